@@ -1,0 +1,109 @@
+import { type TSchema, Type } from 'typebox';
+import { ApiKey, CreateApiKeyBody, CreateMerchantBody, MerchantIdParams, MerchantWithKeys } from './admin.ts';
+import {
+  CancelPaymentIntentBody,
+  ConfirmPaymentIntentBody,
+  CreatePaymentIntentBody,
+  PaymentIntent,
+  PaymentIntentIdParams,
+} from './payment-intent.ts';
+
+export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'none';
+
+/** One API operation: the single description that routes validate with and OpenAPI is built from. */
+export interface Operation {
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  credential: Credential;
+  idempotencyKeyRequired?: boolean;
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  response: TSchema;
+  tag: string;
+}
+
+const NoQuery = Type.Object({}, { additionalProperties: false });
+
+export const operations = {
+  createPaymentIntent: {
+    method: 'POST',
+    path: '/v1/payment-intents',
+    summary: 'Create a payment intent',
+    credential: 'secret',
+    idempotencyKeyRequired: true,
+    querystring: NoQuery,
+    body: CreatePaymentIntentBody,
+    response: PaymentIntent,
+    tag: 'Payment intents',
+  },
+  retrievePaymentIntent: {
+    method: 'GET',
+    path: '/v1/payment-intents/{id}',
+    summary: 'Retrieve a payment intent (secret key, or publishable key plus X-Client-Secret)',
+    credential: 'secret_or_client',
+    params: PaymentIntentIdParams,
+    querystring: NoQuery,
+    response: PaymentIntent,
+    tag: 'Payment intents',
+  },
+  confirmPaymentIntent: {
+    method: 'POST',
+    path: '/v1/payment-intents/{id}/confirm',
+    summary: 'Confirm a payment intent with a payment-method token',
+    credential: 'secret_or_client',
+    params: PaymentIntentIdParams,
+    querystring: NoQuery,
+    body: ConfirmPaymentIntentBody,
+    response: PaymentIntent,
+    tag: 'Payment intents',
+  },
+  cancelPaymentIntent: {
+    method: 'POST',
+    path: '/v1/payment-intents/{id}/cancel',
+    summary: 'Cancel a payment intent that is CREATED or REQUIRES_ACTION',
+    credential: 'secret',
+    params: PaymentIntentIdParams,
+    querystring: NoQuery,
+    body: CancelPaymentIntentBody,
+    response: PaymentIntent,
+    tag: 'Payment intents',
+  },
+  adminCreateMerchant: {
+    method: 'POST',
+    path: '/admin/v1/merchants',
+    summary: 'Create a merchant with one secret and one publishable key per mode',
+    credential: 'admin',
+    body: CreateMerchantBody,
+    response: MerchantWithKeys,
+    tag: 'Operator',
+  },
+  adminCreateApiKey: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/api-keys',
+    summary: 'Create an API key for a merchant (shown in full once)',
+    credential: 'admin',
+    params: MerchantIdParams,
+    body: CreateApiKeyBody,
+    response: ApiKey,
+    tag: 'Operator',
+  },
+  adminAdvanceTestClock: {
+    method: 'POST',
+    path: '/admin/v1/test-clock/advance',
+    summary: 'Move the test clock forward (only with PAYGATE_TEST_CLOCK=1)',
+    credential: 'admin',
+    body: Type.Object(
+      { seconds: Type.Integer({ minimum: 1, maximum: 31_536_000 }) },
+      { additionalProperties: false },
+    ),
+    response: Type.Object({ now: Type.String({ format: 'date-time' }) }),
+    tag: 'Operator',
+  },
+} satisfies Record<string, Operation>;
+
+/** Fastify's path syntax (`:id`) for an operation path written in OpenAPI syntax (`{id}`). */
+export function routePath(operation: Operation): string {
+  return operation.path.replace(/\{(\w+)\}/g, ':$1');
+}

@@ -1,0 +1,82 @@
+import { type Static, Type } from 'typebox';
+import { AmountMinor, CurrencyCode, IdOf, Livemode, Metadata, Timestamp } from './common.ts';
+
+export const paymentIntentStatuses = [
+  'CREATED',
+  'REQUIRES_ACTION',
+  'PROCESSING',
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELED',
+  'EXPIRED',
+] as const;
+
+export const PaymentIntentStatus = Type.Enum(paymentIntentStatuses);
+
+export const CreatePaymentIntentBody = Type.Object(
+  {
+    amount_minor: AmountMinor,
+    currency: CurrencyCode,
+    gateway_id: Type.String({ minLength: 1, maxLength: 64 }),
+    metadata: Type.Optional(Metadata),
+    return_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL' })),
+    expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, default: 86_400 })),
+  },
+  { additionalProperties: false },
+);
+export type CreatePaymentIntentBody = Static<typeof CreatePaymentIntentBody>;
+
+export const ConfirmPaymentIntentBody = Type.Object(
+  {
+    payment_method_token: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+export type ConfirmPaymentIntentBody = Static<typeof ConfirmPaymentIntentBody>;
+
+export const CancelPaymentIntentBody = Type.Object(
+  {
+    cancellation_reason: Type.Optional(
+      Type.Union([
+        Type.Literal('duplicate'),
+        Type.Literal('fraudulent'),
+        Type.Literal('requested_by_customer'),
+        Type.Literal('abandoned'),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CancelPaymentIntentBody = Static<typeof CancelPaymentIntentBody>;
+
+export const PaymentIntentIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+/** Inner fields of `checkout`, present only when read with a publishable key and client secret. */
+export const CheckoutBlock = Type.Object({
+  gateway_id: Type.String(),
+  hosted_fields_url: Type.Union([Type.String(), Type.Null()]),
+  gateway_origin: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const PaymentIntent = Type.Object({
+  id: IdOf('pi'),
+  object: Type.Literal('payment_intent'),
+  amount_minor: AmountMinor,
+  currency: Type.String({ description: 'ISO 4217 code, upper case' }),
+  status: PaymentIntentStatus,
+  gateway_id: Type.String(),
+  redirect_url: Type.Union([Type.String(), Type.Null()]),
+  return_url: Type.Union([Type.String(), Type.Null()]),
+  metadata: Metadata,
+  livemode: Livemode,
+  amount_refunded_minor: Type.Integer({ minimum: 0 }),
+  payment_method: Type.Null(),
+  created_at: Timestamp,
+  expires_at: Timestamp,
+  client_secret: Type.Optional(Type.String()),
+  checkout: Type.Optional(CheckoutBlock),
+});
+export type PaymentIntent = Static<typeof PaymentIntent>;

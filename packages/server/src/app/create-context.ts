@@ -1,0 +1,21 @@
+import type { Clock } from '../clock.ts';
+import { deriveSubKey } from '../domain/api-keys.ts';
+import type { GatewayRegistry } from '../gateways/registry.ts';
+import type { Database } from '../storage/db.ts';
+import type { AppContext } from './context.ts';
+
+export function createAppContext(options: {
+  db: Database;
+  clock: Clock;
+  gateways: GatewayRegistry;
+  masterKey: Buffer;
+  publicUrl: string;
+}): AppContext {
+  return {
+    db: options.db,
+    clock: options.clock,
+    gateways: options.gateways,
+    clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
+    publicUrl: options.publicUrl,
+  };
+}

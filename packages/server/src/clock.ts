@@ -1,0 +1,41 @@
+/**
+ * The one source of "now" for everything time-driven (expiry, delayed outcomes, retry schedules,
+ * key lifetimes, signature tolerance). Production uses the system clock; tests and the operator's
+ * test-clock endpoint move a shifted clock instead of sleeping.
+ */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock that runs with real time plus an offset that can only move forward. */
+export class ShiftedClock implements Clock {
+  private offsetMs = 0;
+  constructor(private readonly base: Clock = systemClock) {}
+
+  now(): Date {
+    return new Date(this.base.now().getTime() + this.offsetMs);
+  }
+
+  advance(seconds: number): Date {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('a clock only moves forward');
+    this.offsetMs += seconds * 1000;
+    return this.now();
+  }
+}
+
+/** A clock that stands still until told to move: for unit tests that need exact instants. */
+export class ManualClock implements Clock {
+  private current: Date;
+  constructor(start: Date = new Date('2026-01-01T00:00:00.000Z')) {
+    this.current = new Date(start.getTime());
+  }
+  now(): Date {
+    return new Date(this.current.getTime());
+  }
+  advance(seconds: number): Date {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+    return this.now();
+  }
+}

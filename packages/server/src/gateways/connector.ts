@@ -1,0 +1,112 @@
+/**
+ * The interface every payment gateway implements. A connector is a stateless translator between
+ * Paygate's domain and one gateway's wire format: it never touches the database, and an answer it
+ * cannot read is `indeterminate`, never success.
+ *
+ * A new gateway is one folder under `gateways/` plus one line in `registry.ts`.
+ *
+ * @example
+ *   const outcome = await connector.charge({
+ *     idempotencyKey: 'pi_123:attempt:1', paymentIntentId: 'pi_123', amountMinor: 1000,
+ *     currency: 'USD', paymentMethodToken: 'tok_sim_approve', livemode: false, returnUrl: null,
+ *   });
+ *   if (outcome.kind === 'requires_action') redirectPayerTo(outcome.redirectUrl);
+ */
+export interface GatewayConnector {
+  readonly id: string;
+  /** Whether live-mode intents may use this gateway (a simulator never may). */
+  readonly allowsLivemode: boolean;
+  /** The ISO 4217 codes (upper case) this gateway takes. */
+  readonly currencies: ReadonlySet<string>;
+  /** Smallest chargeable amount in minor units for a currency this gateway takes. */
+  minimumAmountMinor(currency: string): number;
+
+  /** Charges a payment-method token. Must be safe to repeat with the same idempotency key. */
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** Reads the current state of a charge made with `idempotencyKey` (after a time-out, for example). */
+  syncCharge(request: SyncChargeRequest): Promise<ChargeOutcome>;
+  /** Refunds part or all of a succeeded charge. Must be safe to repeat with the same idempotency key. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** Reads the current state of a refund made with `idempotencyKey`. */
+  syncRefund(request: SyncRefundRequest): Promise<RefundOutcome>;
+  /**
+   * Verifies and parses an asynchronous notification from the gateway. Throws
+   * `GatewayNotificationError` when the signature or shape is wrong.
+   */
+  parseNotification(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): GatewayNotification;
+  /** Where the payer's browser enters card details, for the checkout frame (null if none). */
+  hostedFields(): { url: string; origin: string } | null;
+}
+
+export interface ChargeRequest {
+  /** Ours, derived from the confirmation attempt; the gateway deduplicates by it. */
+  idempotencyKey: string;
+  paymentIntentId: string;
+  amountMinor: number;
+  currency: string;
+  paymentMethodToken: string;
+  livemode: boolean;
+  /** Where the gateway sends the payer back after a challenge page. */
+  returnUrl: string | null;
+}
+
+export interface SyncChargeRequest {
+  idempotencyKey: string;
+  gatewayReference: string | null;
+}
+
+export type FailureCode = 'card_declined' | 'gateway_rejected';
+
+export type ChargeOutcome =
+  | { kind: 'succeeded'; gatewayReference: string }
+  | { kind: 'failed'; gatewayReference: string | null; failureCode: FailureCode; message: string }
+  | { kind: 'requires_action'; gatewayReference: string; redirectUrl: string }
+  /** The gateway accepted the charge and will settle it later (notification or sync). */
+  | { kind: 'pending'; gatewayReference: string }
+  /** No readable answer (time-out, broken connection, unknown reply): the outcome is unknown. */
+  | { kind: 'indeterminate'; detail: string }
+  /** The gateway said, definitely, that it did not take the request; nothing was charged. */
+  | { kind: 'unavailable'; retryAfterSeconds: number; detail: string };
+
+export interface RefundRequest {
+  idempotencyKey: string;
+  refundId: string;
+  paymentIntentId: string;
+  chargeReference: string;
+  amountMinor: number;
+  currency: string;
+  livemode: boolean;
+}
+
+export interface SyncRefundRequest {
+  idempotencyKey: string;
+  gatewayReference: string | null;
+}
+
+export type RefundOutcome =
+  | { kind: 'succeeded'; gatewayReference: string }
+  | { kind: 'failed'; gatewayReference: string | null; message: string }
+  | { kind: 'pending'; gatewayReference: string }
+  | { kind: 'indeterminate'; detail: string }
+  | { kind: 'unavailable'; retryAfterSeconds: number; detail: string };
+
+/** A verified, parsed notification: the new state of one charge or refund. */
+export type GatewayNotification =
+  | {
+      /** The gateway's own id of the notification, for deduplication. */
+      notificationId: string;
+      subject: 'charge';
+      idempotencyKey: string;
+      outcome: ChargeOutcome;
+    }
+  | {
+      notificationId: string;
+      subject: 'refund';
+      idempotencyKey: string;
+      outcome: RefundOutcome;
+    };
+
+export class GatewayNotificationError extends Error {}

@@ -1,0 +1,85 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import type { AppContext } from '../app/context.ts';
+import type { ShiftedClock } from '../clock.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { newId } from '../domain/ids.ts';
+import { adminAuth } from './plugins/admin-auth.ts';
+import { apiKeyAuth } from './plugins/auth.ts';
+import { cardGuard } from './plugins/card-guard.ts';
+import { problemErrors } from './plugins/problem-errors.ts';
+import { rateLimiting } from './plugins/rate-limit.ts';
+import { merchantAdminRoutes } from './routes/admin/merchants.ts';
+import { testClockRoutes } from './routes/admin/test-clock.ts';
+import { healthRoutes } from './routes/health.ts';
+import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
+import { validatorCompiler } from './validation.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface HttpOptions {
+  adminToken: string;
+  rateLimitPerSecond: number;
+  redisUrl: string | null;
+  logLevel: string;
+  /** Present only when the test clock is enabled. */
+  testClock: ShiftedClock | null;
+}
+
+/**
+ * The HTTP surface: the merchant API (/v1), the operator API (/admin/v1) and health checks. Every
+ * response carries X-Request-Id; every error is a problem document from one error handler.
+ */
+export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    // Request logging is ours (below): one line per request, without bodies, keys or query strings.
+    disableRequestLogging: true,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+
+  // JSON bodies: an empty body is "no body" (cancel and confirm take an optional one); parse
+  // errors get a fixed message, because the parser's own message quotes the body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(new ValidationError('body', 'is not valid JSON'), undefined);
+    }
+  });
+
+  await app.register(problemErrors);
+  await app.register(apiKeyAuth, { ctx });
+  await app.register(adminAuth, { adminToken: options.adminToken });
+  await app.register(rateLimiting, { perSecond: options.rateLimitPerSecond, redisUrl: options.redisUrl });
+  await app.register(cardGuard);
+
+  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(paymentIntentRoutes, { ctx });
+  await app.register(merchantAdminRoutes, { ctx });
+  if (options.testClock) await app.register(testClockRoutes, { clock: options.testClock });
+  return app;
+}

@@ -1,0 +1,92 @@
+import type { ApiKeyPermission, Credential } from '@paygate/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext } from '../../app/context.ts';
+import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
+import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import { findActiveApiKeyByHash } from '../../storage/repositories/api-keys.ts';
+
+export interface Principal extends TenantScope {
+  keyId: string;
+  kind: ApiKeyKind;
+  permissions: string[] | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    credential?: Credential;
+    permission?: ApiKeyPermission;
+  }
+}
+
+/** The authenticated caller of a route that requires an API key. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('route has no credential configured');
+  return request.principal;
+}
+
+function invalidKey(detail: string) {
+  return new AuthenticationError('invalid_api_key', detail);
+}
+
+/**
+ * API-key authentication, before anything else about the request is looked at. Keys travel only
+ * in X-API-Key; a Bearer token is refused with a detail that names the right header. Keys are
+ * looked up by their SHA-256, so the database never holds one and no string compare leaks timing.
+ */
+export const apiKeyAuth = fp(
+  async (app: FastifyInstance, options: { ctx: AppContext }) => {
+    app.decorateRequest('principal', null);
+    app.addHook('onRequest', async (request) => {
+      const credential = request.routeOptions.config.credential;
+      if (credential !== 'secret' && credential !== 'secret_or_client') return;
+
+      const query = request.query as Record<string, unknown> | undefined;
+      if (query && 'client_secret' in query) {
+        throw new ValidationError(
+          'client_secret',
+          'must be sent in the X-Client-Secret header, never in the URL (URLs end up in logs and histories)',
+        );
+      }
+
+      const presented = request.headers['x-api-key'];
+      if (typeof presented !== 'string' || presented === '') {
+        if (request.headers.authorization) {
+          throw invalidKey(
+            'Send your API key in the X-API-Key header; Authorization: Bearer is not accepted.',
+          );
+        }
+        throw invalidKey('No API key was sent. Send it in the X-API-Key header.');
+      }
+      if (!parseApiKeyShape(presented)) throw invalidKey('The API key is malformed.');
+      const row = await findActiveApiKeyByHash(options.ctx.db, hashApiKey(presented));
+      if (!row) throw invalidKey('The API key is not valid: it is unknown or was revoked.');
+
+      if (row.kind === 'publishable' && credential !== 'secret_or_client') {
+        throw new AuthenticationError(
+          'insufficient_permissions',
+          'A publishable key can only retrieve or confirm one payment intent with its client secret; use a secret key on your server.',
+        );
+      }
+      const permission = request.routeOptions.config.permission;
+      if (row.kind === 'secret' && permission && !hasPermission(row.permissions, permission)) {
+        throw new AuthenticationError(
+          'insufficient_permissions',
+          `This API key lacks the ${permission} permission.`,
+        );
+      }
+      request.principal = {
+        keyId: row.id,
+        merchantId: row.merchant_id,
+        livemode: row.livemode,
+        kind: row.kind,
+        permissions: row.permissions,
+      };
+    });
+  },
+  { name: 'api-key-auth', fastify: '5.x' },
+);

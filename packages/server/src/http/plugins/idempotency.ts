@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app/context.ts';
+import { AppError, IdempotencyError, ValidationError } from '../../domain/errors.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import type { Queryable } from '../../storage/db.ts';
+import {
+  findStoredResponse,
+  storeResponse,
+  tryLockKey,
+} from '../../storage/repositories/idempotency-keys.ts';
+import { problemDocument } from '../problem.ts';
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+export const IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 60 * 60;
+
+/** JSON with object keys sorted, so that key order and white space do not make two bodies differ. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
+}
+
+/** A 64-bit advisory-lock id for one key of one tenant. Collisions only cost a spurious 409. */
+function lockIdFor(scope: TenantScope, key: string): bigint {
+  const digest = createHash('sha256')
+    .update(`${scope.merchantId}\u0000${scope.livemode}\u0000${key}`)
+    .digest();
+  return digest.readBigInt64BE(0);
+}
+
+export function readIdempotencyKey(request: FastifyRequest): string {
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) throw new ValidationError('Idempotency-Key', 'header is required on this request');
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new ValidationError('Idempotency-Key', 'must not be empty');
+  }
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new ValidationError('Idempotency-Key', `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
+  }
+  return key;
+}
+
+export interface WorkResult {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Runs `work` at most once per (tenant, Idempotency-Key) and answers a repeat with the stored
+ * response, byte for byte, marked `Idempotent-Replayed: true`.
+ *
+ * The work, and the stored response, commit in one transaction: a response is stored exactly when
+ * its work committed, so a crash at any point leaves either both or neither. While it runs, the
+ * transaction holds an advisory lock on the key: a concurrent request with the same key gets
+ * `idempotency_key_in_flight` at once, and a process that dies releases the lock with its
+ * connection. 4xx outcomes of the work are stored (their changes rolled back to a savepoint);
+ * 5xx are not, so the same key may be retried.
+ */
+export async function respondIdempotently(
+  ctx: AppContext,
+  scope: TenantScope,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (tx: Queryable) => Promise<WorkResult>,
+): Promise<FastifyReply> {
+  const key = readIdempotencyKey(request);
+  const path = request.url.split('?')[0] ?? request.url;
+  const hash = requestHash(request.method, path, request.body);
+
+  const outcome = await ctx.db.transaction(async (tx) => {
+    if (!(await tryLockKey(tx, lockIdFor(scope, key)))) {
+      throw new IdempotencyError(
+        'idempotency_key_in_flight',
+        'A request with this Idempotency-Key is still being processed. Wait, then retry with the same key.',
+        { retryAfterSeconds: 1 },
+      );
+    }
+    const now = ctx.clock.now();
+    const stored = await findStoredResponse(tx, scope, key, now);
+    if (stored) {
+      if (stored.requestHash !== hash) {
+        throw new IdempotencyError(
+          'idempotency_key_reuse',
+          'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+        );
+      }
+      return { replayed: true, status: stored.responseStatus, body: stored.responseBody };
+    }
+
+    await tx.query('SAVEPOINT idempotent_work');
+    let status: number;
+    let body: string;
+    try {
+      const result = await work(tx);
+      status = result.status;
+      body = JSON.stringify(result.body);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
+      status = error.status;
+      body = JSON.stringify(problemDocument(error, request.id));
+    }
+    await storeResponse(
+      tx,
+      scope,
+      key,
+      {
+        requestMethod: request.method,
+        requestPath: path,
+        requestHash: hash,
+        responseStatus: status,
+        responseBody: body,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
+      },
+      now,
+    );
+    return { replayed: false, status, body };
+  });
+
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  return reply
+    .code(outcome.status)
+    .type(outcome.status >= 400 ? 'application/problem+json' : 'application/json')
+    .send(outcome.body);
+}

@@ -1,0 +1,44 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { AppError } from '../../domain/errors.ts';
+
+export interface RateLimitOptions {
+  perSecond: number;
+  /** When set, budgets are shared by every process using this Redis. */
+  redisUrl: string | null;
+}
+
+/**
+ * Per-API-key request budgets (per client address for unauthenticated requests), using
+ * @fastify/rate-limit. It runs after authentication, so the key is known and a stolen
+ * publishable key cannot spend a secret key's budget.
+ */
+export const rateLimiting = fp(
+  async (app: FastifyInstance, options: RateLimitOptions) => {
+    const redis = options.redisUrl
+      ? new Redis(options.redisUrl, {
+          connectTimeout: 2000,
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+        })
+      : null;
+    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+    await app.register(rateLimit, {
+      global: true,
+      hook: 'preParsing',
+      max: options.perSecond,
+      timeWindow: 1000,
+      ...(redis ? { redis, nameSpace: 'paygate-rl:', skipOnError: true } : {}),
+      keyGenerator: (request) => request.principal?.keyId ?? `ip:${request.ip}`,
+      errorResponseBuilder: (_request, context) => {
+        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+        return new AppError('rate_limited', `Too many requests for this API key; retry after ${seconds} s.`, {
+          retryAfterSeconds: seconds,
+        });
+      },
+    });
+  },
+  { name: 'rate-limiting', fastify: '5.x', dependencies: ['api-key-auth'] },
+);

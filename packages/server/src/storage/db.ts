@@ -1,0 +1,31 @@
+/**
+ * One small database interface over two drivers: `pg` (PostgreSQL, a pool) for production and
+ * PGlite (PostgreSQL compiled to WebAssembly, in-process) for the zero-setup default. Everything
+ * above this file writes plain parameterised SQL that both run.
+ */
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'embedded';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** int8 columns (amounts) arrive as numbers; a value beyond 2^53 is a bug, never rounded. */
+export function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} exceeds the safe integer range`);
+  return value;
+}

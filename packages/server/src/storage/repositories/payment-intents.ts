@@ -1,0 +1,157 @@
+import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import type { Queryable } from '../db.ts';
+
+export interface PaymentIntentRecord {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  amountMinor: number;
+  currency: string;
+  status: PaymentIntentStatus;
+  gatewayId: string;
+  redirectUrl: string | null;
+  returnUrl: string | null;
+  metadata: Record<string, string>;
+  amountRefundedMinor: number;
+  cancellationReason: string | null;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount_minor: number;
+  currency: string;
+  status: PaymentIntentStatus;
+  gateway_id: string;
+  redirect_url: string | null;
+  return_url: string | null;
+  metadata: Record<string, string>;
+  amount_refunded_minor: number;
+  cancellation_reason: string | null;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const columns = `id, merchant_id, livemode, amount_minor, currency, status, gateway_id, redirect_url, return_url,
+  metadata, amount_refunded_minor, cancellation_reason, expires_at, created_at, updated_at`;
+
+function fromRow(row: Row): PaymentIntentRecord {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    amountMinor: row.amount_minor,
+    currency: row.currency,
+    status: row.status,
+    gatewayId: row.gateway_id,
+    redirectUrl: row.redirect_url,
+    returnUrl: row.return_url,
+    metadata: row.metadata,
+    amountRefundedMinor: row.amount_refunded_minor,
+    cancellationReason: row.cancellation_reason,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertPaymentIntent(q: Queryable, intent: PaymentIntentRecord): Promise<void> {
+  await q.query(
+    `INSERT INTO payment_intents (${columns})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      intent.id,
+      intent.merchantId,
+      intent.livemode,
+      intent.amountMinor,
+      intent.currency,
+      intent.status,
+      intent.gatewayId,
+      intent.redirectUrl,
+      intent.returnUrl,
+      JSON.stringify(intent.metadata),
+      intent.amountRefundedMinor,
+      intent.cancellationReason,
+      intent.expiresAt,
+      intent.createdAt,
+      intent.updatedAt,
+    ],
+  );
+}
+
+/**
+ * Reads one intent of a tenant. `forUpdate` locks the row for the rest of the transaction, so
+ * that concurrent state changes of one intent happen one after another.
+ */
+export async function findPaymentIntent(
+  q: Queryable,
+  scope: TenantScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PaymentIntentRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM payment_intents
+      WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/** Reads an intent by id alone, for workers and gateway notifications that carry no tenant. */
+export async function findPaymentIntentById(
+  q: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PaymentIntentRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+export interface StatusChange {
+  status: PaymentIntentStatus;
+  redirectUrl?: string | null;
+  cancellationReason?: string | null;
+  updatedAt: Date;
+}
+
+/**
+ * Moves an intent from `expectedStatus` to a new status. Returns the updated intent, or null when
+ * the intent was no longer in `expectedStatus` (someone else moved it first).
+ */
+export async function updatePaymentIntentStatus(
+  q: Queryable,
+  id: string,
+  expectedStatus: PaymentIntentStatus,
+  change: StatusChange,
+): Promise<PaymentIntentRecord | null> {
+  const { rows } = await q.query<Row>(
+    `UPDATE payment_intents
+        SET status = $3,
+            redirect_url = $4,
+            cancellation_reason = COALESCE($5, cancellation_reason),
+            updated_at = $6
+      WHERE id = $1 AND status = $2
+      RETURNING ${columns}`,
+    [
+      id,
+      expectedStatus,
+      change.status,
+      change.redirectUrl ?? null,
+      change.cancellationReason ?? null,
+      change.updatedAt,
+    ],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
