@@ -11,6 +11,8 @@ import { CLIENT_VERSION } from './version.ts';
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 8_000;
 export const RETRY_AFTER_CAP_MS = 60_000;
+// IMF-fixdate, the form RFC 9110 requires senders to use: `Wed, 01 Jan 2025 00:00:12 GMT`.
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 export interface ApiRequest {
   method: 'GET' | 'POST';
@@ -61,10 +63,12 @@ export function parseRetryAfterMs(value: string | null, nowMs: number): number |
   let ms: number;
   if (/^\d+$/.test(trimmed)) {
     ms = Number(trimmed) * 1000;
-  } else {
+  } else if (HTTP_DATE.test(trimmed)) {
     const date = Date.parse(trimmed);
     if (Number.isNaN(date)) return undefined;
     ms = Math.max(0, date - nowMs);
+  } else {
+    return undefined;
   }
   return Math.min(RETRY_AFTER_CAP_MS, ms);
 }

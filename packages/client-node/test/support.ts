@@ -19,7 +19,7 @@ export type Handler = (
   res: ServerResponse,
   index: number,
   raw: IncomingMessage,
-) => void | Promise<void>;
+) => unknown;
 
 export interface TestServer {
   baseUrl: string;

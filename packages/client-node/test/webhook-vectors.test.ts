@@ -1,0 +1,60 @@
+// The shared vectors every Paygate client in every language must pass (packages/contract/vectors).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { constructEvent, InvalidPayloadError, WebhookSignatureError } from '../src/index.ts';
+
+interface VectorCase {
+  name: string;
+  secrets: string[];
+  raw_body: string;
+  header: string;
+  now: number;
+  valid: boolean;
+  error:
+    | null
+    | 'no_matching_signature'
+    | 'timestamp_outside_tolerance'
+    | 'malformed_header'
+    | 'invalid_payload';
+}
+
+const file = new URL('../../contract/vectors/webhook-signatures.json', import.meta.url);
+const vectors: { tolerance_seconds: number; cases: VectorCase[] } = JSON.parse(readFileSync(file, 'utf8'));
+
+describe('shared webhook signature vectors', () => {
+  it('holds cases of every outcome', () => {
+    const outcomes = new Set(vectors.cases.map((c) => c.error));
+    for (const outcome of [
+      null,
+      'no_matching_signature',
+      'timestamp_outside_tolerance',
+      'malformed_header',
+      'invalid_payload',
+    ]) {
+      assert.ok(outcomes.has(outcome as VectorCase['error']), `no vector with error ${outcome}`);
+    }
+  });
+
+  for (const vector of vectors.cases) {
+    it(vector.name, () => {
+      const verify = () =>
+        constructEvent(vector.raw_body, vector.header, vector.secrets, {
+          toleranceSeconds: vectors.tolerance_seconds,
+          now: () => vector.now,
+        });
+      if (vector.valid) {
+        assert.equal(vector.error, null);
+        assert.deepEqual(verify(), JSON.parse(vector.raw_body));
+      } else if (vector.error === 'invalid_payload') {
+        assert.throws(verify, InvalidPayloadError);
+      } else {
+        assert.throws(verify, (error: unknown) => {
+          assert.ok(error instanceof WebhookSignatureError, String(error));
+          assert.equal(error.reason, vector.error);
+          return true;
+        });
+      }
+    });
+  }
+});
