@@ -1,0 +1,269 @@
+import { type Behaviour, fixedTokens, refundBehaviour } from './behaviours.ts';
+import { simId } from './ids.ts';
+
+/** The clock the simulator reads; structurally the same as the service's `Clock`. */
+export interface SimClock {
+  now(): Date;
+}
+
+export type ChargeStatus = 'succeeded' | 'failed' | 'requires_action';
+export type RefundStatus = 'succeeded' | 'failed' | 'pending';
+
+/** A charge as the simulator's API shows it (snake_case, like most gateways' JSON). */
+export interface ChargeResource {
+  id: string;
+  object: 'charge';
+  idempotency_key: string;
+  reference: string;
+  amount_minor: number;
+  currency: string;
+  status: ChargeStatus;
+  failure_code: 'card_declined' | 'gateway_rejected' | null;
+  failure_message: string | null;
+  redirect_url: string | null;
+  return_url: string | null;
+  amount_refunded_minor: number;
+  created: number;
+}
+
+export interface RefundResource {
+  id: string;
+  object: 'refund';
+  idempotency_key: string;
+  reference: string | null;
+  charge: string;
+  amount_minor: number;
+  currency: string;
+  status: RefundStatus;
+  failure_message: string | null;
+  created: number;
+}
+
+export interface ChargeInput {
+  idempotencyKey: string;
+  reference: string;
+  amountMinor: number;
+  currency: string;
+  token: string;
+  returnUrl: string | null;
+}
+
+export interface RefundInput {
+  idempotencyKey: string;
+  reference: string | null;
+  chargeId: string;
+  amountMinor: number;
+  currency: string;
+}
+
+/** A refusal the API turns into a JSON error with this status; nothing was recorded. */
+export class SimError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** How many hosted-field tokens are remembered; the oldest are forgotten first. */
+const MAX_ISSUED_TOKENS = 10_000;
+/** Seconds a caller should wait after the simulated outage of `tok_sim_unavailable`. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** The simulator's in-memory books: tokens, charges and refunds, with the gateway's rules. */
+export class Ledger {
+  private readonly issuedTokens = new Map<string, Behaviour>();
+  private readonly charges = new Map<string, { resource: ChargeResource; fingerprint: string }>();
+  private readonly chargeIdByKey = new Map<string, string>();
+  private readonly refunds = new Map<string, { resource: RefundResource; fingerprint: string }>();
+  private readonly refundIdByKey = new Map<string, string>();
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly challengeUrl: (chargeId: string) => string,
+  ) {}
+
+  issueToken(behaviour: Behaviour): string {
+    const token = simId('tok_sim');
+    this.issuedTokens.set(token, behaviour);
+    if (this.issuedTokens.size > MAX_ISSUED_TOKENS) {
+      const oldest = this.issuedTokens.keys().next().value;
+      if (oldest !== undefined) this.issuedTokens.delete(oldest);
+    }
+    return token;
+  }
+
+  /** Creates a charge, or returns the one already made with this idempotency key. */
+  createCharge(input: ChargeInput): { charge: ChargeResource; replayed: boolean; hang: boolean } {
+    const fingerprint = JSON.stringify([input.reference, input.amountMinor, input.currency, input.token]);
+    const existing = this.chargeByKey(input.idempotencyKey);
+    if (existing) {
+      if (this.charges.get(existing.id)?.fingerprint !== fingerprint) {
+        throw new SimError(
+          409,
+          'idempotency_key_in_use',
+          'This idempotency key was used with other parameters.',
+        );
+      }
+      return { charge: existing, replayed: true, hang: false };
+    }
+    const behaviour = fixedTokens.get(input.token) ?? this.issuedTokens.get(input.token) ?? null;
+    if (behaviour === 'unavailable') {
+      throw new SimError(503, 'temporarily_unavailable', 'The gateway is temporarily unavailable.', {
+        'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+      });
+    }
+    const id = simId('ch');
+    const charge: ChargeResource = {
+      id,
+      object: 'charge',
+      idempotency_key: input.idempotencyKey,
+      reference: input.reference,
+      amount_minor: input.amountMinor,
+      currency: input.currency,
+      status: 'succeeded',
+      failure_code: null,
+      failure_message: null,
+      redirect_url: null,
+      return_url: input.returnUrl,
+      amount_refunded_minor: 0,
+      created: this.nowSeconds(),
+    };
+    if (behaviour === 'decline') this.fail(charge, 'card_declined', 'The card was declined.');
+    if (behaviour === 'reject') this.fail(charge, 'gateway_rejected', 'The gateway rejected the payment.');
+    if (behaviour === null) this.fail(charge, 'gateway_rejected', 'Unknown payment-method token.');
+    if (behaviour === 'challenge') {
+      charge.status = 'requires_action';
+      charge.redirect_url = this.challengeUrl(id);
+    }
+    this.charges.set(id, { resource: charge, fingerprint });
+    this.chargeIdByKey.set(input.idempotencyKey, id);
+    return { charge: { ...charge }, replayed: false, hang: behaviour === 'hang' };
+  }
+
+  charge(id: string): ChargeResource | null {
+    const found = this.charges.get(id);
+    return found ? { ...found.resource } : null;
+  }
+
+  chargeByKey(idempotencyKey: string): ChargeResource | null {
+    const id = this.chargeIdByKey.get(idempotencyKey);
+    return id === undefined ? null : this.charge(id);
+  }
+
+  /** The payer's answer on the challenge page. Only a charge still waiting for it changes. */
+  decideChallenge(id: string, decision: 'approve' | 'decline'): { charge: ChargeResource; changed: boolean } {
+    const found = this.charges.get(id);
+    if (!found) throw new SimError(404, 'charge_not_found', 'No such charge.');
+    const charge = found.resource;
+    if (charge.status !== 'requires_action') return { charge: { ...charge }, changed: false };
+    if (decision === 'approve') charge.status = 'succeeded';
+    else this.fail(charge, 'card_declined', 'The payer declined the authentication.');
+    return { charge: { ...charge }, changed: true };
+  }
+
+  /** Creates a refund, or returns the one already made with this idempotency key. */
+  createRefund(input: RefundInput): { refund: RefundResource; replayed: boolean } {
+    const fingerprint = JSON.stringify([input.chargeId, input.amountMinor, input.currency]);
+    const existing = this.refundByKey(input.idempotencyKey);
+    if (existing) {
+      if (this.refunds.get(existing.id)?.fingerprint !== fingerprint) {
+        throw new SimError(
+          409,
+          'idempotency_key_in_use',
+          'This idempotency key was used with other parameters.',
+        );
+      }
+      return { refund: existing, replayed: true };
+    }
+    const charge = this.charges.get(input.chargeId)?.resource;
+    if (!charge) throw new SimError(404, 'charge_not_found', 'No such charge.');
+    if (charge.status !== 'succeeded') {
+      throw new SimError(409, 'charge_not_refundable', `A ${charge.status} charge cannot be refunded.`);
+    }
+    if (charge.currency !== input.currency) {
+      throw new SimError(400, 'currency_mismatch', `The charge is in ${charge.currency}.`);
+    }
+    if (input.amountMinor > charge.amount_minor - this.committedRefundsMinor(charge.id)) {
+      throw new SimError(400, 'amount_exceeds_refundable', 'The amount is more than remains refundable.');
+    }
+    const refund: RefundResource = {
+      id: simId('rf'),
+      object: 'refund',
+      idempotency_key: input.idempotencyKey,
+      reference: input.reference,
+      charge: charge.id,
+      amount_minor: input.amountMinor,
+      currency: input.currency,
+      status: 'succeeded',
+      failure_message: null,
+      created: this.nowSeconds(),
+    };
+    const rule = refundBehaviour(input.amountMinor);
+    if (rule === 'fail') {
+      refund.status = 'failed';
+      refund.failure_message = 'The gateway could not refund this charge.';
+    } else if (rule === 'settle_late') {
+      refund.status = 'pending';
+    } else {
+      charge.amount_refunded_minor += refund.amount_minor;
+    }
+    this.refunds.set(refund.id, { resource: refund, fingerprint });
+    this.refundIdByKey.set(input.idempotencyKey, refund.id);
+    return { refund: { ...refund }, replayed: false };
+  }
+
+  refund(id: string): RefundResource | null {
+    const found = this.refunds.get(id);
+    return found ? { ...found.resource } : null;
+  }
+
+  refundByKey(idempotencyKey: string): RefundResource | null {
+    const id = this.refundIdByKey.get(idempotencyKey);
+    return id === undefined ? null : this.refund(id);
+  }
+
+  /** Settles a pending refund (the "settle late" rule); refuses one that is already settled. */
+  settleRefund(id: string, outcome: 'succeeded' | 'failed'): RefundResource {
+    const refund = this.refunds.get(id)?.resource;
+    if (!refund) throw new SimError(404, 'refund_not_found', 'No such refund.');
+    if (refund.status !== 'pending')
+      throw new SimError(409, 'refund_not_pending', `The refund is ${refund.status}.`);
+    refund.status = outcome;
+    if (outcome === 'failed') refund.failure_message = 'The gateway could not refund this charge.';
+    else {
+      const charge = this.charges.get(refund.charge)?.resource;
+      if (charge) charge.amount_refunded_minor += refund.amount_minor;
+    }
+    return { ...refund };
+  }
+
+  /** Ids of the refunds still pending, oldest first. */
+  pendingRefundIds(): string[] {
+    return [...this.refunds.values()]
+      .filter((r) => r.resource.status === 'pending')
+      .map((r) => r.resource.id);
+  }
+
+  /** Succeeded and pending refunds both count against what remains refundable. */
+  private committedRefundsMinor(chargeId: string): number {
+    let total = 0;
+    for (const { resource } of this.refunds.values()) {
+      if (resource.charge === chargeId && resource.status !== 'failed') total += resource.amount_minor;
+    }
+    return total;
+  }
+
+  private fail(charge: ChargeResource, code: 'card_declined' | 'gateway_rejected', message: string): void {
+    charge.status = 'failed';
+    charge.failure_code = code;
+    charge.failure_message = message;
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock.now().getTime() / 1000);
+  }
+}

@@ -1,0 +1,152 @@
+import Fastify, { type FastifyError } from 'fastify';
+import { apiRoutes } from './api-routes.ts';
+import { browserRoutes } from './browser-routes.ts';
+import type { SimContext } from './context.ts';
+import { Ledger, type RefundResource, type SimClock, SimError } from './ledger.ts';
+import { type NotificationRecord, Notifier } from './notifier.ts';
+
+export interface GatewaySimOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** The shared secret of the charge and refund API (`Authorization: Bearer <apiSecret>`). */
+  apiSecret: string;
+  /** Where signed notifications are POSTed; null sends none (they are logged as failed). */
+  notificationUrl: string | null;
+  notificationSecret: string;
+  /** The address put into redirect URLs (default: the listening address). */
+  publicUrl?: string;
+  /** Latency added to every API answer (default 0). */
+  responseDelayMs?: number;
+  /** How long `tok_sim_hang` withholds its answer (default 120 000). */
+  hangMs?: number;
+  /** Settle a pending refund as succeeded by itself after this long; null (default) waits for a control call. */
+  pendingRefundSettleAfterMs?: number | null;
+  /** Pauses before each retry of a notification (default [500, 2000, 5000]: four attempts in all). */
+  notificationRetryDelaysMs?: readonly number[];
+  /** Signature timestamps and `created` fields read this clock (default: real time), e.g. Paygate's test clock. */
+  clock?: SimClock;
+}
+
+export interface GatewaySim {
+  /** Base URL of the simulator, without a trailing slash. */
+  readonly url: string;
+  readonly origin: string;
+  /** Changes where notifications go (the service may start after the simulator). */
+  setNotificationUrl(url: string | null): void;
+  /** Settles a pending refund (the late-settling rule) and notifies the service. */
+  settlePendingRefund(refundId: string, outcome?: 'succeeded' | 'failed'): RefundResource;
+  /** Every notification sent so far, with its attempts and fate. */
+  notifications(): NotificationRecord[];
+  /** Resolves when no notification is being delivered or waiting for a retry. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Starts the simulated external gateway on its own port (its own origin). */
+export async function startGatewaySim(options: GatewaySimOptions): Promise<GatewaySim> {
+  const clock = options.clock ?? { now: () => new Date() };
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Closing ends every connection, also one whose answer is still withheld by tok_sim_hang.
+    forceCloseConnections: true,
+    // A gateway is strict about its input: no coercion, no silent removal of unknown fields.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+  });
+  let baseUrl = '';
+  const ledger = new Ledger(clock, (chargeId) => `${baseUrl}/challenge/${chargeId}`);
+  const notifier = new Notifier({
+    url: options.notificationUrl,
+    secret: options.notificationSecret,
+    clock,
+    retryDelaysMs: options.notificationRetryDelaysMs ?? [500, 2000, 5000],
+    attemptTimeoutMs: 5000,
+  });
+  const closing = new AbortController();
+  const settleTimers = new Set<NodeJS.Timeout>();
+
+  const settleRefund = (refundId: string, outcome: 'succeeded' | 'failed'): RefundResource => {
+    const refund = ledger.settleRefund(refundId, outcome);
+    notifier.send('refund', refund);
+    return refund;
+  };
+  const ctx: SimContext = {
+    ledger,
+    notifier,
+    apiSecret: options.apiSecret,
+    responseDelayMs: options.responseDelayMs ?? 0,
+    hang: () => abortableDelay(options.hangMs ?? 120_000, closing.signal),
+    refundPending: (refund) => {
+      const afterMs = options.pendingRefundSettleAfterMs ?? null;
+      if (afterMs === null) return;
+      const timer = setTimeout(() => {
+        settleTimers.delete(timer);
+        if (ledger.refund(refund.id)?.status === 'pending') settleRefund(refund.id, 'succeeded');
+      }, afterMs);
+      timer.unref();
+      settleTimers.add(timer);
+    },
+    settleRefund,
+  };
+
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  app.setErrorHandler((error: FastifyError | SimError, _request, reply) => {
+    if (error instanceof SimError) {
+      return reply
+        .code(error.status)
+        .headers(error.headers)
+        .send({ error: { code: error.code, message: error.message } });
+    }
+    const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+    const code = error.validation ? 'invalid_request' : status === 500 ? 'internal_error' : 'bad_request';
+    return reply
+      .code(status)
+      .send({ error: { code, message: status === 500 ? 'Internal error.' : error.message } });
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send({ error: { code: 'not_found', message: 'No such route.' } }),
+  );
+  app.get('/health', async () => ({ ok: true }));
+  await app.register(async (scope) => apiRoutes(scope, ctx));
+  await app.register(async (scope) => browserRoutes(scope, ctx));
+
+  const listenUrl = await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
+  baseUrl = (options.publicUrl ?? listenUrl).replace(/\/+$/, '');
+
+  return {
+    url: baseUrl,
+    origin: new URL(baseUrl).origin,
+    setNotificationUrl: (url) => notifier.setUrl(url),
+    settlePendingRefund: (refundId, outcome = 'succeeded') => settleRefund(refundId, outcome),
+    notifications: () => notifier.log(),
+    idle: () => notifier.idle(),
+    close: async () => {
+      closing.abort();
+      for (const timer of settleTimers) clearTimeout(timer);
+      await notifier.stop();
+      await app.close();
+    },
+  };
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
