@@ -224,17 +224,23 @@ function info(raw: RawResponse, idempotencyKey: string | null): ResponseInfo {
 }
 
 function parseSuccess<T>(raw: RawResponse, idempotencyKey: string | null): T {
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.text) as T;
+    parsed = JSON.parse(raw.text);
   } catch {
+    parsed = undefined;
+  }
+  // Every success of the API is a JSON object; anything else came from something that is not Paygate.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new PaygateApiError({
       status: raw.status,
-      problem: syntheticProblem(raw.status, 'The response body was not JSON'),
+      problem: syntheticProblem(raw.status, 'The response body was not a JSON object'),
       requestId: raw.headers.get('x-request-id'),
       idempotencyKey,
       rawBody: raw.text,
     });
   }
+  return parsed as T;
 }
 
 function toApiError(raw: RawResponse, idempotencyKey: string | null): PaygateApiError {

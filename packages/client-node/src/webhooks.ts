@@ -58,7 +58,8 @@ export interface ConstructEventOptions {
   now?: () => number;
 }
 
-export type RawBody = string | Buffer | Uint8Array;
+// A Buffer is a Uint8Array, so Buffers are accepted without the declarations depending on @types/node.
+export type RawBody = string | Uint8Array;
 
 /**
  * Verifies a delivery's `Service-Signature` against the raw body and returns the event.

@@ -121,14 +121,14 @@ describe('HTTP errors', () => {
     }
   });
 
-  it('raises unexpected_response for a success whose body is not JSON, and does not follow redirects', async () => {
+  it('raises unexpected_response for a success whose body is not a JSON object, and does not follow redirects', async () => {
     const server = await startServer((req, res) => {
       if (req.url.endsWith('/redirect')) {
         res.writeHead(302, { Location: 'http://127.0.0.1:9/elsewhere' });
         return res.end();
       }
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('not json');
+      res.end(req.url.endsWith('/null') ? 'null' : 'not json');
     });
     try {
       const { client } = testClient(server.baseUrl);
@@ -136,11 +136,12 @@ describe('HTTP errors', () => {
         code: 'unexpected_response',
         status: 200,
       });
+      await assert.rejects(client.paymentIntents.retrieve('null'), { code: 'unexpected_response' });
       await assert.rejects(client.paymentIntents.retrieve('redirect'), {
         code: 'unexpected_response',
         status: 302,
       });
-      assert.equal(server.requests.length, 2);
+      assert.equal(server.requests.length, 3);
     } finally {
       await server.close();
     }
