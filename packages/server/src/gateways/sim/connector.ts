@@ -1,0 +1,237 @@
+import { type Clock, systemClock } from '../../clock.ts';
+import { currencyExponent } from '../../domain/money.ts';
+import {
+  type ChargeOutcome,
+  type ChargeRequest,
+  type GatewayConnector,
+  type GatewayNotification,
+  GatewayNotificationError,
+  type RefundOutcome,
+  type RefundRequest,
+  type SyncChargeRequest,
+  type SyncRefundRequest,
+} from '../connector.ts';
+import { verifySimSignature } from './signature.ts';
+import { chargeOutcomeOf, errorOf, isObject, refundOutcomeOf } from './wire.ts';
+
+export interface SimConnectorOptions {
+  /** The simulated gateway's base URL, e.g. `http://127.0.0.1:8081`. */
+  baseUrl: string;
+  apiSecret: string;
+  notificationSecret: string;
+  /** Per request, including reading the answer (default 10 000). */
+  requestTimeoutMs?: number;
+  /** Read for the notification signature tolerance (default: the system clock). */
+  clock?: Clock;
+}
+
+export const SIM_CURRENCIES: ReadonlySet<string> = new Set([
+  'USD',
+  'EUR',
+  'GBP',
+  'CLP',
+  'JPY',
+  'MXN',
+  'BRL',
+  'KWD',
+]);
+
+/** Seconds to wait after a 503 without a usable Retry-After; the contract caps it at 60. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+const MAX_RETRY_AFTER_SECONDS = 60;
+const MAX_REPLY_BYTES = 1024 * 1024;
+
+/** Minimum charge per currency exponent: 50 for two decimals, 1 for none, 500 for three. */
+function minimumFor(currency: string): number {
+  if (!SIM_CURRENCIES.has(currency)) throw new RangeError(`the sim gateway does not take ${currency}`);
+  const exponent = currencyExponent(currency);
+  if (exponent === 0) return 1;
+  if (exponent === 3) return 500;
+  return 50;
+}
+
+type Reply =
+  | { kind: 'answer'; status: number; headers: Headers; body: unknown }
+  | { kind: 'none'; detail: string };
+
+/**
+ * The connector of gateway `sim`, the simulated external gateway of test mode
+ * (`packages/gateway-sim`), spoken to over HTTP like any real gateway.
+ */
+export function createSimConnector(options: SimConnectorOptions): GatewayConnector {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.requestTimeoutMs ?? 10_000;
+  const clock = options.clock ?? systemClock;
+
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Reply> {
+    try {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${options.apiSecret}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = text.length > 0 && text.length <= MAX_REPLY_BYTES ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { kind: 'answer', status: response.status, headers: response.headers, body: parsed };
+    } catch (error) {
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+      return { kind: 'none', detail: `no answer from the simulated gateway (${reason})` };
+    }
+  }
+
+  function retryAfterSeconds(headers: Headers): number {
+    const value = headers.get('retry-after')?.trim() ?? '';
+    let seconds = DEFAULT_RETRY_AFTER_SECONDS;
+    if (/^\d+$/.test(value)) seconds = Number(value);
+    else if (value !== '' && !Number.isNaN(Date.parse(value))) {
+      seconds = Math.ceil((Date.parse(value) - clock.now().getTime()) / 1000);
+    }
+    return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds));
+  }
+
+  /**
+   * What a reply that is not a resource means. A 503/429 or a refusal of our credentials is a
+   * definite "not taken"; a 4xx refusal of the request itself is a failure; anything else,
+   * including a 5xx or a reused idempotency key, leaves the outcome unknown.
+   */
+  function refusal(
+    reply: Reply,
+  ):
+    | { kind: 'unavailable'; retryAfterSeconds: number; detail: string }
+    | { kind: 'failed'; message: string }
+    | { kind: 'indeterminate'; detail: string } {
+    if (reply.kind === 'none') return { kind: 'indeterminate', detail: reply.detail };
+    const { code, message } = errorOf(reply.body);
+    const detail = `simulated gateway answered ${reply.status} ${code}: ${message}`;
+    if (reply.status === 503 || reply.status === 429) {
+      return { kind: 'unavailable', retryAfterSeconds: retryAfterSeconds(reply.headers), detail };
+    }
+    if (reply.status === 401 || reply.status === 403) {
+      return { kind: 'unavailable', retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, detail };
+    }
+    if (reply.status >= 400 && reply.status < 500 && code !== 'idempotency_key_in_use') {
+      return { kind: 'failed', message: detail };
+    }
+    return { kind: 'indeterminate', detail };
+  }
+
+  function chargeOutcome(reply: Reply, idempotencyKey: string): ChargeOutcome {
+    if (reply.kind === 'answer' && reply.status === 200) return chargeOutcomeOf(reply.body, idempotencyKey);
+    const meaning = refusal(reply);
+    if (meaning.kind !== 'failed') return meaning;
+    return {
+      kind: 'failed',
+      gatewayReference: null,
+      failureCode: 'gateway_rejected',
+      message: meaning.message,
+    };
+  }
+
+  function refundOutcome(reply: Reply, idempotencyKey: string): RefundOutcome {
+    if (reply.kind === 'answer' && reply.status === 200) return refundOutcomeOf(reply.body, idempotencyKey);
+    const meaning = refusal(reply);
+    if (meaning.kind !== 'failed') return meaning;
+    return { kind: 'failed', gatewayReference: null, message: meaning.message };
+  }
+
+  return {
+    id: 'sim',
+    allowsLivemode: false,
+    currencies: SIM_CURRENCIES,
+    minimumAmountMinor: minimumFor,
+
+    async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+      if (request.livemode) throw new Error('the simulated gateway never takes live-mode charges');
+      const reply = await call('POST', '/v1/charges', {
+        idempotency_key: request.idempotencyKey,
+        reference: request.paymentIntentId,
+        amount_minor: request.amountMinor,
+        currency: request.currency,
+        token: request.paymentMethodToken,
+        return_url: request.returnUrl,
+      });
+      return chargeOutcome(reply, request.idempotencyKey);
+    },
+
+    async syncCharge(request: SyncChargeRequest): Promise<ChargeOutcome> {
+      // A 404 here means the gateway has no such charge: nothing was charged, so it reads as failed.
+      const path = request.gatewayReference
+        ? `/v1/charges/${encodeURIComponent(request.gatewayReference)}`
+        : `/v1/charges?idempotency_key=${encodeURIComponent(request.idempotencyKey)}`;
+      return chargeOutcome(await call('GET', path), request.idempotencyKey);
+    },
+
+    async refund(request: RefundRequest): Promise<RefundOutcome> {
+      if (request.livemode) throw new Error('the simulated gateway never takes live-mode refunds');
+      const reply = await call('POST', '/v1/refunds', {
+        idempotency_key: request.idempotencyKey,
+        reference: request.refundId,
+        charge: request.chargeReference,
+        amount_minor: request.amountMinor,
+        currency: request.currency,
+      });
+      return refundOutcome(reply, request.idempotencyKey);
+    },
+
+    async syncRefund(request: SyncRefundRequest): Promise<RefundOutcome> {
+      const path = request.gatewayReference
+        ? `/v1/refunds/${encodeURIComponent(request.gatewayReference)}`
+        : `/v1/refunds?idempotency_key=${encodeURIComponent(request.idempotencyKey)}`;
+      return refundOutcome(await call('GET', path), request.idempotencyKey);
+    },
+
+    parseNotification(rawBody, headers): GatewayNotification {
+      const header = headers['sim-signature'];
+      verifySimSignature(
+        Array.isArray(header) ? header[0] : header,
+        rawBody,
+        options.notificationSecret,
+        clock,
+      );
+      return notificationOf(rawBody);
+    },
+
+    hostedFields() {
+      return { url: `${baseUrl}/hosted-fields`, origin: new URL(baseUrl).origin };
+    },
+  };
+}
+
+/** The body of a verified notification; a shape we cannot read is refused, never guessed. */
+function notificationOf(rawBody: Buffer): GatewayNotification {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new GatewayNotificationError('notification body is not JSON');
+  }
+  if (!isObject(body) || typeof body.id !== 'string' || body.id.length === 0 || !isObject(body.data)) {
+    throw new GatewayNotificationError('notification body has no id or data');
+  }
+  const idempotencyKey = body.data.idempotency_key;
+  if (typeof idempotencyKey !== 'string' || idempotencyKey.length === 0) {
+    throw new GatewayNotificationError('notification data has no idempotency_key');
+  }
+  if (body.subject === 'charge') {
+    const outcome = chargeOutcomeOf(body.data, idempotencyKey);
+    if (outcome.kind === 'indeterminate') throw new GatewayNotificationError(outcome.detail);
+    return { notificationId: body.id, subject: 'charge', idempotencyKey, outcome };
+  }
+  if (body.subject === 'refund') {
+    const outcome = refundOutcomeOf(body.data, idempotencyKey);
+    if (outcome.kind === 'indeterminate') throw new GatewayNotificationError(outcome.detail);
+    return { notificationId: body.id, subject: 'refund', idempotencyKey, outcome };
+  }
+  throw new GatewayNotificationError('notification subject is neither charge nor refund');
+}
