@@ -241,13 +241,6 @@ export class Ledger {
     return { ...refund };
   }
 
-  /** Ids of the refunds still pending, oldest first. */
-  pendingRefundIds(): string[] {
-    return [...this.refunds.values()]
-      .filter((r) => r.resource.status === 'pending')
-      .map((r) => r.resource.id);
-  }
-
   /** Succeeded and pending refunds both count against what remains refundable. */
   private committedRefundsMinor(chargeId: string): number {
     let total = 0;

@@ -107,9 +107,14 @@ export async function startGatewaySim(options: GatewaySimOptions): Promise<Gatew
     }
     const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
     const code = error.validation ? 'invalid_request' : status === 500 ? 'internal_error' : 'bad_request';
-    return reply
-      .code(status)
-      .send({ error: { code, message: status === 500 ? 'Internal error.' : error.message } });
+    // Only schema messages are echoed: they name fields, never values (a parser's message could
+    // quote the body, and the body of /v1/tokens holds a card number).
+    const message = error.validation
+      ? error.message
+      : status === 500
+        ? 'Internal error.'
+        : 'Malformed request.';
+    return reply.code(status).send({ error: { code, message } });
   });
   app.setNotFoundHandler((_request, reply) =>
     reply.code(404).send({ error: { code: 'not_found', message: 'No such route.' } }),
