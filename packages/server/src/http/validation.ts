@@ -23,8 +23,19 @@ function makeAjv(coerceTypes: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  if (httpPart !== 'body') return textAjv.compile(schema);
+  const validate = bodyAjv.compile(schema);
+  // No body at all (Fastify gives null) is judged as `{}`: an optional body (cancel, confirm) passes, and a required
+  // one reports its first missing field instead of "body must be object".
+  const validateBody = (data: unknown) => {
+    const valid = validate(data === undefined || data === null ? {} : data);
+    validateBody.errors = validate.errors;
+    return valid;
+  };
+  validateBody.errors = validate.errors;
+  return validateBody;
+};
 
 function dotted(instancePath: string): string {
   return instancePath.replace(/^\//, '').replace(/\//g, '.');

@@ -17,7 +17,8 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     return {
       async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
         const result = await target.query<Row>(sql, params as unknown[]);
-        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+        // PGlite counts only written rows in affectedRows (0 for a SELECT); pg's rowCount counts both.
+        return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
       },
       async exec(sql: string): Promise<void> {
         await target.exec(sql);

@@ -65,8 +65,8 @@ export interface WorkResult {
  * its work committed, so a crash at any point leaves either both or neither. While it runs, the
  * transaction holds an advisory lock on the key: a concurrent request with the same key gets
  * `idempotency_key_in_flight` at once, and a process that dies releases the lock with its
- * connection. 4xx outcomes of the work are stored (their changes rolled back to a savepoint);
- * 5xx are not, so the same key may be retried.
+ * connection. 4xx outcomes of the work are stored (their changes rolled back to a savepoint),
+ * except validation_error; 5xx are not stored, so the same key may be retried.
  */
 export async function respondIdempotently(
   ctx: AppContext,
@@ -107,7 +107,10 @@ export async function respondIdempotently(
       status = result.status;
       body = JSON.stringify(result.body);
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      // Internal errors are not stored (the key may be retried), and neither are validation errors:
+      // the corrected request, under the same key, must be able to do the work.
+      if (!(error instanceof AppError) || error.status >= 500 || error.code === 'validation_error')
+        throw error;
       await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
       status = error.status;
       body = JSON.stringify(problemDocument(error, request.id));

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -24,7 +25,17 @@ export const rateLimiting = fp(
           enableOfflineQueue: false,
         })
       : null;
-    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+    if (redis) {
+      app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+      // Commands are not queued while disconnected (a dead Redis must not stall requests), so
+      // wait for the connection once; if Redis stays away, requests pass unlimited and we say so.
+      const ready = await Promise.race([
+        once(redis, 'ready').then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3000).unref()),
+      ]);
+      if (!ready)
+        app.log.warn('rate limiting: Redis is unreachable; requests are not limited until it is back');
+    }
     await app.register(rateLimit, {
       global: true,
       hook: 'preParsing',

@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { renderOpenApi } from '../src/openapi.ts';
+import { operations } from '../src/operations.ts';
+
+describe('openapi.json', () => {
+  it('is committed exactly as the schemas generate it (run `npm run openapi` after a schema change)', () => {
+    const committed = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8');
+    assert.equal(committed, renderOpenApi());
+  });
+
+  it('describes every operation', () => {
+    const document = JSON.parse(renderOpenApi());
+    for (const operation of Object.values(operations)) {
+      assert.ok(
+        document.paths[operation.path]?.[operation.method.toLowerCase()],
+        `${operation.method} ${operation.path}`,
+      );
+    }
+  });
+});

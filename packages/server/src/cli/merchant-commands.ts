@@ -1,0 +1,29 @@
+import { createAppContext } from '../app/create-context.ts';
+import { createMerchant } from '../app/create-merchant.ts';
+import { systemClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { GatewayRegistry } from '../gateways/registry.ts';
+import { migrate } from '../storage/migrate.ts';
+import { openDatabase } from '../storage/open.ts';
+
+export async function createMerchantCommand(config: Config, name: string): Promise<number> {
+  const db = await openDatabase(config);
+  try {
+    if (config.migrateOnStart) await migrate(db);
+    const ctx = createAppContext({
+      db,
+      clock: systemClock,
+      gateways: new GatewayRegistry([]),
+      masterKey: config.masterKey,
+      publicUrl: config.publicUrl,
+    });
+    const { merchant, keys } = await createMerchant(ctx, name);
+    process.stdout.write(
+      `${JSON.stringify({ id: merchant.id, name: merchant.name, api_keys: keys }, null, 2)}\n` +
+        'These keys are shown only now; they are stored hashed.\n',
+    );
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,80 @@
+import { createMerchantCommand } from './cli/merchant-commands.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { startService } from './service.ts';
+import { migrate } from './storage/migrate.ts';
+import { openDatabase } from './storage/open.ts';
+
+const usage = `Usage: paygate <command>
+
+Commands:
+  start                      start the service (API, operator API, workers, simulated gateway)
+  migrate                    apply pending database migrations and exit
+  merchant create <name>     create a merchant and print its API keys (shown once)
+  help                       show this text
+
+Configuration comes from the environment; see docs/operations.md.`;
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(`${usage}\n`);
+    return command ? 0 : 1;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`paygate: configuration error: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  switch (command) {
+    case 'start': {
+      const service = await startService(config);
+      const stop = (signal: string) => {
+        service.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+        service
+          .stop()
+          .then(() => process.exit(0))
+          .catch((error: unknown) => {
+            service.logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          });
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+      return -1;
+    }
+    case 'migrate': {
+      const db = await openDatabase(config);
+      try {
+        const applied = await migrate(db);
+        process.stdout.write(
+          applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n',
+        );
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'merchant':
+      if (rest[0] === 'create' && rest[1]) return createMerchantCommand(config, rest.slice(1).join(' '));
+      process.stderr.write(`${usage}\n`);
+      return 1;
+    default:
+      process.stderr.write(`paygate: unknown command '${command}'\n\n${usage}\n`);
+      return 1;
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    process.stderr.write(`paygate: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

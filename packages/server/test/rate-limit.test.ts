@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+
+const REDIS_URL = process.env.PAYGATE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('rate limiting', () => {
+  let svc: TestService;
+  let merchant: MerchantKeys;
+  before(async () => {
+    svc = await startTestService('embedded', { rateLimitPerSecond: 3 });
+    merchant = await svc.createMerchant();
+  });
+  after(() => svc.close());
+
+  it('answers 429 rate_limited with Retry-After once a key spends its budget, per key', async () => {
+    const read = (key: string) =>
+      svc.request({ method: 'GET', url: '/v1/payment-intents/pi_000000000000000000000000', key });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await read(merchant.secretTest)).statusCode);
+    assert.deepEqual(statuses, [404, 404, 404, 429, 429]);
+    const limited = await read(merchant.secretTest);
+    assert.equal(limited.json().code, 'rate_limited');
+    assert.match(String(limited.headers['content-type']), /^application\/problem\+json/);
+    const retryAfter = Number(limited.headers['retry-after']);
+    assert.ok(
+      Number.isInteger(retryAfter) && retryAfter >= 1,
+      `Retry-After ${limited.headers['retry-after']}`,
+    );
+    // Another key has its own budget.
+    assert.equal((await read(merchant.secretLive)).statusCode, 404);
+  });
+});
+
+describe('rate limiting shared through Redis', () => {
+  let first: TestService;
+  let second: TestService;
+  before(async () => {
+    first = await startTestService('embedded', { rateLimitPerSecond: 4, redisUrl: REDIS_URL });
+    second = await startTestService('embedded', { rateLimitPerSecond: 4, redisUrl: REDIS_URL });
+  });
+  after(async () => {
+    await first.close();
+    await second.close();
+  });
+
+  it('spends one budget across two processes for the same key', async () => {
+    // Both services must know the key: the same key row is inserted into the second database.
+    const merchant = await first.createMerchant();
+    const rows = await first.ctx.db.query('SELECT * FROM api_keys WHERE merchant_id = $1', [merchant.id]);
+    await second.ctx.db.query('INSERT INTO merchants (id, name, created_at) VALUES ($1, $2, now())', [
+      merchant.id,
+      'm',
+    ]);
+    for (const row of rows.rows) {
+      await second.ctx.db.query(
+        `INSERT INTO api_keys (id, merchant_id, livemode, kind, key_hash, key_hint, permissions, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          row.id,
+          row.merchant_id,
+          row.livemode,
+          row.kind,
+          row.key_hash,
+          row.key_hint,
+          row.permissions,
+          row.created_at,
+        ],
+      );
+    }
+    const url = `/v1/payment-intents/pi_${randomBytes(12).toString('hex').slice(0, 24)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const svc = i % 2 === 0 ? first : second;
+      statuses.push((await svc.request({ method: 'GET', url, key: merchant.secretTest })).statusCode);
+    }
+    assert.deepEqual(statuses.slice(0, 4), [404, 404, 404, 404]);
+    assert.deepEqual(statuses.slice(4), [429, 429]);
+  });
+});

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { type GatewaySim, startGatewaySim } from '@paygate/gateway-sim';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { AppContext } from '../../src/app/context.ts';
+import { createAppContext } from '../../src/app/create-context.ts';
+import { ShiftedClock } from '../../src/clock.ts';
+import type { GatewayConnector } from '../../src/gateways/connector.ts';
+import { GatewayRegistry } from '../../src/gateways/registry.ts';
+import { createSimConnector } from '../../src/gateways/sim/connector.ts';
+import { buildHttpApp } from '../../src/http/app.ts';
+import { type DatabaseKind, openTestDatabase, type TestDatabase } from './databases.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface MerchantKeys {
+  id: string;
+  secretTest: string;
+  publishableTest: string;
+  secretLive: string;
+  publishableLive: string;
+}
+
+export interface TestService {
+  kind: DatabaseKind;
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: ShiftedClock;
+  database: TestDatabase;
+  sim: GatewaySim;
+  masterKey: Buffer;
+  createMerchant(name?: string): Promise<MerchantKeys>;
+  /** Shorthand for app.inject with a JSON body and headers. */
+  request(options: {
+    method: 'GET' | 'POST';
+    url: string;
+    key?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+  }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real service in-process: real database (embedded or PostgreSQL), real simulated gateway on
+ * a loopback port, the HTTP app driven with `inject` (or `listen` where a test needs sockets).
+ */
+export async function startTestService(
+  kind: DatabaseKind,
+  options: { rateLimitPerSecond?: number; redisUrl?: string | null } = {},
+): Promise<TestService> {
+  const database = await openTestDatabase(kind);
+  const clock = new ShiftedClock();
+  const masterKey = randomBytes(32);
+  const apiSecret = randomBytes(16).toString('hex');
+  const notificationSecret = randomBytes(16).toString('hex');
+  const sim = await startGatewaySim({ port: 0, apiSecret, notificationSecret, notificationUrl: null, clock });
+  const connector = createSimConnector({ baseUrl: sim.url, apiSecret, notificationSecret, clock });
+  const ctx = createAppContext({
+    db: database.db,
+    clock,
+    gateways: new GatewayRegistry([connector, liveCapable(connector)]),
+    masterKey,
+    publicUrl: 'http://localhost:8080',
+  });
+  const app = await buildHttpApp(ctx, {
+    adminToken: ADMIN_TOKEN,
+    rateLimitPerSecond: options.rateLimitPerSecond ?? 100_000,
+    redisUrl: options.redisUrl ?? null,
+    logLevel: 'silent',
+    testClock: clock,
+  });
+  await app.ready();
+
+  const request: TestService['request'] = ({ method, url, key, headers = {}, body }) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        ...(key ? { 'x-api-key': key } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+
+  return {
+    kind,
+    app,
+    ctx,
+    clock,
+    database,
+    sim,
+    masterKey,
+    request,
+    async createMerchant(name = 'Test merchant') {
+      const response = await request({
+        method: 'POST',
+        url: '/admin/v1/merchants',
+        headers: { 'x-admin-token': ADMIN_TOKEN },
+        body: { name },
+      });
+      if (response.statusCode !== 201) throw new Error(`merchant creation failed: ${response.body}`);
+      const created = response.json();
+      return {
+        id: created.id,
+        secretTest: created.api_keys.secret_test,
+        publishableTest: created.api_keys.publishable_test,
+        secretLive: created.api_keys.secret_live,
+        publishableLive: created.api_keys.publishable_live,
+      };
+    },
+    async close() {
+      await app.close();
+      await sim.close();
+      await database.drop();
+    },
+  };
+}
+
+let keyCounter = 0;
+/** A fresh idempotency key, unique within the test run. */
+export function freshKey(label = 'key'): string {
+  keyCounter += 1;
+  return `${label}-${keyCounter}-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * The simulator presented as a live-mode gateway `sim_live`, for tests of live-mode rules (the
+ * real `sim` is test mode only and no real live gateway is reachable from here).
+ */
+function liveCapable(sim: GatewayConnector): GatewayConnector {
+  return {
+    id: 'sim_live',
+    allowsLivemode: true,
+    currencies: sim.currencies,
+    minimumAmountMinor: (currency) => sim.minimumAmountMinor(currency),
+    charge: (request) => sim.charge(request),
+    syncCharge: (request) => sim.syncCharge(request),
+    refund: (request) => sim.refund(request),
+    syncRefund: (request) => sim.syncRefund(request),
+    parseNotification: (rawBody, headers) => sim.parseNotification(rawBody, headers),
+    hostedFields: () => sim.hostedFields(),
+  };
+}
