@@ -82,7 +82,11 @@ export async function startService(config: Config): Promise<RunningService> {
     welcomeText({
       baseUrl: config.publicUrl,
       demo,
-      adminToken: config.adminTokenGenerated || demo ? config.adminToken : null,
+      // An operator-provided token is never echoed; a generated one is shown on the first start.
+      adminToken:
+        config.adminTokenSource === 'generated' || (demo && config.adminTokenSource === 'data-dir')
+          ? config.adminToken
+          : null,
     }),
   );
 

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { AppContext } from '../app/context.ts';
 import type { ShiftedClock } from '../clock.ts';
@@ -34,7 +34,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   const app = Fastify({
     logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
     // Request logging is ours (below): one line per request, without bodies, keys or query strings.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
