@@ -5,3 +5,5 @@ export * from './openapi.ts';
 export * from './operations.ts';
 export * from './payment-intent.ts';
 export * from './problem.ts';
+export * from './refund.ts';
+export * from './transaction.ts';

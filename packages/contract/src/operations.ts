@@ -7,6 +7,8 @@ import {
   PaymentIntent,
   PaymentIntentIdParams,
 } from './payment-intent.ts';
+import { CreateRefundBody, Refund, RefundIdParams } from './refund.ts';
+import { ListTransactionsQuery, TransactionList } from './transaction.ts';
 
 export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'none';
 
@@ -69,6 +71,36 @@ export const operations = {
     body: CancelPaymentIntentBody,
     response: PaymentIntent,
     tag: 'Payment intents',
+  },
+  createRefund: {
+    method: 'POST',
+    path: '/v1/refunds',
+    summary: 'Refund all or part of a SUCCEEDED payment intent',
+    credential: 'secret',
+    idempotencyKeyRequired: true,
+    querystring: NoQuery,
+    body: CreateRefundBody,
+    response: Refund,
+    tag: 'Refunds',
+  },
+  retrieveRefund: {
+    method: 'GET',
+    path: '/v1/refunds/{id}',
+    summary: 'Retrieve a refund',
+    credential: 'secret',
+    params: RefundIdParams,
+    querystring: NoQuery,
+    response: Refund,
+    tag: 'Refunds',
+  },
+  listTransactions: {
+    method: 'GET',
+    path: '/v1/transactions',
+    summary: 'List transactions, newest first, with filters and cursor pagination',
+    credential: 'secret',
+    querystring: ListTransactionsQuery,
+    response: TransactionList,
+    tag: 'Transactions',
   },
   adminCreateMerchant: {
     method: 'POST',
