@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { type ApiKeyRow, insertApiKey } from '../src/storage/repositories/api-keys.ts';
+import { findMerchant, insertMerchant } from '../src/storage/repositories/merchants.ts';
 import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
 const REDIS_URL = process.env.PAYGATE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -48,27 +50,13 @@ describe('rate limiting shared through Redis', () => {
   it('spends one budget across two processes for the same key', async () => {
     // Both services must know the key: the same key row is inserted into the second database.
     const merchant = await first.createMerchant();
-    const rows = await first.ctx.db.query('SELECT * FROM api_keys WHERE merchant_id = $1', [merchant.id]);
-    await second.ctx.db.query('INSERT INTO merchants (id, name, created_at) VALUES ($1, $2, now())', [
+    const keys = await first.ctx.db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE merchant_id = $1', [
       merchant.id,
-      'm',
     ]);
-    for (const row of rows.rows) {
-      await second.ctx.db.query(
-        `INSERT INTO api_keys (id, merchant_id, livemode, kind, key_hash, key_hint, permissions, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          row.id,
-          row.merchant_id,
-          row.livemode,
-          row.kind,
-          row.key_hash,
-          row.key_hint,
-          row.permissions,
-          row.created_at,
-        ],
-      );
-    }
+    const stored = await findMerchant(first.ctx.db, merchant.id);
+    assert.ok(stored);
+    await insertMerchant(second.ctx.db, stored);
+    for (const key of keys.rows) await insertApiKey(second.ctx.db, key);
     const url = `/v1/payment-intents/pi_${randomBytes(12).toString('hex').slice(0, 24)}`;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
