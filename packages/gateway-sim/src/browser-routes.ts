@@ -17,6 +17,22 @@ export function parseParentOrigin(value: unknown): string | null {
   }
 }
 
+/**
+ * The origins of the pages above the parent, space-separated (a checkout frame nested in a shop's
+ * page names the shop). Absent is none; any one that is not exactly an http(s) origin is null.
+ */
+export function parseAncestorOrigins(value: unknown): string[] | null {
+  if (value === undefined || value === '') return [];
+  if (typeof value !== 'string' || value.length > 1000) return null;
+  const origins: string[] = [];
+  for (const part of value.split(' ')) {
+    const origin = parseParentOrigin(part);
+    if (origin === null) return null;
+    origins.push(origin);
+  }
+  return origins.length <= 5 ? origins : null;
+}
+
 function sendHtml(reply: FastifyReply, status: number, html: string, csp: string): FastifyReply {
   return reply
     .code(status)
@@ -41,20 +57,30 @@ const tokenBody = {
 
 /** What the payer's browser sees: the hosted card field, its token endpoint and the challenge page. */
 export async function browserRoutes(app: FastifyInstance, ctx: SimContext): Promise<void> {
-  app.get<{ Querystring: { parent_origin?: string } }>('/hosted-fields', async (request, reply) => {
-    const nonce = randomBytes(16).toString('base64');
-    const parentOrigin = parseParentOrigin(request.query.parent_origin);
-    if (parentOrigin === null) {
-      const html = messagePage('Bad request', 'parent_origin must be an http(s) origin.', nonce);
-      return sendHtml(reply, 400, html, pageCsp(nonce, "frame-ancestors 'none'"));
-    }
-    // Only the named parent may frame the field; the form may talk only to this origin.
-    const csp = pageCsp(
-      nonce,
-      `script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; frame-ancestors ${parentOrigin}`,
-    );
-    return sendHtml(reply, 200, hostedFieldsPage(parentOrigin, nonce), csp);
-  });
+  app.get<{ Querystring: { parent_origin?: string; ancestor_origins?: string } }>(
+    '/hosted-fields',
+    async (request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const parentOrigin = parseParentOrigin(request.query.parent_origin);
+      const ancestors = parseAncestorOrigins(request.query.ancestor_origins);
+      if (parentOrigin === null || ancestors === null) {
+        const html = messagePage(
+          'Bad request',
+          'parent_origin (and each of ancestor_origins) must be an http(s) origin.',
+          nonce,
+        );
+        return sendHtml(reply, 400, html, pageCsp(nonce, "frame-ancestors 'none'"));
+      }
+      // Only the named parent (and the pages above it, which browsers check too) may frame the
+      // field; the form may talk only to this origin, and the token goes only to the parent.
+      const frameAncestors = [parentOrigin, ...ancestors].join(' ');
+      const csp = pageCsp(
+        nonce,
+        `script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; frame-ancestors ${frameAncestors}`,
+      );
+      return sendHtml(reply, 200, hostedFieldsPage(parentOrigin, nonce), csp);
+    },
+  );
 
   // Card numbers arrive here and nowhere else; they are matched against the test cards and dropped.
   app.post<{ Body: { card_number: string } }>(

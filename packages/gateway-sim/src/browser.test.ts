@@ -55,6 +55,33 @@ describe('simulated gateway: browser pages', () => {
     assert.match(html, /paygate-sim:error/);
   });
 
+  it('lets the pages above the parent frame the field too when they are named', async () => {
+    const parent = encodeURIComponent('http://localhost:8080');
+    const ancestors = encodeURIComponent('https://shop.example http://localhost:3000');
+    const response = await fetch(
+      `${sim.url}/hosted-fields?parent_origin=${parent}&ancestor_origins=${ancestors}`,
+    );
+    assert.equal(response.status, 200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    assert.match(
+      csp,
+      /frame-ancestors http:\/\/localhost:8080 https:\/\/shop\.example http:\/\/localhost:3000(;|$)/,
+    );
+    // The token still goes only to the direct parent.
+    assert.match(await response.text(), /const parentOrigin = "http:\/\/localhost:8080";/);
+    for (const bad of [
+      'https://shop.example/path',
+      'javascript:alert(1)',
+      'https://a.example  https://b.example',
+    ]) {
+      const refused = await fetch(
+        `${sim.url}/hosted-fields?parent_origin=${parent}&ancestor_origins=${encodeURIComponent(bad)}`,
+      );
+      assert.equal(refused.status, 400, bad);
+      assert.match(refused.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    }
+  });
+
   it('refuses a parent_origin that is not exactly an http(s) origin', async () => {
     for (const bad of [
       '',
