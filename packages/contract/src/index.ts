@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './common.ts';
+export * from './embed-domains.ts';
 export * from './errors.ts';
 export * from './openapi.ts';
 export * from './operations.ts';

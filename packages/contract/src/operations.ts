@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { ApiKey, CreateApiKeyBody, CreateMerchantBody, MerchantIdParams, MerchantWithKeys } from './admin.ts';
+import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList } from './embed-domains.ts';
 import {
   CancelPaymentIntentBody,
   ConfirmPaymentIntentBody,
@@ -131,6 +132,25 @@ export const operations = {
       { additionalProperties: false },
     ),
     response: Type.Object({ now: Type.String({ format: 'date-time' }) }),
+    tag: 'Operator',
+  },
+  adminCreateEmbedDomain: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/embed-domains',
+    summary: 'Allow a web origin to embed the checkout frame (201 when added, 200 when already there)',
+    credential: 'admin',
+    params: MerchantIdParams,
+    body: CreateEmbedDomainBody,
+    response: EmbedDomain,
+    tag: 'Operator',
+  },
+  adminListEmbedDomains: {
+    method: 'GET',
+    path: '/admin/v1/merchants/{id}/embed-domains',
+    summary: "List the origins allowed to embed a merchant's checkout frame",
+    credential: 'admin',
+    params: MerchantIdParams,
+    response: EmbedDomainList,
     tag: 'Operator',
   },
 } satisfies Record<string, Operation>;
