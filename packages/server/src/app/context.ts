@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import type { Database } from '../storage/db.ts';
+import type { SecretBox } from '../webhooks/secret-box.ts';
 
 /** What every use case may depend on: the database, the clock and the gateways. */
 export interface AppContext {
@@ -9,6 +10,8 @@ export interface AppContext {
   gateways: GatewayRegistry;
   /** Derived from the master key; client secrets are an HMAC under it. */
   clientSecretKey: Buffer;
+  /** Seals and opens webhook signing secrets at rest (a key derived from the master key). */
+  secretBox: SecretBox;
   /** Where this service is reachable from browsers and gateways (no trailing slash). */
   publicUrl: string;
 }

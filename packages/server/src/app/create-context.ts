@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import { deriveSubKey } from '../domain/api-keys.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import type { Database } from '../storage/db.ts';
+import { createSecretBox } from '../webhooks/secret-box.ts';
 import type { AppContext } from './context.ts';
 
 export function createAppContext(options: {
@@ -16,6 +17,7 @@ export function createAppContext(options: {
     clock: options.clock,
     gateways: options.gateways,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
+    secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,
   };
 }

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../../domain/events.ts';
 import type { Queryable } from '../db.ts';
+import { fanOutEvent } from './webhook-deliveries.ts';
 
 /** Workers LISTEN on this channel; the NOTIFY is sent at commit, never before. */
 export const EVENTS_CHANNEL = 'paygate_events';
@@ -34,6 +35,14 @@ export async function insertEvent(
       new Date(event.envelope.created),
     ],
   );
+  // One delivery per subscribed endpoint, in this same transaction: nothing committed is lost.
+  await fanOutEvent(q, {
+    id: event.envelope.id,
+    merchantId,
+    livemode: event.envelope.livemode,
+    type: event.envelope.type,
+    createdAt: new Date(event.envelope.created),
+  });
   await q.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, event.envelope.id]);
 }
 

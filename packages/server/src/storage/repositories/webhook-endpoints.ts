@@ -1,0 +1,169 @@
+import type { EndpointHealth } from '../../webhooks/retry-schedule.ts';
+import type { Queryable } from '../db.ts';
+
+export interface WebhookEndpointRecord {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  url: string;
+  enabledEvents: string[];
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  rotationStartedAt: Date | null;
+  status: EndpointHealth;
+  failingSince: Date | null;
+  failedDeliveriesSinceSuccess: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  url: string;
+  enabled_events: string[];
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  rotation_started_at: Date | null;
+  status: EndpointHealth;
+  failing_since: Date | null;
+  failed_deliveries_since_success: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const columns = `id, merchant_id, livemode, url, enabled_events, secret_sealed, previous_secret_sealed,
+  rotation_started_at, status, failing_since, failed_deliveries_since_success, created_at, updated_at`;
+
+function fromRow(row: Row): WebhookEndpointRecord {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    url: row.url,
+    enabledEvents: row.enabled_events,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    rotationStartedAt: row.rotation_started_at,
+    status: row.status,
+    failingSince: row.failing_since,
+    failedDeliveriesSinceSuccess: row.failed_deliveries_since_success,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertWebhookEndpoint(q: Queryable, endpoint: WebhookEndpointRecord): Promise<void> {
+  await q.query(
+    `INSERT INTO webhook_endpoints (${columns})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [
+      endpoint.id,
+      endpoint.merchantId,
+      endpoint.livemode,
+      endpoint.url,
+      endpoint.enabledEvents,
+      endpoint.secretSealed,
+      endpoint.previousSecretSealed,
+      endpoint.rotationStartedAt,
+      endpoint.status,
+      endpoint.failingSince,
+      endpoint.failedDeliveriesSinceSuccess,
+      endpoint.createdAt,
+      endpoint.updatedAt,
+    ],
+  );
+}
+
+export async function findWebhookEndpoint(
+  q: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<WebhookEndpointRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM webhook_endpoints WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/** Writes the secrets of a rotation step (open: two sealed secrets; closed: previous is null). */
+export async function updateWebhookEndpointSecrets(
+  q: Queryable,
+  id: string,
+  change: {
+    secretSealed: string;
+    previousSecretSealed: string | null;
+    rotationStartedAt: Date | null;
+    now: Date;
+  },
+): Promise<WebhookEndpointRecord> {
+  const { rows } = await q.query<Row>(
+    `UPDATE webhook_endpoints
+        SET secret_sealed = $2, previous_secret_sealed = $3, rotation_started_at = $4, updated_at = $5
+      WHERE id = $1 RETURNING ${columns}`,
+    [id, change.secretSealed, change.previousSecretSealed, change.rotationStartedAt, change.now],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`webhook endpoint ${id} vanished under its row lock`);
+  return fromRow(row);
+}
+
+/** The operator turns an endpoint back on: its failure history starts again from nothing. */
+export async function enableWebhookEndpoint(
+  q: Queryable,
+  id: string,
+  now: Date,
+): Promise<WebhookEndpointRecord | null> {
+  const { rows } = await q.query<Row>(
+    `UPDATE webhook_endpoints
+        SET status = 'enabled', failing_since = NULL, failed_deliveries_since_success = 0, updated_at = $2
+      WHERE id = $1 RETURNING ${columns}`,
+    [id, now],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/**
+ * Records the outcome of an attempt on the endpoint's failure history. A success clears it (the
+ * WHERE clause leaves an already healthy row untouched, so a busy endpoint's row is not locked by
+ * every success). A failure starts the history if none is open and counts a delivery that just
+ * became FAILED. Returns the history after the change, or null when nothing changed.
+ */
+export async function recordEndpointOutcome(
+  q: Queryable,
+  id: string,
+  outcome: { succeeded: boolean; attemptedAt: Date; deliveryFailed: boolean; now: Date },
+): Promise<WebhookEndpointRecord | null> {
+  const { rows } = outcome.succeeded
+    ? await q.query<Row>(
+        `UPDATE webhook_endpoints
+            SET failing_since = NULL, failed_deliveries_since_success = 0, updated_at = $2,
+                status = CASE WHEN status = 'disabled' THEN status ELSE 'enabled' END
+          WHERE id = $1 AND (failing_since IS NOT NULL OR failed_deliveries_since_success <> 0)
+          RETURNING ${columns}`,
+        [id, outcome.now],
+      )
+    : await q.query<Row>(
+        `UPDATE webhook_endpoints
+            SET failing_since = COALESCE(failing_since, $2),
+                failed_deliveries_since_success = failed_deliveries_since_success + $3,
+                updated_at = $4
+          WHERE id = $1 RETURNING ${columns}`,
+        [id, outcome.attemptedAt, outcome.deliveryFailed ? 1 : 0, outcome.now],
+      );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+export async function setWebhookEndpointStatus(
+  q: Queryable,
+  id: string,
+  status: EndpointHealth,
+  now: Date,
+): Promise<void> {
+  await q.query('UPDATE webhook_endpoints SET status = $2, updated_at = $3 WHERE id = $1', [id, status, now]);
+}
