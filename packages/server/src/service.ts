@@ -14,6 +14,13 @@ import { buildHttpApp } from './http/app.ts';
 import type { Database } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
 import { openDatabase } from './storage/open.ts';
+import {
+  DELAYED_CHARGES_JOB,
+  delayedChargesJob,
+  RECONCILIATION_JOB,
+  reconciliationJob,
+} from './workers/charges.ts';
+import { EXPIRY_JOB, expiryJob } from './workers/expiry.ts';
 import { idempotencySweeper } from './workers/idempotency-sweeper.ts';
 import { type Scheduler, startScheduler } from './workers/scheduler.ts';
 
@@ -67,16 +74,35 @@ export async function startService(config: Config): Promise<RunningService> {
     publicUrl: config.publicUrl,
   });
 
+  // Moving the test clock wakes the time-driven jobs (the scheduler starts after the listen).
+  let wakeTimeDrivenJobs = () => {};
   const http = await buildHttpApp(ctx, {
     adminToken: config.adminToken,
     rateLimitPerSecond: config.rateLimitPerSecond,
     redisUrl: config.redisUrl,
     logLevel: config.logLevel,
     testClock: clock instanceof ShiftedClock ? clock : null,
+    onTestClockAdvance: () => wakeTimeDrivenJobs(),
   });
   await http.listen({ port: config.port, host: config.host });
+  // The simulator notifies this process; with PORT=0 only the listening socket knows the port.
+  const address = http.server.address();
+  if (simulated && address !== null && typeof address === 'object') {
+    simulated.sim.setNotificationUrl(`http://127.0.0.1:${address.port}/gateway-notifications/sim`);
+  }
 
-  const scheduler: Scheduler = startScheduler([idempotencySweeper(db, clock)], logger);
+  const scheduler: Scheduler = startScheduler(
+    [
+      idempotencySweeper(db, clock),
+      expiryJob(ctx),
+      delayedChargesJob(ctx, logger),
+      reconciliationJob(ctx, logger),
+    ],
+    logger,
+  );
+  wakeTimeDrivenJobs = () => {
+    for (const name of [EXPIRY_JOB, DELAYED_CHARGES_JOB, RECONCILIATION_JOB]) scheduler.wake(name);
+  };
   const demo = await ensureDemoMerchant(ctx);
   process.stdout.write(
     welcomeText({

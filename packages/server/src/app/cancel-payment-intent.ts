@@ -1,17 +1,15 @@
 import { NotFoundError } from '../domain/errors.ts';
-import { buildEvent } from '../domain/events.ts';
 import { transition } from '../domain/payment-intent.ts';
 import type { TenantScope } from '../domain/tenant.ts';
-import { insertEvent } from '../storage/repositories/events.ts';
-import {
-  findPaymentIntent,
-  type PaymentIntentRecord,
-  updatePaymentIntentStatus,
-} from '../storage/repositories/payment-intents.ts';
+import { findPaymentIntent, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
+import { abandonOpenAttempt } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
-import { paymentIntentResource } from './resources.ts';
+import { applyIntentAction } from './intent-status.ts';
 
-/** Cancels an intent that is still CREATED or REQUIRES_ACTION; anything else is a 409. */
+/**
+ * Cancels an intent that is still CREATED or REQUIRES_ACTION; anything else is a 409, and so is
+ * an intent whose charge is being sent to the gateway at this moment (its answer decides first).
+ */
 export async function cancelPaymentIntent(
   ctx: AppContext,
   scope: TenantScope,
@@ -21,28 +19,9 @@ export async function cancelPaymentIntent(
   return ctx.db.transaction(async (tx) => {
     const intent = await findPaymentIntent(tx, scope, id, { forUpdate: true });
     if (!intent) throw new NotFoundError('payment intent', id);
-    const step = transition(intent.status, { type: 'cancel' });
+    transition(intent.status, { type: 'cancel' });
     const now = ctx.clock.now();
-    const updated = await updatePaymentIntentStatus(tx, intent.id, intent.status, {
-      status: step.to,
-      cancellationReason: reason,
-      updatedAt: now,
-    });
-    // The row lock makes a lost race impossible; a null here is a broken invariant, not a user error.
-    if (!updated) throw new Error(`payment intent ${id} changed under its row lock`);
-    if (step.event) {
-      await insertEvent(
-        tx,
-        scope.merchantId,
-        updated.id,
-        buildEvent(
-          step.event,
-          { ...paymentIntentResource(updated, { kind: 'event' }) },
-          updated.livemode,
-          now,
-        ),
-      );
-    }
-    return updated;
+    await abandonOpenAttempt(tx, intent, now);
+    return applyIntentAction(tx, intent, { type: 'cancel' }, now, { cancellationReason: reason });
   });
 }

@@ -11,6 +11,7 @@ import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
+import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
 import { validatorCompiler } from './validation.ts';
@@ -24,6 +25,8 @@ export interface HttpOptions {
   logLevel: string;
   /** Present only when the test clock is enabled. */
   testClock: ShiftedClock | null;
+  /** Called after the test clock moved, so time-driven jobs run promptly (the scheduler's wake). */
+  onTestClockAdvance?: () => void;
 }
 
 /**
@@ -78,8 +81,10 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(cardGuard);
 
   await app.register(healthRoutes, { db: ctx.db });
+  await app.register(gatewayNotificationRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });
-  if (options.testClock) await app.register(testClockRoutes, { clock: options.testClock });
+  if (options.testClock)
+    await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
 }

@@ -28,6 +28,10 @@ export interface TestService {
   database: TestDatabase;
   sim: GatewaySim;
   masterKey: Buffer;
+  /** The listening address with `listen: true`, else null. */
+  baseUrl: string | null;
+  /** The simulator's notification secret, to sign crafted notifications. */
+  simNotificationSecret: string;
   createMerchant(name?: string): Promise<MerchantKeys>;
   /** Shorthand for app.inject with a JSON body and headers. */
   request(options: {
@@ -46,7 +50,14 @@ export interface TestService {
  */
 export async function startTestService(
   kind: DatabaseKind,
-  options: { rateLimitPerSecond?: number; redisUrl?: string | null } = {},
+  options: {
+    rateLimitPerSecond?: number;
+    redisUrl?: string | null;
+    /** Listen on a loopback port (for real HTTP, e.g. the gateway's notifications); see `baseUrl`. */
+    listen?: boolean;
+    /** The sim connector's per-request time-out (default 10 000 ms). */
+    gatewayTimeoutMs?: number;
+  } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
   const clock = new ShiftedClock();
@@ -54,7 +65,13 @@ export async function startTestService(
   const apiSecret = randomBytes(16).toString('hex');
   const notificationSecret = randomBytes(16).toString('hex');
   const sim = await startGatewaySim({ port: 0, apiSecret, notificationSecret, notificationUrl: null, clock });
-  const connector = createSimConnector({ baseUrl: sim.url, apiSecret, notificationSecret, clock });
+  const connector = createSimConnector({
+    baseUrl: sim.url,
+    apiSecret,
+    notificationSecret,
+    clock,
+    ...(options.gatewayTimeoutMs !== undefined ? { requestTimeoutMs: options.gatewayTimeoutMs } : {}),
+  });
   const ctx = createAppContext({
     db: database.db,
     clock,
@@ -70,6 +87,11 @@ export async function startTestService(
     testClock: clock,
   });
   await app.ready();
+  let baseUrl: string | null = null;
+  if (options.listen) {
+    baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+    sim.setNotificationUrl(`${baseUrl}/gateway-notifications/sim`);
+  }
 
   const request: TestService['request'] = ({ method, url, key, headers = {}, body }) =>
     app.inject({
@@ -91,6 +113,8 @@ export async function startTestService(
     database,
     sim,
     masterKey,
+    baseUrl,
+    simNotificationSecret: notificationSecret,
     request,
     async createMerchant(name = 'Test merchant') {
       const response = await request({

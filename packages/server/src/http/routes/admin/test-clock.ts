@@ -6,13 +6,18 @@ import type { ShiftedClock } from '../../../clock.ts';
 /** Registered only when PAYGATE_TEST_CLOCK=1; otherwise the path is a plain 404. */
 export async function testClockRoutes(
   app: FastifyInstance,
-  { clock }: { clock: ShiftedClock },
+  { clock, onAdvance }: { clock: ShiftedClock; onAdvance?: (() => void) | undefined },
 ): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const advance = operations.adminAdvanceTestClock;
   api.post(
     routePath(advance),
     { schema: { body: advance.body }, config: { credential: 'admin', rateLimit: false } },
-    async (request) => ({ now: clock.advance(request.body.seconds).toISOString() }),
+    async (request) => {
+      const now = clock.advance(request.body.seconds);
+      // Work that became due (expiry, delayed outcomes, retries) runs now, not at its next tick.
+      onAdvance?.();
+      return { now: now.toISOString() };
+    },
   );
 }

@@ -1,17 +1,33 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cancelPaymentIntent } from '../../../app/cancel-payment-intent.ts';
+import { confirmPaymentIntent, gatewayDeclineError } from '../../../app/confirm-payment-intent.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { createPaymentIntent } from '../../../app/create-payment-intent.ts';
 import { paymentIntentResource } from '../../../app/resources.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
+import type { PaymentIntentRecord } from '../../../storage/repositories/payment-intents.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { respondIdempotently } from '../../plugins/idempotency.ts';
 
 export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const secretView = { kind: 'secret', clientSecretKey: ctx.clientSecretKey } as const;
+
+  /**
+   * How the caller sees one intent: a secret key with its client_secret; the payer's browser
+   * (publishable key, after its X-Client-Secret is checked) with the checkout block instead.
+   */
+  const callerView = (request: FastifyRequest, intentId: string) => {
+    if (principalOf(request).kind === 'secret') {
+      return (intent: PaymentIntentRecord) => paymentIntentResource(intent, secretView);
+    }
+    const secret = request.headers['x-client-secret'];
+    assertClientSecret(ctx, intentId, typeof secret === 'string' ? secret : undefined);
+    return (intent: PaymentIntentRecord) =>
+      paymentIntentResource(intent, { kind: 'client', connector: ctx.gateways.get(intent.gatewayId) });
+  };
 
   const create = operations.createPaymentIntent;
   api.post(
@@ -38,19 +54,27 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
     },
     async (request) => {
       const principal = principalOf(request);
-      if (principal.kind === 'publishable') {
-        const secret = request.headers['x-client-secret'];
-        assertClientSecret(ctx, request.params.id, typeof secret === 'string' ? secret : undefined);
-        const intent = await retrievePaymentIntent(ctx, principal, request.params.id);
-        return paymentIntentResource(intent, {
-          kind: 'client',
-          connector: ctx.gateways.get(intent.gatewayId),
-        });
-      }
-      return paymentIntentResource(
-        await retrievePaymentIntent(ctx, principal, request.params.id),
-        secretView,
-      );
+      const render = callerView(request, request.params.id);
+      return render(await retrievePaymentIntent(ctx, principal, request.params.id));
+    },
+  );
+
+  const confirm = operations.confirmPaymentIntent;
+  api.post(
+    routePath(confirm),
+    {
+      schema: { params: confirm.params, querystring: confirm.querystring, body: confirm.body },
+      config: { credential: confirm.credential, permission: 'payment_intents:write' },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const render = callerView(request, request.params.id);
+      const result = await confirmPaymentIntent(ctx, principal, request.params.id, {
+        paymentMethodToken: request.body?.payment_method_token,
+      });
+      if (result.warning) request.log.warn({ paymentIntent: result.intent.id }, result.warning);
+      if (result.failure) throw gatewayDeclineError(result.failure, render(result.intent));
+      return render(result.intent);
     },
   );
 

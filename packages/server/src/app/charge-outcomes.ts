@@ -1,0 +1,260 @@
+import { AppError } from '../domain/errors.ts';
+import { type ChargeResult, canTransition, type IntentAction } from '../domain/payment-intent.ts';
+import type { ChargeOutcome, ChargeRequest, FailureCode, GatewayConnector } from '../gateways/connector.ts';
+import type { Queryable } from '../storage/db.ts';
+import {
+  type AttemptStatus,
+  type ChargeAttemptRecord,
+  deletePendingPaymentTransaction,
+  findAttemptByKey,
+  findOpenAttempt,
+  updateAttempt,
+} from '../storage/repositories/charge-attempts.ts';
+import { findPaymentIntentById, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
+import { settlePaymentTransaction } from '../storage/repositories/transactions.ts';
+import type { AppContext } from './context.ts';
+import { applyIntentAction } from './intent-status.ts';
+
+/** Where an outcome came from: the answer to our charge, a sync we asked for, or a notification. */
+export type OutcomeSource = 'charge' | 'sync' | 'notification';
+
+export interface AppliedOutcome {
+  intent: PaymentIntentRecord;
+  /** Set when this outcome moved the intent to FAILED: the confirm answers 402 with it. */
+  failure: { code: FailureCode; message: string } | null;
+  /** Set when the gateway refused to take the charge (nothing was charged): the confirm answers 503. */
+  unavailable: { retryAfterSeconds: number; detail: string } | null;
+  /** Something an operator should look at (logged by the caller). */
+  warning: string | null;
+}
+
+/** Seconds a CHARGING attempt is left to its confirm before reconciliation looks at it (a crash). */
+export const CHARGING_LEASE_SECONDS = 120;
+/** How often an intent waiting for the payer is synced, in case the gateway's notification is lost. */
+export const REQUIRES_ACTION_CHECK_SECONDS = 600;
+const CHECK_BACKOFF_BASE_SECONDS = 30;
+const CHECK_BACKOFF_MAX_SECONDS = 3600;
+
+/** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
+export function nextCheckAt(now: Date, checks: number): Date {
+  const seconds = Math.min(CHECK_BACKOFF_MAX_SECONDS, CHECK_BACKOFF_BASE_SECONDS * 2 ** Math.min(checks, 20));
+  return new Date(now.getTime() + seconds * 1000);
+}
+
+export function addSeconds(now: Date, seconds: number): Date {
+  return new Date(now.getTime() + seconds * 1000);
+}
+
+/** What the gateway is asked to charge for an attempt; the same every time it is sent again. */
+export function chargeRequestFor(intent: PaymentIntentRecord, attempt: ChargeAttemptRecord): ChargeRequest {
+  return {
+    idempotencyKey: attempt.idempotencyKey,
+    paymentIntentId: intent.id,
+    amountMinor: intent.amountMinor,
+    currency: intent.currency,
+    paymentMethodToken: attempt.paymentMethodToken,
+    livemode: intent.livemode,
+    returnUrl: intent.returnUrl,
+  };
+}
+
+/** A connector that throws has given no readable answer: the outcome is unknown, never failure. */
+export async function outcomeOrUnknown(
+  connector: GatewayConnector,
+  call: (connector: GatewayConnector) => Promise<ChargeOutcome>,
+): Promise<ChargeOutcome> {
+  try {
+    return await call(connector);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unknown error';
+    return { kind: 'indeterminate', detail: `connector ${connector.id} threw: ${reason}` };
+  }
+}
+
+/** The state-machine action for a charge result, by where the intent stands. */
+function actionFor(intent: PaymentIntentRecord, result: ChargeResult): IntentAction | null {
+  if (intent.status === 'CREATED') return { type: 'confirm', result };
+  if (result === 'requires_action') return null;
+  const action: IntentAction = { type: 'gateway_outcome', result };
+  return canTransition(intent.status, action) ? action : null;
+}
+
+const isOpen = (status: AttemptStatus) =>
+  status === 'CHARGING' || status === 'DELAYED' || status === 'REQUIRES_ACTION' || status === 'PROCESSING';
+
+/**
+ * Applies what a gateway said about an attempt's charge, in the caller's transaction, which holds
+ * the row locks of the intent and then of the attempt. Only transitions the state machine allows
+ * happen: a late, repeated or out-of-order outcome changes nothing. The intent's event and its
+ * PAYMENT transaction are written in the same transaction.
+ */
+export async function applyChargeOutcome(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  outcome: ChargeOutcome,
+  source: OutcomeSource,
+  now: Date,
+): Promise<AppliedOutcome> {
+  const unchanged: AppliedOutcome = { intent, failure: null, unavailable: null, warning: null };
+  if (!isOpen(attempt.status)) {
+    const late =
+      outcome.kind === 'succeeded' && attempt.status === 'ABANDONED'
+        ? `charge ${attempt.idempotencyKey} succeeded at gateway ${attempt.gatewayId} after intent ${intent.id} became ${intent.status}; it needs a refund`
+        : null;
+    return { ...unchanged, warning: late };
+  }
+  const keepOpen = (status: AttemptStatus, nextAt: Date) =>
+    updateAttempt(tx, attempt, {
+      status,
+      gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
+      nextCheckAt: nextAt,
+      checked: source === 'sync',
+      updatedAt: now,
+    });
+  const recheck = nextCheckAt(now, attempt.checks + (source === 'sync' ? 1 : 0));
+
+  switch (outcome.kind) {
+    case 'succeeded':
+    case 'failed':
+      return settle(tx, intent, attempt, outcome, now);
+    case 'requires_action': {
+      if (intent.status === 'CREATED') {
+        const action: IntentAction = { type: 'confirm', result: 'requires_action' };
+        const updated = await applyIntentAction(tx, intent, action, now, {
+          redirectUrl: outcome.redirectUrl,
+        });
+        await keepOpen('REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
+        return { ...unchanged, intent: updated };
+      }
+      if (intent.status === 'REQUIRES_ACTION') {
+        await keepOpen('REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
+        return unchanged;
+      }
+      // The intent already answered PROCESSING (a delayed or unanswered charge), so the payer never
+      // saw the gateway's page and cannot complete it: nothing will be charged.
+      return settle(
+        tx,
+        intent,
+        attempt,
+        {
+          kind: 'failed',
+          gatewayReference: outcome.gatewayReference,
+          failureCode: 'gateway_rejected',
+          message: 'The gateway asked for the payer to authenticate, which this payment could not offer.',
+        },
+        now,
+      );
+    }
+    case 'pending':
+    case 'indeterminate': {
+      // Unknown is never failure: a confirmed intent waits in PROCESSING. An unreadable answer
+      // leaves an intent waiting for the payer as it is; only a definite "pending" moves it.
+      const result = outcome.kind === 'pending' || intent.status === 'CREATED' ? 'processing' : null;
+      const action = result ? actionFor(intent, result) : null;
+      const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
+      const status: AttemptStatus = updated.status === 'REQUIRES_ACTION' ? 'REQUIRES_ACTION' : 'PROCESSING';
+      await keepOpen(
+        status,
+        status === 'REQUIRES_ACTION' ? addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS) : recheck,
+      );
+      return { ...unchanged, intent: updated };
+    }
+    case 'unavailable': {
+      if (source === 'charge' && attempt.status === 'CHARGING') {
+        // The gateway did not take the charge: the attempt ends, the intent may be confirmed again.
+        await updateAttempt(tx, attempt, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now });
+        await deletePendingPaymentTransaction(tx, intent.id);
+        return {
+          ...unchanged,
+          unavailable: { retryAfterSeconds: outcome.retryAfterSeconds, detail: outcome.detail },
+        };
+      }
+      // A delayed charge is sent again after the gateway's pause; a sync is simply tried later.
+      const retryAt = attempt.status === 'DELAYED' ? addSeconds(now, outcome.retryAfterSeconds) : recheck;
+      await keepOpen(attempt.status, retryAt);
+      return unchanged;
+    }
+    default: {
+      const unreachable: never = outcome;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Applies an outcome for an attempt in its own transaction, taking the intent's lock and then the
+ * attempt's (the order every writer of both uses).
+ */
+export async function applyAttemptOutcome(
+  ctx: AppContext,
+  attempt: ChargeAttemptRecord,
+  outcome: ChargeOutcome,
+  source: OutcomeSource,
+): Promise<AppliedOutcome> {
+  return ctx.db.transaction(async (tx) => {
+    const intent = await findPaymentIntentById(tx, attempt.paymentIntentId, { forUpdate: true });
+    const current = await findAttemptByKey(tx, attempt.gatewayId, attempt.idempotencyKey, {
+      forUpdate: true,
+    });
+    if (!intent || !current) throw new Error(`attempt ${attempt.idempotencyKey} vanished`);
+    return applyChargeOutcome(tx, intent, current, outcome, source, ctx.clock.now());
+  });
+}
+
+/** A definite success or failure: the intent, its attempt and its PAYMENT transaction settle. */
+async function settle(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  outcome: Extract<ChargeOutcome, { kind: 'succeeded' | 'failed' }>,
+  now: Date,
+): Promise<AppliedOutcome> {
+  const succeeded = outcome.kind === 'succeeded';
+  await updateAttempt(tx, attempt, {
+    status: succeeded ? 'SUCCEEDED' : 'FAILED',
+    gatewayReference: outcome.gatewayReference,
+    failureCode: succeeded ? null : outcome.failureCode,
+    nextCheckAt: null,
+    updatedAt: now,
+  });
+  const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
+  if (!action) {
+    return {
+      intent,
+      failure: null,
+      unavailable: null,
+      warning: `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
+    };
+  }
+  const updated = await applyIntentAction(tx, intent, action, now);
+  await settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now);
+  return {
+    intent: updated,
+    failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
+    unavailable: null,
+    warning: null,
+  };
+}
+
+/**
+ * Ends the open attempt of an intent that is being canceled or expired: one still waiting for the
+ * payer is abandoned and its PAYMENT transaction declined. A charge that is being sent right now
+ * cannot be stopped, so the operation is refused until its answer is in.
+ */
+export async function abandonOpenAttempt(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  now: Date,
+): Promise<void> {
+  const attempt = await findOpenAttempt(tx, intent.id, { forUpdate: true });
+  if (!attempt) return;
+  if (attempt.status === 'CHARGING' || attempt.status === 'DELAYED') {
+    throw new AppError(
+      'invalid_state_transition',
+      'A confirmation of this payment intent is in progress at the gateway; retrieve the intent to see its outcome.',
+    );
+  }
+  await updateAttempt(tx, attempt, { status: 'ABANDONED', nextCheckAt: null, updatedAt: now });
+  await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
+}

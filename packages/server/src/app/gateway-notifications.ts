@@ -1,0 +1,104 @@
+import { AuthenticationError, NotFoundError } from '../domain/errors.ts';
+import { type GatewayNotification, GatewayNotificationError } from '../gateways/connector.ts';
+import type { Queryable } from '../storage/db.ts';
+import { findAttemptByKey } from '../storage/repositories/charge-attempts.ts';
+import { recordGatewayNotification } from '../storage/repositories/gateway-notifications.ts';
+import { findPaymentIntentById } from '../storage/repositories/payment-intents.ts';
+import { applyChargeOutcome } from './charge-outcomes.ts';
+import type { AppContext } from './context.ts';
+
+export type NotificationSubject = GatewayNotification['subject'];
+export type NotificationOf<S extends NotificationSubject> = Extract<GatewayNotification, { subject: S }>;
+
+/**
+ * Applies one verified notification of a subject inside the transaction that also records it as
+ * received (so a redelivery changes nothing). It must apply only transitions its state machine
+ * allows and write its events with `insertEvent` in `tx`. Returns a warning for the operator, or null.
+ */
+export type NotificationHandler<S extends NotificationSubject> = (
+  ctx: AppContext,
+  tx: Queryable,
+  gatewayId: string,
+  notification: NotificationOf<S>,
+) => Promise<string | null>;
+
+export type NotificationHandlers = { [S in NotificationSubject]: NotificationHandler<S> };
+
+/** A charge's new state (the payer's decision on a challenge page, or a pending charge settled). */
+const applyChargeNotification: NotificationHandler<'charge'> = async (ctx, tx, gatewayId, notification) => {
+  const found = await findAttemptByKey(tx, gatewayId, notification.idempotencyKey);
+  if (!found) return `gateway ${gatewayId} notified about unknown charge ${notification.idempotencyKey}`;
+  // Lock order: the intent, then its attempt (as every writer of both).
+  const intent = await findPaymentIntentById(tx, found.paymentIntentId, { forUpdate: true });
+  const attempt = await findAttemptByKey(tx, gatewayId, notification.idempotencyKey, { forUpdate: true });
+  if (!intent || !attempt) return `charge ${notification.idempotencyKey} lost its intent`;
+  const applied = await applyChargeOutcome(
+    tx,
+    intent,
+    attempt,
+    notification.outcome,
+    'notification',
+    ctx.clock.now(),
+  );
+  return applied.warning;
+};
+
+/**
+ * Until refunds exist, a refund notification is refused with a 500, so the gateway delivers it
+ * again later instead of it being recorded as applied.
+ */
+const refundNotificationsNotHandled: NotificationHandler<'refund'> = async () => {
+  throw new Error('no handler for refund notifications is installed');
+};
+
+/**
+ * The dispatch point by subject. Refunds plug in here: replace `refund` with the refund use case's
+ * handler (same signature; it finds the refund by `notification.idempotencyKey`).
+ */
+export const notificationHandlers: NotificationHandlers = {
+  charge: applyChargeNotification,
+  refund: refundNotificationsNotHandled,
+};
+
+/**
+ * Verifies a gateway's notification on its exact bytes and applies it once: the row that marks it
+ * received and the change it makes commit together. A bad signature is `invalid_webhook_signature`.
+ */
+export async function receiveGatewayNotification(
+  ctx: AppContext,
+  gatewayId: string,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+  handlers: NotificationHandlers = notificationHandlers,
+): Promise<{ duplicate: boolean; warning: string | null }> {
+  const connector = ctx.gateways.get(gatewayId);
+  if (!connector) throw new NotFoundError('gateway', gatewayId);
+  let notification: GatewayNotification;
+  try {
+    notification = connector.parseNotification(rawBody, headers);
+  } catch (error) {
+    if (!(error instanceof GatewayNotificationError)) throw error;
+    throw new AuthenticationError(
+      'invalid_webhook_signature',
+      `The notification could not be verified: ${error.message}.`,
+    );
+  }
+  return ctx.db.transaction(async (tx) => {
+    const first = await recordGatewayNotification(
+      tx,
+      {
+        gatewayId,
+        notificationId: notification.notificationId,
+        subject: notification.subject,
+        idempotencyKey: notification.idempotencyKey,
+      },
+      ctx.clock.now(),
+    );
+    if (!first) return { duplicate: true, warning: null };
+    const warning =
+      notification.subject === 'charge'
+        ? await handlers.charge(ctx, tx, gatewayId, notification)
+        : await handlers.refund(ctx, tx, gatewayId, notification);
+    return { duplicate: false, warning };
+  });
+}

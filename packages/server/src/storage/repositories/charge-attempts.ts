@@ -1,0 +1,240 @@
+import type { Queryable } from '../db.ts';
+
+/**
+ * CHARGING: the charge is being sent (or a crash interrupted it); DELAYED: the amount-13 rule's
+ * charge waits for its due time; REQUIRES_ACTION / PROCESSING: the gateway has not decided yet.
+ * The other four are closed. UNAVAILABLE: the gateway refused to take it (nothing was charged);
+ * ABANDONED: the intent was canceled or expired while the payer had still to act.
+ */
+export type AttemptStatus =
+  | 'CHARGING'
+  | 'DELAYED'
+  | 'REQUIRES_ACTION'
+  | 'PROCESSING'
+  | 'SUCCEEDED'
+  | 'FAILED'
+  | 'UNAVAILABLE'
+  | 'ABANDONED';
+
+export const openAttemptStatuses: readonly AttemptStatus[] = [
+  'CHARGING',
+  'DELAYED',
+  'REQUIRES_ACTION',
+  'PROCESSING',
+];
+
+export interface ChargeAttemptRecord {
+  paymentIntentId: string;
+  attemptNumber: number;
+  merchantId: string;
+  livemode: boolean;
+  gatewayId: string;
+  idempotencyKey: string;
+  paymentMethodToken: string;
+  status: AttemptStatus;
+  gatewayReference: string | null;
+  failureCode: string | null;
+  nextCheckAt: Date | null;
+  checks: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row {
+  payment_intent_id: string;
+  attempt_number: number;
+  merchant_id: string;
+  livemode: boolean;
+  gateway_id: string;
+  idempotency_key: string;
+  payment_method_token: string;
+  status: AttemptStatus;
+  gateway_reference: string | null;
+  failure_code: string | null;
+  next_check_at: Date | null;
+  checks: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const columns = `payment_intent_id, attempt_number, merchant_id, livemode, gateway_id, idempotency_key,
+  payment_method_token, status, gateway_reference, failure_code, next_check_at, checks, created_at, updated_at`;
+
+function fromRow(row: Row): ChargeAttemptRecord {
+  return {
+    paymentIntentId: row.payment_intent_id,
+    attemptNumber: row.attempt_number,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    gatewayId: row.gateway_id,
+    idempotencyKey: row.idempotency_key,
+    paymentMethodToken: row.payment_method_token,
+    status: row.status,
+    gatewayReference: row.gateway_reference,
+    failureCode: row.failure_code,
+    nextCheckAt: row.next_check_at,
+    checks: row.checks,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The idempotency key sent to the gateway for one attempt; notifications carry it back. */
+export function attemptIdempotencyKey(paymentIntentId: string, attemptNumber: number): string {
+  return `${paymentIntentId}:attempt:${attemptNumber}`;
+}
+
+/**
+ * Inserts the next attempt of an intent (numbered after the last one). The caller holds the
+ * intent's row lock; the unique index on open attempts is the backstop if it did not.
+ */
+export async function insertChargeAttempt(
+  q: Queryable,
+  attempt: Omit<
+    ChargeAttemptRecord,
+    'attemptNumber' | 'idempotencyKey' | 'checks' | 'gatewayReference' | 'failureCode'
+  >,
+): Promise<ChargeAttemptRecord> {
+  const { rows: last } = await q.query<{ n: number | null }>(
+    'SELECT max(attempt_number) AS n FROM charge_attempts WHERE payment_intent_id = $1',
+    [attempt.paymentIntentId],
+  );
+  const attemptNumber = (last[0]?.n ?? 0) + 1;
+  const { rows } = await q.query<Row>(
+    `INSERT INTO charge_attempts (${columns})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, 0, $10, $11)
+     RETURNING ${columns}`,
+    [
+      attempt.paymentIntentId,
+      attemptNumber,
+      attempt.merchantId,
+      attempt.livemode,
+      attempt.gatewayId,
+      attemptIdempotencyKey(attempt.paymentIntentId, attemptNumber),
+      attempt.paymentMethodToken,
+      attempt.status,
+      attempt.nextCheckAt,
+      attempt.createdAt,
+      attempt.updatedAt,
+    ],
+  );
+  const row = rows[0];
+  if (!row) throw new Error('INSERT ... RETURNING gave no row');
+  return fromRow(row);
+}
+
+/** The open attempt of an intent, if any (at most one exists). */
+export async function findOpenAttempt(
+  q: Queryable,
+  paymentIntentId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ChargeAttemptRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM charge_attempts
+      WHERE payment_intent_id = $1 AND status = ANY($2::text[])${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [paymentIntentId, openAttemptStatuses],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+export async function findAttemptByKey(
+  q: Queryable,
+  gatewayId: string,
+  idempotencyKey: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ChargeAttemptRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM charge_attempts
+      WHERE idempotency_key = $1 AND gateway_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [idempotencyKey, gatewayId],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+export async function listAttempts(q: Queryable, paymentIntentId: string): Promise<ChargeAttemptRecord[]> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM charge_attempts WHERE payment_intent_id = $1 ORDER BY attempt_number`,
+    [paymentIntentId],
+  );
+  return rows.map(fromRow);
+}
+
+export interface AttemptChange {
+  status: AttemptStatus;
+  gatewayReference?: string | null;
+  failureCode?: string | null;
+  nextCheckAt: Date | null;
+  /** Counts one more reconciliation check. */
+  checked?: boolean;
+  updatedAt: Date;
+}
+
+export async function updateAttempt(
+  q: Queryable,
+  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber'>,
+  change: AttemptChange,
+): Promise<void> {
+  await q.query(
+    `UPDATE charge_attempts
+        SET status = $3,
+            gateway_reference = COALESCE($4, gateway_reference),
+            failure_code = COALESCE($5, failure_code),
+            next_check_at = $6,
+            checks = checks + $7,
+            updated_at = $8
+      WHERE payment_intent_id = $1 AND attempt_number = $2`,
+    [
+      attempt.paymentIntentId,
+      attempt.attemptNumber,
+      change.status,
+      change.gatewayReference ?? null,
+      change.failureCode ?? null,
+      change.nextCheckAt,
+      change.checked ? 1 : 0,
+      change.updatedAt,
+    ],
+  );
+}
+
+/**
+ * Claims up to `limit` attempts in one of `statuses` whose check is due, for one worker: the rows
+ * are locked with SKIP LOCKED (other workers pass them by) and their next check is pushed to
+ * `leaseUntil` before the caller commits, so no other worker takes them while this one talks to
+ * the gateway outside any transaction. A worker that dies simply lets the lease run out.
+ */
+export async function claimDueAttempts(
+  q: Queryable,
+  statuses: readonly AttemptStatus[],
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<ChargeAttemptRecord[]> {
+  const { rows } = await q.query<Row>(
+    `WITH due AS (
+       SELECT payment_intent_id, attempt_number FROM charge_attempts
+        WHERE status = ANY($1::text[]) AND next_check_at <= $2
+        ORDER BY next_check_at
+        LIMIT $4
+        FOR UPDATE SKIP LOCKED
+     )
+     UPDATE charge_attempts a SET next_check_at = $3
+       FROM due
+      WHERE a.payment_intent_id = due.payment_intent_id AND a.attempt_number = due.attempt_number
+      RETURNING ${columns.replace(/(\w+)/g, 'a.$1')}`,
+    [statuses, now, leaseUntil, limit],
+  );
+  return rows.map(fromRow);
+}
+
+/**
+ * Removes the PENDING PAYMENT transaction of an attempt the gateway refused to take: nothing was
+ * charged, and the intent (still CREATED) may be confirmed again, which writes a new one.
+ */
+export async function deletePendingPaymentTransaction(q: Queryable, paymentIntentId: string): Promise<void> {
+  await q.query(
+    `DELETE FROM transactions WHERE payment_intent_id = $1 AND type = 'PAYMENT' AND status = 'PENDING'`,
+    [paymentIntentId],
+  );
+}
