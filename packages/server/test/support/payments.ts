@@ -34,8 +34,11 @@ export interface PaymentHelpers {
   paymentTransactions(paymentIntentId: string): Promise<string[]>;
   /** What the simulated gateway has for an attempt's idempotency key (`failed` without reference: none). */
   gatewayCharge(paymentIntentId: string, attemptNumber: number): Promise<ChargeOutcome>;
-  /** Posts a notification signed like the simulator signs it, with these exact bytes. */
-  notify(rawBody: string, options?: { secret?: string; timestamp?: number }): Promise<LightMyRequestResponse>;
+  /** Posts a notification signed like the simulator signs it, with these exact bytes (or `sentBody`). */
+  notify(
+    rawBody: string,
+    options?: { secret?: string; timestamp?: number; sentBody?: string },
+  ): Promise<LightMyRequestResponse>;
 }
 
 export function paymentHelpers(svc: TestService, merchant: () => MerchantKeys): PaymentHelpers {
@@ -100,7 +103,7 @@ export function paymentHelpers(svc: TestService, merchant: () => MerchantKeys): 
             rawBody,
           ),
         },
-        payload: rawBody,
+        payload: options.sentBody ?? rawBody,
       });
     },
   };
