@@ -8,3 +8,4 @@ export * from './payment-intent.ts';
 export * from './problem.ts';
 export * from './refund.ts';
 export * from './transaction.ts';
+export * from './webhooks.ts';
