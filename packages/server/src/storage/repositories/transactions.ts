@@ -1,3 +1,5 @@
+import type { TenantScope } from '../../domain/tenant.ts';
+import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
 import type { Queryable } from '../db.ts';
 
 export type TransactionType = 'PAYMENT' | 'REFUND';
@@ -100,4 +102,68 @@ export async function settleRefundTransaction(
       WHERE refund_id = $1 AND type = 'REFUND' AND status = 'PENDING'`,
     [refundId, status, now],
   );
+}
+
+export interface TransactionListQuery {
+  status?: TransactionStatus;
+  type?: TransactionType;
+  /** Inclusive lower bound of created_at. */
+  from?: Date;
+  /** Exclusive upper bound of created_at. */
+  to?: Date;
+  /** Only rows after this position in the list order (the previous page's last row). */
+  after?: TransactionPosition;
+}
+
+export interface TransactionPage {
+  items: TransactionRecord[];
+  hasMore: boolean;
+  /** The position of the last item, for the next page; null when the page is empty. */
+  last: TransactionPosition | null;
+}
+
+/**
+ * One page of a tenant's transactions, newest first by (created_at DESC, id DESC), by keyset: the
+ * row comparison `(created_at, id) < (...)` continues from a position, never by OFFSET, so a page
+ * costs the same at any depth and rows inserted meanwhile cause no gap and no duplicate. Every
+ * filter combination has an index of 002 that starts with the tenant and ends with this order.
+ * One row more than asked is read to learn whether more exist.
+ */
+export async function listTransactionPage(
+  q: Queryable,
+  scope: TenantScope,
+  query: TransactionListQuery,
+  limit: number,
+): Promise<TransactionPage> {
+  const params: unknown[] = [scope.merchantId, scope.livemode];
+  const where = ['merchant_id = $1', 'livemode = $2'];
+  const add = (condition: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(condition(`$${params.length}`));
+  };
+  if (query.type) add((n) => `type = ${n}`, query.type);
+  if (query.status) add((n) => `status = ${n}`, query.status);
+  if (query.from) add((n) => `created_at >= ${n}`, query.from);
+  if (query.to) add((n) => `created_at < ${n}`, query.to);
+  if (query.after) {
+    params.push(query.after.createdAt, query.after.id);
+    where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+  }
+  params.push(limit + 1);
+  const { rows } = await q.query<TransactionRow & { position_at: string }>(
+    `SELECT ${transactionColumns},
+            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
+       FROM transactions
+      WHERE ${where.join(' AND ')}
+      ORDER BY created_at DESC, id DESC
+      LIMIT $${params.length}`,
+    params,
+  );
+  const page = rows.slice(0, limit);
+  const lastRow = page.at(-1);
+  return {
+    items: page.map(transactionFromRow),
+    hasMore: rows.length > limit,
+    last: lastRow ? { createdAt: lastRow.position_at, id: lastRow.id } : null,
+  };
 }

@@ -1,0 +1,55 @@
+import { AmountRuleError, InvalidStateTransitionError } from './errors.ts';
+import type { EventType } from './events.ts';
+import type { PaymentIntentStatus } from './payment-intent.ts';
+
+export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/**
+ * How much a refund request takes: the amount asked for, or, when none is given, all that remains.
+ * Only a SUCCEEDED intent can be refunded; pending refunds count against what remains, so that two
+ * refunds in flight can never together exceed the captured amount. Pure: the caller holds the
+ * intent's row lock while the totals it passes stay true.
+ */
+export function refundAmountFor(
+  intent: { status: PaymentIntentStatus; amountMinor: number },
+  committedRefundsMinor: number,
+  requestedMinor: number | undefined,
+): number {
+  if (intent.status !== 'SUCCEEDED') throw new InvalidStateTransitionError(intent.status, 'refund');
+  const remaining = Math.max(0, intent.amountMinor - committedRefundsMinor);
+  const amount = requestedMinor ?? remaining;
+  if (amount < 1 || amount > remaining) {
+    throw new AmountRuleError(
+      'amount_exceeds_refundable',
+      remaining === 0
+        ? 'Nothing remains refundable on this payment intent (pending refunds count).'
+        : `At most ${remaining} minor units remain refundable on this payment intent (pending refunds count).`,
+      { errors: [{ field: 'amount_minor', message: `must be at most ${remaining}` }] },
+    );
+  }
+  return amount;
+}
+
+export interface RefundSettlementStep {
+  status: Exclude<RefundStatus, 'PENDING'>;
+  event: Extract<EventType, 'refund.succeeded' | 'refund.failed'>;
+  transactionStatus: 'APPROVED' | 'DECLINED';
+}
+
+/**
+ * The refund state machine: PENDING --gateway succeeded--> SUCCEEDED (refund.succeeded, REFUND
+ * transaction APPROVED), PENDING --gateway failed--> FAILED (refund.failed, DECLINED). Settled
+ * refunds never change again; the caller settles only a PENDING one.
+ */
+export function settlementOf(result: 'succeeded' | 'failed'): RefundSettlementStep {
+  switch (result) {
+    case 'succeeded':
+      return { status: 'SUCCEEDED', event: 'refund.succeeded', transactionStatus: 'APPROVED' };
+    case 'failed':
+      return { status: 'FAILED', event: 'refund.failed', transactionStatus: 'DECLINED' };
+    default: {
+      const unreachable: never = result;
+      return unreachable;
+    }
+  }
+}

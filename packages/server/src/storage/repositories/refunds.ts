@@ -1,0 +1,212 @@
+import type { TenantScope } from '../../domain/tenant.ts';
+import type { Queryable } from '../db.ts';
+
+export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface RefundRecord {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  paymentIntentId: string;
+  amountMinor: number;
+  currency: string;
+  status: RefundStatus;
+  metadata: Record<string, string>;
+  gatewayId: string;
+  gatewayIdempotencyKey: string;
+  gatewayReference: string | null;
+  failureMessage: string | null;
+  nextSyncAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  payment_intent_id: string;
+  amount_minor: number;
+  currency: string;
+  status: RefundStatus;
+  metadata: Record<string, string>;
+  gateway_id: string;
+  gateway_idempotency_key: string;
+  gateway_reference: string | null;
+  failure_message: string | null;
+  next_sync_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const columns = `id, merchant_id, livemode, payment_intent_id, amount_minor, currency, status, metadata, gateway_id,
+  gateway_idempotency_key, gateway_reference, failure_message, next_sync_at, created_at, updated_at`;
+
+function fromRow(row: Row): RefundRecord {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    paymentIntentId: row.payment_intent_id,
+    amountMinor: row.amount_minor,
+    currency: row.currency,
+    status: row.status,
+    metadata: row.metadata,
+    gatewayId: row.gateway_id,
+    gatewayIdempotencyKey: row.gateway_idempotency_key,
+    gatewayReference: row.gateway_reference,
+    failureMessage: row.failure_message,
+    nextSyncAt: row.next_sync_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function lockClause(options: { forUpdate?: boolean }): string {
+  return options.forUpdate ? ' FOR UPDATE' : '';
+}
+
+export async function insertRefund(q: Queryable, refund: RefundRecord): Promise<void> {
+  await q.query(
+    `INSERT INTO refunds (${columns})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      refund.id,
+      refund.merchantId,
+      refund.livemode,
+      refund.paymentIntentId,
+      refund.amountMinor,
+      refund.currency,
+      refund.status,
+      JSON.stringify(refund.metadata),
+      refund.gatewayId,
+      refund.gatewayIdempotencyKey,
+      refund.gatewayReference,
+      refund.failureMessage,
+      refund.nextSyncAt,
+      refund.createdAt,
+      refund.updatedAt,
+    ],
+  );
+}
+
+/** Reads one refund of a tenant; another tenant's (or mode's) refund reads as absent. */
+export async function findRefund(
+  q: Queryable,
+  scope: TenantScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM refunds WHERE id = $1 AND merchant_id = $2 AND livemode = $3${lockClause(options)}`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/** Reads a refund by id alone, for workers that carry no tenant. */
+export async function findRefundById(
+  q: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query<Row>(`SELECT ${columns} FROM refunds WHERE id = $1${lockClause(options)}`, [
+    id,
+  ]);
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/** Reads a refund by the idempotency key we sent its gateway (gateway notifications carry it back). */
+export async function findRefundByGatewayKey(
+  q: Queryable,
+  gatewayId: string,
+  gatewayIdempotencyKey: string,
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM refunds WHERE gateway_idempotency_key = $1 AND gateway_id = $2`,
+    [gatewayIdempotencyKey, gatewayId],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/** What the refunds of an intent hold against it: pending ones count, failed ones do not. */
+export async function refundTotalsOfIntent(
+  q: Queryable,
+  paymentIntentId: string,
+): Promise<{ committedMinor: number; count: number }> {
+  const { rows } = await q.query<{ committed: number; count: number }>(
+    `SELECT COALESCE(SUM(amount_minor) FILTER (WHERE status <> 'FAILED'), 0)::bigint AS committed,
+            COUNT(*)::bigint AS count
+       FROM refunds WHERE payment_intent_id = $1`,
+    [paymentIntentId],
+  );
+  const row = rows[0];
+  return { committedMinor: row?.committed ?? 0, count: row?.count ?? 0 };
+}
+
+export interface RefundSettlement {
+  status: Exclude<RefundStatus, 'PENDING'>;
+  gatewayReference: string | null;
+  failureMessage: string | null;
+  updatedAt: Date;
+}
+
+/**
+ * Settles a PENDING refund. Returns the settled refund, or null when it was no longer PENDING
+ * (settled already, by another path): settling is done once.
+ */
+export async function settleRefund(
+  q: Queryable,
+  id: string,
+  settlement: RefundSettlement,
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query<Row>(
+    `UPDATE refunds
+        SET status = $2, gateway_reference = COALESCE($3, gateway_reference), failure_message = $4,
+            next_sync_at = NULL, updated_at = $5
+      WHERE id = $1 AND status = 'PENDING'
+      RETURNING ${columns}`,
+    [id, settlement.status, settlement.gatewayReference, settlement.failureMessage, settlement.updatedAt],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/** Records what the gateway told us about a refund that is still PENDING, and when to ask again. */
+export async function notePendingRefund(
+  q: Queryable,
+  id: string,
+  change: { gatewayReference: string | null; nextSyncAt: Date },
+): Promise<void> {
+  await q.query(
+    `UPDATE refunds SET gateway_reference = COALESCE($2, gateway_reference), next_sync_at = $3
+      WHERE id = $1 AND status = 'PENDING'`,
+    [id, change.gatewayReference, change.nextSyncAt],
+  );
+}
+
+/**
+ * Claims up to `limit` PENDING refunds due for a sync and moves their next sync to `nextSyncAt`,
+ * so that another process running the same job skips them (SKIP LOCKED) and then sees them as
+ * not due.
+ */
+export async function claimRefundsDueForSync(
+  q: Queryable,
+  now: Date,
+  nextSyncAt: Date,
+  limit: number,
+): Promise<RefundRecord[]> {
+  const { rows } = await q.query<Row>(
+    `UPDATE refunds SET next_sync_at = $2
+      WHERE id IN (SELECT id FROM refunds
+                    WHERE status = 'PENDING' AND next_sync_at <= $1
+                    ORDER BY next_sync_at LIMIT $3
+                    FOR UPDATE SKIP LOCKED)
+      RETURNING ${columns}`,
+    [now, nextSyncAt, limit],
+  );
+  return rows.map(fromRow);
+}
