@@ -11,6 +11,7 @@ import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
+import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
@@ -88,6 +89,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(refundRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });
+  await app.register(webhookAdminRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
