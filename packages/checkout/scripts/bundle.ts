@@ -20,7 +20,7 @@ async function bundle(entry: string, format: 'iife' | 'esm'): Promise<string> {
     format,
     platform: 'browser',
     // Browsers of the last few years; the frame uses ResizeObserver and Intl, nothing newer.
-    target: ['es2020', 'chrome90', 'firefox90', 'safari14'],
+    target: 'es2020',
     minify: format === 'iife',
     legalComments: 'none',
     write: false,

@@ -1,0 +1,50 @@
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import type { Queryable } from '../storage/db.ts';
+import {
+  type EmbedDomainRow,
+  insertEmbedDomain,
+  listEmbedDomains,
+} from '../storage/repositories/embed-domains.ts';
+import { findMerchant } from '../storage/repositories/merchants.ts';
+import type { AppContext } from './context.ts';
+
+/**
+ * The canonical form of a web origin (`https://shop.example`), or a validation error. Only an
+ * origin exactly is taken: a path, query, user or a default port written out is refused with the
+ * form to use instead, because a browser compares origins exactly.
+ */
+export function canonicalEmbedOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ValidationError('origin', 'must be an http(s) origin such as https://shop.example');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError('origin', 'must use http or https');
+  }
+  if (url.origin.toLowerCase() !== value.toLowerCase()) {
+    throw new ValidationError(
+      'origin',
+      `must be an origin only (scheme, host and port), such as ${url.origin}`,
+    );
+  }
+  return url.origin;
+}
+
+export async function registerEmbedDomain(
+  ctx: AppContext,
+  merchantId: string,
+  origin: string,
+): Promise<{ domain: EmbedDomainRow; created: boolean }> {
+  const canonical = canonicalEmbedOrigin(origin);
+  return ctx.db.transaction(async (tx) => {
+    if (!(await findMerchant(tx, merchantId))) throw new NotFoundError('merchant', merchantId);
+    return insertEmbedDomain(tx, { merchant_id: merchantId, origin: canonical, created_at: ctx.clock.now() });
+  });
+}
+
+export async function embedDomainsOf(q: Queryable, merchantId: string): Promise<EmbedDomainRow[]> {
+  if (!(await findMerchant(q, merchantId))) throw new NotFoundError('merchant', merchantId);
+  return listEmbedDomains(q, merchantId);
+}

@@ -1,0 +1,83 @@
+/** The frame's HTML shell; its script (`frame.js`, same origin) draws everything inside #app. */
+export interface FramePageConfig {
+  mode: 'checkout' | 'denied' | 'invalid_key';
+  parentOrigin: string;
+  publishableKey: string;
+  locale: string;
+}
+
+/** JSON that is safe inside a <script> data block (no "</script>", no U+2028 surprises). */
+function scriptLiteral(value: unknown): string {
+  return JSON.stringify(value)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('>', '\\u003e')
+    .replaceAll('&', '\\u0026')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+}
+
+const style = `
+  :root { color-scheme: light; --ink: #1a1a1a; --muted: #4a4a4a; --accent: #1d4ed8; --bad: #b00020; --good: #166534; }
+  * { box-sizing: border-box; }
+  body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; padding: 16px; color: var(--ink); background: #fff; }
+  h1 { font-size: 1.15rem; margin: 0 0 12px; }
+  h1:focus { outline: none; }
+  p { margin: 0 0 12px; }
+  .status { color: var(--muted); }
+  .help { color: var(--muted); font-size: 0.85rem; }
+  .error { color: var(--bad); font-size: 0.9rem; min-height: 1.3em; }
+  iframe.hosted-fields { display: block; width: 100%; height: 190px; border: 1px solid #d0d0d0; border-radius: 6px; margin-bottom: 8px; }
+  .actions { display: flex; gap: 8px; flex-wrap: wrap; }
+  button, a.button { font: inherit; padding: 10px 18px; border-radius: 6px; cursor: pointer; text-decoration: none; display: inline-block; }
+  button.primary, a.button { background: var(--accent); color: #fff; border: 1px solid var(--accent); font-weight: 600; }
+  button.secondary { background: #fff; color: var(--ink); border: 1px solid #767676; }
+  button:disabled { opacity: 0.6; cursor: progress; }
+  button:focus-visible, a.button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  .message { border-left: 4px solid var(--muted); padding: 4px 0 4px 12px; }
+  .message-succeeded, .message-processing { border-color: var(--good); }
+  .message-declined, .message-expired, .message-session_invalid, .message-denied { border-color: var(--bad); }
+  .message-requires_action { border-color: var(--accent); }
+`;
+
+export function framePage(config: FramePageConfig, nonce: string): string {
+  const lang = config.locale.toLowerCase().startsWith('es') ? 'es' : 'en';
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Paygate checkout</title>
+<style nonce="${nonce}">${style}</style>
+<script type="application/json" id="paygate-frame-config">${scriptLiteral(config)}</script>
+<script src="frame.js" defer></script>
+</head>
+<body data-state="loading">
+<main id="app" aria-live="polite"></main>
+</body>
+</html>
+`;
+}
+
+/**
+ * Only the merchant's registered origins may frame this page; it runs only its own script, talks
+ * only to this service, and frames only the gateways' hosted fields.
+ */
+export function frameCsp(options: {
+  frameAncestors: string[];
+  gatewayOrigins: string[];
+  nonce: string;
+}): string {
+  const frameSrc = options.gatewayOrigins.length ? options.gatewayOrigins.join(' ') : "'none'";
+  const ancestors = options.frameAncestors.length ? options.frameAncestors.join(' ') : "'none'";
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'nonce-${options.nonce}'`,
+    "connect-src 'self'",
+    `frame-src ${frameSrc}`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestors}`,
+  ].join('; ');
+}

@@ -1,0 +1,46 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains.ts';
+import type { EmbedDomainRow } from '../../../storage/repositories/embed-domains.ts';
+
+function embedDomainResource(row: EmbedDomainRow) {
+  return {
+    object: 'embed_domain' as const,
+    merchant_id: row.merchant_id,
+    origin: row.origin,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** The back office's list of web origins that may embed a merchant's checkout frame. */
+export async function embedDomainAdminRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  const create = operations.adminCreateEmbedDomain;
+  api.post(
+    routePath(create),
+    {
+      schema: { params: create.params, body: create.body },
+      config: { credential: 'admin', rateLimit: false },
+    },
+    async (request, reply) => {
+      const { domain, created } = await registerEmbedDomain(ctx, request.params.id, request.body.origin);
+      return reply.code(created ? 201 : 200).send(embedDomainResource(domain));
+    },
+  );
+
+  const list = operations.adminListEmbedDomains;
+  api.get(
+    routePath(list),
+    { schema: { params: list.params }, config: { credential: 'admin', rateLimit: false } },
+    async (request) => ({
+      object: 'list' as const,
+      data: (await embedDomainsOf(ctx.db, request.params.id)).map(embedDomainResource),
+    }),
+  );
+}
