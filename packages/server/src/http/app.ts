@@ -12,9 +12,13 @@ import { rateLimiting } from './plugins/rate-limit.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
+import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
+import { refundRoutes } from './routes/v1/refunds.ts';
+import { transactionRoutes } from './routes/v1/transactions.ts';
 import { validatorCompiler } from './validation.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -26,6 +30,8 @@ export interface HttpOptions {
   logLevel: string;
   /** Present only when the test clock is enabled. */
   testClock: ShiftedClock | null;
+  /** Called after the test clock moved, so time-driven jobs run promptly (the scheduler's wake). */
+  onTestClockAdvance?: () => void;
 }
 
 /**
@@ -80,10 +86,15 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(cardGuard);
 
   await app.register(healthRoutes, { db: ctx.db });
+  await app.register(gatewayNotificationRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
+  await app.register(refundRoutes, { ctx });
+  await app.register(transactionRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
-  if (options.testClock) await app.register(testClockRoutes, { clock: options.testClock });
+  await app.register(webhookAdminRoutes, { ctx });
+  if (options.testClock)
+    await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
 }
