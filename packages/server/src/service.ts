@@ -22,6 +22,7 @@ import {
 } from './workers/charges.ts';
 import { EXPIRY_JOB, expiryJob } from './workers/expiry.ts';
 import { idempotencySweeper } from './workers/idempotency-sweeper.ts';
+import { REFUND_RECONCILIATION_JOB, refundReconciliationJob } from './workers/refunds.ts';
 import { type Scheduler, startScheduler } from './workers/scheduler.ts';
 
 export interface RunningService {
@@ -97,11 +98,14 @@ export async function startService(config: Config): Promise<RunningService> {
       expiryJob(ctx),
       delayedChargesJob(ctx, logger),
       reconciliationJob(ctx, logger),
+      refundReconciliationJob(ctx, logger),
     ],
     logger,
   );
   wakeTimeDrivenJobs = () => {
-    for (const name of [EXPIRY_JOB, DELAYED_CHARGES_JOB, RECONCILIATION_JOB]) scheduler.wake(name);
+    for (const name of [EXPIRY_JOB, DELAYED_CHARGES_JOB, RECONCILIATION_JOB, REFUND_RECONCILIATION_JOB]) {
+      scheduler.wake(name);
+    }
   };
   const demo = await ensureDemoMerchant(ctx);
   process.stdout.write(

@@ -6,6 +6,7 @@ import { recordGatewayNotification } from '../storage/repositories/gateway-notif
 import { findPaymentIntentById } from '../storage/repositories/payment-intents.ts';
 import { applyChargeOutcome } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
+import { applyRefundNotification } from './refund-outcome.ts';
 
 export type NotificationSubject = GatewayNotification['subject'];
 export type NotificationOf<S extends NotificationSubject> = Extract<GatewayNotification, { subject: S }>;
@@ -43,21 +44,10 @@ const applyChargeNotification: NotificationHandler<'charge'> = async (ctx, tx, g
   return applied.warning;
 };
 
-/**
- * Until refunds exist, a refund notification is refused with a 500, so the gateway delivers it
- * again later instead of it being recorded as applied.
- */
-const refundNotificationsNotHandled: NotificationHandler<'refund'> = async () => {
-  throw new Error('no handler for refund notifications is installed');
-};
-
-/**
- * The dispatch point by subject. Refunds plug in here: replace `refund` with the refund use case's
- * handler (same signature; it finds the refund by `notification.idempotencyKey`).
- */
+/** The dispatch point by subject; the refund handler finds its refund by `notification.idempotencyKey`. */
 export const notificationHandlers: NotificationHandlers = {
   charge: applyChargeNotification,
-  refund: refundNotificationsNotHandled,
+  refund: applyRefundNotification,
 };
 
 /**

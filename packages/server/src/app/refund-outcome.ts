@@ -13,6 +13,7 @@ import {
 } from '../storage/repositories/refunds.ts';
 import { settleRefundTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
+import type { NotificationHandler } from './gateway-notifications.ts';
 import { refundResource } from './ledger-resources.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */
@@ -82,3 +83,25 @@ export async function applyRefundOutcomeByGatewayKey(
   if (refund.status !== 'PENDING' || outcome.kind === 'unavailable') return refund;
   return applyRefundOutcome(ctx, tx, refund, outcome);
 }
+
+/**
+ * The refund handler of the gateway-notification dispatch point (app/gateway-notifications.ts):
+ * a late-settling refund's outcome. A notification about a refund we do not have (its creation
+ * rolled back, or is still committing) is only a warning: reconciliation settles a refund that
+ * exists but missed its notification.
+ */
+export const applyRefundNotification: NotificationHandler<'refund'> = async (
+  ctx,
+  tx,
+  gatewayId,
+  notification,
+) => {
+  const refund = await applyRefundOutcomeByGatewayKey(
+    ctx,
+    tx,
+    gatewayId,
+    notification.idempotencyKey,
+    notification.outcome,
+  );
+  return refund ? null : `gateway ${gatewayId} notified about unknown refund ${notification.idempotencyKey}`;
+};
