@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const repoRoot = new URL('../..', import.meta.url).pathname;
+
+/** A Node process run from TypeScript source the way `npm start` runs the service. */
+export interface NodeChild {
+  readonly pid: number;
+  readonly name: string;
+  /** The last lines it wrote, for the error message when it dies or does not come up. */
+  output(): string;
+  /** Sends a signal (the query counter resets on SIGUSR2). */
+  signal(name: NodeJS.Signals): void;
+  /** Ends it with SIGTERM (SIGKILL after `graceMs`) and waits for the exit. */
+  stop(graceMs?: number): Promise<void>;
+  readonly exited: Promise<number | null>;
+}
+
+export function startNodeChild(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: string[] = [],
+  cwd: string = repoRoot,
+): NodeChild {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--conditions=development', '--import', 'tsx', ...nodeFlags, ...args],
+    { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (child.pid === undefined) throw new Error(`${name}: could not spawn`);
+  const pid = child.pid;
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  let stopped = false;
+  return {
+    pid,
+    name,
+    output: () => tail,
+    exited,
+    signal: (signalName) => void child.kill(signalName),
+    async stop(graceMs = 10_000) {
+      if (stopped) return;
+      stopped = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** A port the kernel says is free right now (there is a small race until the child binds it). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Polls `url` until it answers 2xx; fails early if the child exits. */
+export async function waitForHttp(url: string, child: NodeChild, timeoutMs = 60_000): Promise<void> {
+  let exitCode: number | null | undefined;
+  void child.exited.then((code) => {
+    exitCode = code;
+  });
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (exitCode !== undefined) {
+      throw new Error(`${child.name} exited (${exitCode}) before it was ready:\n${child.output()}`);
+    }
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${child.name} was not ready at ${url} after ${timeoutMs} ms:\n${child.output()}`);
+}
+
+export interface MemorySample {
+  rssBytes: number;
+  /** Peak resident set since start, or since the last `resetPeakMemory`. */
+  peakRssBytes: number;
+}
+
+function statusField(status: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  if (!match?.[1]) throw new Error(`no ${field} in /proc status`);
+  return Number(match[1]) * 1024;
+}
+
+/** Reads VmRSS and VmHWM of a process from /proc (Linux). */
+export function memoryOf(pid: number): MemorySample {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return { rssBytes: statusField(status, 'VmRSS'), peakRssBytes: statusField(status, 'VmHWM') };
+}
+
+/**
+ * Resets VmHWM to the current RSS (writing 5 to clear_refs, Linux ≥ 4.0), so each scenario's peak
+ * is its own. Where that is not allowed, the peak stays cumulative and the report says so.
+ */
+export function resetPeakMemory(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,104 @@
+// Summarises a V8 CPU profile (`node --cpu-prof`): self time by function and by module.
+//   node --import tsx bench/lib/profile.ts bench/tmp/profiles/create-postgres.cpuprofile
+import { readFileSync } from 'node:fs';
+import { round } from './load.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+export interface SelfTime {
+  name: string;
+  where: string;
+  ms: number;
+  percent: number;
+}
+
+export interface ProfileSummary {
+  file: string;
+  totalMs: number;
+  /** Share of samples in which the process was idle (waiting for I/O). */
+  idlePercent: number;
+  topFunctions: SelfTime[];
+  byModule: SelfTime[];
+}
+
+const repo = new URL('../..', import.meta.url).pathname;
+
+/** Where a function lives, short: `fastify`, `pg-protocol`, `server/src/http/plugins/idempotency.ts`, `node:internal/...`. */
+export function moduleOf(url: string): string {
+  if (!url) return '(native)';
+  const path = url.replace(/^file:\/\//, '');
+  const inModules = path.lastIndexOf('/node_modules/');
+  if (inModules >= 0) {
+    const rest = path.slice(inModules + '/node_modules/'.length).split('/');
+    return rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1]}` : (rest[0] ?? path);
+  }
+  if (path.startsWith(repo)) return path.slice(repo.length).replace(/^packages\//, '');
+  if (path.startsWith('node:')) return path.split('/').slice(0, 2).join('/');
+  return path;
+}
+
+export function summariseProfile(file: string, top = 15): ProfileSummary {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map<number, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i] ?? 0;
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const totalUs = profile.endTime - profile.startTime;
+  const functions = new Map<string, SelfTime>();
+  const modules = new Map<string, SelfTime>();
+  let idleUs = 0;
+  for (const [id, us] of selfUs) {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) continue;
+    const name = frame.functionName || '(anonymous)';
+    if (name === '(idle)') {
+      idleUs += us;
+      continue;
+    }
+    const module = moduleOf(frame.url);
+    const where = frame.url ? `${module}:${frame.lineNumber + 1}` : module;
+    const fKey = `${name} ${where}`;
+    const f = functions.get(fKey) ?? { name, where, ms: 0, percent: 0 };
+    f.ms += us / 1000;
+    functions.set(fKey, f);
+    const mKey = name.startsWith('(') ? name : module;
+    const m = modules.get(mKey) ?? { name: mKey, where: '', ms: 0, percent: 0 };
+    m.ms += us / 1000;
+    modules.set(mKey, m);
+  }
+  const finish = (list: Iterable<SelfTime>) =>
+    [...list]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, top)
+      .map((e) => ({ ...e, ms: round(e.ms, 0), percent: round((100 * e.ms * 1000) / totalUs, 1) }));
+  return {
+    file: file.startsWith(repo) ? file.slice(repo.length) : file,
+    totalMs: round(totalUs / 1000, 0),
+    idlePercent: round((100 * idleUs) / totalUs, 1),
+    topFunctions: finish(functions.values()),
+    byModule: finish(modules.values()),
+  };
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
+  for (const file of process.argv.slice(2)) {
+    const summary = summariseProfile(file, 25);
+    process.stdout.write(`${summary.file}: ${summary.totalMs} ms, idle ${summary.idlePercent}%\n`);
+    for (const f of summary.topFunctions) process.stdout.write(`  ${f.percent}%  ${f.name}  ${f.where}\n`);
+    process.stdout.write('by module:\n');
+    for (const m of summary.byModule) process.stdout.write(`  ${m.percent}%  ${m.name}\n`);
+  }
+}

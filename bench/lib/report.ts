@@ -1,0 +1,326 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { round } from './load.ts';
+import { repoRoot } from './processes.ts';
+import { type BenchResults, findRun, type ScenarioRun, type SoakResult } from './results.ts';
+
+const RESULTS_MD = join(repoRoot, 'bench/RESULTS.md');
+const RESULTS_DIR = join(repoRoot, 'bench/results');
+const BEGIN = '<!-- bench:generated begin (npm run bench rewrites this block) -->';
+const END = '<!-- bench:generated end -->';
+const SOAK_BEGIN = '<!-- bench:soak begin (npm run bench -- --soak 300 rewrites this block) -->';
+const SOAK_END = '<!-- bench:soak end -->';
+
+const n = (value: number | null | undefined, digits = 0) =>
+  value === null || value === undefined || Number.isNaN(value)
+    ? '–'
+    : round(value, digits).toLocaleString('en-US');
+const ratio = (value: number | undefined, base: number | undefined) =>
+  value !== undefined && base ? `${round(value / base, 2)}×` : '–';
+
+interface TargetRow {
+  target: string;
+  goal: string;
+  measured: string;
+  met: boolean | null;
+  gap: string;
+}
+
+function atLeast(target: string, goal: number, unit: string, measured: number | undefined): TargetRow {
+  if (measured === undefined)
+    return { target, goal: `≥ ${n(goal)} ${unit}`, measured: 'not measured', met: null, gap: '' };
+  const met = measured >= goal;
+  return {
+    target,
+    goal: `≥ ${n(goal)} ${unit}`,
+    measured: `${n(measured, 2)} ${unit}`,
+    met,
+    gap: met ? '' : `short by ${n(goal - measured, 2)} (${n((100 * measured) / goal, 1)}% of the goal)`,
+  };
+}
+
+function below(target: string, goal: number, unit: string, measured: number | undefined): TargetRow {
+  if (measured === undefined)
+    return { target, goal: `< ${n(goal)} ${unit}`, measured: 'not measured', met: null, gap: '' };
+  const met = measured < goal;
+  return {
+    target,
+    goal: `< ${n(goal)} ${unit}`,
+    measured: `${n(measured, 2)} ${unit}`,
+    met,
+    gap: met ? '' : `over by ${n(measured - goal, 2)} (${n(measured / goal, 1)}× the goal)`,
+  };
+}
+
+function latestSoak(): SoakResult | null {
+  if (!existsSync(RESULTS_DIR)) return null;
+  const files = readdirSync(RESULTS_DIR)
+    .filter((f) => f.endsWith('-soak.json'))
+    .sort();
+  const last = files[files.length - 1];
+  return last ? (JSON.parse(readFileSync(join(RESULTS_DIR, last), 'utf8')) as BenchResults).soak : null;
+}
+
+function targets(r: BenchResults): TargetRow[] {
+  const create = findRun(r, 'postgres', 'create', 10);
+  const minimal = findRun(r, 'baseline', 'minimal-create', 10);
+  const flows = r.runs.filter((x) => x.system === 'postgres' && x.scenario === 'flow');
+  const bestFlow = flows.length ? Math.max(...flows.map((f) => f.paymentsPerSecond ?? 0)) : undefined;
+  const list = findRun(r, 'postgres', 'list', 10);
+  const soak = r.soak ?? latestSoak();
+  const rows = [
+    atLeast('create, 10 connections (PostgreSQL)', 6000, 'req/s', create?.load.rps),
+    below('create p99, 10 connections', 5, 'ms', create?.load.p99Ms),
+    atLeast(
+      'create vs the minimal service, 10 connections',
+      80,
+      '%',
+      create && minimal ? (100 * create.load.rps) / minimal.load.rps : undefined,
+    ),
+    atLeast('full flow, completed payments (best of 10/50 connections)', 2000, 'payments/s', bestFlow),
+    below(`list p99, page of 100 at ${n(r.historyRows)} rows, 10 connections`, 10, 'ms', list?.load.p99Ms),
+    below('idle memory (PostgreSQL)', 150, 'MB', r.idleRssMB.postgres),
+    below('idle memory (embedded)', 150, 'MB', r.idleRssMB.embedded),
+    below(
+      `RSS growth in the soak${soak ? ` (${soak.seconds} s)` : ''}`,
+      1,
+      'MB/min',
+      soak ? Math.abs(soak.slopeMBPerMinute) : undefined,
+    ),
+  ];
+  rows.push({
+    target: 'webhook delivery alone (≥ 20,000/s batched, commit-to-first-attempt p99 < 10 ms)',
+    goal: 'see the delivery section',
+    measured: 'bench/webhook-delivery (engineer B)',
+    met: null,
+    gap: '',
+  });
+  return rows;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+function scenarioTable(r: BenchResults, system: 'postgres' | 'embedded'): string {
+  const runs = r.runs.filter((x) => x.system === system);
+  if (!runs.length) return '_not run_';
+  return table(
+    [
+      'scenario',
+      'conn.',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'p99.9 ms',
+      'errors',
+      'peak RSS MB',
+      '× HTTP limit',
+      '× minimal',
+      '× pgbench',
+      'payments/s',
+    ],
+    runs.map((run) => {
+      const c = run.load.connections;
+      const http = findRun(r, 'baseline', 'http-limit', c)?.load.rps;
+      const isCreate = run.scenario === 'create';
+      const minimal = isCreate ? findRun(r, 'baseline', 'minimal-create', c)?.load.rps : undefined;
+      const pgb = isCreate
+        ? r.pgbench.find(
+            (p) => p.script === 'create-same-sql.pgbench' && p.protocol === 'extended' && p.clients === c,
+          )?.tps
+        : undefined;
+      return [
+        run.scenario,
+        String(c),
+        n(run.load.rps),
+        n(run.load.p50Ms, 2),
+        n(run.load.p99Ms, 2),
+        n(run.load.p999Ms, 2),
+        errorsOf(run),
+        n(run.peakRssMB),
+        ratio(run.load.rps, http),
+        ratio(run.load.rps, minimal),
+        ratio(run.load.rps, pgb),
+        run.paymentsPerSecond !== undefined
+          ? `${n(run.paymentsPerSecond)} (drain ${n(run.webhookDrainMs)} ms, missing ${n(run.webhooksMissing)})`
+          : '',
+      ];
+    }),
+  );
+}
+
+function errorsOf(run: ScenarioRun): string {
+  const l = run.load;
+  if (l.errors === 0) return '0';
+  const codes = Object.entries(l.statusCodes)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, count]) => `${count}×${code}`)
+    .join(' ');
+  return `${l.errors} (${[codes, l.timeouts ? `${l.timeouts} timeouts` : ''].filter(Boolean).join(', ')})`;
+}
+
+function baselineTable(r: BenchResults): string {
+  const http = r.runs.filter((x) => x.system === 'baseline');
+  const lines = http.map((run) => [
+    run.scenario === 'http-limit'
+      ? 'HTTP limit: bare Fastify, canned JSON'
+      : 'minimal service: Fastify + pg, create only',
+    String(run.load.connections),
+    n(run.load.rps),
+    n(run.load.p50Ms, 2),
+    n(run.load.p99Ms, 2),
+    n(run.load.p999Ms, 2),
+    errorsOf(run),
+    n(run.peakRssMB),
+  ]);
+  for (const p of r.pgbench) {
+    lines.push([
+      `database limit: pgbench ${p.script} (-M ${p.protocol})`,
+      String(p.clients),
+      n(p.tps),
+      n(p.p50Ms, 2),
+      n(p.p99Ms, 2),
+      n(p.p999Ms, 2),
+      String(p.failed),
+      '–',
+    ]);
+  }
+  return table(
+    ['baseline', 'conn.', 'req/s (tps)', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'peak RSS MB'],
+    lines,
+  );
+}
+
+function profileSection(r: BenchResults): string {
+  if (!r.profiles.length) return '_no profiles in this run_';
+  return r.profiles
+    .map((p) =>
+      [
+        `**${p.file}** (${n(p.totalMs)} ms profiled, ${n(p.idlePercent, 1)}% idle): top self time`,
+        '',
+        table(
+          ['self %', 'function', 'where'],
+          p.topFunctions.slice(0, 12).map((f) => [n(f.percent, 1), `\`${f.name}\``, `\`${f.where}\``]),
+        ),
+        '',
+        'by module:',
+        '',
+        table(
+          ['self %', 'module'],
+          p.byModule.slice(0, 12).map((m) => [n(m.percent, 1), `\`${m.name}\``]),
+        ),
+      ].join('\n'),
+    )
+    .join('\n\n');
+}
+
+function roundTripSection(r: BenchResults): string {
+  if (!r.roundTrips.length) return '_not counted in this run_';
+  return r.roundTrips
+    .map((t) =>
+      [
+        `**${t.scenario}**: ${t.perUnit} statements per ${t.scenario === 'flow' ? 'completed payment' : 'request'} (${n(t.units)} counted)`,
+        '',
+        table(
+          ['per unit', 'statement'],
+          t.statements.map((s) => [n(s.perUnit, 2), `\`${s.sql.replaceAll('|', '\\|')}\``]),
+        ),
+      ].join('\n'),
+    )
+    .join('\n\n');
+}
+
+function soakSection(soak: SoakResult | null): string {
+  if (!soak) return '_No soak yet: `npm run bench -- --soak 300`._';
+  const samples = soak.samples.map((s) => `${s.atSeconds}s ${s.rssMB}`).join(', ');
+  return [
+    `${soak.seconds} s of create + retrieve at 10 connections against PostgreSQL-backed Paygate: ${n(soak.requests)} requests (${n(soak.rps)} req/s), ${n(soak.errors)} errors.`,
+    `RSS slope after warm-up: **${soak.slopeMBPerMinute} MB/min**. Samples (MB): ${samples}.`,
+  ].join('\n\n');
+}
+
+export function renderGenerated(r: BenchResults): string {
+  const m = r.machine;
+  const targetRows = targets(r).map((t) => [
+    t.target,
+    t.goal,
+    t.measured,
+    t.met === null ? '–' : t.met ? 'met' : '**missed**',
+    t.gap,
+  ]);
+  return [
+    BEGIN,
+    `## Run of ${r.date} (${r.mode}, ${r.durationSeconds} s per scenario)`,
+    '',
+    `Machine: ${m.cpus} × ${m.cpuModel}; Node ${m.node}; ${m.postgres ?? 'PostgreSQL not used'} (synchronous_commit on, fsync on); disk flushes (pg_test_fsync, fdatasync, one 8 kB write): ${n(m.diskFlushesPerSecond)}/s. Load average before ${m.loadAverageBefore.join(' ')}, after ${m.loadAverageAfter.join(' ')}.`,
+    'The load generator (autocannon, in the bench process), PostgreSQL, the service, the simulated gateway, the webhook receiver and the baselines all share the same 2 cores: every figure is what one small machine does when it is also its own client.',
+    '',
+    '### Targets',
+    '',
+    table(['target', 'goal', 'measured', '', 'gap'], targetRows),
+    '',
+    '### PostgreSQL-backed service',
+    '',
+    `History for the list: ${n(r.historyRows)} intents and ${n(r.historyRows)} transactions of the bench merchant. Idle RSS after start: ${n(r.idleRssMB.postgres)} MB.`,
+    '',
+    scenarioTable(r, 'postgres'),
+    '',
+    '### Embedded (PGlite) service',
+    '',
+    `Idle RSS after start: ${n(r.idleRssMB.embedded)} MB.`,
+    '',
+    scenarioTable(r, 'embedded'),
+    '',
+    '### Baselines (same run)',
+    '',
+    baselineTable(r),
+    '',
+    '### Database round trips per request (PostgreSQL; each statement is one round trip)',
+    '',
+    roundTripSection(r),
+    '',
+    '### CPU profiles (create, and the full flow, at 10 connections; PostgreSQL)',
+    '',
+    profileSection(r),
+    '',
+    ...(r.notes.length ? ['### Notes of this run', '', ...r.notes.map((x) => `- ${x}`), ''] : []),
+    END,
+  ].join('\n');
+}
+
+function replaceBlock(text: string, begin: string, end: string, block: string): string {
+  const a = text.indexOf(begin);
+  const b = text.indexOf(end);
+  if (a >= 0 && b > a) return text.slice(0, a) + block + text.slice(b + end.length);
+  return `${text.trimEnd()}\n\n${block}\n`;
+}
+
+/** Writes the JSON and the generated blocks of RESULTS.md (smoke runs write only to bench/tmp). */
+export function writeReport(r: BenchResults, options: { smoke: boolean }): string[] {
+  const tmp = join(repoRoot, 'bench/tmp');
+  const jsonPath = options.smoke
+    ? join(tmp, `smoke-${r.date}.json`)
+    : join(RESULTS_DIR, r.mode === 'soak' ? `${r.date}-soak.json` : `${r.date}.json`);
+  const mdPath = options.smoke ? join(tmp, 'smoke-RESULTS.md') : RESULTS_MD;
+  mkdirSync(join(jsonPath, '..'), { recursive: true });
+  writeFileSync(jsonPath, `${JSON.stringify(r, null, 2)}\n`);
+  const current = existsSync(mdPath) ? readFileSync(mdPath, 'utf8') : '# Benchmark results\n';
+  let next = current;
+  if (r.mode === 'soak') {
+    next = replaceBlock(
+      next,
+      SOAK_BEGIN,
+      SOAK_END,
+      [SOAK_BEGIN, '## Soak', '', soakSection(r.soak), SOAK_END].join('\n'),
+    );
+  } else {
+    next = replaceBlock(next, BEGIN, END, renderGenerated(r));
+  }
+  writeFileSync(mdPath, next);
+  return [jsonPath.slice(repoRoot.length), mdPath.slice(repoRoot.length)];
+}

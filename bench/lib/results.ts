@@ -1,0 +1,67 @@
+import type { LoadResult } from './load.ts';
+import type { PgbenchResult } from './pgbench.ts';
+import type { ProfileSummary } from './profile.ts';
+import type { RoundTrips } from './round-trips.ts';
+
+export type SystemKind = 'postgres' | 'embedded';
+
+/** One scenario at one concurrency against one system. */
+export interface ScenarioRun {
+  system: SystemKind | 'baseline';
+  scenario: string;
+  load: LoadResult;
+  /** VmHWM of the process under test during this run (MB), or null when not measured. */
+  peakRssMB: number | null;
+  /** Full flow only: payments whose signed webhook the receiver verified, per second. */
+  paymentsPerSecond?: number;
+  /** Full flow only: ms from the end of the load until the last webhook arrived. */
+  webhookDrainMs?: number;
+  /** Full flow only: confirmed payments whose webhook never arrived in the wait. */
+  webhooksMissing?: number;
+  note?: string;
+}
+
+export interface SoakResult {
+  seconds: number;
+  samples: { atSeconds: number; rssMB: number }[];
+  /** Least-squares slope of RSS over the samples after the first minute, MB per minute. */
+  slopeMBPerMinute: number;
+  requests: number;
+  rps: number;
+  errors: number;
+}
+
+export interface BenchResults {
+  date: string;
+  mode: 'full' | 'smoke' | 'soak';
+  durationSeconds: number;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    postgres: string | null;
+    loadAverageBefore: number[];
+    loadAverageAfter: number[];
+    /** fdatasync of one 8 kB write per second on PostgreSQL's disk (pg_test_fsync). */
+    diskFlushesPerSecond: number | null;
+  };
+  historyRows: number;
+  idleRssMB: Partial<Record<SystemKind, number>>;
+  runs: ScenarioRun[];
+  pgbench: PgbenchResult[];
+  profiles: ProfileSummary[];
+  roundTrips: RoundTrips[];
+  soak: SoakResult | null;
+  notes: string[];
+}
+
+export function findRun(
+  results: BenchResults,
+  system: ScenarioRun['system'],
+  scenario: string,
+  connections: number,
+): ScenarioRun | undefined {
+  return results.runs.find(
+    (r) => r.system === system && r.scenario === scenario && r.load.connections === connections,
+  );
+}

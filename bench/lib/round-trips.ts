@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestSpec } from 'autocannon';
+import { round, runLoad } from './load.ts';
+import { seedCreatedIntents, withClient } from './postgres.ts';
+import type { BenchResults } from './results.ts';
+import {
+  confirmRequests,
+  createRequests,
+  flowRequests,
+  IntentPool,
+  listRequests,
+  retrieveRequests,
+} from './scenarios.ts';
+import { callApi, startPaygate } from './service.ts';
+import type { PostgresBench, SuiteOptions } from './suites.ts';
+
+export interface RoundTrips {
+  scenario: string;
+  /** Successful requests (payments, for the flow) the counts are divided by. */
+  units: number;
+  perUnit: number;
+  statements: { sql: string; perUnit: number }[];
+}
+
+/**
+ * Statements (= round trips) per request, counted inside the service by a preloaded wrapper of
+ * node-postgres (bench/support/count-queries.ts) during a short run of each scenario.
+ */
+export async function countRoundTrips(
+  pg: PostgresBench,
+  options: SuiteOptions,
+  results: BenchResults,
+): Promise<void> {
+  const logPath = join(options.tmpDir, 'query-counts.json');
+  const scenarios: { name: string; requests: () => Promise<RequestSpec[]> }[] = [
+    { name: 'create', requests: async () => createRequests(pg.merchant) },
+    {
+      name: 'retrieve',
+      requests: async () => {
+        const [id] = await withClient(pg.url, (c) =>
+          seedCreatedIntents(c, pg.merchant.id, 1, `rt${Date.now() % 1e6}`),
+        );
+        return retrieveRequests(pg.merchant, String(id));
+      },
+    },
+    {
+      name: 'confirm',
+      requests: async () =>
+        confirmRequests(
+          pg.merchant,
+          new IntentPool(
+            await withClient(pg.url, (c) =>
+              seedCreatedIntents(c, pg.merchant.id, 5000, `rc${Date.now() % 1e6}`),
+            ),
+          ),
+        ),
+    },
+    { name: 'list', requests: async () => listRequests(pg.merchant) },
+  ];
+  if (pg.webhookSecret) scenarios.push({ name: 'flow', requests: async () => flowRequests(pg.merchant) });
+
+  for (const scenario of scenarios) {
+    rmSync(logPath, { force: true });
+    const service = await startPaygate({
+      kind: 'postgres',
+      databaseUrl: pg.url,
+      nodeFlags: ['--import', './bench/support/count-queries.ts'],
+      env: { BENCH_QUERY_LOG: logPath },
+    });
+    let units = 0;
+    try {
+      const requests = await scenario.requests();
+      // Count what defines a unit: a 2xx answer, or for the flow a confirmed payment.
+      const counted = requests[requests.length - 1];
+      if (counted) {
+        const previous = counted.onResponse;
+        counted.onResponse = (status, body, context, headers) => {
+          if (status >= 200 && status < 300) units += 1;
+          previous?.(status, body, context, headers);
+        };
+      }
+      if (pg.webhookSecret && scenario.name === 'flow') await pg.receiver.reset(pg.webhookSecret);
+      await callApi(service, pg.merchant, 'GET', '/v1/transactions?limit=1').catch(() => undefined);
+      service.child.signal('SIGUSR2');
+      await sleep(50);
+      await runLoad({
+        url: service.baseUrl,
+        connections: 10,
+        durationSeconds: 2,
+        requests,
+        idReplacement: true,
+      });
+      // Let the delivery worker catch up before the counts are written.
+      if (scenario.name === 'flow') await sleep(2000);
+    } finally {
+      await service.child.stop();
+    }
+    if (!existsSync(logPath) || units === 0) continue;
+    const counts = JSON.parse(readFileSync(logPath, 'utf8')) as Record<string, number>;
+    const statements = Object.entries(counts)
+      .map(([sql, count]) => ({ sql, perUnit: round(count / units, 2) }))
+      .filter((s) => s.perUnit >= 0.05)
+      .sort((a, b) => b.perUnit - a.perUnit);
+    const perUnit = round(
+      statements.reduce((sum, s) => sum + s.perUnit, 0),
+      1,
+    );
+    results.roundTrips.push({ scenario: scenario.name, units, perUnit, statements });
+    options.log(`round trips per ${scenario.name}: ${perUnit} (${units} units)`);
+  }
+}

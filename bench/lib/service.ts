@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './processes.ts';
+
+/**
+ * Where the service under test is started from: this checkout, or another one named by
+ * PAYGATE_BENCH_SERVICE_ROOT (`--service-root`), e.g. `git archive <commit>` unpacked with this
+ * checkout's node_modules linked in, to measure a commit while this tree has work in progress.
+ */
+export function serviceRoot(): string {
+  return resolve(process.env.PAYGATE_BENCH_SERVICE_ROOT || repoRoot);
+}
+
+export interface PaygateUnderTest {
+  kind: 'postgres' | 'embedded';
+  child: NodeChild;
+  baseUrl: string;
+  adminToken: string;
+}
+
+export interface BenchMerchant {
+  id: string;
+  secretKey: string;
+}
+
+/**
+ * Starts the service as `npm start` does, as a child process with its own pid (so its memory can
+ * be read), logging off and the rate limit out of the way.
+ */
+export async function startPaygate(options: {
+  kind: 'postgres' | 'embedded';
+  databaseUrl?: string;
+  dataDir?: string;
+  nodeFlags?: string[];
+  env?: NodeJS.ProcessEnv;
+}): Promise<PaygateUnderTest> {
+  const port = await freePort();
+  const simPort = await freePort();
+  const adminToken = `adm_bench_${randomBytes(12).toString('hex')}`;
+  const env: NodeJS.ProcessEnv = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PAYGATE_SIM_PORT: String(simPort),
+    PAYGATE_ADMIN_TOKEN: adminToken,
+    PAYGATE_LOG_LEVEL: 'silent',
+    PAYGATE_RATE_LIMIT_PER_SECOND: '100000000',
+    PAYGATE_DATABASE_URL: options.databaseUrl ?? '',
+    PAYGATE_MASTER_KEY: options.kind === 'postgres' ? randomBytes(32).toString('hex') : '',
+    PAYGATE_DATA_DIR: options.dataDir ?? '',
+    NODE_ENV: 'production',
+    ...options.env,
+  };
+  // Flags that name bench files (the query counter) must work from another checkout too.
+  const flags = (options.nodeFlags ?? []).map((f) => (f.startsWith('./bench/') ? join(repoRoot, f) : f));
+  const child = startNodeChild(
+    `paygate (${options.kind})`,
+    ['packages/server/src/main.ts', 'start'],
+    env,
+    flags,
+    serviceRoot(),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${baseUrl}/readyz`, child);
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+  return { kind: options.kind, child, baseUrl, adminToken };
+}
+
+export async function createMerchant(service: PaygateUnderTest, name: string): Promise<BenchMerchant> {
+  const response = await fetch(`${service.baseUrl}/admin/v1/merchants`, {
+    method: 'POST',
+    headers: { 'x-admin-token': service.adminToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  if (response.status !== 201)
+    throw new Error(`create merchant: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { id: string; api_keys: { secret_test: string } };
+  return { id: body.id, secretKey: body.api_keys.secret_test };
+}
+
+/** One JSON call to the service as the merchant; throws on a non-2xx answer. */
+export async function callApi(
+  service: PaygateUnderTest,
+  merchant: BenchMerchant,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers: {
+      'x-api-key': merchant.secretKey,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** Admin call (operator API). */
+export async function callAdmin(
+  service: PaygateUnderTest,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${service.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'x-admin-token': service.adminToken, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}

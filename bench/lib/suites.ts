@@ -1,0 +1,285 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { round, runLoad } from './load.ts';
+import { measureFlushRate } from './pgbench.ts';
+import {
+  createFreshDatabase,
+  databaseUrl,
+  dropDatabase,
+  seedCreatedIntents,
+  seedHistory,
+  withClient,
+} from './postgres.ts';
+import { memoryOf } from './processes.ts';
+import { summariseProfile } from './profile.ts';
+import { WebhookReceiver } from './receiver.ts';
+import type { BenchResults, SoakResult } from './results.ts';
+import { createRequests, flowRequests, retrieveRequests } from './scenarios.ts';
+import {
+  type BenchMerchant,
+  callApi,
+  createMerchant,
+  type PaygateUnderTest,
+  startPaygate,
+} from './service.ts';
+import { runServiceScenarios, type ScenarioOptions } from './service-scenarios.ts';
+
+export interface SuiteOptions extends ScenarioOptions {
+  historyRows: number;
+  keepDatabase: boolean;
+  tmpDir: string;
+}
+
+/** The PostgreSQL side of a run: one fresh database with the bench merchant and its history. */
+export interface PostgresBench {
+  database: string;
+  url: string;
+  merchant: BenchMerchant;
+  receiver: WebhookReceiver;
+  /** The secret of the webhook endpoint the full flow registered, if it could. */
+  webhookSecret: string | null;
+  close(): Promise<void>;
+}
+
+const MB = 1024 * 1024;
+
+async function idleRss(service: PaygateUnderTest): Promise<number> {
+  // Start-up garbage is collected lazily; wait a moment so "idle" is idle.
+  await sleep(2000);
+  return round(memoryOf(service.child.pid).rssBytes / MB, 0);
+}
+
+/**
+ * Creates the database, starts PostgreSQL-backed Paygate (which migrates it), creates the bench
+ * merchant through the operator API and seeds its history, then runs the scenarios.
+ */
+export async function runPostgresSuite(
+  options: SuiteOptions,
+  results: BenchResults,
+  runScenarios: boolean,
+): Promise<PostgresBench> {
+  const database = await createFreshDatabase('paygate_bench');
+  const url = databaseUrl(database);
+  const receiver = await WebhookReceiver.start();
+  const service = await startPaygate({ kind: 'postgres', databaseUrl: url });
+  try {
+    results.idleRssMB.postgres = await idleRss(service);
+    options.log(`postgres: service up (pid ${service.child.pid}), idle RSS ${results.idleRssMB.postgres} MB`);
+    const merchant = await createMerchant(service, 'Bench merchant');
+    await withClient(url, async (client) => {
+      const version = await client.query<{ v: string }>('SELECT version() AS v');
+      results.machine.postgres = version.rows[0]?.v.split(' on ')[0] ?? null;
+      if (!options.smoke) {
+        const dir = await client.query<{ d: string }>('SHOW data_directory');
+        const dataDirectory = dir.rows[0]?.d;
+        if (dataDirectory && existsSync(dataDirectory)) {
+          results.machine.diskFlushesPerSecond = measureFlushRate(dataDirectory);
+        }
+      }
+      const t = performance.now();
+      await seedHistory(client, merchant.id, options.historyRows);
+      options.log(
+        `postgres: seeded ${options.historyRows} intents + transactions in ${Math.round(performance.now() - t)} ms`,
+      );
+    });
+    let webhookSecret: string | null = null;
+    if (runScenarios) {
+      let batch = 0;
+      const { runs, webhookSecret: secret } = await runServiceScenarios(
+        {
+          service,
+          merchant,
+          withList: true,
+          receiver,
+          makePool: (count) =>
+            withClient(url, (c) => seedCreatedIntents(c, merchant.id, count, `c${batch++}`)),
+        },
+        options,
+        results.notes,
+      );
+      results.runs.push(...runs);
+      webhookSecret = secret;
+    }
+    return {
+      database,
+      url,
+      merchant,
+      receiver,
+      webhookSecret,
+      async close() {
+        await receiver.stop();
+        if (!options.keepDatabase) await dropDatabase(database);
+      },
+    };
+  } finally {
+    await service.child.stop();
+  }
+}
+
+/** The embedded default, as `npm start` runs it with no configuration, in a fresh data dir. */
+export async function runEmbeddedSuite(
+  options: SuiteOptions,
+  results: BenchResults,
+  receiver: WebhookReceiver,
+): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
+  const service = await startPaygate({ kind: 'embedded', dataDir });
+  try {
+    results.idleRssMB.embedded = await idleRss(service);
+    options.log(`embedded: service up (pid ${service.child.pid}), idle RSS ${results.idleRssMB.embedded} MB`);
+    const merchant = await createMerchant(service, 'Bench merchant');
+    const { runs } = await runServiceScenarios(
+      {
+        service,
+        merchant,
+        withList: false,
+        receiver,
+        // PGlite lives inside the service, so the pool comes from the intents the create runs made,
+        // topped up over HTTP when they are not enough.
+        makePool: async (count, created) => {
+          const pool = created.splice(0, count);
+          if (pool.length < count) {
+            await runLoad({
+              url: service.baseUrl,
+              connections: 10,
+              durationSeconds: Math.max(1, Math.ceil((count - pool.length) / 500)),
+              requests: createRequests(merchant, (id) => pool.push(id)),
+              idReplacement: true,
+            });
+          }
+          return pool;
+        },
+      },
+      options,
+      results.notes,
+    );
+    results.runs.push(...runs);
+  } finally {
+    await service.child.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * CPU profiles of the PostgreSQL-backed service, one process per scenario so each profile shows
+ * one hot path: the create, and the full flow (create + confirm + delivery) when it exists.
+ */
+export async function runProfiles(
+  pg: PostgresBench,
+  options: SuiteOptions,
+  results: BenchResults,
+  flowSecret: string | null,
+): Promise<void> {
+  const dir = join(options.tmpDir, 'profiles');
+  mkdirSync(dir, { recursive: true });
+  const scenarios: { name: string; requests: ReturnType<typeof createRequests> }[] = [
+    { name: 'create', requests: createRequests(pg.merchant) },
+  ];
+  if (flowSecret) scenarios.push({ name: 'flow', requests: flowRequests(pg.merchant) });
+  for (const scenario of scenarios) {
+    const name = `${scenario.name}-postgres.cpuprofile`;
+    rmSync(join(dir, name), { force: true });
+    const service = await startPaygate({
+      kind: 'postgres',
+      databaseUrl: pg.url,
+      nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`],
+    });
+    try {
+      if (scenario.name === 'flow' && flowSecret) await pg.receiver.reset(flowSecret);
+      await runLoad({
+        url: service.baseUrl,
+        connections: 10,
+        durationSeconds: options.durationSeconds,
+        requests: scenario.requests,
+        idReplacement: true,
+      });
+    } finally {
+      await service.child.stop();
+    }
+    if (readdirSync(dir).includes(name)) {
+      const summary = summariseProfile(join(dir, name));
+      results.profiles.push({ ...summary, file: `bench/tmp/profiles/${name}` });
+      options.log(
+        `profile ${name}: top ${summary.topFunctions[0]?.name} ${summary.topFunctions[0]?.percent}%`,
+      );
+    } else {
+      results.notes.push(`profile ${name} was not written`);
+    }
+  }
+}
+
+/** Least-squares slope of y over x. */
+export function slope(points: { x: number; y: number }[]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
+  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+  return sxx === 0 ? 0 : sxy / sxx;
+}
+
+/**
+ * The no-growth check: PostgreSQL-backed Paygate under continuous create + retrieve load at 10
+ * connections for `seconds`, its RSS read every 10 s. Growth is the slope after the first minute
+ * (or after the first third of a shorter soak), when caches and the JIT have settled.
+ */
+export async function runSoak(
+  seconds: number,
+  options: SuiteOptions,
+  results: BenchResults,
+): Promise<SoakResult> {
+  const database = await createFreshDatabase('paygate_soak');
+  const service = await startPaygate({ kind: 'postgres', databaseUrl: databaseUrl(database) });
+  try {
+    results.idleRssMB.postgres = await idleRss(service);
+    const merchant = await createMerchant(service, 'Soak merchant');
+    const first = await callApi(
+      service,
+      merchant,
+      'POST',
+      '/v1/payment-intents',
+      {
+        amount_minor: 2500,
+        currency: 'USD',
+        gateway_id: 'sim',
+      },
+      { 'idempotency-key': 'soak-first' },
+    );
+    const samples: SoakResult['samples'] = [];
+    const startedAt = performance.now();
+    const sample = () => {
+      const atSeconds = round((performance.now() - startedAt) / 1000, 0);
+      samples.push({ atSeconds, rssMB: round(memoryOf(service.child.pid).rssBytes / MB, 1) });
+      options.log(`soak ${atSeconds} s: RSS ${samples[samples.length - 1]?.rssMB} MB`);
+    };
+    sample();
+    const timer = setInterval(sample, 10_000);
+    const load = await runLoad({
+      url: service.baseUrl,
+      connections: 10,
+      durationSeconds: seconds,
+      requests: [...createRequests(merchant), ...retrieveRequests(merchant, String(first.id))],
+      idReplacement: true,
+    });
+    clearInterval(timer);
+    sample();
+    const settleAfter = seconds >= 180 ? 60 : seconds / 3;
+    const points = samples
+      .filter((s) => s.atSeconds >= settleAfter)
+      .map((s) => ({ x: s.atSeconds / 60, y: s.rssMB }));
+    return {
+      seconds,
+      samples,
+      slopeMBPerMinute: round(slope(points), 2),
+      requests: load.requests,
+      rps: load.rps,
+      errors: load.errors,
+    };
+  } finally {
+    await service.child.stop();
+    await dropDatabase(database);
+  }
+}

@@ -1,0 +1,100 @@
+// `npm run bench`: the payment flow under load beside its physical limits, on this machine.
+//
+//   npm run bench                  full run (about 7 minutes on 2 cores), writes bench/results/<date>.json
+//                                  and the generated part of bench/RESULTS.md
+//   npm run bench -- --smoke       1 s per scenario, 10,000 history rows; writes only to bench/tmp/
+//   npm run bench -- --soak 300    the no-growth check: 300 s of load, RSS sampled every 10 s
+//   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles  --keep-db
+//            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBaselines } from './lib/baselines.ts';
+import { repoRoot } from './lib/processes.ts';
+import { WebhookReceiver } from './lib/receiver.ts';
+import { writeReport } from './lib/report.ts';
+import type { BenchResults } from './lib/results.ts';
+import { countRoundTrips } from './lib/round-trips.ts';
+import { runEmbeddedSuite, runPostgresSuite, runProfiles, runSoak } from './lib/suites.ts';
+
+const { values } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    soak: { type: 'string' },
+    duration: { type: 'string' },
+    rows: { type: 'string' },
+    only: { type: 'string' },
+    'keep-db': { type: 'boolean', default: false },
+    'service-root': { type: 'string' },
+  },
+});
+if (values['service-root']) process.env.PAYGATE_BENCH_SERVICE_ROOT = values['service-root'];
+
+const smoke = values.smoke === true;
+const soakSeconds = values.soak ? Number(values.soak) : null;
+const durationSeconds = Number(values.duration ?? (smoke ? 1 : 8));
+const historyRows = Number(values.rows ?? (smoke ? 10_000 : 1_000_000));
+const parts = new Set((values.only ?? 'postgres,embedded,baselines,profiles').split(','));
+
+const date = new Date().toISOString().slice(0, 10);
+const results: BenchResults = {
+  date,
+  mode: soakSeconds ? 'soak' : smoke ? 'smoke' : 'full',
+  durationSeconds,
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    postgres: null,
+    loadAverageBefore: loadavg().map((l) => Math.round(l * 100) / 100),
+    loadAverageAfter: [],
+    diskFlushesPerSecond: null,
+  },
+  historyRows,
+  idleRssMB: {},
+  runs: [],
+  pgbench: [],
+  profiles: [],
+  roundTrips: [],
+  soak: null,
+  notes: [],
+};
+
+const log = (line: string) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const tmpDir = join(repoRoot, 'bench/tmp');
+const options = {
+  durationSeconds,
+  historyRows,
+  smoke,
+  keepDatabase: values['keep-db'] === true,
+  tmpDir,
+  log,
+};
+const started = performance.now();
+
+if (soakSeconds) {
+  results.soak = await runSoak(soakSeconds, options, results);
+} else {
+  const needsPostgres = ['postgres', 'baselines', 'profiles'].some((p) => parts.has(p));
+  const pg = needsPostgres ? await runPostgresSuite(options, results, parts.has('postgres')) : null;
+  try {
+    if (pg && parts.has('baselines')) await runBaselines(pg, options, results);
+    if (parts.has('embedded')) {
+      const receiver = pg?.receiver ?? (await WebhookReceiver.start());
+      await runEmbeddedSuite(options, results, receiver);
+      if (!pg) await receiver.stop();
+    }
+    if (pg && parts.has('profiles')) {
+      await countRoundTrips(pg, options, results);
+      if (!smoke) await runProfiles(pg, options, results, pg.webhookSecret);
+    }
+  } finally {
+    await pg?.close();
+  }
+}
+
+results.machine.loadAverageAfter = loadavg().map((l) => Math.round(l * 100) / 100);
+const written = writeReport(results, { smoke });
+log(`done in ${Math.round((performance.now() - started) / 1000)} s; wrote ${written.join(', ')}`);
+process.exit(0);
