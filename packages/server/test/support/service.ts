@@ -32,6 +32,8 @@ export interface TestService {
   baseUrl: string | null;
   /** The simulator's notification secret, to sign crafted notifications. */
   simNotificationSecret: string;
+  /** The simulator's API secret, to read its books (e.g. a charge's amount_refunded_minor) directly. */
+  simApiSecret: string;
   createMerchant(name?: string): Promise<MerchantKeys>;
   /** Shorthand for app.inject with a JSON body and headers. */
   request(options: {
@@ -115,6 +117,7 @@ export async function startTestService(
     masterKey,
     baseUrl,
     simNotificationSecret: notificationSecret,
+    simApiSecret: apiSecret,
     request,
     async createMerchant(name = 'Test merchant') {
       const response = await request({
