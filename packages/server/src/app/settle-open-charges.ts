@@ -10,6 +10,7 @@ import {
   applyAttemptOutcome,
   CHARGING_LEASE_SECONDS,
   chargeRequestFor,
+  type OutcomeSource,
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
@@ -30,6 +31,7 @@ async function settleDueAttempts(
   ctx: AppContext,
   statuses: readonly AttemptStatus[],
   limit: number,
+  source: OutcomeSource,
   ask: (connector: GatewayConnector, attempt: ChargeAttemptRecord) => Promise<ChargeOutcome | null>,
 ): Promise<BatchResult> {
   const now = ctx.clock.now();
@@ -46,12 +48,7 @@ async function settleDueAttempts(
       }
       const outcome = await ask(connector, attempt);
       if (!outcome) return;
-      const applied = await applyAttemptOutcome(
-        ctx,
-        attempt,
-        outcome,
-        statuses.includes('DELAYED') ? 'charge' : 'sync',
-      );
+      const applied = await applyAttemptOutcome(ctx, attempt, outcome, source);
       if (applied.warning) warnings.push(applied.warning);
     }),
   );
@@ -63,7 +60,7 @@ async function settleDueAttempts(
  * outcome, which merchants see first as the event it writes.
  */
 export function runDueDelayedCharges(ctx: AppContext, limit: number): Promise<BatchResult> {
-  return settleDueAttempts(ctx, ['DELAYED'], limit, async (connector, attempt) => {
+  return settleDueAttempts(ctx, ['DELAYED'], limit, 'charge', async (connector, attempt) => {
     const intent = await findPaymentIntentById(ctx.db, attempt.paymentIntentId);
     if (!intent) return null;
     const request = chargeRequestFor(intent, attempt);
@@ -81,6 +78,7 @@ export function reconcileOpenCharges(ctx: AppContext, limit: number): Promise<Ba
     ctx,
     ['CHARGING', 'PROCESSING', 'REQUIRES_ACTION'],
     limit,
+    'sync',
     async (connector, attempt) => {
       const request = { idempotencyKey: attempt.idempotencyKey, gatewayReference: attempt.gatewayReference };
       return outcomeOrUnknown(connector, (c) => c.syncCharge(request));
