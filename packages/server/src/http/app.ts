@@ -51,8 +51,17 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   });
   app.setValidatorCompiler(validatorCompiler);
 
+  // During a graceful shutdown, in-flight requests finish but their keep-alive connections must
+  // not hold the close open for the keep-alive time-out (72 s in Fastify).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

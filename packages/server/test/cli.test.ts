@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+
+const mainPath = new URL('../src/main.ts', import.meta.url).pathname;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+function paygate(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
+  return spawn(process.execPath, ['--conditions=development', '--import', 'tsx', mainPath, ...args], {
+    env: { ...clean, PAYGATE_LOG_LEVEL: 'warn', ...env },
+  });
+}
+
+/** Collects stdout until `done` says it has seen enough (or the process exits). */
+function readUntil(child: ChildProcessWithoutNullStreams, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`timed out; output so far:\n${text}`)), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (done(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+  });
+}
+
+function exitCode(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+describe('the paygate command', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paygate-cli-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts on a fresh data dir, prints keys and a curl that creates an intent, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const simPort = await freePort();
+    const child = paygate(['start'], {
+      PORT: String(port),
+      PAYGATE_SIM_PORT: String(simPort),
+      PAYGATE_DATA_DIR: dataDir,
+    });
+    const output = await readUntil(child, (text) => text.includes('"gateway_id": "sim"}'));
+    assert.match(output, /Operator token \(X-Admin-Token\)/);
+    const secretKey = /X-API-Key: (sk_test_[0-9A-Za-z]+)/.exec(output)?.[1];
+    assert.ok(secretKey, output);
+    const idempotencyKey = /Idempotency-Key: ([^']+)'/.exec(output)?.[1];
+    const body = /-d '(\{.*\})'/.exec(output)?.[1];
+    assert.ok(idempotencyKey && body, output);
+
+    // Exactly what the printed curl sends.
+    const response = await fetch(`http://localhost:${port}/v1/payment-intents`, {
+      method: 'POST',
+      headers: {
+        'X-API-Key': secretKey,
+        'Idempotency-Key': idempotencyKey,
+        'Content-Type': 'application/json',
+      },
+      body,
+    });
+    assert.equal(response.status, 200);
+    const intent = (await response.json()) as { status: string; amount_minor: number };
+    assert.equal(intent.status, 'CREATED');
+    assert.equal(intent.amount_minor, 2500);
+
+    child.kill('SIGTERM');
+    assert.equal(await exitCode(child), 0);
+    await assert.rejects(fetch(`http://localhost:${port}/healthz`));
+  });
+
+  it('keeps its data: a second start creates no second demo merchant and prints no keys', async () => {
+    const port = await freePort();
+    const child = paygate(['start'], { PORT: String(port), PAYGATE_SIM: 'off', PAYGATE_DATA_DIR: dataDir });
+    const output = await readUntil(child, (text) => text.includes('Paygate is listening'));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.doesNotMatch(output, /sk_test_/);
+    child.kill('SIGTERM');
+    assert.equal(await exitCode(child), 0);
+  });
+
+  it('refuses PostgreSQL without a master key with a clear configuration error', async () => {
+    const child = paygate(['start'], {
+      PAYGATE_DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+      PAYGATE_DATA_DIR: dataDir,
+    });
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 2);
+    assert.match(output, /PAYGATE_MASTER_KEY is required with PostgreSQL/);
+  });
+
+  it('migrates with `paygate migrate` and reports an up-to-date database the second time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-migrate-'));
+    try {
+      const first = await readUntil(paygate(['migrate'], { PAYGATE_DATA_DIR: dir }), () => false);
+      assert.match(first, /applied: 001_foundation/);
+      const second = await readUntil(paygate(['migrate'], { PAYGATE_DATA_DIR: dir }), () => false);
+      assert.match(second, /database is up to date/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
