@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { databaseKinds } from './support/databases.ts';
+import { type IntentJson, paymentHelpers } from './support/payments.ts';
+import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+
+/**
+ * Every route of the app with a path parameter, as `METHOD /path/:param`, read from Fastify's own
+ * route table (`printRoutes`), so a route added later shows up here without anyone listing it.
+ */
+function parameterisedRoutes(app: FastifyInstance): string[] {
+  const found: string[] = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line);
+    if (!match) continue;
+    const depth = (match[1] ?? '').length / 4;
+    stack.length = depth;
+    const path = `${stack.join('')}${match[2]}`;
+    stack.push(match[2] ?? '');
+    if (!path.includes(':') || !match[3]) continue;
+    for (const method of match[3].split(', ')) if (method !== 'HEAD') found.push(`${method} ${path}`);
+  }
+  return found.sort();
+}
+
+/**
+ * Parameterised routes that are not a merchant's: the operator API (authenticated by the admin
+ * token, across merchants by design) and gateway notifications (authenticated by the gateway's
+ * signature; the id is a gateway id).
+ */
+const notTenantScoped = (route: string) =>
+  / \/admin\//.test(route) || route === 'POST /gateway-notifications/:gatewayId';
+
+const MARKER = 'foreign-marker-7Q2';
+
+for (const kind of databaseKinds()) {
+  describe(`tenant isolation (${kind})`, () => {
+    let svc: TestService;
+    let owner: MerchantKeys;
+    let stranger: MerchantKeys;
+    /** Owner's test-mode resources. */
+    let created: IntentJson;
+    let succeeded: IntentJson;
+    let refundId: string;
+    /** Owner's live-mode intent. */
+    let liveIntent: IntentJson;
+
+    before(async () => {
+      svc = await startTestService(kind);
+      owner = await svc.createMerchant('Owner');
+      stranger = await svc.createMerchant('Stranger');
+      const pay = paymentHelpers(svc, () => owner);
+      created = await pay.create({ metadata: { note: MARKER } });
+      succeeded = await pay.create({ amount_minor: 3000, metadata: { note: MARKER } });
+      assert.equal(
+        (await pay.confirm(succeeded.id, { payment_method_token: 'tok_sim_approve' })).json().status,
+        'SUCCEEDED',
+      );
+      const refund = await svc.request({
+        method: 'POST',
+        url: '/v1/refunds',
+        key: owner.secretTest,
+        headers: { 'idempotency-key': freshKey() },
+        body: { payment_intent_id: succeeded.id, amount_minor: 100, metadata: { note: MARKER } },
+      });
+      assert.equal(refund.statusCode, 200, refund.body);
+      refundId = refund.json().id;
+      const live = await svc.request({
+        method: 'POST',
+        url: '/v1/payment-intents',
+        key: owner.secretLive,
+        headers: { 'idempotency-key': freshKey() },
+        body: { amount_minor: 2500, currency: 'USD', gateway_id: 'sim_live', metadata: { note: MARKER } },
+      });
+      assert.equal(live.statusCode, 200, live.body);
+      liveIntent = live.json();
+    });
+    after(() => svc.close());
+
+    /** The foreign callers of a test-mode resource: another merchant, and the owner's other mode. */
+    const foreignKeys = () => [
+      { who: 'another merchant', key: stranger.secretTest },
+      { who: 'the other mode', key: owner.secretLive },
+    ];
+
+    function assertNotFound(response: { statusCode: number; body: string }, what: string): void {
+      assert.equal(response.statusCode, 404, `${what}: ${response.body}`);
+      const problem = JSON.parse(response.body);
+      assert.equal(problem.code, 'resource_not_found', what);
+      assert.equal(response.body.includes(MARKER), false, `${what}: no foreign data`);
+      assert.equal(response.body.includes('client_secret'), false, what);
+      assert.equal(problem.payment_intent, undefined, what);
+      assert.deepEqual(
+        Object.keys(problem)
+          .filter((k) => !['type', 'title', 'status', 'detail', 'code', 'request_id', 'errors'].includes(k))
+          .sort(),
+        [],
+        `${what}: only problem members`,
+      );
+    }
+
+    async function intentStatus(id: string): Promise<{ status: string; amount_refunded_minor: number }> {
+      const { rows } = await svc.ctx.db.query<{ status: string; amount_refunded_minor: number }>(
+        'SELECT status, amount_refunded_minor FROM payment_intents WHERE id = $1',
+        [id],
+      );
+      const row = rows[0];
+      assert.ok(row);
+      return row;
+    }
+
+    /**
+     * One check per tenant-scoped route that takes an id: each proves that a foreign id is 404
+     * with nothing of the resource in the answer, and that nothing happened to the resource.
+     */
+    const checks: Record<string, () => Promise<void>> = {
+      'GET /v1/payment-intents/:id': async () => {
+        for (const { who, key } of foreignKeys()) {
+          for (const id of [created.id, succeeded.id]) {
+            assertNotFound(await svc.request({ method: 'GET', url: `/v1/payment-intents/${id}`, key }), who);
+          }
+        }
+        const liveFromTest = await svc.request({
+          method: 'GET',
+          url: `/v1/payment-intents/${liveIntent.id}`,
+          key: owner.secretTest,
+        });
+        assertNotFound(liveFromTest, 'a live intent read with the test key');
+        // The browser path: another merchant's publishable key, even with the intent's real client secret.
+        const browser = await svc.request({
+          method: 'GET',
+          url: `/v1/payment-intents/${created.id}`,
+          key: stranger.publishableTest,
+          headers: { 'x-client-secret': String(created.client_secret) },
+        });
+        assertNotFound(browser, "another merchant's publishable key");
+      },
+      'POST /v1/payment-intents/:id/confirm': async () => {
+        for (const { who, key } of foreignKeys()) {
+          const response = await svc.request({
+            method: 'POST',
+            url: `/v1/payment-intents/${created.id}/confirm`,
+            key,
+            body: { payment_method_token: 'tok_sim_approve' },
+          });
+          assertNotFound(response, who);
+        }
+        const browser = await svc.request({
+          method: 'POST',
+          url: `/v1/payment-intents/${created.id}/confirm`,
+          key: stranger.publishableTest,
+          headers: { 'x-client-secret': String(created.client_secret) },
+          body: { payment_method_token: 'tok_sim_approve' },
+        });
+        assertNotFound(browser, "another merchant's publishable key");
+        const liveFromTest = await svc.request({
+          method: 'POST',
+          url: `/v1/payment-intents/${liveIntent.id}/confirm`,
+          key: owner.secretTest,
+          body: { payment_method_token: 'tok_sim_approve' },
+        });
+        assertNotFound(liveFromTest, 'a live intent confirmed with the test key');
+        assert.equal((await intentStatus(created.id)).status, 'CREATED');
+        assert.equal((await intentStatus(liveIntent.id)).status, 'CREATED');
+      },
+      'POST /v1/payment-intents/:id/cancel': async () => {
+        for (const { who, key } of foreignKeys()) {
+          const response = await svc.request({
+            method: 'POST',
+            url: `/v1/payment-intents/${created.id}/cancel`,
+            key,
+          });
+          assertNotFound(response, who);
+        }
+        assertNotFound(
+          await svc.request({
+            method: 'POST',
+            url: `/v1/payment-intents/${liveIntent.id}/cancel`,
+            key: owner.secretTest,
+          }),
+          'a live intent canceled with the test key',
+        );
+        assert.equal((await intentStatus(created.id)).status, 'CREATED');
+        assert.equal((await intentStatus(liveIntent.id)).status, 'CREATED');
+      },
+      'GET /v1/refunds/:id': async () => {
+        for (const { who, key } of foreignKeys()) {
+          assertNotFound(await svc.request({ method: 'GET', url: `/v1/refunds/${refundId}`, key }), who);
+        }
+      },
+    };
+
+    /** Routes whose id travels in the body rather than the path. */
+    const bodyIdChecks: Record<string, () => Promise<void>> = {
+      'POST /v1/refunds (payment_intent_id)': async () => {
+        const before = await intentStatus(succeeded.id);
+        for (const { who, key } of foreignKeys()) {
+          const response = await svc.request({
+            method: 'POST',
+            url: '/v1/refunds',
+            key,
+            headers: { 'idempotency-key': freshKey() },
+            body: { payment_intent_id: succeeded.id, amount_minor: 100 },
+          });
+          assertNotFound(response, who);
+        }
+        const liveFromTest = await svc.request({
+          method: 'POST',
+          url: '/v1/refunds',
+          key: owner.secretTest,
+          headers: { 'idempotency-key': freshKey() },
+          body: { payment_intent_id: liveIntent.id },
+        });
+        assertNotFound(liveFromTest, 'a live intent refunded with the test key');
+        assert.deepEqual(await intentStatus(succeeded.id), before);
+        const { rows } = await svc.ctx.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM refunds WHERE payment_intent_id = ANY($1::text[])',
+          [[succeeded.id, liveIntent.id]],
+        );
+        assert.equal(rows[0]?.n, 1, 'only the owner’s own refund exists');
+      },
+    };
+
+    it('has a check for every tenant-scoped route that takes an id (read from the route table)', () => {
+      const scoped = parameterisedRoutes(svc.app).filter((route) => !notTenantScoped(route));
+      assert.ok(scoped.length >= 4, `found ${scoped.join(', ')}`);
+      assert.deepEqual(scoped, Object.keys(checks).sort(), 'add a check for each new id-taking route');
+    });
+
+    for (const [route, check] of Object.entries({ ...checks, ...bodyIdChecks })) {
+      it(`${route}: another merchant's id and the other mode's id are 404 resource_not_found`, check);
+    }
+
+    it('the owner reaches each of these resources (the 404s are not a broken route)', async () => {
+      for (const url of [`/v1/payment-intents/${created.id}`, `/v1/refunds/${refundId}`]) {
+        assert.equal((await svc.request({ method: 'GET', url, key: owner.secretTest })).statusCode, 200, url);
+      }
+      const live = await svc.request({
+        method: 'GET',
+        url: `/v1/payment-intents/${liveIntent.id}`,
+        key: owner.secretLive,
+      });
+      assert.equal(live.statusCode, 200);
+      assert.ok(live.body.includes(MARKER));
+    });
+  });
+}
