@@ -52,6 +52,7 @@ const results: BenchResults = {
   },
   historyRows,
   idleRssMB: {},
+  idleMemoryMB: {},
   runs: [],
   pgbench: [],
   profiles: [],
@@ -95,6 +96,7 @@ if (soakSeconds) {
 }
 
 results.machine.loadAverageAfter = loadavg().map((l) => Math.round(l * 100) / 100);
-const written = writeReport(results, { smoke });
+// Partial runs (--only) and smoke runs are for development: they never replace the recorded results.
+const written = writeReport(results, { smoke: smoke || values.only !== undefined });
 log(`done in ${Math.round((performance.now() - started) / 1000)} s; wrote ${written.join(', ')}`);
 process.exit(0);

@@ -6,6 +6,7 @@ import { round } from './load.ts';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
 interface CpuProfile {
@@ -51,6 +52,20 @@ export function moduleOf(url: string): string {
 export function summariseProfile(file: string, top = 15): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  // Time in a native function or in Node's internals (a socket write, a hash) belongs to the
+  // library or application code that called it: the nearest caller outside node:*.
+  const jsCaller = (id: number): ProfileNode | undefined => {
+    let current = parentOf.get(id);
+    while (current !== undefined) {
+      const node = byId.get(current);
+      const url = node?.callFrame.url ?? '';
+      if (url && !url.startsWith('node:')) return node;
+      current = parentOf.get(current);
+    }
+    return undefined;
+  };
   const selfUs = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++) {
     const id = profile.samples[i] ?? 0;
@@ -68,13 +83,18 @@ export function summariseProfile(file: string, top = 15): ProfileSummary {
       idleUs += us;
       continue;
     }
-    const module = moduleOf(frame.url);
-    const where = frame.url ? `${module}:${frame.lineNumber + 1}` : module;
+    const caller = frame.url && !frame.url.startsWith('node:') ? undefined : jsCaller(id);
+    const module = moduleOf(caller?.callFrame.url || frame.url);
+    const where = caller
+      ? `${frame.url ? moduleOf(frame.url) : 'native'}, called from ${caller.callFrame.functionName || '(anonymous)'} in ${module}:${caller.callFrame.lineNumber + 1}`
+      : frame.url
+        ? `${module}:${frame.lineNumber + 1}`
+        : '(native)';
     const fKey = `${name} ${where}`;
     const f = functions.get(fKey) ?? { name, where, ms: 0, percent: 0 };
     f.ms += us / 1000;
     functions.set(fKey, f);
-    const mKey = name.startsWith('(') ? name : module;
+    const mKey = name.startsWith('(') && !caller ? name : module;
     const m = modules.get(mKey) ?? { name: mKey, where: '', ms: 0, percent: 0 };
     m.ms += us / 1000;
     modules.set(mKey, m);

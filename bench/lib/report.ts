@@ -15,6 +15,10 @@ const n = (value: number | null | undefined, digits = 0) =>
   value === null || value === undefined || Number.isNaN(value)
     ? '–'
     : round(value, digits).toLocaleString('en-US');
+const breakdown = (m: Record<string, number> | undefined) =>
+  m
+    ? ` (process.memoryUsage(): JS heap used ${m.heapUsed} of ${m.heapTotal} MB, external ${m.external} MB of which array buffers ${m.arrayBuffers} MB)`
+    : '';
 const ratio = (value: number | undefined, base: number | undefined) =>
   value !== undefined && base ? `${round(value / base, 2)}×` : '–';
 
@@ -266,13 +270,13 @@ export function renderGenerated(r: BenchResults): string {
     '',
     '### PostgreSQL-backed service',
     '',
-    `History for the list: ${n(r.historyRows)} intents and ${n(r.historyRows)} transactions of the bench merchant. Idle RSS after start: ${n(r.idleRssMB.postgres)} MB.`,
+    `History for the list: ${n(r.historyRows)} intents and ${n(r.historyRows)} transactions of the bench merchant. Idle RSS after start: ${n(r.idleRssMB.postgres)} MB${breakdown(r.idleMemoryMB.postgres)}.`,
     '',
     scenarioTable(r, 'postgres'),
     '',
     '### Embedded (PGlite) service',
     '',
-    `Idle RSS after start: ${n(r.idleRssMB.embedded)} MB.`,
+    `Idle RSS after start: ${n(r.idleRssMB.embedded)} MB${breakdown(r.idleMemoryMB.embedded)}.`,
     '',
     scenarioTable(r, 'embedded'),
     '',

@@ -47,6 +47,8 @@ export interface BenchResults {
   };
   historyRows: number;
   idleRssMB: Partial<Record<SystemKind, number>>;
+  /** process.memoryUsage() of the idle service, MB: JS heap, external (PGlite's WASM memory), array buffers. */
+  idleMemoryMB: Partial<Record<SystemKind, Record<string, number>>>;
   runs: ScenarioRun[];
   pgbench: PgbenchResult[];
   profiles: ProfileSummary[];

@@ -26,7 +26,7 @@ export interface RoundTrips {
 
 /**
  * Statements (= round trips) per request, counted inside the service by a preloaded wrapper of
- * node-postgres (bench/support/count-queries.ts) during a short run of each scenario.
+ * node-postgres (bench/support/service-probe.ts) during a short run of each scenario.
  */
 export async function countRoundTrips(
   pg: PostgresBench,
@@ -66,7 +66,6 @@ export async function countRoundTrips(
     const service = await startPaygate({
       kind: 'postgres',
       databaseUrl: pg.url,
-      nodeFlags: ['--import', './bench/support/count-queries.ts'],
       env: { BENCH_QUERY_LOG: logPath },
     });
     let units = 0;

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './processes.ts';
 
 /**
@@ -16,6 +18,8 @@ export interface PaygateUnderTest {
   child: NodeChild;
   baseUrl: string;
   adminToken: string;
+  /** What the service's memory is made of right now (process.memoryUsage(), in bytes). */
+  memoryUsage(): Promise<NodeJS.MemoryUsage | null>;
 }
 
 export interface BenchMerchant {
@@ -51,7 +55,13 @@ export async function startPaygate(options: {
     ...options.env,
   };
   // Flags that name bench files (the query counter) must work from another checkout too.
-  const flags = (options.nodeFlags ?? []).map((f) => (f.startsWith('./bench/') ? join(repoRoot, f) : f));
+  // The probe reports process.memoryUsage() on SIGUSR2 (and counts statements when asked to).
+  const flags = ['--import', './bench/support/service-probe.ts', ...(options.nodeFlags ?? [])].map((f) =>
+    f.startsWith('./bench/') ? join(repoRoot, f) : f,
+  );
+  mkdirSync(join(repoRoot, 'bench/tmp'), { recursive: true });
+  const memoryReport = join(repoRoot, 'bench/tmp', `memory-${port}.json`);
+  env.BENCH_MEMORY_REPORT = memoryReport;
   const child = startNodeChild(
     `paygate (${options.kind})`,
     ['packages/server/src/main.ts', 'start'],
@@ -66,7 +76,21 @@ export async function startPaygate(options: {
     await child.stop();
     throw error;
   }
-  return { kind: options.kind, child, baseUrl, adminToken };
+  return {
+    kind: options.kind,
+    child,
+    baseUrl,
+    adminToken,
+    async memoryUsage() {
+      rmSync(memoryReport, { force: true });
+      child.signal('SIGUSR2');
+      for (let i = 0; i < 50 && !existsSync(memoryReport); i++) await sleep(20);
+      if (!existsSync(memoryReport)) return null;
+      const usage = JSON.parse(readFileSync(memoryReport, 'utf8')) as NodeJS.MemoryUsage;
+      rmSync(memoryReport, { force: true });
+      return usage;
+    },
+  };
 }
 
 export async function createMerchant(service: PaygateUnderTest, name: string): Promise<BenchMerchant> {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,10 +45,22 @@ export interface PostgresBench {
 
 const MB = 1024 * 1024;
 
-async function idleRss(service: PaygateUnderTest): Promise<number> {
+/** RSS of the idle service, and what it is made of, recorded in the results. */
+async function recordIdleMemory(service: PaygateUnderTest, results: BenchResults): Promise<number> {
   // Start-up garbage is collected lazily; wait a moment so "idle" is idle.
   await sleep(2000);
-  return round(memoryOf(service.child.pid).rssBytes / MB, 0);
+  const rssMB = round(memoryOf(service.child.pid).rssBytes / MB, 0);
+  results.idleRssMB[service.kind] = rssMB;
+  const usage = await service.memoryUsage();
+  const status = readFileSync(`/proc/${service.child.pid}/status`, 'utf8');
+  const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  results.idleMemoryMB[service.kind] = {
+    ...Object.fromEntries(Object.entries(usage ?? {}).map(([k, v]) => [k, round(v / MB, 0)])),
+    // Anonymous memory is the process's own; file-backed is mostly the node binary's mapped code.
+    rssAnon: round(kB('RssAnon') / 1024, 0),
+    rssFile: round(kB('RssFile') / 1024, 0),
+  };
+  return rssMB;
 }
 
 /**
@@ -65,14 +77,14 @@ export async function runPostgresSuite(
   const receiver = await WebhookReceiver.start();
   const service = await startPaygate({ kind: 'postgres', databaseUrl: url });
   try {
-    results.idleRssMB.postgres = await idleRss(service);
+    await recordIdleMemory(service, results);
     options.log(`postgres: service up (pid ${service.child.pid}), idle RSS ${results.idleRssMB.postgres} MB`);
     const merchant = await createMerchant(service, 'Bench merchant');
     await withClient(url, async (client) => {
       const version = await client.query<{ v: string }>('SELECT version() AS v');
       results.machine.postgres = version.rows[0]?.v.split(' on ')[0] ?? null;
       if (!options.smoke) {
-        const dir = await client.query<{ d: string }>('SHOW data_directory');
+        const dir = await client.query<{ d: string }>(`SELECT current_setting('data_directory') AS d`);
         const dataDirectory = dir.rows[0]?.d;
         if (dataDirectory && existsSync(dataDirectory)) {
           results.machine.diskFlushesPerSecond = measureFlushRate(dataDirectory);
@@ -127,7 +139,7 @@ export async function runEmbeddedSuite(
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
   const service = await startPaygate({ kind: 'embedded', dataDir });
   try {
-    results.idleRssMB.embedded = await idleRss(service);
+    await recordIdleMemory(service, results);
     options.log(`embedded: service up (pid ${service.child.pid}), idle RSS ${results.idleRssMB.embedded} MB`);
     const merchant = await createMerchant(service, 'Bench merchant');
     const { runs } = await runServiceScenarios(
@@ -180,14 +192,24 @@ export async function runProfiles(
   if (flowSecret) scenarios.push({ name: 'flow', requests: flowRequests(pg.merchant) });
   for (const scenario of scenarios) {
     const name = `${scenario.name}-postgres.cpuprofile`;
-    rmSync(join(dir, name), { force: true });
+    const path = join(dir, name);
+    rmSync(path, { force: true });
     const service = await startPaygate({
       kind: 'postgres',
       databaseUrl: pg.url,
-      nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`],
+      env: { BENCH_CPU_PROFILE: path },
     });
     try {
       if (scenario.name === 'flow' && flowSecret) await pg.receiver.reset(flowSecret);
+      // A short warm-up, so the profile shows the steady state rather than the JIT at work.
+      await runLoad({
+        url: service.baseUrl,
+        connections: 10,
+        durationSeconds: 1,
+        requests: scenario.requests,
+        idReplacement: true,
+      });
+      service.child.signal('SIGUSR2');
       await runLoad({
         url: service.baseUrl,
         connections: 10,
@@ -195,11 +217,13 @@ export async function runProfiles(
         requests: scenario.requests,
         idReplacement: true,
       });
+      service.child.signal('SIGUSR2');
+      for (let i = 0; i < 100 && !existsSync(path); i++) await sleep(50);
     } finally {
       await service.child.stop();
     }
-    if (readdirSync(dir).includes(name)) {
-      const summary = summariseProfile(join(dir, name));
+    if (existsSync(path)) {
+      const summary = summariseProfile(path);
       results.profiles.push({ ...summary, file: `bench/tmp/profiles/${name}` });
       options.log(
         `profile ${name}: top ${summary.topFunctions[0]?.name} ${summary.topFunctions[0]?.percent}%`,
@@ -234,7 +258,7 @@ export async function runSoak(
   const database = await createFreshDatabase('paygate_soak');
   const service = await startPaygate({ kind: 'postgres', databaseUrl: databaseUrl(database) });
   try {
-    results.idleRssMB.postgres = await idleRss(service);
+    await recordIdleMemory(service, results);
     const merchant = await createMerchant(service, 'Soak merchant');
     const first = await callApi(
       service,

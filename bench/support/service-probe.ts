@@ -1,28 +1,57 @@
-// Preloaded into the service (`node --import ./bench/support/count-queries.ts`) to count the
-// statements it sends to PostgreSQL, by statement text: each is one network round trip, since
-// node-postgres sends one query at a time per connection. Written to BENCH_QUERY_LOG at exit.
+// Preloaded into the service (`node --import ./bench/support/service-probe.ts`) to see inside it:
+// - it counts the statements sent to PostgreSQL, by statement text (each is one network round
+//   trip, since node-postgres sends one query at a time per connection), written to
+//   BENCH_QUERY_LOG at exit;
+// - on SIGUSR2 it writes process.memoryUsage() to BENCH_MEMORY_REPORT (what the RSS is made of),
+//   and starts counting statements afresh, so start-up statements are not counted;
+// - with BENCH_CPU_PROFILE set, the first SIGUSR2 starts the V8 CPU profiler and the second one
+//   writes the profile there, so the profile covers exactly the load (not start-up).
 import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createRequire } from 'node:module';
 
-const requireFromServer = createRequire(new URL('../../packages/server/package.json', import.meta.url));
-const pg = requireFromServer('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
-
 const counts = new Map<string, number>();
-const original = pg.Client.prototype.query;
-pg.Client.prototype.query = function countedQuery(this: unknown, ...args: unknown[]) {
-  const first = args[0];
-  const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
-  if (typeof text === 'string') {
-    const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return original.apply(this, args);
-};
+// Counting costs a little CPU per statement, so it is on only when asked for.
+if (process.env.BENCH_QUERY_LOG) {
+  const requireFromServer = createRequire(new URL('../../packages/server/package.json', import.meta.url));
+  const pg = requireFromServer('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function countedQuery(this: unknown, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
+    if (typeof text === 'string') {
+      const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return original.apply(this, args);
+  };
+}
 
 process.on('exit', () => {
   const path = process.env.BENCH_QUERY_LOG;
   if (path) writeFileSync(path, JSON.stringify(Object.fromEntries(counts), null, 2));
 });
 
-// The bench sends SIGUSR2 when the measured load starts, so start-up statements are not counted.
-process.on('SIGUSR2', () => counts.clear());
+let profiler: Session | null = null;
+function toggleProfiler(path: string): void {
+  if (!profiler) {
+    profiler = new Session();
+    profiler.connect();
+    profiler.post('Profiler.enable');
+    profiler.post('Profiler.setSamplingInterval', { interval: 500 });
+    profiler.post('Profiler.start');
+    return;
+  }
+  const session = profiler;
+  session.post('Profiler.stop', (error, result) => {
+    if (!error) writeFileSync(path, JSON.stringify(result.profile));
+    session.disconnect();
+  });
+}
+
+process.on('SIGUSR2', () => {
+  if (process.env.BENCH_CPU_PROFILE) toggleProfiler(process.env.BENCH_CPU_PROFILE);
+  counts.clear();
+  const path = process.env.BENCH_MEMORY_REPORT;
+  if (path) writeFileSync(path, JSON.stringify(process.memoryUsage()));
+});
