@@ -3,12 +3,14 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startService } from './service.ts';
 import { migrate } from './storage/migrate.ts';
 import { openDatabase } from './storage/open.ts';
+import { startWorkerProcess } from './webhooks/worker-process.ts';
 
 const usage = `Usage: paygate <command>
 
 Commands:
   start                      start the service (API, operator API, workers, simulated gateway)
   migrate                    apply pending database migrations and exit
+  worker                     run only the webhook delivery worker (no HTTP); run several beside the API
   merchant create <name>     create a merchant and print its API keys (shown once)
   help                       show this text
 
@@ -42,6 +44,19 @@ async function run(argv: string[]): Promise<number> {
             service.logger.error({ err: error }, 'shutdown failed');
             process.exit(1);
           });
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+      return -1;
+    }
+    case 'worker': {
+      const worker = await startWorkerProcess(config);
+      const stop = (signal: string) => {
+        worker.logger.info({ signal }, 'shutting down: finishing attempts in flight');
+        worker.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));

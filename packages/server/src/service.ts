@@ -14,6 +14,8 @@ import { buildHttpApp } from './http/app.ts';
 import type { Database } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
 import { openDatabase } from './storage/open.ts';
+import { createDeliveryWorker } from './webhooks/delivery-worker.ts';
+import { deliveryWorkerOptionsFromEnv } from './webhooks/worker-process.ts';
 import {
   DELAYED_CHARGES_JOB,
   delayedChargesJob,
@@ -102,10 +104,14 @@ export async function startService(config: Config): Promise<RunningService> {
     ],
     logger,
   );
+  // Webhook deliveries: woken by every committed event (LISTEN) and by a slow fallback poll.
+  const webhookWorker = createDeliveryWorker(ctx, { ...deliveryWorkerOptionsFromEnv(process.env), logger });
+  await webhookWorker.start();
   wakeTimeDrivenJobs = () => {
     for (const name of [EXPIRY_JOB, DELAYED_CHARGES_JOB, RECONCILIATION_JOB, REFUND_RECONCILIATION_JOB]) {
       scheduler.wake(name);
     }
+    webhookWorker.wake();
   };
   const demo = await ensureDemoMerchant(ctx);
   process.stdout.write(
@@ -130,6 +136,7 @@ export async function startService(config: Config): Promise<RunningService> {
       // Order matters: stop taking requests (in-flight ones finish), then workers, then the database.
       await http.close();
       await scheduler.stop();
+      await webhookWorker.stop();
       await simulated?.sim.close();
       await db.close();
     },

@@ -249,7 +249,7 @@ for (const kind of databaseKinds()) {
         const delivery = await deliveryOf(event.id);
         assert.equal(delivery.status, 'PENDING');
         assert.equal(delivery.attempts_made, slot - 1);
-        const due = new Date(first.getTime() + (ATTEMPT_OFFSETS_SECONDS[slot - 1] ?? 0) * 1000);
+        const due: Date = new Date(first.getTime() + (ATTEMPT_OFFSETS_SECONDS[slot - 1] ?? 0) * 1000);
         assert.equal(delivery.next_attempt_at?.toISOString(), due.toISOString(), `slot ${slot} due time`);
         advanceTo(new Date(due.getTime() - 2000));
         await worker.runOnce();

@@ -44,6 +44,8 @@ export interface DeliveryWorker {
   runOnce(): Promise<number>;
   /** Runs in the background: woken by every committed event (LISTEN) and by the fallback poll. */
   start(): Promise<void>;
+  /** Looks for due work now (after the test clock moved, for example). */
+  wake(): void;
   /** Stops claiming, waits for attempts in flight to be recorded, and closes its connections. */
   stop(): Promise<void>;
 }
@@ -222,7 +224,8 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
   let poll: NodeJS.Timeout | null = null;
 
   async function claim(limit: number): Promise<{ token: string; claimed: ClaimedDelivery[] }> {
-    const token = randomBase62(20);
+    // The process id in the token tells an operator (and the crash test) which process holds a claim.
+    const token = `${process.pid}.${randomBase62(16)}`;
     const now = ctx.clock.now();
     const claimed = await ctx.db.transaction((tx) =>
       claimDueDeliveries(tx, {
@@ -296,6 +299,7 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
         if (claimed.length < batchSize) return attempted;
       }
     },
+    wake: trigger,
     async start() {
       unlisten = await ctx.db.listen(EVENTS_CHANNEL, trigger);
       poll = setInterval(trigger, pollIntervalMs);

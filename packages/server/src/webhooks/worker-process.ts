@@ -1,0 +1,80 @@
+import pino, { type Logger } from 'pino';
+import { createAppContext } from '../app/create-context.ts';
+import { systemClock } from '../clock.ts';
+import { type Config, ConfigError } from '../config.ts';
+import { GatewayRegistry } from '../gateways/registry.ts';
+import { migrate } from '../storage/migrate.ts';
+import { openDatabase } from '../storage/open.ts';
+import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new ConfigError(`${name} must be an integer from 1 to ${max}`);
+  }
+  return value;
+}
+
+/**
+ * Tuning of the delivery worker from the environment (all optional): PAYGATE_WEBHOOK_CONCURRENCY
+ * (attempts in flight per process, default 64), PAYGATE_WEBHOOK_BATCH_SIZE (rows per claim, 50),
+ * PAYGATE_WEBHOOK_POLL_MS (fallback poll, 5000), PAYGATE_WEBHOOK_LEASE_SECONDS (60) and
+ * PAYGATE_WEBHOOK_TIMEOUT_MS (10000; the contract's 10 s, lowered only by tests).
+ */
+export function deliveryWorkerOptionsFromEnv(env: NodeJS.ProcessEnv): DeliveryWorkerOptions {
+  const options: DeliveryWorkerOptions = {
+    concurrency: positiveInteger(env, 'PAYGATE_WEBHOOK_CONCURRENCY', 1000),
+    batchSize: positiveInteger(env, 'PAYGATE_WEBHOOK_BATCH_SIZE', 1000),
+    pollIntervalMs: positiveInteger(env, 'PAYGATE_WEBHOOK_POLL_MS', 3_600_000),
+    leaseSeconds: positiveInteger(env, 'PAYGATE_WEBHOOK_LEASE_SECONDS', 3600),
+    timeoutMs: positiveInteger(env, 'PAYGATE_WEBHOOK_TIMEOUT_MS', 10_000),
+  };
+  const leaseMs = (options.leaseSeconds ?? 60) * 1000;
+  if (leaseMs <= (options.timeoutMs ?? 10_000)) {
+    // A lease shorter than an attempt would let a second worker take a delivery still in flight.
+    throw new ConfigError('PAYGATE_WEBHOOK_LEASE_SECONDS must be longer than the attempt time-out');
+  }
+  return options;
+}
+
+export interface WorkerProcess {
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/**
+ * `paygate worker`: the webhook delivery worker alone, without HTTP, over the configured
+ * database. Run any number of them beside the API processes (PostgreSQL only: the embedded
+ * database belongs to one process).
+ */
+export async function startWorkerProcess(
+  config: Config,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<WorkerProcess> {
+  const logger = pino({ level: config.logLevel });
+  const options = deliveryWorkerOptionsFromEnv(env);
+  const db = await openDatabase(config);
+  if (config.migrateOnStart) {
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ applied }, 'database migrated');
+  }
+  const ctx = createAppContext({
+    db,
+    clock: systemClock,
+    gateways: new GatewayRegistry([]),
+    masterKey: config.masterKey,
+    publicUrl: config.publicUrl,
+  });
+  const worker = createDeliveryWorker(ctx, { ...options, logger });
+  await worker.start();
+  logger.info({ pid: process.pid }, 'webhook delivery worker started');
+  return {
+    logger,
+    async stop() {
+      await worker.stop();
+      await db.close();
+    },
+  };
+}
