@@ -79,16 +79,26 @@ if (soakSeconds) {
 } else {
   const needsPostgres = ['postgres', 'baselines', 'profiles'].some((p) => parts.has(p));
   const pg = needsPostgres ? await runPostgresSuite(options, results, parts.has('postgres')) : null;
+  // A part that fails is written down and the run goes on: the other parts' figures still count.
+  const part = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      results.notes.push(`${name} failed: ${message.slice(0, 300)}`);
+      log(`${name} failed: ${message}`);
+    }
+  };
   try {
-    if (pg && parts.has('baselines')) await runBaselines(pg, options, results);
+    if (pg && parts.has('baselines')) await part('baselines', () => runBaselines(pg, options, results));
     if (parts.has('embedded')) {
       const receiver = pg?.receiver ?? (await WebhookReceiver.start());
-      await runEmbeddedSuite(options, results, receiver);
+      await part('embedded', () => runEmbeddedSuite(options, results, receiver));
       if (!pg) await receiver.stop();
     }
     if (pg && parts.has('profiles')) {
-      await countRoundTrips(pg, options, results);
-      if (!smoke) await runProfiles(pg, options, results, pg.webhookSecret);
+      await part('round trips', () => countRoundTrips(pg, options, results));
+      if (!smoke) await part('profiles', () => runProfiles(pg, options, results, pg.webhookSecret));
     }
   } finally {
     await pg?.close();

@@ -80,15 +80,29 @@ export async function runBaselines(
   ] as const;
   for (const variant of variants) {
     for (const clients of variant.clients) {
-      const result = await runPgbench({
-        database: pg.database,
-        scriptPath: join(repoRoot, 'bench/baselines', variant.script),
-        clients,
-        durationSeconds: d,
-        protocol: variant.protocol,
-        variables: { keyhash, merchant: pg.merchant.id },
-        logDir: options.tmpDir,
-      });
+      let result: Awaited<ReturnType<typeof runPgbench>>;
+      try {
+        result = await runPgbench({
+          database: pg.database,
+          scriptPath: join(repoRoot, 'bench/baselines', variant.script),
+          clients,
+          durationSeconds: d,
+          protocol: variant.protocol,
+          variables: { keyhash, merchant: pg.merchant.id },
+          logDir: options.tmpDir,
+        });
+      } catch (error) {
+        // PostgreSQL is shared (max_connections); one failed variant must not lose the whole run.
+        const reason =
+          error instanceof Error
+            ? (error.message.split('\n').find((l) => l.includes('error')) ?? error.message)
+            : String(error);
+        results.notes.push(
+          `pgbench ${variant.script} -M ${variant.protocol} c=${clients} failed: ${reason.slice(0, 200)}`,
+        );
+        options.log(`pgbench ${variant.script} c=${clients} failed`);
+        continue;
+      }
       results.pgbench.push(result);
       options.log(
         `pgbench ${result.script} ${result.protocol} c=${clients}: ${result.tps} tps p50 ${result.p50Ms} p99 ${result.p99Ms} ms, failed ${result.failed}`,
