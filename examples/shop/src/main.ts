@@ -1,0 +1,48 @@
+// One command for the demo: `npm run shop`. It starts Paygate (embedded database, simulated
+// gateway, test clock) unless PAYGATE_URL names a running one, sets up a merchant for the shop
+// through the operator API, and serves the shop.
+import { resolve } from 'node:path';
+import { startLocalPaygate } from './local-paygate.ts';
+import { provisionShop } from './provision.ts';
+import { startShop } from './server.ts';
+
+const shopPort = Number(process.env.SHOP_PORT ?? 3000);
+let paygateUrl = process.env.PAYGATE_URL?.replace(/\/+$/, '');
+let adminToken = process.env.PAYGATE_ADMIN_TOKEN;
+let stopPaygate = async () => {};
+
+if (!paygateUrl) {
+  const local = await startLocalPaygate({
+    port: Number(process.env.PORT ?? 8080),
+    simPort: Number(process.env.PAYGATE_SIM_PORT ?? 8081),
+    dataDir: resolve(process.env.PAYGATE_DATA_DIR ?? '.paygate/shop'),
+    ...(adminToken ? { adminToken } : {}),
+  });
+  paygateUrl = local.url;
+  adminToken = local.adminToken;
+  stopPaygate = () => local.service.stop();
+}
+if (!adminToken)
+  throw new Error('PAYGATE_ADMIN_TOKEN is required with PAYGATE_URL (the shop registers itself)');
+
+const credentials = await provisionShop({
+  paygateUrl,
+  adminToken,
+  // Both names of this machine, so the page works whichever one the browser shows.
+  shopOrigins: [`http://localhost:${shopPort}`, `http://127.0.0.1:${shopPort}`],
+  webhookUrl: `http://127.0.0.1:${shopPort}/webhooks/paygate`,
+});
+const running = await startShop({ paygateUrl, ...credentials, port: shopPort });
+
+process.stdout.write(
+  `\nDemo shop: ${running.url}  (Paygate: ${paygateUrl}, merchant ${credentials.merchantId})\n` +
+    'Pay with 4242 4242 4242 4242 (approved), 4000 0000 0000 3220 (bank confirmation) or\n' +
+    '4000 0000 0000 0002 (declined). Ctrl-C stops everything.\n',
+);
+const stop = async () => {
+  await running.close();
+  await stopPaygate();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { constructEvent, Paygate, WebhookSignatureError } from '@paygate/node';
+import { OrderBook } from './orders.ts';
+import { homePage, messagePage, payPage, returnPage } from './pages.ts';
+
+export interface ShopOptions {
+  /** The Paygate service, e.g. http://localhost:8080 (the API and, under /checkout, the frame). */
+  paygateUrl: string;
+  /** sk_test_…: used only here, on the server. */
+  secretKey: string;
+  /** pk_test_…: handed to the browser component. */
+  publishableKey: string;
+  /** whsec_…: may be set later with setWebhookSecret (the endpoint is registered with our URL). */
+  webhookSecret?: string | null;
+  port?: number;
+  host?: string;
+}
+
+export interface Shop {
+  url: string;
+  orders: OrderBook;
+  setWebhookSecret(secret: string): void;
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += buffer.length;
+    if (size > BODY_LIMIT_BYTES) throw new Error('body too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string, csp?: string): void {
+  response.statusCode = status;
+  response.setHeader('content-type', type);
+  response.setHeader('cache-control', 'no-store');
+  if (csp) response.setHeader('content-security-policy', csp);
+  response.end(body);
+}
+
+/** A small merchant site: it creates intents on its server, mounts the checkout, trusts webhooks. */
+export async function startShop(options: ShopOptions): Promise<Shop> {
+  const paygate = new Paygate({ apiKey: options.secretKey, baseUrl: options.paygateUrl });
+  const checkoutUrl = `${options.paygateUrl.replace(/\/+$/, '')}/checkout`;
+  const checkoutOrigin = new URL(checkoutUrl).origin;
+  const orders = new OrderBook();
+  let webhookSecret = options.webhookSecret ?? null;
+  let shopUrl = '';
+
+  // The shop's pages may load the component and frame the checkout, and talk only to the shop.
+  const pageCsp = (nonce: string) =>
+    [
+      "default-src 'self'",
+      `script-src 'nonce-${nonce}' ${checkoutOrigin}`,
+      `style-src 'nonce-${nonce}'`,
+      `frame-src ${checkoutOrigin}`,
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "form-action 'self'",
+    ].join('; ');
+  const html = (response: ServerResponse, status: number, render: (nonce: string) => string) => {
+    const nonce = randomBytes(16).toString('base64');
+    send(response, status, 'text/html; charset=utf-8', render(nonce), pageCsp(nonce));
+  };
+
+  async function createOrder(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const form = new URLSearchParams((await readBody(request)).toString('utf8'));
+    const amountMinor = Number(form.get('amount_minor') ?? 2500);
+    const currency = form.get('currency') ?? 'USD';
+    const expiresIn = form.get('expires_in_seconds');
+    const order = orders.create(amountMinor, currency);
+    const intent = await paygate.paymentIntents.create(
+      {
+        amount_minor: amountMinor,
+        currency,
+        gateway_id: 'sim',
+        metadata: { order_id: order.id },
+        return_url: `${shopUrl}/return?order=${encodeURIComponent(order.id)}`,
+        ...(expiresIn ? { expires_in_seconds: Number(expiresIn) } : {}),
+      },
+      { idempotencyKey: order.idempotencyKey },
+    );
+    if (!intent.client_secret) throw new Error('the create response carries no client_secret');
+    orders.attachIntent(order, intent.id, intent.client_secret);
+    const locale = form.get('locale');
+    const query = locale ? `?locale=${encodeURIComponent(locale)}` : '';
+    response.statusCode = 303;
+    response.setHeader('location', `/orders/${order.id}/pay${query}`);
+    response.end();
+  }
+
+  async function receiveWebhook(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // 1. the raw body, before any parser; 2. the signature; 3. dedupe; 4. answer fast.
+    const rawBody = await readBody(request);
+    if (!webhookSecret) return send(response, 503, 'text/plain', 'webhook secret not configured');
+    let event: ReturnType<typeof constructEvent>;
+    try {
+      const header = request.headers['service-signature'];
+      event = constructEvent(rawBody, typeof header === 'string' ? header : null, webhookSecret);
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) return send(response, 400, 'text/plain', 'bad signature');
+      throw error;
+    }
+    if (orders.firstDelivery(event.id) && event.type.startsWith('payment_intent.')) {
+      const object = event.data.object as { id?: unknown; status?: unknown };
+      const order = typeof object.id === 'string' ? orders.byPaymentIntent(object.id) : null;
+      if (order && typeof object.status === 'string') {
+        order.events.push(event.type);
+        // 5. Unknown types are ignored; the status inside data.object is what counts, not arrival order.
+        if (order.paymentStatus !== 'SUCCEEDED') order.paymentStatus = object.status;
+      }
+    }
+    send(response, 200, 'application/json', '{"received":true}');
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://shop.invalid');
+    const method = request.method ?? 'GET';
+    if (method === 'GET' && url.pathname === '/') return html(response, 200, homePage);
+    if (method === 'POST' && url.pathname === '/orders') return createOrder(request, response);
+    if (method === 'POST' && url.pathname === '/webhooks/paygate') return receiveWebhook(request, response);
+
+    const orderPath = /^\/orders\/(order_\d+)\/(pay|status)$/.exec(url.pathname);
+    if (method === 'GET' && orderPath) {
+      const order = orders.get(orderPath[1] ?? '');
+      if (!order) return html(response, 404, (nonce) => messagePage('Not found', 'No such order.', nonce));
+      if (orderPath[2] === 'status') {
+        const status = {
+          order_id: order.id,
+          payment_intent_id: order.paymentIntentId,
+          payment_status: order.paymentStatus,
+          events: order.events,
+        };
+        return send(response, 200, 'application/json', JSON.stringify(status));
+      }
+      const locale = url.searchParams.get('locale') ?? 'en';
+      return html(response, 200, (nonce) =>
+        payPage(order, { checkoutUrl, publishableKey: options.publishableKey, locale, nonce }),
+      );
+    }
+    if (method === 'GET' && url.pathname === '/return') {
+      const order = orders.get(url.searchParams.get('order') ?? '');
+      const paymentIntentId = url.searchParams.get('payment_intent') ?? '';
+      if (!order || order.paymentIntentId !== paymentIntentId) {
+        return html(response, 404, (nonce) => messagePage('Not found', 'No such order.', nonce));
+      }
+      return html(response, 200, (nonce) => returnPage(order, paymentIntentId, nonce));
+    }
+    return html(response, 404, (nonce) => messagePage('Not found', 'No such page.', nonce));
+  }
+
+  const server = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      // Never echo a request body or an API answer: the message names the failure only.
+      const message = error instanceof Error ? error.message : 'unexpected error';
+      if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', `Shop error: ${message}`);
+    });
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const { port } = server.address() as AddressInfo;
+  shopUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  return {
+    url: shopUrl,
+    orders,
+    setWebhookSecret(secret) {
+      webhookSecret = secret;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

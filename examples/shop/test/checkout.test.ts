@@ -1,0 +1,336 @@
+// The embedded checkout end to end in headless Chromium: the demo shop's page, the component, the
+// hosted frame, the simulated gateway's hosted field and challenge page, and the shop's webhook.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  type LoggedRequest,
+  type PageServer,
+  recordRequests,
+  SCREENSHOTS,
+  type ShopEvent,
+  type Stack,
+  startPageServer,
+  startStack,
+  waitForCheckoutEvents,
+} from './support.ts';
+
+const CARDS = {
+  approve: '4242 4242 4242 4242',
+  decline: '4000 0000 0000 0002',
+  challenge: '4000 0000 0000 3220',
+};
+const FRAME = 'iframe[data-paygate-checkout]';
+
+describe('embedded checkout in Chromium (demo shop, embedded database)', () => {
+  let stack: Stack;
+  let serviceOrigin: string;
+  before(async () => {
+    stack = await startStack();
+    serviceOrigin = new URL(stack.paygate.url).origin;
+  });
+  after(() => stack?.close());
+
+  async function newPage(): Promise<{ page: Page; log: LoggedRequest[]; pageErrors: string[] }> {
+    const page = await stack.browser.newPage({ viewport: { width: 800, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    return { page, log: recordRequests(page), pageErrors };
+  }
+
+  /** An order created on the shop's server; answers its payment page's path and its intent. */
+  async function createOrder(
+    fields: Record<string, string> = {},
+  ): Promise<{ payPath: string; intentId: string }> {
+    const response = await fetch(`${stack.shop.url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ amount_minor: '2500', currency: 'USD', ...fields }).toString(),
+      redirect: 'manual',
+    });
+    assert.equal(response.status, 303);
+    const payPath = response.headers.get('location') ?? '';
+    const orderId = /\/orders\/(order_\d+)\/pay/.exec(payPath)?.[1] ?? '';
+    const status = (await (await fetch(`${stack.shop.url}/orders/${orderId}/status`)).json()) as {
+      payment_intent_id: string;
+    };
+    return { payPath, intentId: status.payment_intent_id };
+  }
+
+  const checkoutFrame = (page: Page) => page.frameLocator(FRAME);
+  const hostedField = (page: Page) => checkoutFrame(page).frameLocator('iframe.hosted-fields');
+  const frameState = (page: Page, state: string) =>
+    checkoutFrame(page).locator(`body[data-state="${state}"]`).waitFor({ timeout: 20_000 });
+  const screenshot = (page: Page, name: string) =>
+    page.locator(FRAME).screenshot({ path: new URL(`checkout-${name}.png`, SCREENSHOTS).pathname });
+
+  async function enterCard(page: Page, card: string): Promise<void> {
+    await frameState(page, 'form');
+    await hostedField(page).getByLabel('Card number').fill(card);
+  }
+
+  /** The page's boundaries, from its network log. */
+  function assertBoundaries(log: LoggedRequest[], card: string): void {
+    const fromPageToService = log.filter((r) => r.fromMainFrame && new URL(r.url).origin === serviceOrigin);
+    assert.deepEqual(
+      fromPageToService.map((r) => new URL(r.url).pathname),
+      ['/checkout/v1/checkout.js'],
+      'the merchant page loads the component script and nothing else from the service',
+    );
+    const digits = card.replace(/\s/g, '');
+    const carriers = log.filter((r) =>
+      `${r.url} ${r.postData ?? ''}`.replace(/[\s-]|%20/g, '').includes(digits),
+    );
+    assert.ok(carriers.length > 0, 'the card number was sent to the gateway');
+    for (const request of carriers) {
+      assert.equal(
+        new URL(request.url).origin,
+        stack.simOrigin,
+        `card number sent to ${request.url} (service ${serviceOrigin}, shop ${stack.shop.url})`,
+      );
+    }
+    const apiCalls = log.filter((r) => new URL(r.url).pathname.startsWith('/v1/'));
+    assert.ok(apiCalls.length > 0);
+    for (const call of apiCalls) {
+      assert.equal(new URL(call.url).origin, serviceOrigin);
+      assert.ok(
+        call.frameUrl.startsWith(`${serviceOrigin}/checkout/v1/frame?`),
+        `API called from ${call.frameUrl}`,
+      );
+      assert.doesNotMatch(call.url, /secret/i, 'no client secret in a URL');
+    }
+    const frameUrl = log.find((r) => r.url.includes('/checkout/v1/frame?'))?.url ?? '';
+    assert.match(frameUrl, /[?&]pk=pk_test_/);
+    assert.doesNotMatch(frameUrl, /_secret_/);
+  }
+
+  /** A page of the test's own that mounts the component loaded from `scriptSrc`. */
+  async function syntheticPage(
+    page: Page,
+    server: PageServer,
+    path: string,
+    script: string,
+    scriptSrc: string,
+  ) {
+    server.serve(
+      path,
+      'text/html',
+      `<!doctype html><html lang="en"><title>Test page</title><div id="checkout"></div>
+<script src="${scriptSrc}"></script>
+<script>
+window.shopCheckoutEvents = [];
+const record = (type, detail) => window.shopCheckoutEvents.push({ type, ...detail });
+const callbacks = {
+  onSuccess: (r) => record('success', r),
+  onError: (e) => record('error', e),
+  onCancel: () => record('cancel', {}),
+};
+${script}
+</script>`,
+    );
+    await page.goto(`${server.url}${path}`);
+  }
+
+  it('approves a test card typed into the hosted field, fires onSuccess, and the webhook confirms it', async () => {
+    const { page, log, pageErrors } = await newPage();
+    await page.goto(stack.shop.url);
+    await page.getByRole('button', { name: 'Buy now' }).click();
+    await page.waitForURL(/\/orders\/order_\d+\/pay$/);
+    await enterCard(page, CARDS.approve);
+    await screenshot(page, 'form');
+    // Keyboard only: focus the Pay button and press Enter.
+    const pay = checkoutFrame(page).getByRole('button', { name: /^Pay \$25\.00$/ });
+    await pay.focus();
+    await page.keyboard.press('Enter');
+
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type, 'success');
+    assert.equal(event.type === 'success' && event.status, 'SUCCEEDED');
+    const paymentIntentId = event.type === 'success' ? event.paymentIntentId : '';
+    assert.equal((await stack.intent(paymentIntentId)).status, 'SUCCEEDED');
+    await frameState(page, 'succeeded');
+    await screenshot(page, 'succeeded');
+
+    await page
+      .getByText('Order paid: confirmed by the payment_intent.succeeded webhook.')
+      .waitFor({ timeout: 20_000 });
+    const order = stack.shop.orders.byPaymentIntent(paymentIntentId);
+    assert.ok(order?.events.includes('payment_intent.succeeded'));
+    assert.equal(order?.paymentStatus, 'SUCCEEDED');
+    await page.screenshot({ path: new URL('shop-paid.png', SCREENSHOTS).pathname });
+
+    assertBoundaries(log, CARDS.approve);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  });
+
+  it('sends the challenge card through a top-level redirect to the bank page and back to the shop', async () => {
+    const { page, log } = await newPage();
+    const { payPath, intentId } = await createOrder();
+    await page.goto(`${stack.shop.url}${payPath}`);
+    await enterCard(page, CARDS.challenge);
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+
+    // The whole tab moves to the gateway's page: it is the top document, not a frame.
+    await page.waitForURL((url) => url.href.startsWith(`${stack.simOrigin}/challenge/`), { timeout: 20_000 });
+    assert.equal(page.frames().length, 1);
+    assert.equal((await stack.intent(intentId)).status, 'REQUIRES_ACTION');
+    await page.screenshot({ path: new URL('challenge-page.png', SCREENSHOTS).pathname });
+    await page.getByRole('button', { name: 'Approve' }).click();
+
+    await page.waitForURL((url) => url.origin === stack.shop.url && url.pathname === '/return', {
+      timeout: 20_000,
+    });
+    const back = new URL(page.url());
+    assert.equal(back.searchParams.get('payment_intent'), intentId);
+    await page
+      .getByText('Order paid: confirmed by the payment_intent.succeeded webhook.')
+      .waitFor({ timeout: 20_000 });
+    assert.equal((await stack.intent(intentId)).status, 'SUCCEEDED');
+    assertBoundaries(log, CARDS.challenge);
+    await page.close();
+  });
+
+  it('reports a declined card as payment_failed, in Spanish when the page asks for es', async () => {
+    const { page, log } = await newPage();
+    const { payPath, intentId } = await createOrder({ locale: 'es-MX' });
+    await page.goto(`${stack.shop.url}${payPath}`);
+    await enterCard(page, CARDS.decline);
+    assert.equal(await checkoutFrame(page).locator('h1').textContent(), 'Pagar con tarjeta');
+    await checkoutFrame(page)
+      .getByRole('button', { name: /^Pagar / })
+      .click();
+
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type, 'error');
+    assert.equal(event.type === 'error' && event.code, 'payment_failed');
+    await frameState(page, 'declined');
+    assert.equal(await checkoutFrame(page).locator('h1').textContent(), 'Pago rechazado');
+    await screenshot(page, 'declined');
+    assert.equal((await stack.intent(intentId)).status, 'FAILED');
+    assertBoundaries(log, CARDS.decline);
+    await page.close();
+  });
+
+  it('reports an intent that expired (test clock moved past expires_at) as intent_expired', async () => {
+    const { page } = await newPage();
+    const { payPath, intentId } = await createOrder({ expires_in_seconds: '60' });
+    const advanced = await stack.admin('/admin/v1/test-clock/advance', { seconds: 61 });
+    assert.equal(advanced.status, 200);
+    // The expiry job runs when the clock moves; wait for it rather than for a schedule.
+    for (let i = 0; i < 100 && (await stack.intent(intentId)).status !== 'EXPIRED'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal((await stack.intent(intentId)).status, 'EXPIRED');
+
+    await page.goto(`${stack.shop.url}${payPath}`);
+    const [event] = await waitForCheckoutEvents(page);
+    assert.deepEqual(event && { type: event.type, code: event.type === 'error' && event.code }, {
+      type: 'error',
+      code: 'intent_expired',
+    });
+    await frameState(page, 'expired');
+    await screenshot(page, 'expired');
+    await page.close();
+  });
+
+  it('reports a wrong client secret as session_invalid, without calling the API from the page', async () => {
+    const { page, log } = await newPage();
+    const { intentId } = await createOrder();
+    const wrongSecret = `${intentId}_secret_${'A'.repeat(24)}`;
+    await syntheticPage(
+      page,
+      stack.registeredPages,
+      '/wrong-secret',
+      `Paygate(${JSON.stringify(stack.credentials.publishableKey)}).checkout({ clientSecret: ${JSON.stringify(wrongSecret)}, container: '#checkout', ...callbacks });`,
+      `${stack.paygate.url}/checkout/v1/checkout.js`,
+    );
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type === 'error' && event.code, 'session_invalid');
+    await frameState(page, 'session_invalid');
+    await screenshot(page, 'session-invalid');
+    const reads = log.filter((r) => r.url.includes(`/v1/payment-intents/${intentId}`));
+    assert.equal(reads.length, 1);
+    assert.equal(reads[0]?.fromMainFrame, false);
+    assert.equal((await stack.intent(intentId)).status, 'CREATED');
+    await page.close();
+  });
+
+  it('tells a page whose origin is not registered embed_origin_denied', async () => {
+    const { page } = await newPage();
+    const { payPath } = await createOrder();
+    const orderId = /order_\d+/.exec(payPath)?.[0] ?? '';
+    const order = stack.shop.orders.get(orderId);
+    // Same shop, same keys and secret, but served from an origin the merchant never registered.
+    await syntheticPage(
+      page,
+      stack.strangerPages,
+      '/not-registered',
+      `Paygate(${JSON.stringify(stack.credentials.publishableKey)}).checkout({ clientSecret: ${JSON.stringify(order?.clientSecret)}, container: '#checkout', ...callbacks });`,
+      `${stack.paygate.url}/checkout/v1/checkout.js`,
+    );
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type === 'error' && event.code, 'embed_origin_denied');
+    await frameState(page, 'denied');
+    await screenshot(page, 'embed-origin-denied');
+    await page.close();
+  });
+
+  it('gives session_invalid after 10 s when the frame never answers; unmount() twice is harmless', async () => {
+    const { page, pageErrors } = await newPage();
+    const script = await (await fetch(`${stack.paygate.url}/checkout/v1/checkout.js`)).text();
+    // A "service" whose frame page loads but never says ready.
+    const dead = await startPageServer();
+    dead.serve('/checkout/v1/checkout.js', 'text/javascript', script);
+    dead.serve('/checkout/v1/frame', 'text/html', '<!doctype html><title>silent</title><p>silent</p>');
+    await syntheticPage(
+      page,
+      stack.registeredPages,
+      '/silent-frame',
+      `
+      window.startedAt = performance.now();
+      window.pk = ${JSON.stringify(stack.credentials.publishableKey)};
+      const silent = Paygate(window.pk).checkout({ clientSecret: 'pi_000000000000000000000000_secret_000000000000000000000000', container: '#checkout', ...callbacks });
+      const other = Paygate(window.pk).checkout({
+        clientSecret: 'pi_000000000000000000000000_secret_000000000000000000000000', container: '#checkout',
+        onError: (e) => record('other-error', e), onSuccess: (r) => record('other-success', r),
+      });
+      other.unmount();
+      other.unmount();
+      window.framesAfterUnmount = document.querySelectorAll('iframe').length;
+      `,
+      `${dead.url}/checkout/v1/checkout.js`,
+    );
+    assert.equal(await page.evaluate('window.framesAfterUnmount'), 1, 'one mount left, the other removed');
+    const events = await waitForCheckoutEvents(page, 1, 15_000);
+    const elapsedMs = await page.evaluate<number>('performance.now() - window.startedAt');
+    assert.deepEqual(
+      events.map((e: ShopEvent) => [e.type, e.type === 'error' ? e.code : null]),
+      [['error', 'session_invalid']],
+    );
+    assert.ok(elapsedMs >= 10_000 && elapsedMs < 12_500, `session_invalid after ${elapsedMs} ms`);
+    // The unmounted checkout's timer was cleared with it: nothing more arrives.
+    await page.waitForTimeout(500);
+    assert.equal((await waitForCheckoutEvents(page)).length, 1);
+    // The key check is immediate and local.
+    const refused = await page.evaluate<string>(
+      "(() => { try { Paygate('sk_test_' + 'a'.repeat(32)); return 'accepted'; } catch (e) { return e.name; } })()",
+    );
+    assert.equal(refused, 'PaygateConfigurationError');
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+    await dead.close();
+  });
+
+  it('lets the payer cancel with the Cancel button (onCancel), and the shop unmounts the frame', async () => {
+    const { page } = await newPage();
+    const { payPath } = await createOrder();
+    await page.goto(`${stack.shop.url}${payPath}`);
+    await frameState(page, 'form');
+    await checkoutFrame(page).getByRole('button', { name: 'Cancel' }).click();
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type, 'cancel');
+    await page.locator(FRAME).waitFor({ state: 'detached' });
+    await page.close();
+  });
+});

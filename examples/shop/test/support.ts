@@ -1,0 +1,206 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page, type Request } from 'playwright-core';
+import { type LocalPaygate, startLocalPaygate } from '../src/local-paygate.ts';
+import { provisionShop, type ShopCredentials } from '../src/provision.ts';
+import { type Shop, startShop } from '../src/server.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = new URL('../test-results/screenshots/', import.meta.url);
+
+const portsHandedOut = new Set<number>();
+
+/** A port nobody listens on right now (the service needs its and the simulator's up front). */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        const found = typeof address === 'object' && address ? address.port : 0;
+        server.close(() => resolve(found));
+      });
+    });
+    if (!portsHandedOut.has(port)) {
+      portsHandedOut.add(port);
+      return port;
+    }
+  }
+}
+
+/**
+ * A tiny web server for pages of the test's own (another origin, a broken checkout service). The
+ * pages come from a real loopback server, as the shop's do: Chromium lets a page reach loopback
+ * addresses only when it was itself served from one.
+ */
+export interface PageServer {
+  url: string;
+  origin: string;
+  serve(path: string, contentType: string, body: string): void;
+  close(): Promise<void>;
+}
+
+export async function startPageServer(): Promise<PageServer> {
+  const pages = new Map<string, { contentType: string; body: string }>();
+  const server = createHttpServer((request, response) => {
+    const page = pages.get(new URL(request.url ?? '/', 'http://x').pathname);
+    response.statusCode = page ? 200 : 404;
+    response.setHeader('content-type', page?.contentType ?? 'text/plain');
+    response.end(page?.body ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    url,
+    origin: url,
+    serve: (path, contentType, body) => pages.set(path, { contentType, body }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface Stack {
+  paygate: LocalPaygate;
+  shop: Shop;
+  credentials: ShopCredentials;
+  simOrigin: string;
+  browser: Browser;
+  /** Pages of the test's own, from an origin registered for the merchant. */
+  registeredPages: PageServer;
+  /** Pages of the test's own, from an origin nobody registered. */
+  strangerPages: PageServer;
+  admin(path: string, body: unknown): Promise<Response>;
+  /** Reads an intent with the shop's secret key (what the shop's server may do). */
+  intent(id: string): Promise<{ status: string; expires_at: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole system on this machine: Paygate as `npm start` runs it (embedded database, simulated
+ * gateway on its own port, test clock), the demo shop on a third port, and headless Chromium.
+ */
+export async function startStack(): Promise<Stack> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does this for CI)`);
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'paygate-shop-test-'));
+  const paygate = await startLocalPaygate({
+    port: await freePort(),
+    simPort: await freePort(),
+    dataDir,
+    logLevel: 'silent',
+  });
+  const simOrigin = new URL(paygate.service.sim?.url ?? 'http://invalid').origin;
+  const registeredPages = await startPageServer();
+  const strangerPages = await startPageServer();
+  const shopPort = await freePort();
+  const shopUrl = `http://127.0.0.1:${shopPort}`;
+  const credentials = await provisionShop({
+    paygateUrl: paygate.url,
+    adminToken: paygate.adminToken,
+    shopOrigins: [shopUrl, registeredPages.origin],
+    webhookUrl: `${shopUrl}/webhooks/paygate`,
+  });
+  const shop = await startShop({ paygateUrl: paygate.url, ...credentials, port: shopPort });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+  const admin = (path: string, body: unknown) =>
+    fetch(`${paygate.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': paygate.adminToken },
+      body: JSON.stringify(body),
+    });
+  return {
+    paygate,
+    shop,
+    credentials,
+    simOrigin,
+    browser,
+    registeredPages,
+    strangerPages,
+    admin,
+    async intent(id) {
+      const response = await fetch(`${paygate.url}/v1/payment-intents/${id}`, {
+        headers: { 'x-api-key': credentials.secretKey },
+      });
+      return (await response.json()) as { status: string; expires_at: string };
+    },
+    async close() {
+      await browser.close();
+      await shop.close();
+      await registeredPages.close();
+      await strangerPages.close();
+      await paygate.service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface LoggedRequest {
+  url: string;
+  method: string;
+  postData: string | null;
+  fromMainFrame: boolean;
+  frameUrl: string;
+}
+
+/** Every request the page and its frames make (Playwright sees the out-of-process frames too). */
+export function recordRequests(page: Page): LoggedRequest[] {
+  const log: LoggedRequest[] = [];
+  page.on('request', (request: Request) => {
+    let frameUrl = '';
+    let fromMainFrame = false;
+    try {
+      frameUrl = request.frame().url();
+      fromMainFrame = request.frame() === page.mainFrame() && !request.isNavigationRequest();
+    } catch {
+      // A request of a service worker has no frame; none is expected here.
+    }
+    log.push({
+      url: request.url(),
+      method: request.method(),
+      postData: request.postData(),
+      fromMainFrame,
+      frameUrl,
+    });
+  });
+  return log;
+}
+
+export type ShopEvent =
+  | { type: 'success'; paymentIntentId: string; status: string }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'cancel' };
+
+/** The checkout callbacks the shop's page recorded, once there is at least `count` of them. */
+export async function waitForCheckoutEvents(page: Page, count = 1, timeoutMs = 20_000): Promise<ShopEvent[]> {
+  // Functions, not strings: the shop's CSP forbids eval. Reflect reads the page's global, which
+  // this Node program has no DOM types for.
+  await page.waitForFunction(
+    (n: number) => (Reflect.get(globalThis, 'shopCheckoutEvents')?.length ?? 0) >= n,
+    count,
+    { timeout: timeoutMs },
+  );
+  return page.evaluate((): ShopEvent[] => Reflect.get(globalThis, 'shopCheckoutEvents'));
+}
