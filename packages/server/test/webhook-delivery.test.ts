@@ -505,6 +505,8 @@ for (const kind of databaseKinds()) {
             error: 'x',
             responseExcerpt: null,
           },
+          succeeded: false,
+          deliveryFailed: true,
         }),
       );
       assert.equal(late, null);

@@ -64,12 +64,16 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       return child;
     }
 
-    /** Commits `count` events in transactions of 250, as the use cases do (outbox + fan-out + NOTIFY). */
+    /** Commits `count` events in transactions of 250, four at a time, as the use cases do (outbox + fan-out + NOTIFY). */
     async function emitEvents(count: number): Promise<string[]> {
+      const chunks: number[][] = [];
+      for (let from = 0; from < count; from += 250) {
+        chunks.push(Array.from({ length: Math.min(250, count - from) }, (_, i) => from + i));
+      }
       const ids: string[] = [];
-      for (let done = 0; done < count; done += 250) {
+      const commitChunk = async (chunk: number[]) => {
         await ctx.db.transaction(async (tx) => {
-          for (let i = done; i < Math.min(count, done + 250); i += 1) {
+          for (const i of chunk) {
             const objectId = newId('pi');
             const event = buildEvent(
               'payment_intent.canceled',
@@ -87,7 +91,9 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
             ids.push(event.envelope.id);
           }
         });
-      }
+      };
+      for (let next = 0; next < chunks.length; next += 4)
+        await Promise.all(chunks.slice(next, next + 4).map(commitChunk));
       return ids;
     }
 

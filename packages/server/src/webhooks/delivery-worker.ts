@@ -7,10 +7,7 @@ import {
   type DeliveryStatus,
   finishClaim,
 } from '../storage/repositories/webhook-deliveries.ts';
-import {
-  recordEndpointOutcome,
-  setWebhookEndpointStatus,
-} from '../storage/repositories/webhook-endpoints.ts';
+import { setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
 import { endpointHealth, nextAttemptAt } from './retry-schedule.ts';
 import type { AttemptOutcome, SenderOptions, WebhookSender } from './sender.ts';
 import { createWebhookSender } from './sender.ts';
@@ -49,8 +46,6 @@ export interface DeliveryWorker {
   /** Stops claiming, waits for attempts in flight to be recorded, and closes its connections. */
   stop(): Promise<void>;
 }
-
-type Logged = { level: 'warn' | 'error'; details: object; message: string };
 
 /**
  * The new state of a delivery after an attempt. Scheduled attempts follow the six-slot schedule
@@ -94,8 +89,10 @@ export function stateAfterAttempt(
 }
 
 /**
- * Records an attempt: the delivery's new state, the attempt row, and the endpoint's health, in one
- * transaction. Returns the attempt number, or null when the claim had been lost (nothing written).
+ * Records an attempt: the delivery's new state, the attempt row and the endpoint's failure history
+ * in one statement; then, if the history crossed a threshold, the endpoint's health (failing:
+ * warn the operator; disabled: no new deliveries). Returns the attempt number, or null when the
+ * claim had been lost (nothing written).
  */
 async function recordAttempt(
   ctx: AppContext,
@@ -108,57 +105,54 @@ async function recordAttempt(
 ): Promise<number | null> {
   const next = stateAfterAttempt(claimed, attemptedAt, outcome.delivered, manual);
   const endpointId = claimed.delivery.endpointId;
-  const logs: Logged[] = [];
-  const attemptNumber = await ctx.db.transaction(async (tx) => {
-    const now = ctx.clock.now();
-    const number = await finishClaim(tx, {
-      deliveryId: claimed.delivery.id,
-      claimToken,
-      status: next.status,
-      attemptsMade: next.attemptsMade,
-      firstAttemptAt: next.firstAttemptAt,
-      nextAttemptAt: next.nextAttemptAt,
-      deliveredAt: outcome.delivered ? attemptedAt : null,
-      now,
-      attempt: { ...outcome, scheduleSlot: next.scheduleSlot, attemptedAt },
-    });
-    if (number === null) return null;
-    const history = await recordEndpointOutcome(tx, endpointId, {
-      succeeded: outcome.delivered,
+  const now = ctx.clock.now();
+  const finished = await finishClaim(ctx.db, {
+    deliveryId: claimed.delivery.id,
+    claimToken,
+    status: next.status,
+    attemptsMade: next.attemptsMade,
+    firstAttemptAt: next.firstAttemptAt,
+    nextAttemptAt: next.nextAttemptAt,
+    deliveredAt: outcome.delivered ? attemptedAt : null,
+    now,
+    attempt: {
+      scheduleSlot: next.scheduleSlot,
       attemptedAt,
-      deliveryFailed: next.status === 'FAILED' && claimed.delivery.status === 'PENDING',
-      now,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      error: outcome.error,
+      responseExcerpt: outcome.responseExcerpt,
+    },
+    succeeded: outcome.delivered,
+    deliveryFailed: next.status === 'FAILED' && claimed.delivery.status === 'PENDING',
+  });
+  if (finished === null) return null;
+  const history = finished.endpoint;
+  if (history && !outcome.delivered && history.status !== 'disabled') {
+    const health = endpointHealth({
+      now: attemptedAt,
+      failingSince: history.failingSince,
+      failedDeliveriesSinceLastSuccess: history.failedDeliveriesSinceSuccess,
     });
-    if (history && !outcome.delivered && history.status !== 'disabled') {
-      const health = endpointHealth({
-        now: attemptedAt,
-        failingSince: history.failingSince,
-        failedDeliveriesSinceLastSuccess: history.failedDeliveriesSinceSuccess,
-      });
-      if (health !== history.status) {
-        await setWebhookEndpointStatus(tx, endpointId, health, now);
-        const details = {
-          event: `webhook_endpoint.${health}`,
-          endpoint_id: endpointId,
-          failing_since: history.failingSince?.toISOString(),
-          failed_deliveries: history.failedDeliveriesSinceSuccess,
-        };
-        logs.push(
-          health === 'failing'
-            ? {
-                level: 'warn',
-                details,
-                message:
-                  'webhook endpoint has failed for 24 hours; it is disabled after 3 days and 10 FAILED deliveries',
-              }
-            : { level: 'error', details, message: 'webhook endpoint disabled: it gets no new deliveries' },
+    if (health !== history.status) {
+      await setWebhookEndpointStatus(ctx.db, endpointId, health, now);
+      const details = {
+        event: `webhook_endpoint.${health}`,
+        endpoint_id: endpointId,
+        failing_since: history.failingSince?.toISOString(),
+        failed_deliveries: history.failedDeliveriesSinceSuccess,
+      };
+      if (health === 'failing') {
+        logger.warn(
+          details,
+          'webhook endpoint has failed for 24 hours; it is disabled after 3 days and 10 FAILED deliveries',
         );
+      } else {
+        logger.error(details, 'webhook endpoint disabled: it gets no new deliveries');
       }
     }
-    return number;
-  });
-  for (const log of logs) logger[log.level](log.details, log.message);
-  return attemptNumber;
+  }
+  return finished.attemptNumber;
 }
 
 /**
@@ -227,14 +221,13 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
     // The process id in the token tells an operator (and the crash test) which process holds a claim.
     const token = `${process.pid}.${randomBase62(16)}`;
     const now = ctx.clock.now();
-    const claimed = await ctx.db.transaction((tx) =>
-      claimDueDeliveries(tx, {
-        now,
-        leaseUntil: new Date(now.getTime() + leaseMs),
-        claimToken: token,
-        limit,
-      }),
-    );
+    // One statement: atomic by itself, no transaction round trips.
+    const claimed = await claimDueDeliveries(ctx.db, {
+      now,
+      leaseUntil: new Date(now.getTime() + leaseMs),
+      claimToken: token,
+      limit,
+    });
     for (const c of claimed) {
       if (c.reclaimed) {
         logger.warn({ delivery_id: c.delivery.id }, 'webhook delivery re-claimed after an expired lease');
@@ -263,7 +256,8 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
       again = false;
       while (!stopped) {
         const room = concurrency - inFlight.size;
-        if (room <= 0) {
+        // Claim in batches, not one row per finished attempt: wait until half a batch has room.
+        if (room < Math.min(batchSize, concurrency) / 2) {
           await Promise.race(inFlight);
           continue;
         }

@@ -1,4 +1,5 @@
 import { newId } from '../../domain/ids.ts';
+import type { EndpointHealth } from '../../webhooks/retry-schedule.ts';
 import type { Queryable } from '../db.ts';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
@@ -221,10 +222,20 @@ export async function claimDeliveryById(
   };
 }
 
+/** An endpoint's failure history after an attempt was recorded. */
+export interface EndpointHistory {
+  status: EndpointHealth;
+  failingSince: Date | null;
+  failedDeliveriesSinceSuccess: number;
+}
+
 /**
- * Ends a claim with the attempt's outcome: the delivery's new state and the attempt row, in the
- * caller's transaction. Returns the attempt number, or null when the claim is no longer this
+ * Ends a claim with the attempt's outcome, in ONE statement (so atomic without a transaction, and
+ * one round trip per attempt): the delivery's new state, the attempt row, and the endpoint's
+ * failure history (a success clears it, touching the row only if there was one; a failure opens
+ * it and counts a delivery that just became FAILED). Returns null when the claim is no longer this
  * worker's (its lease ran out and another worker took the delivery): then nothing is written.
+ * `endpoint` is the history after a change, or null when it did not change.
  */
 export async function finishClaim(
   q: Queryable,
@@ -238,15 +249,46 @@ export async function finishClaim(
     deliveredAt: Date | null;
     now: Date;
     attempt: Omit<WebhookAttemptRecord, 'deliveryId' | 'attemptNumber'>;
+    /** True for a 2xx: the endpoint's failure history is cleared. */
+    succeeded: boolean;
+    /** True when this attempt moved the delivery to FAILED. */
+    deliveryFailed: boolean;
   },
-): Promise<number | null> {
-  const { rows } = await q.query<{ attempt_count: number }>(
-    `UPDATE webhook_deliveries
-        SET status = $3, attempts_made = $4, first_attempt_at = $5, next_attempt_at = $6,
-            delivered_at = COALESCE($7, delivered_at), attempt_count = attempt_count + 1,
-            claim_token = NULL, updated_at = $8
-      WHERE id = $1 AND claim_token = $2
-      RETURNING attempt_count`,
+): Promise<{ attemptNumber: number; endpoint: EndpointHistory | null } | null> {
+  const a = input.attempt;
+  const { rows } = await q.query<{
+    attempt_number: number | null;
+    status: EndpointHealth | null;
+    failing_since: Date | null;
+    failed_deliveries_since_success: number | null;
+  }>(
+    `WITH d AS (
+       UPDATE webhook_deliveries
+          SET status = $3, attempts_made = $4, first_attempt_at = $5, next_attempt_at = $6,
+              delivered_at = COALESCE($7, delivered_at), attempt_count = attempt_count + 1,
+              claim_token = NULL, updated_at = $8
+        WHERE id = $1 AND claim_token = $2
+        RETURNING id, endpoint_id, attempt_count
+     ), a AS (
+       INSERT INTO webhook_attempts (delivery_id, attempt_number, schedule_slot, attempted_at, status_code,
+                                     latency_ms, error, response_excerpt)
+       SELECT id, attempt_count, $9, $10, $11, $12, $13, $14 FROM d
+       RETURNING attempt_number
+     ), e AS (
+       UPDATE webhook_endpoints w
+          SET failing_since = CASE WHEN $15::boolean THEN NULL ELSE COALESCE(w.failing_since, $10) END,
+              failed_deliveries_since_success =
+                CASE WHEN $15::boolean THEN 0 ELSE w.failed_deliveries_since_success + $16 END,
+              status = CASE WHEN $15::boolean AND w.status <> 'disabled' THEN 'enabled' ELSE w.status END,
+              updated_at = $8
+         FROM d
+        WHERE w.id = d.endpoint_id
+          AND (NOT $15::boolean OR w.failing_since IS NOT NULL OR w.failed_deliveries_since_success <> 0)
+        RETURNING w.status, w.failing_since, w.failed_deliveries_since_success
+     )
+     SELECT (SELECT attempt_number FROM a) AS attempt_number, e.status, e.failing_since,
+            e.failed_deliveries_since_success
+       FROM (SELECT 1) AS one LEFT JOIN e ON true`,
     [
       input.deliveryId,
       input.claimToken,
@@ -256,27 +298,29 @@ export async function finishClaim(
       input.nextAttemptAt,
       input.deliveredAt,
       input.now,
-    ],
-  );
-  const attemptNumber = rows[0]?.attempt_count;
-  if (attemptNumber === undefined) return null;
-  const a = input.attempt;
-  await q.query(
-    `INSERT INTO webhook_attempts (delivery_id, attempt_number, schedule_slot, attempted_at, status_code,
-                                   latency_ms, error, response_excerpt)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      input.deliveryId,
-      attemptNumber,
       a.scheduleSlot,
       a.attemptedAt,
       a.statusCode,
       a.latencyMs,
       a.error,
       a.responseExcerpt,
+      input.succeeded,
+      input.deliveryFailed ? 1 : 0,
     ],
   );
-  return attemptNumber;
+  const row = rows[0];
+  if (!row || row.attempt_number === null) return null;
+  return {
+    attemptNumber: row.attempt_number,
+    endpoint:
+      row.status === null
+        ? null
+        : {
+            status: row.status,
+            failingSince: row.failing_since,
+            failedDeliveriesSinceSuccess: row.failed_deliveries_since_success ?? 0,
+          },
+  };
 }
 
 export async function findDelivery(q: Queryable, id: string): Promise<WebhookDeliveryRecord | null> {

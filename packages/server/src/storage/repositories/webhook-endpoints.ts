@@ -127,38 +127,6 @@ export async function enableWebhookEndpoint(
   return row ? fromRow(row) : null;
 }
 
-/**
- * Records the outcome of an attempt on the endpoint's failure history. A success clears it (the
- * WHERE clause leaves an already healthy row untouched, so a busy endpoint's row is not locked by
- * every success). A failure starts the history if none is open and counts a delivery that just
- * became FAILED. Returns the history after the change, or null when nothing changed.
- */
-export async function recordEndpointOutcome(
-  q: Queryable,
-  id: string,
-  outcome: { succeeded: boolean; attemptedAt: Date; deliveryFailed: boolean; now: Date },
-): Promise<WebhookEndpointRecord | null> {
-  const { rows } = outcome.succeeded
-    ? await q.query<Row>(
-        `UPDATE webhook_endpoints
-            SET failing_since = NULL, failed_deliveries_since_success = 0, updated_at = $2,
-                status = CASE WHEN status = 'disabled' THEN status ELSE 'enabled' END
-          WHERE id = $1 AND (failing_since IS NOT NULL OR failed_deliveries_since_success <> 0)
-          RETURNING ${columns}`,
-        [id, outcome.now],
-      )
-    : await q.query<Row>(
-        `UPDATE webhook_endpoints
-            SET failing_since = COALESCE(failing_since, $2),
-                failed_deliveries_since_success = failed_deliveries_since_success + $3,
-                updated_at = $4
-          WHERE id = $1 RETURNING ${columns}`,
-        [id, outcome.attemptedAt, outcome.deliveryFailed ? 1 : 0, outcome.now],
-      );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
-}
-
 export async function setWebhookEndpointStatus(
   q: Queryable,
   id: string,
