@@ -1,0 +1,320 @@
+// `npm run bench:webhooks`: signed webhook delivery to a local receiver (its own process, verifying
+// every signature), on PostgreSQL (`paygate worker` processes) and on the embedded database (the
+// worker inside the producing process, as `npm start` runs it).
+//
+//   throughput: N events committed in one transaction, then the time until the receiver has all of
+//               them: deliveries per second for a backlog.
+//   latency:    events committed one per transaction at a steady rate while the workers run: the
+//               time from each commit to its first attempt's arrival (p50, p99).
+//
+//   options: --events 5000  --latency-events 1000  --rate 100  --workers 3  --only postgres,embedded
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import type { AppContext } from '../packages/server/src/app/context.ts';
+import { createAppContext } from '../packages/server/src/app/create-context.ts';
+import { systemClock } from '../packages/server/src/clock.ts';
+import { buildEvent } from '../packages/server/src/domain/events.ts';
+import { newId } from '../packages/server/src/domain/ids.ts';
+import { GatewayRegistry } from '../packages/server/src/gateways/registry.ts';
+import type { Database } from '../packages/server/src/storage/db.ts';
+import { openEmbedded } from '../packages/server/src/storage/embedded.ts';
+import { migrate } from '../packages/server/src/storage/migrate.ts';
+import { openPostgres } from '../packages/server/src/storage/postgres.ts';
+import { insertEvent } from '../packages/server/src/storage/repositories/events.ts';
+import { createDeliveryWorker } from '../packages/server/src/webhooks/delivery-worker.ts';
+import { createWebhookEndpoint } from '../packages/server/src/webhooks/endpoints.ts';
+import { createFreshDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
+import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './lib/processes.ts';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '5000' },
+    'latency-events': { type: 'string', default: '1000' },
+    rate: { type: 'string', default: '100' },
+    workers: { type: 'string', default: '3' },
+    only: { type: 'string', default: 'postgres,embedded' },
+  },
+});
+const EVENTS = Number(values.events);
+const LATENCY_EVENTS = Number(values['latency-events']);
+const RATE_PER_SECOND = Number(values.rate);
+const WORKERS = Number(values.workers);
+
+interface Stats {
+  count: number;
+  duplicates: number;
+  rejected: number;
+  arrivals: [string, number][];
+}
+
+interface RunResult {
+  database: 'postgres' | 'embedded';
+  workers: string;
+  throughput: { events: number; seconds: number; deliveriesPerSecond: number; firstArrivalMs: number };
+  latency: { events: number; ratePerSecond: number; p50Ms: number; p99Ms: number; maxMs: number };
+  duplicates: number;
+  rejected: number;
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+class Receiver {
+  private constructor(
+    readonly child: NodeChild,
+    readonly base: string,
+  ) {}
+  static async start(): Promise<Receiver> {
+    const port = await freePort();
+    const child = startNodeChild('receiver', ['bench/webhook-delivery-receiver.ts'], { PORT: String(port) });
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/stats`, child);
+    return new Receiver(child, base);
+  }
+  async configure(secret: string): Promise<void> {
+    await fetch(`${this.base}/config`, { method: 'POST', body: JSON.stringify({ secret }) });
+    await fetch(`${this.base}/reset`, { method: 'POST' });
+  }
+  async reset(): Promise<void> {
+    await fetch(`${this.base}/reset`, { method: 'POST' });
+  }
+  async stats(): Promise<Stats> {
+    return (await fetch(`${this.base}/stats`)).json() as Promise<Stats>;
+  }
+  async waitFor(count: number, timeoutMs: number): Promise<Stats> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const stats = await this.stats();
+      if (stats.count >= count) return stats;
+      if (Date.now() > deadline) throw new Error(`receiver has ${stats.count} of ${count} events`);
+      await sleep(25);
+    }
+  }
+}
+
+function eventFor(ctx: AppContext, i: number) {
+  const objectId = newId('pi');
+  const object = {
+    id: objectId,
+    object: 'payment_intent',
+    amount_minor: 1000 + i,
+    currency: 'USD',
+    status: 'CANCELED',
+  };
+  return { objectId, event: buildEvent('payment_intent.canceled', object, false, ctx.clock.now()) };
+}
+
+async function measure(
+  ctx: AppContext,
+  merchantId: string,
+  receiver: Receiver,
+): Promise<Omit<RunResult, 'database' | 'workers'>> {
+  // Throughput: one commit makes the whole backlog visible at once.
+  await receiver.reset();
+  await ctx.db.transaction(async (tx) => {
+    for (let i = 0; i < EVENTS; i += 1) {
+      const { objectId, event } = eventFor(ctx, i);
+      await insertEvent(tx, merchantId, objectId, event);
+    }
+  });
+  const committedAt = Date.now();
+  const backlog = await receiver.waitFor(EVENTS, 300_000);
+  const times = backlog.arrivals.map(([, at]) => at);
+  const seconds = (Math.max(...times) - committedAt) / 1000;
+  const throughput = {
+    events: EVENTS,
+    seconds: Number(seconds.toFixed(2)),
+    deliveriesPerSecond: Math.round(EVENTS / seconds),
+    firstArrivalMs: Math.min(...times) - committedAt,
+  };
+
+  // Latency: a steady stream of single-event commits.
+  await receiver.reset();
+  const commits = new Map<string, number>();
+  const start = Date.now();
+  for (let i = 0; i < LATENCY_EVENTS; i += 1) {
+    const due = start + (i * 1000) / RATE_PER_SECOND;
+    const wait = due - Date.now();
+    if (wait > 0) await sleep(wait);
+    const { objectId, event } = eventFor(ctx, i);
+    await ctx.db.transaction((tx) => insertEvent(tx, merchantId, objectId, event));
+    commits.set(event.envelope.id, Date.now());
+  }
+  const stream = await receiver.waitFor(LATENCY_EVENTS, 120_000);
+  const latencies = stream.arrivals
+    .map(([id, at]) => at - (commits.get(id) ?? Number.NaN))
+    .filter((ms) => Number.isFinite(ms))
+    .sort((a, b) => a - b);
+  return {
+    throughput,
+    latency: {
+      events: latencies.length,
+      ratePerSecond: RATE_PER_SECOND,
+      p50Ms: percentile(latencies, 0.5),
+      p99Ms: percentile(latencies, 0.99),
+      maxMs: latencies.at(-1) ?? Number.NaN,
+    },
+    duplicates: backlog.duplicates + stream.duplicates,
+    rejected: backlog.rejected + stream.rejected,
+  };
+}
+
+async function setUp(db: Database, masterKey: Buffer, receiver: Receiver) {
+  await migrate(db);
+  const ctx = createAppContext({
+    db,
+    clock: systemClock,
+    gateways: new GatewayRegistry([]),
+    masterKey,
+    publicUrl: 'http://localhost:8080',
+  });
+  const merchantId = newId('acct');
+  await db.query('INSERT INTO merchants (id, name, created_at) VALUES ($1, $2, $3)', [
+    merchantId,
+    'Bench shop',
+    ctx.clock.now(),
+  ]);
+  const { secret } = await createWebhookEndpoint(ctx, merchantId, {
+    url: `${receiver.base}/hooks`,
+    livemode: false,
+  });
+  await receiver.configure(secret);
+  return { ctx, merchantId };
+}
+
+async function runPostgres(receiver: Receiver): Promise<RunResult> {
+  const name = await createFreshDatabase('paygate_bench_webhooks');
+  const url = databaseUrl(name);
+  const masterKey = randomBytes(32);
+  const db = await openPostgres({ connectionString: url, maxConnections: 10 });
+  const workers: NodeChild[] = [];
+  try {
+    const { ctx, merchantId } = await setUp(db, masterKey, receiver);
+    for (let i = 0; i < WORKERS; i += 1) {
+      workers.push(
+        startNodeChild(`worker ${i + 1}`, ['packages/server/src/main.ts', 'worker'], {
+          PAYGATE_DATABASE_URL: url,
+          PAYGATE_MASTER_KEY: masterKey.toString('hex'),
+          PAYGATE_ADMIN_TOKEN: `bench-admin-token-${randomBytes(8).toString('hex')}`,
+          PAYGATE_MIGRATE_ON_START: 'false',
+          PAYGATE_LOG_LEVEL: 'info',
+        }),
+      );
+    }
+    const deadline = Date.now() + 60_000;
+    while (!workers.every((w) => w.output().includes('worker started'))) {
+      if (Date.now() > deadline)
+        throw new Error(`workers did not start:\n${workers.map((w) => w.output()).join('\n')}`);
+      await sleep(100);
+    }
+    const result = await measure(ctx, merchantId, receiver);
+    return { database: 'postgres', workers: `${WORKERS} paygate worker processes`, ...result };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await db.close();
+    await dropDatabase(name);
+  }
+}
+
+async function runEmbedded(receiver: Receiver): Promise<RunResult> {
+  const db = await openEmbedded(null);
+  const { ctx, merchantId } = await setUp(db, randomBytes(32), receiver);
+  const worker = createDeliveryWorker(ctx);
+  await worker.start();
+  try {
+    const result = await measure(ctx, merchantId, receiver);
+    return { database: 'embedded', workers: '1 worker in the producing process', ...result };
+  } finally {
+    await worker.stop();
+    await db.close();
+  }
+}
+
+const RESULTS_DIR = join(repoRoot, 'bench/results');
+const RESULTS_MD = join(repoRoot, 'bench/RESULTS.md');
+const BEGIN = '<!-- bench:webhooks begin (npm run bench:webhooks rewrites this block) -->';
+const END = '<!-- bench:webhooks end -->';
+
+function renderMarkdown(report: {
+  date: string;
+  machine: string;
+  loadBefore: number[];
+  loadAfter: number[];
+  runs: RunResult[];
+}): string {
+  const rows = report.runs.map(
+    (r) =>
+      `| ${r.database} | ${r.workers} | ${r.throughput.deliveriesPerSecond} | ${r.latency.p50Ms} | ${r.latency.p99Ms} | ${r.latency.maxMs} | ${r.duplicates} |`,
+  );
+  return [
+    BEGIN,
+    '## Webhook delivery',
+    '',
+    `${report.date}, ${report.machine}; load average (1/5/15 min) ${report.loadBefore.join(' / ')} before and ` +
+      `${report.loadAfter.join(' / ')} after (other work on the machine shares the cores).`,
+    `Receiver: a local process verifying every signature and answering 200. Throughput: ${EVENTS} events ` +
+      `committed at once. Latency: ${LATENCY_EVENTS} events committed one by one at ${RATE_PER_SECOND}/s, ` +
+      'from commit to arrival of the first attempt.',
+    '',
+    '| database | workers | deliveries/s | commit→first attempt p50 (ms) | p99 (ms) | max (ms) | duplicates |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    `Raw figures: \`bench/results/webhook-delivery-${report.date}.json\`.`,
+    END,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const parts = new Set(values.only.split(','));
+  const loadBefore = loadavg().map((l) => Number(l.toFixed(2)));
+  const receiver = await Receiver.start();
+  const runs: RunResult[] = [];
+  try {
+    if (parts.has('postgres')) runs.push(await runPostgres(receiver));
+    if (parts.has('embedded')) runs.push(await runEmbedded(receiver));
+  } finally {
+    await receiver.child.stop();
+  }
+  const report = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    loadBefore,
+    loadAfter: loadavg().map((l) => Number(l.toFixed(2))),
+    options: {
+      events: EVENTS,
+      latencyEvents: LATENCY_EVENTS,
+      ratePerSecond: RATE_PER_SECOND,
+      workers: WORKERS,
+    },
+    runs,
+  };
+  console.log(JSON.stringify(report, null, 2));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(
+    join(RESULTS_DIR, `webhook-delivery-${report.date}.json`),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
+  const block = renderMarkdown(report);
+  const current = existsSync(RESULTS_MD) ? readFileSync(RESULTS_MD, 'utf8') : '# Benchmark results\n';
+  const from = current.indexOf(BEGIN);
+  const to = current.indexOf(END);
+  const next =
+    from !== -1 && to > from
+      ? `${current.slice(0, from)}${block}${current.slice(to + END.length)}`
+      : `${current.trimEnd()}\n\n${block}\n`;
+  writeFileSync(RESULTS_MD, next);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
