@@ -15,7 +15,7 @@ import { databaseKinds, openTestDatabase, type TestDatabase } from './support/da
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const LEASE_SECONDS = 6;
+const LEASE_SECONDS = 12;
 
 async function until(
   condition: () => Promise<boolean> | boolean,
@@ -55,7 +55,7 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
             PAYGATE_MIGRATE_ON_START: 'false',
             PAYGATE_LOG_LEVEL: 'error',
             PAYGATE_WEBHOOK_LEASE_SECONDS: String(LEASE_SECONDS),
-            PAYGATE_WEBHOOK_TIMEOUT_MS: '2000',
+            PAYGATE_WEBHOOK_TIMEOUT_MS: '10000',
             PAYGATE_WEBHOOK_POLL_MS: '500',
           },
         },
@@ -146,19 +146,25 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         'every delivery to be recorded',
       );
       assert.deepEqual([...counts.keys()].sort(), [...ids].sort());
-      // Every POST the receiver got is one recorded attempt in its own schedule slot: no slot was
-      // attempted twice. (On a loaded machine an attempt may time out and be retried in its next
-      // slot a minute later; that is another slot, recorded as such.)
+      // Every POST the receiver got is a recorded attempt in its own schedule slot. (On a loaded
+      // machine an attempt may time out and be retried in its next slot a minute later; that is
+      // another slot, recorded as such.)
       const { rows } = await ctx.db.query<{ event_id: string; attempts: number; slots: number }>(
         `SELECT d.event_id, count(a.*)::int AS attempts, count(DISTINCT a.schedule_slot)::int AS slots
            FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
           WHERE d.status = 'DELIVERED' GROUP BY d.event_id`,
       );
       assert.equal(rows.length, 5000);
+      // A POST beyond the recorded attempts would be a slot attempted twice. (Fewer is possible: an
+      // attempt that timed out before the receiver read it.)
       const repeated = rows.filter(
-        (r) => (counts.get(r.event_id) ?? 0) !== r.attempts || r.slots !== r.attempts,
+        (r) => (counts.get(r.event_id) ?? 0) > r.attempts || r.slots !== r.attempts,
       );
-      assert.deepEqual(repeated, [], 'POSTs received equal attempts recorded, one per slot, for every event');
+      assert.deepEqual(
+        repeated,
+        [],
+        'no event was POSTed more often than its recorded attempts, one per slot',
+      );
       const retried = rows.filter((r) => r.attempts > 1).length;
       assert.ok(retried <= 50, `${retried} events needed a second slot`);
       assert.ok(
