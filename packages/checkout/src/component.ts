@@ -164,10 +164,11 @@ function mountCheckout(base: string, publishableKey: string, options: CheckoutOp
   };
 
   const onMessage = (event: MessageEvent) => {
-    if (phase === 'unmounted' || phase === 'done') return;
+    if (phase === 'unmounted') return;
     if (event.origin !== frameOrigin || event.source !== iframe.contentWindow) return;
     const message = parseFrameMessage(event.data);
-    if (!message) return;
+    // After the outcome the frame still shows it (and may resize), but reports nothing more.
+    if (!message || (phase === 'done' && message.type !== 'resize')) return;
     switch (message.type) {
       case 'ready': {
         if (initSent) return;

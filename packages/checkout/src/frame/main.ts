@@ -55,8 +55,9 @@ function stateOfError(code: CheckoutErrorCode) {
 
 const sessionInvalid = () => fail('session_invalid', texts.sessionTitle, texts.sessionBody);
 
+/** The body's own height (the document's is at least the frame's, so it could only grow). */
 function reportResize(): void {
-  tell({ type: 'resize', height: document.documentElement.scrollHeight });
+  tell({ type: 'resize', height: Math.ceil(document.body.getBoundingClientRect().height) });
 }
 
 /** Acts on an intent's status; true when the payer may still pay (the form stays). */
@@ -183,7 +184,7 @@ async function start(clientSecret: string, publishableKey: string, locale: strin
 }
 
 function main(): void {
-  new ResizeObserver(reportResize).observe(document.documentElement);
+  new ResizeObserver(reportResize).observe(document.body);
   if (config.mode === 'denied') {
     fail('embed_origin_denied', texts.deniedTitle, texts.deniedBody(config.parentOrigin));
     return;
