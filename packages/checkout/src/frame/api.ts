@@ -42,6 +42,14 @@ function intentOf(value: unknown): FrameIntent | null {
 }
 
 /**
+ * The API is where the service is: the frame lives at `<service>/checkout/v1/frame`, so a service
+ * under a path prefix (PAYGATE_PUBLIC_URL=https://example.com/pay) works too.
+ */
+function apiUrl(path: string): string {
+  return new URL(`../..${path}`, location.href).href;
+}
+
+/**
  * The payer's two calls, made from the frame (the service's own origin) with the publishable key
  * and the client secret in headers, never in the URL. No cookies are sent.
  */
@@ -66,7 +74,7 @@ export class FrameApi {
     let response: Response;
     let parsed: unknown;
     try {
-      response = await fetch(path, {
+      response = await fetch(apiUrl(path), {
         method,
         credentials: 'omit',
         cache: 'no-store',
