@@ -30,42 +30,28 @@ export async function runBaselines(
   results: BenchResults,
 ): Promise<void> {
   const d = options.durationSeconds;
-  const http = await startBaseline('bare fastify', 'bench/baselines/bare-http.ts', {});
-  try {
-    for (const c of CONNECTION_LEVELS) {
-      const run = await measure(
-        { system: 'baseline', pid: http.child.pid, baseUrl: http.baseUrl },
-        'http-limit',
-        c,
-        d,
-        createRequests(pg.merchant),
-        true,
-      );
-      results.runs.push(run);
-      options.log(describe(run));
+  // The two HTTP baselines take the same creates as the service, at the same concurrencies.
+  const servers = [
+    { scenario: 'http-limit', name: 'bare fastify', script: 'bench/baselines/bare-http.ts', env: {} },
+    {
+      scenario: 'minimal-create',
+      name: 'minimal service',
+      script: 'bench/baselines/minimal-service.ts',
+      env: { DATABASE_URL: pg.url },
+    },
+  ];
+  for (const server of servers) {
+    const { child, baseUrl } = await startBaseline(server.name, server.script, server.env);
+    try {
+      for (const c of CONNECTION_LEVELS) {
+        const target = { system: 'baseline', pid: child.pid, baseUrl } as const;
+        const run = await measure(target, server.scenario, c, d, createRequests(pg.merchant), true);
+        results.runs.push(run);
+        options.log(describe(run));
+      }
+    } finally {
+      await child.stop();
     }
-  } finally {
-    await http.child.stop();
-  }
-
-  const minimal = await startBaseline('minimal service', 'bench/baselines/minimal-service.ts', {
-    DATABASE_URL: pg.url,
-  });
-  try {
-    for (const c of CONNECTION_LEVELS) {
-      const run = await measure(
-        { system: 'baseline', pid: minimal.child.pid, baseUrl: minimal.baseUrl },
-        'minimal-create',
-        c,
-        d,
-        createRequests(pg.merchant),
-        true,
-      );
-      results.runs.push(run);
-      options.log(describe(run));
-    }
-  } finally {
-    await minimal.child.stop();
   }
 
   if (!hasPgbench()) {

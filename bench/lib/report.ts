@@ -89,7 +89,8 @@ function targets(r: BenchResults): TargetRow[] {
       `RSS growth in the soak${soak ? ` (${soak.seconds} s)` : ''}`,
       1,
       'MB/min',
-      soak ? Math.abs(soak.slopeMBPerMinute) : undefined,
+      // Shrinking is no growth: only a positive slope counts against the target.
+      soak ? Math.max(0, soak.slopeMBPerMinute) : undefined,
     ),
   ];
   rows.push({
@@ -141,12 +142,7 @@ function scenarioTable(r: BenchResults, system: 'postgres' | 'embedded'): string
       return [
         run.scenario,
         String(c),
-        n(run.load.rps),
-        n(run.load.p50Ms, 2),
-        n(run.load.p99Ms, 2),
-        n(run.load.p999Ms, 2),
-        errorsOf(run),
-        n(run.peakRssMB),
+        ...loadCells(run),
         ratio(run.load.rps, http),
         ratio(run.load.rps, minimal),
         ratio(run.load.rps, pgb),
@@ -156,6 +152,12 @@ function scenarioTable(r: BenchResults, system: 'postgres' | 'embedded'): string
       ];
     }),
   );
+}
+
+/** req/s, p50, p99, p99.9, errors and peak RSS of one run: the columns every table shares. */
+function loadCells(run: ScenarioRun): string[] {
+  const l = run.load;
+  return [n(l.rps), n(l.p50Ms, 2), n(l.p99Ms, 2), n(l.p999Ms, 2), errorsOf(run), n(run.peakRssMB)];
 }
 
 function errorsOf(run: ScenarioRun): string {
@@ -175,12 +177,7 @@ function baselineTable(r: BenchResults): string {
       ? 'HTTP limit: bare Fastify, canned JSON'
       : 'minimal service: Fastify + pg, create only',
     String(run.load.connections),
-    n(run.load.rps),
-    n(run.load.p50Ms, 2),
-    n(run.load.p99Ms, 2),
-    n(run.load.p999Ms, 2),
-    errorsOf(run),
-    n(run.peakRssMB),
+    ...loadCells(run),
   ]);
   for (const p of r.pgbench) {
     lines.push([
