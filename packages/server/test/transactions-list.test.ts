@@ -211,6 +211,32 @@ for (const kind of databaseKinds()) {
       );
     });
 
+    it('walks rows created within one millisecond each once (the cursor keeps microseconds)', async () => {
+      const micro = await svc.createMerchant('Microsecond shop');
+      await seedTransactions(svc.database.db, micro.id, false, 40, 'micro');
+      await svc.database.db.query(
+        `UPDATE transactions SET created_at = timestamptz '2024-01-01T00:00:00Z' + (ascii(substr(id, 6, 1)) % 7) * interval '1 microsecond'
+          WHERE merchant_id = $1`,
+        [micro.id],
+      );
+      const { rows } = await svc.database.db.query<{ id: string }>(
+        'SELECT id FROM transactions WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC',
+        [micro.id],
+      );
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: Record<string, string | number> = { limit: 3, ...(cursor ? { cursor } : {}) };
+        const body = (await list(query, micro.secretTest)).json();
+        seen.push(...body.data.map((t: { id: string }) => t.id));
+        cursor = body.next_cursor;
+      } while (cursor);
+      assert.deepEqual(
+        seen,
+        rows.map((r) => r.id),
+      );
+    });
+
     it('combines status, type, from and to filters', async () => {
       const from = BASE + 500 * 1000;
       const to = BASE + 1500 * 1000;

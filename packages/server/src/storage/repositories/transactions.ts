@@ -123,6 +123,16 @@ export interface TransactionPage {
 }
 
 /**
+ * An instant in microseconds since the epoch as ISO 8601 UTC with six decimals: the database keeps
+ * microseconds, and a cursor that dropped them could skip or repeat rows created in one millisecond.
+ */
+function isoMicros(epochMicros: number): string {
+  const ms = Math.floor(epochMicros / 1000);
+  const micros = epochMicros - ms * 1000;
+  return `${new Date(ms).toISOString().slice(0, 23)}${String(micros).padStart(3, '0')}Z`;
+}
+
+/**
  * One page of a tenant's transactions, newest first by (created_at DESC, id DESC), by keyset: the
  * row comparison `(created_at, id) < (...)` continues from a position, never by OFFSET, so a page
  * costs the same at any depth and rows inserted meanwhile cause no gap and no duplicate. Every
@@ -150,9 +160,8 @@ export async function listTransactionPage(
     where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
   }
   params.push(limit + 1);
-  const { rows } = await q.query<TransactionRow & { position_at: string }>(
-    `SELECT ${transactionColumns},
-            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
+  const { rows } = await q.query<TransactionRow & { position_us: number }>(
+    `SELECT ${transactionColumns}, (extract(epoch FROM created_at) * 1000000)::bigint AS position_us
        FROM transactions
       WHERE ${where.join(' AND ')}
       ORDER BY created_at DESC, id DESC
@@ -164,6 +173,6 @@ export async function listTransactionPage(
   return {
     items: page.map(transactionFromRow),
     hasMore: rows.length > limit,
-    last: lastRow ? { createdAt: lastRow.position_at, id: lastRow.id } : null,
+    last: lastRow ? { createdAt: isoMicros(lastRow.position_us), id: lastRow.id } : null,
   };
 }
