@@ -75,7 +75,12 @@ export async function runPostgresSuite(
   const database = await createFreshDatabase('paygate_bench');
   const url = databaseUrl(database);
   const receiver = await WebhookReceiver.start();
-  const service = await startPaygate({ kind: 'postgres', databaseUrl: url });
+  const service = await startPaygate({ kind: 'postgres', databaseUrl: url }).catch(async (error: unknown) => {
+    // Nothing else will stop the receiver or drop the database if the service does not come up.
+    await receiver.stop();
+    await dropDatabase(database);
+    throw error;
+  });
   try {
     await recordIdleMemory(service, results);
     options.log(`postgres: service up (pid ${service.child.pid}), idle RSS ${results.idleRssMB.postgres} MB`);
