@@ -10,13 +10,8 @@ import {
 } from '../src/webhooks/delivery-worker.ts';
 import { ATTEMPT_OFFSETS_SECONDS } from '../src/webhooks/retry-schedule.ts';
 import { databaseKinds } from './support/databases.ts';
-import {
-  ADMIN_TOKEN,
-  freshKey,
-  type MerchantKeys,
-  startTestService,
-  type TestService,
-} from './support/service.ts';
+import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+import { emitCanceledEvent } from './support/webhook-events.ts';
 import {
   answer,
   type Responder,
@@ -121,36 +116,9 @@ for (const kind of databaseKinds()) {
       return { receiver, merchant, endpoint };
     }
 
-    /** Cancels a new intent: one payment_intent.canceled event. Returns its id and stored payload. */
-    async function emit(merchant: MerchantKeys, livemode = false) {
-      const key = livemode ? merchant.secretLive : merchant.secretTest;
-      const created = await svc.request({
-        method: 'POST',
-        url: '/v1/payment-intents',
-        key,
-        headers: { 'idempotency-key': freshKey() },
-        body: {
-          amount_minor: 4200,
-          currency: 'EUR',
-          gateway_id: livemode ? 'sim_live' : 'sim',
-          metadata: { note: 'café ☕ «quoted» \\ "x"' },
-        },
-      });
-      assert.equal(created.statusCode, 200, created.body);
-      const canceled = await svc.request({
-        method: 'POST',
-        url: `/v1/payment-intents/${created.json().id}/cancel`,
-        key,
-      });
-      assert.equal(canceled.statusCode, 200, canceled.body);
-      const { rows } = await svc.ctx.db.query<{ id: string; payload: string }>(
-        "SELECT id, payload FROM events WHERE object_id = $1 AND type = 'payment_intent.canceled'",
-        [created.json().id],
-      );
-      const event = rows[0];
-      assert.ok(event);
-      return event;
-    }
+    /** One payment_intent.canceled event whose payload holds multi-byte characters. */
+    const emit = (merchant: MerchantKeys, livemode = false) =>
+      emitCanceledEvent(svc, merchant, { livemode, metadata: { note: 'café ☕ «quoted» \\ "x"' } });
 
     async function deliveryOf(eventId: string) {
       const { rows } = await svc.ctx.db.query<{

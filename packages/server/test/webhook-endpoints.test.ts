@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseKinds } from './support/databases.ts';
-import {
-  ADMIN_TOKEN,
-  freshKey,
-  type MerchantKeys,
-  startTestService,
-  type TestService,
-} from './support/service.ts';
+import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+import { emitCanceledEvent } from './support/webhook-events.ts';
 
 const admin = { 'x-admin-token': ADMIN_TOKEN };
 
@@ -29,29 +24,6 @@ for (const kind of databaseKinds()) {
         headers: admin,
         body,
       });
-
-    const cancelIntent = async (key = merchant.secretTest) => {
-      const created = await svc.request({
-        method: 'POST',
-        url: '/v1/payment-intents',
-        key,
-        headers: { 'idempotency-key': freshKey() },
-        body: { amount_minor: 1000, currency: 'USD', gateway_id: key.includes('live') ? 'sim_live' : 'sim' },
-      });
-      assert.equal(created.statusCode, 200, created.body);
-      const canceled = await svc.request({
-        method: 'POST',
-        url: `/v1/payment-intents/${created.json().id}/cancel`,
-        key,
-      });
-      assert.equal(canceled.statusCode, 200, canceled.body);
-      const { rows } = await svc.ctx.db.query<{ id: string }>(
-        "SELECT id FROM events WHERE object_id = $1 AND type = 'payment_intent.canceled'",
-        [created.json().id],
-      );
-      assert.equal(rows.length, 1);
-      return rows[0]?.id ?? '';
-    };
 
     const deliveriesOf = async (eventId: string) =>
       (
@@ -250,7 +222,7 @@ for (const kind of databaseKinds()) {
       ).json();
       await svc.ctx.db.query("UPDATE webhook_endpoints SET status = 'disabled' WHERE id = $1", [disabled.id]);
 
-      const eventId = await cancelIntent(shop.secretTest);
+      const eventId = (await emitCanceledEvent(svc, shop)).id;
       const deliveries = await deliveriesOf(eventId);
       assert.deepEqual(
         deliveries.map((d) => d.endpoint_id),
