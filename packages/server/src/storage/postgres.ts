@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { type Database, parseInt8, type Queryable, type QueryResult } from './db.ts';
 
@@ -18,10 +19,27 @@ function typeParsers() {
   };
 }
 
+const statementNames = new Map<string, string>();
+
+/** A stable name per SQL text; our statements are constants, so the map stays small. */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `pg_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 function wrap(client: pg.PoolClient | pg.Pool): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await client.query(sql, params as unknown[]);
+      // Statements with parameters run as named prepared statements: each connection parses and
+      // plans one of our (fixed) SQL texts once instead of on every call.
+      const result =
+        params.length > 0
+          ? await client.query({ name: statementName(sql), text: sql, values: params as unknown[] })
+          : await client.query(sql);
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../app/context.ts';
 import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import { findActiveApiKeyByHash } from '../../storage/repositories/api-keys.ts';
+import { type ApiKeyRow, findActiveApiKeyByHash } from '../../storage/repositories/api-keys.ts';
 
 export interface Principal extends TenantScope {
   keyId: string;
@@ -29,6 +29,35 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+const KEY_CACHE_TTL_MS = 5_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * Known keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
+ * database round trip for authentication. Unknown keys are never remembered (a new key works at
+ * once); a revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
+ */
+class ApiKeyCache {
+  private readonly entries = new Map<string, { row: ApiKeyRow; expiresAtMs: number }>();
+  constructor(private readonly ctx: AppContext) {}
+
+  async find(keyHash: string): Promise<ApiKeyRow | null> {
+    const nowMs = this.ctx.clock.now().getTime();
+    const cached = this.entries.get(keyHash);
+    if (cached && cached.expiresAtMs > nowMs) return cached.row;
+    const row = await findActiveApiKeyByHash(this.ctx.db, keyHash);
+    this.entries.delete(keyHash);
+    if (row) {
+      if (this.entries.size >= KEY_CACHE_MAX_ENTRIES) {
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+      this.entries.set(keyHash, { row, expiresAtMs: nowMs + KEY_CACHE_TTL_MS });
+    }
+    return row;
+  }
+}
+
 function invalidKey(detail: string) {
   return new AuthenticationError('invalid_api_key', detail);
 }
@@ -41,6 +70,7 @@ function invalidKey(detail: string) {
 export const apiKeyAuth = fp(
   async (app: FastifyInstance, options: { ctx: AppContext }) => {
     app.decorateRequest('principal', null);
+    const keys = new ApiKeyCache(options.ctx);
     app.addHook('onRequest', async (request) => {
       const credential = request.routeOptions.config.credential;
       if (credential !== 'secret' && credential !== 'secret_or_client') return;
@@ -63,7 +93,7 @@ export const apiKeyAuth = fp(
         throw invalidKey('No API key was sent. Send it in the X-API-Key header.');
       }
       if (!parseApiKeyShape(presented)) throw invalidKey('The API key is malformed.');
-      const row = await findActiveApiKeyByHash(options.ctx.db, hashApiKey(presented));
+      const row = await keys.find(hashApiKey(presented));
       if (!row) throw invalidKey('The API key is not valid: it is unknown or was revoked.');
 
       if (row.kind === 'publishable' && credential !== 'secret_or_client') {

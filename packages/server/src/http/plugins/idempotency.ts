@@ -6,6 +6,7 @@ import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../../storage/db.ts';
 import {
   findStoredResponse,
+  type StoredResponse,
   storeResponse,
   tryLockKey,
 } from '../../storage/repositories/idempotency-keys.ts';
@@ -79,6 +80,13 @@ export async function respondIdempotently(
   const path = request.url.split('?')[0] ?? request.url;
   const hash = requestHash(request.method, path, request.body);
 
+  // A finished key is answered from its stored row without a transaction or the lock: the row
+  // exists only once its work committed, so it is final.
+  const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
+  if (finished) {
+    return replay(reply, assertSameRequest(finished, hash));
+  }
+
   const outcome = await ctx.db.transaction(async (tx) => {
     if (!(await tryLockKey(tx, lockIdFor(scope, key)))) {
       throw new IdempotencyError(
@@ -89,15 +97,7 @@ export async function respondIdempotently(
     }
     const now = ctx.clock.now();
     const stored = await findStoredResponse(tx, scope, key, now);
-    if (stored) {
-      if (stored.requestHash !== hash) {
-        throw new IdempotencyError(
-          'idempotency_key_reuse',
-          'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
-        );
-      }
-      return { replayed: true, status: stored.responseStatus, body: stored.responseBody };
-    }
+    if (stored) return { replayed: true, ...assertSameRequest(stored, hash) };
 
     await tx.query('SAVEPOINT idempotent_work');
     let status: number;
@@ -132,9 +132,28 @@ export async function respondIdempotently(
     return { replayed: false, status, body };
   });
 
-  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  if (outcome.replayed) return replay(reply, outcome);
+  return send(reply, outcome);
+}
+
+function assertSameRequest(stored: StoredResponse, hash: string): { status: number; body: string } {
+  if (stored.requestHash !== hash) {
+    throw new IdempotencyError(
+      'idempotency_key_reuse',
+      'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+    );
+  }
+  return { status: stored.responseStatus, body: stored.responseBody };
+}
+
+function replay(reply: FastifyReply, response: { status: number; body: string }): FastifyReply {
+  reply.header('idempotent-replayed', 'true');
+  return send(reply, response);
+}
+
+function send(reply: FastifyReply, response: { status: number; body: string }): FastifyReply {
   return reply
-    .code(outcome.status)
-    .type(outcome.status >= 400 ? 'application/problem+json' : 'application/json')
-    .send(outcome.body);
+    .code(response.status)
+    .type(response.status >= 400 ? 'application/problem+json' : 'application/json')
+    .send(response.body);
 }
