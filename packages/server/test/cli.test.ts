@@ -114,6 +114,19 @@ describe('the paygate command', () => {
     assert.match(output, /PAYGATE_MASTER_KEY is required with PostgreSQL/);
   });
 
+  it('creates a merchant with `paygate merchant create` and prints its four keys once', async () => {
+    const output = await readUntil(
+      paygate(['merchant', 'create', 'Corner', 'shop'], { PAYGATE_DATA_DIR: dataDir }),
+      () => false,
+    );
+    const printed = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+    assert.match(printed.id, /^acct_[0-9A-Za-z]{24}$/);
+    assert.equal(printed.name, 'Corner shop');
+    assert.match(printed.api_keys.secret_test, /^sk_test_/);
+    assert.match(printed.api_keys.publishable_live, /^pk_live_/);
+    assert.match(output, /shown only now/);
+  });
+
   it('migrates with `paygate migrate` and reports an up-to-date database the second time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paygate-migrate-'));
     try {

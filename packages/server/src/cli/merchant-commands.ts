@@ -19,8 +19,21 @@ export async function createMerchantCommand(config: Config, name: string): Promi
     });
     const { merchant, keys } = await createMerchant(ctx, name);
     process.stdout.write(
-      `${JSON.stringify({ id: merchant.id, name: merchant.name, api_keys: keys }, null, 2)}\n` +
-        'These keys are shown only now; they are stored hashed.\n',
+      `${JSON.stringify(
+        {
+          id: merchant.id,
+          name: merchant.name,
+          // The same shape as POST /admin/v1/merchants answers.
+          api_keys: {
+            secret_test: keys.secretTest,
+            publishable_test: keys.publishableTest,
+            secret_live: keys.secretLive,
+            publishable_live: keys.publishableLive,
+          },
+        },
+        null,
+        2,
+      )}\n` + 'These keys are shown only now; they are stored hashed.\n',
     );
     return 0;
   } finally {
