@@ -64,6 +64,24 @@ for (const kind of databaseKinds()) {
       return intent.id;
     }
 
+    it('refunds a payment that succeeded through the challenge (the notification recorded the charge)', async () => {
+      const id = await challengeOverHttp('approve');
+      const refund = await fetch(`${svc.baseUrl}/v1/refunds`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': merchant.secretTest,
+          'content-type': 'application/json',
+          'idempotency-key': `refund-after-challenge-${id}`,
+        },
+        body: JSON.stringify({ payment_intent_id: id, amount_minor: 1000 }),
+      });
+      assert.equal(refund.status, 200, await refund.clone().text());
+      const body = (await refund.json()) as { status: string; amount_minor: number };
+      assert.equal(body.status, 'SUCCEEDED');
+      assert.equal(body.amount_minor, 1000);
+      assert.equal((await pay.retrieve(id)).amount_refunded_minor, 1000);
+    });
+
     it('runs the challenge flow end to end: approve on the gateway page, the notification settles SUCCEEDED once', async () => {
       const id = await challengeOverHttp('approve');
       const notice = svc.sim.notifications().at(-1);
