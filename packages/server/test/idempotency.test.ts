@@ -40,6 +40,18 @@ for (const kind of databaseKinds()) {
       assert.notEqual(second.headers['x-request-id'], first.headers['x-request-id']);
     });
 
+    it('answers concurrent repeats of a finished key all as replays, never in flight', async () => {
+      const key = freshKey('replays');
+      const first = await post(key, order);
+      assert.equal(first.statusCode, 200);
+      const repeats = await Promise.all(Array.from({ length: 30 }, () => post(key, order)));
+      for (const r of repeats) {
+        assert.equal(r.statusCode, 200, r.body);
+        assert.equal(r.headers['idempotent-replayed'], 'true');
+        assert.equal(r.body, first.body);
+      }
+    });
+
     it('refuses the same key with another body with 409 idempotency_key_reuse', async () => {
       const key = freshKey();
       assert.equal((await post(key, order)).statusCode, 200);

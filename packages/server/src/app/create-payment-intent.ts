@@ -5,7 +5,12 @@ import { validateMetadata } from '../domain/metadata.ts';
 import { describeAmount, isIsoCurrency, isValidAmountMinor } from '../domain/money.ts';
 import type { TenantScope } from '../domain/tenant.ts';
 import type { Queryable } from '../storage/db.ts';
-import { insertPaymentIntent, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
+import type { KeyClaim } from '../storage/repositories/idempotency-keys.ts';
+import {
+  insertPaymentIntent,
+  insertPaymentIntentWithKey,
+  type PaymentIntentRecord,
+} from '../storage/repositories/payment-intents.ts';
 import type { AppContext } from './context.ts';
 
 const DEFAULT_EXPIRY_SECONDS = 86_400;
@@ -26,15 +31,15 @@ function validateReturnUrl(value: string | undefined): string | null {
 }
 
 /**
- * Creates an intent in CREATED, inside the caller's transaction (the idempotency layer's). The
- * gateway is only asked what it accepts; nothing is charged before confirmation.
+ * Validates a create request and builds the intent it would create, without writing anything.
+ * Everything a create can refuse is refused here, so the answer is known before any write (which
+ * lets the HTTP layer store it together with the intent in one statement).
  */
-export async function createPaymentIntent(
+export function preparePaymentIntent(
   ctx: AppContext,
-  tx: Queryable,
   scope: TenantScope,
   input: CreatePaymentIntentBody,
-): Promise<PaymentIntentRecord> {
+): PaymentIntentRecord {
   if (!isValidAmountMinor(input.amount_minor)) {
     throw new ValidationError('amount_minor', 'must be an integer from 1 to 999999999999 (minor units)');
   }
@@ -87,6 +92,29 @@ export async function createPaymentIntent(
     createdAt: now,
     updatedAt: now,
   };
+  return intent;
+}
+
+/** Creates an intent in CREATED inside the caller's transaction. Nothing is charged before confirm. */
+export async function createPaymentIntent(
+  ctx: AppContext,
+  tx: Queryable,
+  scope: TenantScope,
+  input: CreatePaymentIntentBody,
+): Promise<PaymentIntentRecord> {
+  const intent = preparePaymentIntent(ctx, scope, input);
   await insertPaymentIntent(tx, intent);
   return intent;
+}
+
+/**
+ * The create written in one statement with its idempotent response (see `OneStatementWrite` in
+ * the HTTP idempotency layer): the intent exists exactly when its key's response does.
+ */
+export function writePaymentIntentWithKey(
+  q: Queryable,
+  claim: KeyClaim,
+  intent: PaymentIntentRecord,
+): Promise<'created' | 'in_flight' | 'exists'> {
+  return insertPaymentIntentWithKey(q, claim, intent);
 }

@@ -6,6 +6,7 @@ import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../../storage/db.ts';
 import {
   findStoredResponse,
+  type KeyClaim,
   type StoredResponse,
   storeResponse,
   tryLockKey,
@@ -75,10 +76,16 @@ export async function respondIdempotently(
   request: FastifyRequest,
   reply: FastifyReply,
   work: (tx: Queryable) => Promise<WorkResult>,
+  writeInOneStatement?: OneStatementWrite,
 ): Promise<FastifyReply> {
   const key = readIdempotencyKey(request);
   const path = request.url.split('?')[0] ?? request.url;
   const hash = requestHash(request.method, path, request.body);
+
+  if (writeInOneStatement) {
+    const written = await tryOneStatement(ctx, scope, request, { key, path, hash }, writeInOneStatement);
+    if (written) return send(reply, written);
+  }
 
   // A finished key is answered from its stored row without a transaction or the lock: the row
   // exists only once its work committed, so it is final.
@@ -88,13 +95,7 @@ export async function respondIdempotently(
   }
 
   const outcome = await ctx.db.transaction(async (tx) => {
-    if (!(await tryLockKey(tx, lockIdFor(scope, key)))) {
-      throw new IdempotencyError(
-        'idempotency_key_in_flight',
-        'A request with this Idempotency-Key is still being processed. Wait, then retry with the same key.',
-        { retryAfterSeconds: 1 },
-      );
-    }
+    if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
     const now = ctx.clock.now();
     const stored = await findStoredResponse(tx, scope, key, now);
     if (stored) return { replayed: true, ...assertSameRequest(stored, hash) };
@@ -134,6 +135,64 @@ export async function respondIdempotently(
 
   if (outcome.replayed) return replay(reply, outcome);
   return send(reply, outcome);
+}
+
+/**
+ * A work whose answer is known before it writes (it validates and builds everything in memory)
+ * can be written together with its key in one statement: `prepare` builds the answer (or throws),
+ * `write` stores it and the resource under the key's lock.
+ */
+export interface OneStatementWrite {
+  prepare(): {
+    status: number;
+    body: unknown;
+    write(q: Queryable, claim: KeyClaim): Promise<OneStatementResult>;
+  };
+}
+export type OneStatementResult = 'created' | 'in_flight' | 'exists';
+
+/**
+ * The fast path of a new key: one round trip, one commit. Returns the answer to send, or null when
+ * the general path must answer (the key exists or is locked: replay, reuse or in flight; or the
+ * work refused the request with an outcome that is stored, inside the general path's transaction).
+ */
+async function tryOneStatement(
+  ctx: AppContext,
+  scope: TenantScope,
+  request: FastifyRequest,
+  key: { key: string; path: string; hash: string },
+  fast: OneStatementWrite,
+): Promise<{ status: number; body: string } | null> {
+  let prepared: ReturnType<OneStatementWrite['prepare']>;
+  try {
+    prepared = fast.prepare();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'validation_error') throw error;
+    return null;
+  }
+  const now = ctx.clock.now();
+  const body = JSON.stringify(prepared.body);
+  const result = await prepared.write(ctx.db, {
+    lockId: lockIdFor(scope, key.key),
+    key: key.key,
+    requestMethod: request.method,
+    requestPath: key.path,
+    requestHash: key.hash,
+    responseStatus: prepared.status,
+    responseBody: body,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
+  });
+  // Not written: the key is held by another request or already answered. The general path tells
+  // which (a finished key is replayed, even while other replays of it hold the lock for a moment).
+  return result === 'created' ? { status: prepared.status, body } : null;
+}
+
+function inFlightError(): IdempotencyError {
+  return new IdempotencyError(
+    'idempotency_key_in_flight',
+    'A request with this Idempotency-Key is still being processed. Wait, then retry with the same key.',
+    { retryAfterSeconds: 1 },
+  );
 }
 
 function assertSameRequest(stored: StoredResponse, hash: string): { status: number; body: string } {

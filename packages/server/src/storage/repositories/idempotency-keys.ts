@@ -10,6 +10,18 @@ export interface StoredResponse {
   expiresAt: Date;
 }
 
+/** A finished response to store under a key, with the key's lock id (for one-statement writes). */
+export interface KeyClaim {
+  lockId: bigint;
+  key: string;
+  requestMethod: string;
+  requestPath: string;
+  requestHash: string;
+  responseStatus: number;
+  responseBody: string;
+  expiresAt: Date;
+}
+
 /**
  * Takes the transaction-scoped lock of one idempotency key. False means another request with the
  * same key holds it right now (in flight). PostgreSQL drops the lock when the transaction ends,

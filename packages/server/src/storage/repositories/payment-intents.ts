@@ -1,6 +1,7 @@
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../db.ts';
+import type { KeyClaim } from './idempotency-keys.ts';
 
 export interface PaymentIntentRecord {
   id: string;
@@ -61,28 +62,80 @@ function fromRow(row: Row): PaymentIntentRecord {
   };
 }
 
+function insertParams(intent: PaymentIntentRecord): unknown[] {
+  return [
+    intent.id,
+    intent.merchantId,
+    intent.livemode,
+    intent.amountMinor,
+    intent.currency,
+    intent.status,
+    intent.gatewayId,
+    intent.redirectUrl,
+    intent.returnUrl,
+    JSON.stringify(intent.metadata),
+    intent.amountRefundedMinor,
+    intent.cancellationReason,
+    intent.expiresAt,
+    intent.createdAt,
+    intent.updatedAt,
+  ];
+}
+
 export async function insertPaymentIntent(q: Queryable, intent: PaymentIntentRecord): Promise<void> {
   await q.query(
     `INSERT INTO payment_intents (${columns})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    insertParams(intent),
+  );
+}
+
+/**
+ * Creates an intent and stores its idempotent response in ONE statement (one round trip, one
+ * commit): it takes the key's transaction-scoped lock, inserts the key row (or replaces an expired
+ * one) and inserts the intent only from that row. `in_flight`: another request holds the key;
+ * `exists`: the key already has a live response (nothing was written).
+ */
+export async function insertPaymentIntentWithKey(
+  q: Queryable,
+  claim: KeyClaim,
+  intent: PaymentIntentRecord,
+): Promise<'created' | 'in_flight' | 'exists'> {
+  const { rows } = await q.query<{ locked: boolean; created: number }>(
+    `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock($16::bigint) AS locked),
+     key_row AS (
+       INSERT INTO idempotency_keys (merchant_id, livemode, idempotency_key, request_method, request_path,
+                                     request_hash, response_status, response_body, created_at, expires_at)
+       SELECT $2, $3, $17, $18, $19, $20, $21, $22, $14, $23 FROM lock WHERE lock.locked
+       ON CONFLICT (merchant_id, livemode, idempotency_key) DO UPDATE
+          SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
+              request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+              response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
+              expires_at = EXCLUDED.expires_at
+        WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+       RETURNING 1
+     ),
+     intent AS (
+       INSERT INTO payment_intents (${columns})
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM key_row
+       RETURNING 1
+     )
+     SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM intent) AS created`,
     [
-      intent.id,
-      intent.merchantId,
-      intent.livemode,
-      intent.amountMinor,
-      intent.currency,
-      intent.status,
-      intent.gatewayId,
-      intent.redirectUrl,
-      intent.returnUrl,
-      JSON.stringify(intent.metadata),
-      intent.amountRefundedMinor,
-      intent.cancellationReason,
-      intent.expiresAt,
-      intent.createdAt,
-      intent.updatedAt,
+      ...insertParams(intent),
+      claim.lockId.toString(),
+      claim.key,
+      claim.requestMethod,
+      claim.requestPath,
+      claim.requestHash,
+      claim.responseStatus,
+      claim.responseBody,
+      claim.expiresAt,
     ],
   );
+  const row = rows[0];
+  if (!row?.locked) return 'in_flight';
+  return row.created === 1 ? 'created' : 'exists';
 }
 
 /**

@@ -4,7 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cancelPaymentIntent } from '../../../app/cancel-payment-intent.ts';
 import { confirmPaymentIntent, gatewayDeclineError } from '../../../app/confirm-payment-intent.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { createPaymentIntent } from '../../../app/create-payment-intent.ts';
+import {
+  createPaymentIntent,
+  preparePaymentIntent,
+  writePaymentIntentWithKey,
+} from '../../../app/create-payment-intent.ts';
 import { paymentIntentResource } from '../../../app/resources.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import type { PaymentIntentRecord } from '../../../storage/repositories/payment-intents.ts';
@@ -38,10 +42,29 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      return respondIdempotently(ctx, principal, request, reply, async (tx) => ({
-        status: 200,
-        body: paymentIntentResource(await createPaymentIntent(ctx, tx, principal, request.body), secretView),
-      }));
+      return respondIdempotently(
+        ctx,
+        principal,
+        request,
+        reply,
+        async (tx) => ({
+          status: 200,
+          body: paymentIntentResource(
+            await createPaymentIntent(ctx, tx, principal, request.body),
+            secretView,
+          ),
+        }),
+        {
+          prepare: () => {
+            const intent = preparePaymentIntent(ctx, principal, request.body);
+            return {
+              status: 200,
+              body: paymentIntentResource(intent, secretView),
+              write: (q, claim) => writePaymentIntentWithKey(q, claim, intent),
+            };
+          },
+        },
+      );
     },
   );
 
