@@ -2,7 +2,10 @@ import type { EventEnvelope } from '../../domain/events.ts';
 import type { Queryable } from '../db.ts';
 import { fanOutEvent } from './webhook-deliveries.ts';
 
-/** Workers LISTEN on this channel; the NOTIFY is sent at commit, never before. */
+/**
+ * Delivery workers LISTEN on this channel; the NOTIFY is sent at commit, never before, and only
+ * when deliveries were queued (an event of a merchant without endpoints wakes nobody).
+ */
 export const EVENTS_CHANNEL = 'paygate_events';
 
 export interface EventRow {
@@ -36,14 +39,14 @@ export async function insertEvent(
     ],
   );
   // One delivery per subscribed endpoint, in this same transaction: nothing committed is lost.
-  await fanOutEvent(q, {
+  const queued = await fanOutEvent(q, {
     id: event.envelope.id,
     merchantId,
     livemode: event.envelope.livemode,
     type: event.envelope.type,
     createdAt: new Date(event.envelope.created),
   });
-  await q.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, event.envelope.id]);
+  if (queued > 0) await q.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, event.envelope.id]);
 }
 
 export async function listEventsForObject(q: Queryable, objectId: string): Promise<EventRow[]> {
