@@ -58,6 +58,16 @@ type Reply =
  * The connector of gateway `sim`, the simulated external gateway of test mode
  * (`packages/gateway-sim`), spoken to over HTTP like any real gateway.
  */
+/** Where a charge or refund is read back: by the gateway's reference when known, else by our key. */
+function syncPath(
+  resource: 'charges' | 'refunds',
+  request: { idempotencyKey: string; gatewayReference: string | null },
+): string {
+  return request.gatewayReference
+    ? `/v1/${resource}/${encodeURIComponent(request.gatewayReference)}`
+    : `/v1/${resource}?idempotency_key=${encodeURIComponent(request.idempotencyKey)}`;
+}
+
 export function createSimConnector(options: SimConnectorOptions): GatewayConnector {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
@@ -166,10 +176,7 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
 
     async syncCharge(request: SyncChargeRequest): Promise<ChargeOutcome> {
       // A 404 here means the gateway has no such charge: nothing was charged, so it reads as failed.
-      const path = request.gatewayReference
-        ? `/v1/charges/${encodeURIComponent(request.gatewayReference)}`
-        : `/v1/charges?idempotency_key=${encodeURIComponent(request.idempotencyKey)}`;
-      return chargeOutcome(await call('GET', path), request.idempotencyKey);
+      return chargeOutcome(await call('GET', syncPath('charges', request)), request.idempotencyKey);
     },
 
     async refund(request: RefundRequest): Promise<RefundOutcome> {
@@ -185,10 +192,7 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
     },
 
     async syncRefund(request: SyncRefundRequest): Promise<RefundOutcome> {
-      const path = request.gatewayReference
-        ? `/v1/refunds/${encodeURIComponent(request.gatewayReference)}`
-        : `/v1/refunds?idempotency_key=${encodeURIComponent(request.idempotencyKey)}`;
-      return refundOutcome(await call('GET', path), request.idempotencyKey);
+      return refundOutcome(await call('GET', syncPath('refunds', request)), request.idempotencyKey);
     },
 
     parseNotification(rawBody, headers): GatewayNotification {
