@@ -5,6 +5,7 @@
 //   npm run bench -- --smoke       1 s per scenario, 10,000 history rows; writes only to bench/tmp/
 //   npm run bench -- --soak 300    the no-growth check: 300 s of load, RSS sampled every 10 s
 //   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles  --keep-db
+//            --scenarios create,replay,retrieve,confirm,list,flow  (a subset, for a quick A/B)
 //            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     duration: { type: 'string' },
     rows: { type: 'string' },
     only: { type: 'string' },
+    scenarios: { type: 'string' },
     'keep-db': { type: 'boolean', default: false },
     'service-root': { type: 'string' },
   },
@@ -69,6 +71,7 @@ const options = {
   historyRows,
   smoke,
   keepDatabase: values['keep-db'] === true,
+  scenarios: values.scenarios ? new Set(values.scenarios.split(',')) : null,
   tmpDir,
   log,
 };
@@ -106,7 +109,9 @@ if (soakSeconds) {
 }
 
 results.machine.loadAverageAfter = loadavg().map((l) => Math.round(l * 100) / 100);
-// Partial runs (--only) and smoke runs are for development: they never replace the recorded results.
-const written = writeReport(results, { smoke: smoke || values.only !== undefined });
+// Partial runs (--only, --scenarios) and smoke runs are for development: they never replace the recorded results.
+const written = writeReport(results, {
+  smoke: smoke || values.only !== undefined || values.scenarios !== undefined,
+});
 log(`done in ${Math.round((performance.now() - started) / 1000)} s; wrote ${written.join(', ')}`);
 process.exit(0);

@@ -21,6 +21,8 @@ export interface ScenarioOptions {
   durationSeconds: number;
   smoke: boolean;
   log: (line: string) => void;
+  /** Only these scenarios (`--scenarios list,create`), for a quick A/B of one path; all when null. */
+  scenarios: Set<string> | null;
 }
 
 const MB = 1024 * 1024;
@@ -101,6 +103,7 @@ export async function runServiceScenarios(
   };
   const kind: SystemKind = service.kind;
   const target = targetOf(service);
+  const wanted = (scenario: string) => options.scenarios === null || options.scenarios.has(scenario);
 
   if (!options.smoke)
     await runLoad({
@@ -112,7 +115,7 @@ export async function runServiceScenarios(
     });
 
   const created: string[] = [];
-  for (const c of CONNECTION_LEVELS) {
+  for (const c of wanted('create') ? CONNECTION_LEVELS : []) {
     record(
       await measure(
         target,
@@ -129,9 +132,9 @@ export async function runServiceScenarios(
   const first = await callApi(service, merchant, 'POST', '/v1/payment-intents', JSON.parse(CREATE_BODY), {
     'idempotency-key': replayKey,
   });
-  for (const c of CONNECTION_LEVELS)
+  for (const c of wanted('replay') ? CONNECTION_LEVELS : [])
     record(await measure(target, 'replay', c, d, replayRequests(merchant, replayKey)));
-  for (const c of CONNECTION_LEVELS) {
+  for (const c of wanted('retrieve') ? CONNECTION_LEVELS : []) {
     record(await measure(target, 'retrieve', c, d, retrieveRequests(merchant, String(first.id))));
   }
 
@@ -144,7 +147,7 @@ export async function runServiceScenarios(
     `${kind} confirm`,
     notes,
   );
-  if (canConfirm) {
+  if (canConfirm && wanted('confirm')) {
     for (const c of CONNECTION_LEVELS) {
       // Generous: a confirm is slower than a create; a run that outruns its pool reports it.
       const pool = new IntentPool(await input.makePool(Math.max(2000, 3000 * d), created));
@@ -155,7 +158,7 @@ export async function runServiceScenarios(
     }
   }
 
-  if (input.withList) {
+  if (input.withList && wanted('list')) {
     const canList = await available(
       () => callApi(service, merchant, 'GET', '/v1/transactions?limit=100'),
       `${kind} list`,
@@ -166,7 +169,7 @@ export async function runServiceScenarios(
   }
 
   let secret: string | null = null;
-  if (canConfirm) {
+  if (canConfirm && wanted('flow')) {
     const canDeliver = await available(
       async () => {
         const endpoint = await callAdmin(service, `/admin/v1/merchants/${merchant.id}/webhook-endpoints`, {

@@ -16,7 +16,7 @@ import { memoryOf } from './processes.ts';
 import { summariseProfile } from './profile.ts';
 import { WebhookReceiver } from './receiver.ts';
 import type { BenchResults, SoakResult } from './results.ts';
-import { createRequests, flowRequests, retrieveRequests } from './scenarios.ts';
+import { createRequests, flowRequests, listRequests, retrieveRequests } from './scenarios.ts';
 import {
   type BenchMerchant,
   callApi,
@@ -181,7 +181,8 @@ export async function runEmbeddedSuite(
 
 /**
  * CPU profiles of the PostgreSQL-backed service, one process per scenario so each profile shows
- * one hot path: the create, and the full flow (create + confirm + delivery) when it exists.
+ * one hot path: the create, the list (a page of 100), and the full flow (create + confirm +
+ * delivery) when it exists.
  */
 export async function runProfiles(
   pg: PostgresBench,
@@ -193,6 +194,7 @@ export async function runProfiles(
   mkdirSync(dir, { recursive: true });
   const scenarios: { name: string; requests: ReturnType<typeof createRequests> }[] = [
     { name: 'create', requests: createRequests(pg.merchant) },
+    { name: 'list', requests: listRequests(pg.merchant) },
   ];
   if (flowSecret) scenarios.push({ name: 'flow', requests: flowRequests(pg.merchant) });
   for (const scenario of scenarios) {

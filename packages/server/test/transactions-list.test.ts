@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Transaction, TransactionList } from '@paygate/contract';
+import { Ajv } from 'ajv';
+import ajvFormats from 'ajv-formats';
 import { encodeTransactionCursor } from '../src/domain/transaction-cursor.ts';
 import type { Queryable } from '../src/storage/db.ts';
 import { databaseKinds } from './support/databases.ts';
@@ -54,6 +57,10 @@ async function seedTransactions(
     [merchantId, livemode, seed, base, count],
   );
 }
+
+const ajv = new Ajv({ strict: false });
+ajvFormats.default(ajv);
+const validateList = ajv.compile(TransactionList);
 
 interface Row {
   id: string;
@@ -304,6 +311,66 @@ for (const kind of databaseKinds()) {
       assert.equal(payment.refund_id, null);
       assert.equal(payment.livemode, false);
       assert.equal(Number.isInteger(payment.amount_minor), true);
+    });
+
+    it('writes every row as the contract Transaction, field for field and in its order, instants truncated to milliseconds', async () => {
+      const exact = await svc.createMerchant('Exact shop');
+      await seedTransactions(svc.database.db, exact.id, false, 8, 'exact');
+      // Microseconds that a rounding formatter would carry into the next millisecond (or second).
+      await svc.database.db.query(
+        `UPDATE transactions SET created_at = created_at + interval '0.123999 seconds',
+                updated_at = '2025-03-02T01:02:03.999999Z' WHERE merchant_id = $1`,
+        [exact.id],
+      );
+      const response = await list({ limit: 100 }, exact.secretTest);
+      assert.equal(response.statusCode, 200);
+      assert.match(String(response.headers['content-type']), /^application\/json/);
+      const body = response.json();
+      assert.equal(validateList(body), true, JSON.stringify(validateList.errors));
+      const { rows } = await svc.database.db.query<{
+        id: string;
+        type: string;
+        status: string;
+        amount_minor: number;
+        currency: string;
+        payment_intent_id: string;
+        refund_id: string | null;
+        gateway_id: string;
+        livemode: boolean;
+        created_ms: string;
+        updated_ms: string;
+      }>(
+        `SELECT id, type, status, amount_minor, currency, payment_intent_id, refund_id, gateway_id, livemode,
+                floor(extract(epoch FROM created_at) * 1000)::bigint::text AS created_ms,
+                floor(extract(epoch FROM updated_at) * 1000)::bigint::text AS updated_ms
+           FROM transactions WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC`,
+        [exact.id],
+      );
+      assert.equal(rows.length, 8);
+      assert.deepEqual(body, {
+        object: 'list',
+        data: rows.map((r) => ({
+          id: r.id,
+          object: 'transaction',
+          type: r.type,
+          status: r.status,
+          amount_minor: Number(r.amount_minor),
+          currency: r.currency,
+          payment_intent_id: r.payment_intent_id,
+          refund_id: r.refund_id,
+          gateway_id: r.gateway_id,
+          livemode: r.livemode,
+          created_at: isoOf(Number(r.created_ms)),
+          updated_at: isoOf(Number(r.updated_ms)),
+        })),
+        has_more: false,
+        next_cursor: null,
+      });
+      assert.deepEqual(Object.keys(body), Object.keys(TransactionList.properties));
+      for (const item of body.data) assert.deepEqual(Object.keys(item), Object.keys(Transaction.properties));
+      assert.equal(body.data[0]?.updated_at, '2025-03-02T01:02:03.999Z');
+      assert.match(body.data[0]?.created_at, /\.123Z$/);
+      assert.ok(body.data.some((t: { refund_id: string | null }) => t.refund_id !== null));
     });
 
     it('lists only the caller merchant and mode', async () => {

@@ -2,14 +2,19 @@ import {
   type ListTransactionsQuery,
   TRANSACTION_LIST_DEFAULT_LIMIT,
   TRANSACTION_LIST_MAX_LIMIT,
-  type TransactionList,
 } from '@paygate/contract';
 import { ValidationError } from '../domain/errors.ts';
 import type { TenantScope } from '../domain/tenant.ts';
 import { decodeTransactionCursor, encodeTransactionCursor } from '../domain/transaction-cursor.ts';
 import { listTransactionPage } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
-import { transactionResource } from './ledger-resources.ts';
+
+/** A page of the list; its rows are the resources' JSON text, as the database wrote them. */
+export interface TransactionListPage {
+  itemsJson: string[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
 
 function instant(field: 'from' | 'to', value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
@@ -27,7 +32,7 @@ export async function listTransactions(
   ctx: AppContext,
   scope: TenantScope,
   query: ListTransactionsQuery,
-): Promise<TransactionList> {
+): Promise<TransactionListPage> {
   const limit = query.limit ?? TRANSACTION_LIST_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > TRANSACTION_LIST_MAX_LIMIT) {
     throw new ValidationError('limit', `must be an integer from 1 to ${TRANSACTION_LIST_MAX_LIMIT}`);
@@ -45,9 +50,8 @@ export async function listTransactions(
     limit,
   );
   return {
-    object: 'list',
-    data: page.items.map(transactionResource),
-    has_more: page.hasMore,
-    next_cursor: page.hasMore && page.last ? encodeTransactionCursor(page.last) : null,
+    itemsJson: page.itemsJson,
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore && page.last ? encodeTransactionCursor(page.last) : null,
   };
 }

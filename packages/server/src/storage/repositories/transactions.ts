@@ -20,40 +20,8 @@ export interface TransactionRecord {
   updatedAt: Date;
 }
 
-export interface TransactionRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  type: TransactionType;
-  status: TransactionStatus;
-  amount_minor: number;
-  currency: string;
-  payment_intent_id: string;
-  refund_id: string | null;
-  gateway_id: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
 export const transactionColumns = `id, merchant_id, livemode, type, status, amount_minor, currency, payment_intent_id,
   refund_id, gateway_id, created_at, updated_at`;
-
-export function transactionFromRow(row: TransactionRow): TransactionRecord {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    livemode: row.livemode,
-    type: row.type,
-    status: row.status,
-    amountMinor: row.amount_minor,
-    currency: row.currency,
-    paymentIntentId: row.payment_intent_id,
-    refundId: row.refund_id,
-    gatewayId: row.gateway_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 export async function insertTransaction(q: Queryable, txn: TransactionRecord): Promise<void> {
   await q.query(
@@ -116,11 +84,28 @@ export interface TransactionListQuery {
 }
 
 export interface TransactionPage {
-  items: TransactionRecord[];
+  /**
+   * Each row as the API shows it (CONTRACT.md "Transaction"), already JSON text: the list is the
+   * widest read of the API, and building its rows in PostgreSQL saves parsing 13 columns, two
+   * timestamps into Dates and back into strings, and serialising again, for each of 100 rows.
+   */
+  itemsJson: string[];
   hasMore: boolean;
   /** The position of the last item, for the next page; null when the page is empty. */
   last: TransactionPosition | null;
 }
+
+/**
+ * An instant as `Date.prototype.toISOString` writes it (UTC, milliseconds, `Z`); to_char's `MS`
+ * truncates the microseconds as a JavaScript Date does.
+ */
+const isoMillis = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The API's transaction resource, in the contract's field order; a test holds it to the schema. */
+const transactionResourceColumns = `t.id, 'transaction' AS object, t.type, t.status, t.amount_minor, t.currency,
+  t.payment_intent_id, t.refund_id, t.gateway_id, t.livemode,
+  ${isoMillis('t.created_at')} AS created_at, ${isoMillis('t.updated_at')} AS updated_at`;
 
 /**
  * An instant in microseconds since the epoch as ISO 8601 UTC with six decimals: the database keeps
@@ -160,18 +145,21 @@ export async function listTransactionPage(
     where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
   }
   params.push(limit + 1);
-  const { rows } = await q.query<TransactionRow & { position_us: number }>(
-    `SELECT ${transactionColumns}, (extract(epoch FROM created_at) * 1000000)::bigint AS position_us
-       FROM transactions
-      WHERE ${where.join(' AND ')}
-      ORDER BY created_at DESC, id DESC
-      LIMIT $${params.length}`,
+  const { rows } = await q.query<{ id: string; position_us: number; resource: string }>(
+    `SELECT t.id, (extract(epoch FROM t.created_at) * 1000000)::bigint AS position_us,
+            row_to_json(r)::text AS resource
+       FROM (SELECT * FROM transactions
+              WHERE ${where.join(' AND ')}
+              ORDER BY created_at DESC, id DESC
+              LIMIT $${params.length}) AS t
+      CROSS JOIN LATERAL (SELECT ${transactionResourceColumns}) AS r
+      ORDER BY t.created_at DESC, t.id DESC`,
     params,
   );
   const page = rows.slice(0, limit);
   const lastRow = page.at(-1);
   return {
-    items: page.map(transactionFromRow),
+    itemsJson: page.map((row) => row.resource),
     hasMore: rows.length > limit,
     last: lastRow ? { createdAt: isoMicros(lastRow.position_us), id: lastRow.id } : null,
   };
