@@ -124,6 +124,7 @@ function scenarioTable(r: BenchResults, system: 'postgres' | 'embedded'): string
       'p99.9 ms',
       'errors',
       'peak RSS MB',
+      'cores: service / PG / load gen. / other / idle',
       '× HTTP limit',
       '× minimal',
       '× pgbench',
@@ -143,6 +144,7 @@ function scenarioTable(r: BenchResults, system: 'postgres' | 'embedded'): string
         run.scenario,
         String(c),
         ...loadCells(run),
+        coresCell(run),
         ratio(run.load.rps, http),
         ratio(run.load.rps, minimal),
         ratio(run.load.rps, pgb),
@@ -158,6 +160,14 @@ function scenarioTable(r: BenchResults, system: 'postgres' | 'embedded'): string
 function loadCells(run: ScenarioRun): string[] {
   const l = run.load;
   return [n(l.rps), n(l.p50Ms, 2), n(l.p99Ms, 2), n(l.p999Ms, 2), errorsOf(run), n(run.peakRssMB)];
+}
+
+/** Where the 2 cores went during the run (the receiver, in the flow, is counted in "other"). */
+function coresCell(run: ScenarioRun): string {
+  const c = run.cores;
+  if (!c) return '–';
+  const other = (c.other ?? 0) + (c.receiver ?? 0);
+  return [c.service, c.postgres, c.loadGenerator, other, c.idle].map((v) => n(v ?? 0, 2)).join(' / ');
 }
 
 function errorsOf(run: ScenarioRun): string {
@@ -178,6 +188,7 @@ function baselineTable(r: BenchResults): string {
       : 'minimal service: Fastify + pg, create only',
     String(run.load.connections),
     ...loadCells(run),
+    coresCell(run),
   ]);
   for (const p of r.pgbench) {
     lines.push([
@@ -189,10 +200,21 @@ function baselineTable(r: BenchResults): string {
       n(p.p999Ms, 2),
       String(p.failed),
       '–',
+      '–',
     ]);
   }
   return table(
-    ['baseline', 'conn.', 'req/s (tps)', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'peak RSS MB'],
+    [
+      'baseline',
+      'conn.',
+      'req/s (tps)',
+      'p50 ms',
+      'p99 ms',
+      'p99.9 ms',
+      'errors',
+      'peak RSS MB',
+      'cores: server / PG / load gen. / other / idle',
+    ],
     lines,
   );
 }

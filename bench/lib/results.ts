@@ -1,3 +1,4 @@
+import type { CpuSplit } from './cpu.ts';
 import type { LoadResult } from './load.ts';
 import type { PgbenchResult } from './pgbench.ts';
 import type { ProfileSummary } from './profile.ts';
@@ -12,6 +13,11 @@ export interface ScenarioRun {
   load: LoadResult;
   /** VmHWM of the process under test during this run (MB), or null when not measured. */
   peakRssMB: number | null;
+  /**
+   * Cores used on average during the run by the service, the load generator, PostgreSQL, the
+   * webhook receiver (flow), everything else, and left idle; null where /proc is not there.
+   */
+  cores?: CpuSplit | null;
   /** Full flow only: payments whose signed webhook the receiver verified, per second. */
   paymentsPerSecond?: number;
   /** Full flow only: ms from the end of the load until the last webhook arrived. */

@@ -1,4 +1,5 @@
 import type { RequestSpec } from 'autocannon';
+import { cpuSplit, readCpu } from './cpu.ts';
 import { type LoadResult, round, runLoad } from './load.ts';
 import { memoryOf, resetPeakMemory } from './processes.ts';
 import type { WebhookReceiver } from './receiver.ts';
@@ -32,6 +33,8 @@ export interface Target {
   system: ScenarioRun['system'];
   pid: number;
   baseUrl: string;
+  /** The webhook receiver's process, when the scenario delivers webhooks (its CPU is counted apart). */
+  receiverPid?: number;
 }
 
 export function targetOf(service: PaygateUnderTest): Target {
@@ -48,13 +51,19 @@ export async function measure(
   idReplacement = false,
 ): Promise<ScenarioRun & { load: LoadResult }> {
   const resetWorked = resetPeakMemory(target.pid);
+  // autocannon runs in this process: its CPU is the load generator's.
+  const pids: Record<string, number> = { service: target.pid, loadGenerator: process.pid };
+  if (target.receiverPid !== undefined) pids.receiver = target.receiverPid;
+  const cpuBefore = readCpu(pids);
   const load = await runLoad({ url: target.baseUrl, connections, durationSeconds, requests, idReplacement });
+  const cores = cpuSplit(cpuBefore, readCpu(pids));
   const memory = memoryOf(target.pid);
   return {
     system: target.system,
     scenario,
     load,
     peakRssMB: round(memory.peakRssBytes / MB, 0),
+    cores,
     ...(resetWorked ? {} : { note: 'peak RSS is cumulative since start (clear_refs refused)' }),
   };
 }
@@ -209,7 +218,8 @@ async function measureFlow(
     };
   }
   const startedAtMs = Date.now();
-  const run = await measure(targetOf(input.service), 'flow', connections, d, requests, true);
+  const target = { ...targetOf(input.service), receiverPid: input.receiver.child.pid };
+  const run = await measure(target, 'flow', connections, d, requests, true);
   const endedAtMs = Date.now();
   const stats = await input.receiver.settle('payment_intent.succeeded', confirmed);
   const completed = stats.byType['payment_intent.succeeded'] ?? 0;

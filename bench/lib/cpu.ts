@@ -1,0 +1,91 @@
+// Where the machine's cores go during a load run. Everything shares the same 2 cores, so a rate is
+// only half a story: this says how much of them the service, PostgreSQL and the load generator
+// each took, read from /proc before and after the run (Linux only; elsewhere nothing is reported).
+import { readdirSync, readFileSync } from 'node:fs';
+import { round } from './load.ts';
+
+/** Linux's USER_HZ: /proc reports process CPU time in ticks of 10 ms on every common build. */
+const TICKS_PER_SECOND = 100;
+
+export interface CpuCounters {
+  atMs: number;
+  /** CPU time in ticks of each named part. */
+  ticks: Record<string, number>;
+  /** The whole machine, from /proc/stat: busy and total ticks over all cores. */
+  machineBusy: number;
+  machineTotal: number;
+}
+
+/** Cores used on average over a run (1.0 = one core fully busy), per part, plus idle. */
+export type CpuSplit = Record<string, number>;
+
+function processTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces and parentheses: fields are counted after its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  } catch {
+    return 0;
+  }
+}
+
+/** All PostgreSQL processes (postmaster, backends, WAL writer, checkpointer...). */
+function postgresTicks(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') {
+        total += processTicks(Number(entry));
+      }
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
+function machineTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const values = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = values.reduce((a, b) => a + b, 0);
+  const idle = (values[3] ?? 0) + (values[4] ?? 0); // idle + iowait
+  return { busy: total - idle, total };
+}
+
+/** Reads the counters of the named processes, of PostgreSQL and of the machine; null off Linux. */
+export function readCpu(pids: Record<string, number>): CpuCounters | null {
+  if (process.platform !== 'linux') return null;
+  const ticks: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) ticks[name] = processTicks(pid);
+  ticks.postgres = postgresTicks();
+  const machine = machineTicks();
+  return { atMs: performance.now(), ticks, machineBusy: machine.busy, machineTotal: machine.total };
+}
+
+/**
+ * Cores used per part between two readings; `other` is what the machine did beyond the named
+ * parts (other processes, the kernel's softirq work on loopback), `idle` what it left unused.
+ */
+export function cpuSplit(before: CpuCounters | null, after: CpuCounters | null): CpuSplit | null {
+  if (!before || !after) return null;
+  const seconds = (after.atMs - before.atMs) / 1000;
+  if (seconds <= 0) return null;
+  const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
+  const split: CpuSplit = {};
+  let named = 0;
+  for (const name of Object.keys(after.ticks)) {
+    const used = (after.ticks[name] ?? 0) - (before.ticks[name] ?? 0);
+    named += used;
+    split[name] = round(cores(used), 2);
+  }
+  const totalTicks = after.machineTotal - before.machineTotal;
+  const busyTicks = after.machineBusy - before.machineBusy;
+  const machineCores = totalTicks > 0 ? totalTicks / TICKS_PER_SECOND / seconds : 0;
+  // /proc/stat counts ticks of all cores: its total over the run is cores × seconds × ticks.
+  split.other = round(Math.max(0, cores(busyTicks) - cores(named)), 2);
+  split.idle = round(Math.max(0, machineCores - cores(busyTicks)), 2);
+  return split;
+}
