@@ -48,7 +48,9 @@ type Started =
  *   1. lock the intent, check that it may be confirmed, record the attempt (CHARGING; the unique
  *      index on open attempts refuses a second one) and the PENDING PAYMENT transaction; commit;
  *   2. charge through the connector with the attempt's idempotency key;
- *   3. lock again and apply the outcome (status, event, transaction) along the state machine.
+ *   3. apply the outcome (status, event, transaction) along the state machine, on the intent and
+ *      attempt as step 1 left them, with writes guarded by their status (read again under the
+ *      row locks only if something changed them meanwhile).
  * A concurrent confirm meets the open attempt in step 1 and gets 409; a crash after step 1 leaves
  * the attempt CHARGING, which reconciliation settles by syncing with the gateway.
  *
@@ -73,7 +75,7 @@ export async function confirmPaymentIntent(
 
   const request = chargeRequestFor(started.intent, started.attempt);
   const outcome = await outcomeOrUnknown(started.connector, (c) => c.charge(request));
-  const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge');
+  const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge', started.intent);
   if (applied.unavailable) {
     throw new GatewayError(
       'gateway_unavailable',

@@ -186,12 +186,16 @@ export interface AttemptChange {
   updatedAt: Date;
 }
 
+/**
+ * Changes an attempt that is still as it was read (same status, same number of checks), and
+ * locks it. Returns false, changing nothing, when another transaction changed it first.
+ */
 export async function updateAttempt(
   q: Queryable,
-  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber'>,
+  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber' | 'status' | 'checks'>,
   change: AttemptChange,
-): Promise<void> {
-  await q.query(
+): Promise<boolean> {
+  const { rowCount } = await q.query(
     `UPDATE charge_attempts
         SET status = $3,
             gateway_reference = COALESCE($4, gateway_reference),
@@ -199,7 +203,7 @@ export async function updateAttempt(
             next_check_at = $6,
             checks = checks + $7,
             updated_at = $8
-      WHERE payment_intent_id = $1 AND attempt_number = $2`,
+      WHERE payment_intent_id = $1 AND attempt_number = $2 AND status = $9 AND checks = $10`,
     [
       attempt.paymentIntentId,
       attempt.attemptNumber,
@@ -209,8 +213,11 @@ export async function updateAttempt(
       change.nextCheckAt,
       change.checked ? 1 : 0,
       change.updatedAt,
+      attempt.status,
+      attempt.checks,
     ],
   );
+  return rowCount === 1;
 }
 
 /**
