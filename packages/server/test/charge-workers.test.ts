@@ -239,6 +239,18 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(await pay.attempts(intent.id), []);
       });
 
+      it('does not expire on confirm an intent whose charge is being sent: the same 409 as a concurrent confirm', async () => {
+        const intent = await pay.create({ expires_in_seconds: 60 });
+        await crashedAfterPhaseOne(intent, 'tok_sim_approve');
+        await advance(61);
+        const response = await pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' });
+        assert.equal(response.statusCode, 409);
+        assert.equal(response.json().code, 'invalid_state_transition');
+        assert.match(response.json().detail, /already being confirmed/);
+        assert.equal((await pay.retrieve(intent.id)).status, 'CREATED');
+        assert.deepEqual(await pay.eventTypes(intent.id), []);
+      });
+
       it('expires each intent once when several workers run at the same time', async () => {
         const intents = await Promise.all(
           Array.from({ length: 6 }, () => pay.create({ expires_in_seconds: 60 })),
@@ -249,6 +261,31 @@ for (const kind of databaseKinds()) {
         for (const intent of intents) {
           assert.deepEqual(await pay.eventTypes(intent.id), ['payment_intent.expired']);
         }
+      });
+    });
+
+    // Runs after reconciliation: the attempt it leaves CHARGING would be due for a sync.
+    describe('a confirm while a charge is in flight', () => {
+      it('is refused by the open-attempt index with 409 invalid_state_transition; nothing is written', async () => {
+        const intent = await pay.create();
+        await crashedAfterPhaseOne(intent, 'tok_sim_approve');
+        const response = await pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' });
+        assert.equal(response.statusCode, 409);
+        assert.match(String(response.headers['content-type']), /^application\/problem\+json/);
+        const problem = response.json();
+        assert.equal(problem.code, 'invalid_state_transition');
+        assert.equal(
+          problem.detail,
+          'This payment intent is already being confirmed; retrieve it to see the outcome.',
+        );
+        assert.deepEqual(
+          (await pay.attempts(intent.id)).map((a) => [a.attemptNumber, a.status]),
+          [[1, 'CHARGING']],
+        );
+        assert.deepEqual(await pay.paymentTransactions(intent.id), ['PENDING']);
+        assert.equal((await pay.retrieve(intent.id)).status, 'CREATED');
+        const second = await pay.gatewayCharge(intent.id, 2);
+        assert.equal(second.kind === 'failed' && second.gatewayReference, null, 'no charge sent');
       });
     });
   });

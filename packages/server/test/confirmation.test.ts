@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { applyAttemptOutcome, nextCheckAt } from '../src/app/charge-outcomes.ts';
+import { confirmPaymentIntent } from '../src/app/confirm-payment-intent.ts';
+import type { ChargeOutcome, GatewayConnector } from '../src/gateways/connector.ts';
+import { GatewayRegistry } from '../src/gateways/registry.ts';
+import { type ChargeAttemptRecord, updateAttempt } from '../src/storage/repositories/charge-attempts.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type PaymentHelpers, paymentHelpers } from './support/payments.ts';
 import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
@@ -222,6 +227,73 @@ for (const kind of databaseKinds()) {
         }
         assert.equal((await pay.retrieve(intent.id)).status, 'CREATED');
         assert.deepEqual(await pay.attempts(intent.id), []);
+      });
+    });
+
+    describe('when the intent or its attempt changed while the gateway was answering', () => {
+      /**
+       * A confirm whose gateway, before answering `outcome`, lets `meanwhile` change the rows the
+       * confirm recorded (what a reconciliation worker or a notification could do in that window).
+       */
+      async function confirmRacing(
+        intentId: string,
+        outcome: ChargeOutcome,
+        meanwhile: (attempt: ChargeAttemptRecord) => Promise<void>,
+      ) {
+        const sim = svc.ctx.gateways.get('sim');
+        if (!sim) throw new Error('no sim gateway');
+        const racing: GatewayConnector = {
+          ...sim,
+          async charge(request) {
+            const [attempt] = await pay.attempts(request.paymentIntentId);
+            if (!attempt) throw new Error('no attempt recorded before the charge');
+            await meanwhile(attempt);
+            return outcome;
+          },
+        };
+        const ctx = { ...svc.ctx, gateways: new GatewayRegistry([racing]) };
+        return confirmPaymentIntent(ctx, { merchantId: merchant.id, livemode: false }, intentId, {
+          paymentMethodToken: 'tok_sim_approve',
+        });
+      }
+      const succeeded: ChargeOutcome = { kind: 'succeeded', gatewayReference: 'ch_race' };
+
+      it('applies nothing twice when the outcome was applied first by someone else', async () => {
+        const intent = await pay.create();
+        const applied = await confirmRacing(intent.id, succeeded, async (attempt) => {
+          await applyAttemptOutcome(svc.ctx, attempt, succeeded, 'sync');
+        });
+        assert.equal(applied.intent.status, 'SUCCEEDED');
+        assert.equal(applied.failure, null);
+        assert.equal((await pay.retrieve(intent.id)).status, 'SUCCEEDED');
+        assert.deepEqual(await pay.eventTypes(intent.id), ['payment_intent.succeeded']);
+        assert.deepEqual(await pay.paymentTransactions(intent.id), ['APPROVED']);
+        assert.equal((await pay.attempts(intent.id))[0]?.status, 'SUCCEEDED');
+      });
+
+      it('decides on the attempt as it is now, not as the confirm recorded it', async () => {
+        const intent = await pay.create();
+        const applied = await confirmRacing(
+          intent.id,
+          { kind: 'pending', gatewayReference: 'ch_race' },
+          (attempt) =>
+            // A sync that found the gateway busy: the attempt stays CHARGING with one check counted.
+            updateAttempt(svc.ctx.db, attempt, {
+              status: 'CHARGING',
+              nextCheckAt: attempt.nextCheckAt,
+              checked: true,
+              updatedAt: svc.clock.now(),
+            }).then(() => undefined),
+        );
+        assert.equal(applied.intent.status, 'PROCESSING');
+        const [attempt] = await pay.attempts(intent.id);
+        assert.equal(attempt?.status, 'PROCESSING');
+        assert.equal(attempt?.checks, 1);
+        // The next check backs off from the one check counted: 60 s, not the 30 s of a first one.
+        const changedAt = attempt?.updatedAt ?? new Date(0);
+        assert.equal(attempt?.nextCheckAt?.getTime(), nextCheckAt(changedAt, 1).getTime());
+        assert.deepEqual(await pay.eventTypes(intent.id), []);
+        assert.deepEqual(await pay.paymentTransactions(intent.id), ['PENDING']);
       });
     });
   });

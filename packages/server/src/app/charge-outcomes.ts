@@ -3,6 +3,7 @@ import { type ChargeResult, canTransition, type IntentAction } from '../domain/p
 import type { ChargeOutcome, ChargeRequest, FailureCode, GatewayConnector } from '../gateways/connector.ts';
 import type { Queryable } from '../storage/db.ts';
 import {
+  type AttemptChange,
   type AttemptStatus,
   type ChargeAttemptRecord,
   deletePendingPaymentTransaction,
@@ -13,7 +14,7 @@ import {
 import { findPaymentIntentById, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
 import { settlePaymentTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
-import { applyIntentAction } from './intent-status.ts';
+import { applyIntentAction, StaleStateError } from './intent-status.ts';
 
 /** Where an outcome came from: the answer to our charge, a sync we asked for, or a notification. */
 export type OutcomeSource = 'charge' | 'sync' | 'notification';
@@ -82,11 +83,24 @@ function actionFor(intent: PaymentIntentRecord, result: ChargeResult): IntentAct
 const isOpen = (status: AttemptStatus) =>
   status === 'CHARGING' || status === 'DELAYED' || status === 'REQUIRES_ACTION' || status === 'PROCESSING';
 
+/** Writes an attempt's change, guarded by the state it was read in (see `StaleStateError`). */
+async function moveAttempt(
+  tx: Queryable,
+  attempt: ChargeAttemptRecord,
+  change: AttemptChange,
+): Promise<void> {
+  if (!(await updateAttempt(tx, attempt, change))) {
+    throw new StaleStateError(`attempt ${attempt.idempotencyKey} is no longer ${attempt.status}`);
+  }
+}
+
 /**
- * Applies what a gateway said about an attempt's charge, in the caller's transaction, which holds
- * the row locks of the intent and then of the attempt. Only transitions the state machine allows
- * happen: a late, repeated or out-of-order outcome changes nothing. The intent's event and its
- * PAYMENT transaction are written in the same transaction.
+ * Applies what a gateway said about an attempt's charge, in the caller's transaction. Only
+ * transitions the state machine allows happen: a late, repeated or out-of-order outcome changes
+ * nothing. The intent's event and its PAYMENT transaction are written in the same transaction.
+ * The decision is taken on `intent` and `attempt` as given; every write is guarded by the state
+ * it was taken on (`StaleStateError` otherwise). Either the caller holds both row locks, or the
+ * guarded writes take them: the intent's always first, as every writer of both does.
  */
 export async function applyChargeOutcome(
   tx: Queryable,
@@ -105,7 +119,7 @@ export async function applyChargeOutcome(
     return { ...unchanged, warning: late };
   }
   const keepOpen = (status: AttemptStatus, nextAt: Date) =>
-    updateAttempt(tx, attempt, {
+    moveAttempt(tx, attempt, {
       status,
       gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
       nextCheckAt: nextAt,
@@ -163,7 +177,7 @@ export async function applyChargeOutcome(
     case 'unavailable': {
       if (source === 'charge' && attempt.status === 'CHARGING') {
         // The gateway did not take the charge: the attempt ends, the intent may be confirmed again.
-        await updateAttempt(tx, attempt, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now });
+        await moveAttempt(tx, attempt, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now });
         await deletePendingPaymentTransaction(tx, intent.id);
         return {
           ...unchanged,
@@ -185,13 +199,28 @@ export async function applyChargeOutcome(
 /**
  * Applies an outcome for an attempt in its own transaction, taking the intent's lock and then the
  * attempt's (the order every writer of both uses).
+ *
+ * `intent`, when given, is the intent as the caller last saw it (the confirm that just recorded
+ * the attempt): the outcome is first applied on it and on `attempt` as they are, with no read,
+ * since in the common case nobody has touched either meanwhile. If someone has, that transaction
+ * rolls back and the outcome is applied again on both rows read under their locks.
  */
 export async function applyAttemptOutcome(
   ctx: AppContext,
   attempt: ChargeAttemptRecord,
   outcome: ChargeOutcome,
   source: OutcomeSource,
+  intent?: PaymentIntentRecord,
 ): Promise<AppliedOutcome> {
+  if (intent) {
+    try {
+      return await ctx.db.transaction((tx) =>
+        applyChargeOutcome(tx, intent, attempt, outcome, source, ctx.clock.now()),
+      );
+    } catch (error) {
+      if (!(error instanceof StaleStateError)) throw error;
+    }
+  }
   return ctx.db.transaction(async (tx) => {
     const intent = await findPaymentIntentById(tx, attempt.paymentIntentId, { forUpdate: true });
     const current = await findAttemptByKey(tx, attempt.gatewayId, attempt.idempotencyKey, {
@@ -211,15 +240,17 @@ async function settle(
   now: Date,
 ): Promise<AppliedOutcome> {
   const succeeded = outcome.kind === 'succeeded';
-  await updateAttempt(tx, attempt, {
+  const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
+  // The intent first: its guarded UPDATE takes its row lock before the attempt's.
+  const updated = action ? await applyIntentAction(tx, intent, action, now) : null;
+  await moveAttempt(tx, attempt, {
     status: succeeded ? 'SUCCEEDED' : 'FAILED',
     gatewayReference: outcome.gatewayReference,
     failureCode: succeeded ? null : outcome.failureCode,
     nextCheckAt: null,
     updatedAt: now,
   });
-  const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
-  if (!action) {
+  if (!updated) {
     return {
       intent,
       failure: null,
@@ -227,7 +258,6 @@ async function settle(
       warning: `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
     };
   }
-  const updated = await applyIntentAction(tx, intent, action, now);
   await settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now);
   return {
     intent: updated,
@@ -255,6 +285,6 @@ export async function abandonOpenAttempt(
       'A confirmation of this payment intent is in progress at the gateway; retrieve the intent to see its outcome.',
     );
   }
-  await updateAttempt(tx, attempt, { status: 'ABANDONED', nextCheckAt: null, updatedAt: now });
+  await moveAttempt(tx, attempt, { status: 'ABANDONED', nextCheckAt: null, updatedAt: now });
   await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
 }

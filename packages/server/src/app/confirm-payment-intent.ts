@@ -15,6 +15,7 @@ import {
   type ChargeAttemptRecord,
   findOpenAttempt,
   insertChargeAttempt,
+  OpenAttemptExistsError,
 } from '../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
 import { insertTransaction } from '../storage/repositories/transactions.ts';
@@ -44,10 +45,12 @@ type Started =
 /**
  * Confirms an intent with a payment-method token, in two transactions so that none stays open
  * while the gateway is called:
- *   1. lock the intent, check that it may be confirmed and that no attempt is open, record the
- *      attempt (CHARGING) and the PENDING PAYMENT transaction; commit;
+ *   1. lock the intent, check that it may be confirmed, record the attempt (CHARGING; the unique
+ *      index on open attempts refuses a second one) and the PENDING PAYMENT transaction; commit;
  *   2. charge through the connector with the attempt's idempotency key;
- *   3. lock again and apply the outcome (status, event, transaction) along the state machine.
+ *   3. apply the outcome (status, event, transaction) along the state machine, on the intent and
+ *      attempt as step 1 left them, with writes guarded by their status (read again under the
+ *      row locks only if something changed them meanwhile).
  * A concurrent confirm meets the open attempt in step 1 and gets 409; a crash after step 1 leaves
  * the attempt CHARGING, which reconciliation settles by syncing with the gateway.
  *
@@ -72,7 +75,7 @@ export async function confirmPaymentIntent(
 
   const request = chargeRequestFor(started.intent, started.attempt);
   const outcome = await outcomeOrUnknown(started.connector, (c) => c.charge(request));
-  const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge');
+  const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge', started.intent);
   if (applied.unavailable) {
     throw new GatewayError(
       'gateway_unavailable',
@@ -95,15 +98,11 @@ async function startAttempt(
   if (!canTransition(intent.status, { type: 'confirm', result: 'processing' })) {
     throw new InvalidStateTransitionError(intent.status, 'confirm');
   }
-  if (await findOpenAttempt(tx, intent.id)) {
-    throw new AppError(
-      'invalid_state_transition',
-      'This payment intent is already being confirmed; retrieve it to see the outcome.',
-    );
-  }
   const now = ctx.clock.now();
-  // The expiry worker may not have reached it yet; an intent past expires_at is never charged.
+  // The expiry worker may not have reached it yet; an intent past expires_at is never charged. A
+  // charge in flight for it is answered first, as for a concurrent confirm.
   if (intent.expiresAt.getTime() <= now.getTime()) {
+    if (await findOpenAttempt(tx, intent.id)) throw alreadyBeingConfirmed();
     await applyIntentAction(tx, intent, { type: 'expire' }, now);
     return { kind: 'expired' };
   }
@@ -124,6 +123,9 @@ async function startAttempt(
     nextCheckAt: addSeconds(now, delayed ? DELAYED_OUTCOME_SECONDS : CHARGING_LEASE_SECONDS),
     createdAt: now,
     updatedAt: now,
+  }).catch((error: unknown) => {
+    // The open-attempt index, not a read before the insert, finds a confirm already in flight.
+    throw error instanceof OpenAttemptExistsError ? alreadyBeingConfirmed() : error;
   });
   await insertTransaction(tx, {
     id: newId('txn'),
@@ -144,6 +146,14 @@ async function startAttempt(
     return { kind: 'delayed', intent: processing };
   }
   return { kind: 'charge', intent, attempt, connector };
+}
+
+/** 409 for a confirm while another confirm of the intent is charging it. */
+function alreadyBeingConfirmed(): AppError {
+  return new AppError(
+    'invalid_state_transition',
+    'This payment intent is already being confirmed; retrieve it to see the outcome.',
+  );
 }
 
 /** The one place a decline at confirm becomes its problem: 402 with the failed intent in it. */

@@ -9,9 +9,17 @@ import {
 import { paymentIntentResource } from './resources.ts';
 
 /**
- * Applies one action of the state machine to an intent whose row the caller has locked: the new
+ * A row was not in the state a decision was made on: another transaction changed it first. Under
+ * the row lock this is a broken invariant; for a decision taken on rows read in an earlier
+ * transaction (the outcome of a confirm) it means: roll back, read again under the lock, decide again.
+ */
+export class StaleStateError extends Error {}
+
+/**
+ * Applies one action of the state machine to an intent in the status it was read in: the new
  * status and the event it emits are written in the caller's transaction (the outbox), or
- * `invalid_state_transition` is thrown and nothing is written.
+ * `invalid_state_transition` is thrown and nothing is written. The UPDATE is guarded by that
+ * status and takes the row lock; `StaleStateError` when the intent has moved on since it was read.
  */
 export async function applyIntentAction(
   tx: Queryable,
@@ -27,8 +35,7 @@ export async function applyIntentAction(
     cancellationReason: change.cancellationReason ?? null,
     updatedAt: now,
   });
-  // The row lock makes a lost race impossible; a null here is a broken invariant, not a user error.
-  if (!updated) throw new Error(`payment intent ${intent.id} changed under its row lock`);
+  if (!updated) throw new StaleStateError(`payment intent ${intent.id} is no longer ${intent.status}`);
   if (step.event) {
     await insertEvent(
       tx,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 export const idPrefixes = {
   paymentIntent: 'pi',

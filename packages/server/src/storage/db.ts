@@ -29,3 +29,14 @@ export function parseInt8(text: string): number {
   if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} exceeds the safe integer range`);
   return value;
 }
+
+/**
+ * Whether `error` is the unique violation (SQLSTATE 23505) of the index or constraint named
+ * `constraint`. Both drivers report the server's error fields as `code` and `constraint`. The
+ * failed statement has aborted the transaction: the caller must throw out of it (a rollback).
+ */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const fields = error as { code?: unknown; constraint?: unknown };
+  return fields.code === '23505' && fields.constraint === constraint;
+}

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.ts';
+import { isUniqueViolation, type Queryable } from '../db.ts';
 
 /**
  * CHARGING: the charge is being sent (or a crash interrupted it); DELAYED: the amount-13 rule's
@@ -84,9 +84,22 @@ export function attemptIdempotencyKey(paymentIntentId: string, attemptNumber: nu
   return `${paymentIntentId}:attempt:${attemptNumber}`;
 }
 
+/** The same key built in SQL, for an attempt numbered inside its INSERT. */
+const sqlAttemptIdempotencyKey = (paymentIntentId: string, attemptNumber: string) =>
+  `${paymentIntentId} || ':attempt:' || ${attemptNumber}`;
+
+/** Thrown by `insertChargeAttempt` when the intent already has an open attempt (a confirm in flight). */
+export class OpenAttemptExistsError extends Error {
+  constructor(paymentIntentId: string) {
+    super(`payment intent ${paymentIntentId} already has an open charge attempt`);
+  }
+}
+
 /**
- * Inserts the next attempt of an intent (numbered after the last one). The caller holds the
- * intent's row lock; the unique index on open attempts is the backstop if it did not.
+ * Inserts the next attempt of an intent, numbered after the last one in the same statement. The
+ * caller holds the intent's row lock, so no other attempt of the intent is numbered meanwhile.
+ * The unique index `charge_attempts_one_open` refuses a second open attempt: that is the check
+ * that a confirm is not already in flight (`OpenAttemptExistsError`; the transaction is aborted).
  */
 export async function insertChargeAttempt(
   q: Queryable,
@@ -95,32 +108,34 @@ export async function insertChargeAttempt(
     'attemptNumber' | 'idempotencyKey' | 'checks' | 'gatewayReference' | 'failureCode'
   >,
 ): Promise<ChargeAttemptRecord> {
-  const { rows: last } = await q.query<{ n: number | null }>(
-    'SELECT max(attempt_number) AS n FROM charge_attempts WHERE payment_intent_id = $1',
-    [attempt.paymentIntentId],
-  );
-  const attemptNumber = (last[0]?.n ?? 0) + 1;
-  const { rows } = await q.query<Row>(
-    `INSERT INTO charge_attempts (${columns})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, 0, $10, $11)
-     RETURNING ${columns}`,
-    [
-      attempt.paymentIntentId,
-      attemptNumber,
-      attempt.merchantId,
-      attempt.livemode,
-      attempt.gatewayId,
-      attemptIdempotencyKey(attempt.paymentIntentId, attemptNumber),
-      attempt.paymentMethodToken,
-      attempt.status,
-      attempt.nextCheckAt,
-      attempt.createdAt,
-      attempt.updatedAt,
-    ],
-  );
-  const row = rows[0];
-  if (!row) throw new Error('INSERT ... RETURNING gave no row');
-  return fromRow(row);
+  try {
+    const { rows } = await q.query<Row>(
+      `INSERT INTO charge_attempts (${columns})
+       SELECT $1, next.n, $2, $3, $4, ${sqlAttemptIdempotencyKey('$1', 'next.n')}, $5, $6, NULL, NULL, $7, 0, $8, $9
+         FROM (SELECT coalesce(max(attempt_number), 0) + 1 AS n FROM charge_attempts
+                WHERE payment_intent_id = $1) AS next
+       RETURNING ${columns}`,
+      [
+        attempt.paymentIntentId,
+        attempt.merchantId,
+        attempt.livemode,
+        attempt.gatewayId,
+        attempt.paymentMethodToken,
+        attempt.status,
+        attempt.nextCheckAt,
+        attempt.createdAt,
+        attempt.updatedAt,
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('INSERT ... RETURNING gave no row');
+    return fromRow(row);
+  } catch (error) {
+    if (isUniqueViolation(error, 'charge_attempts_one_open')) {
+      throw new OpenAttemptExistsError(attempt.paymentIntentId);
+    }
+    throw error;
+  }
 }
 
 /** The open attempt of an intent, if any (at most one exists). */
@@ -171,12 +186,16 @@ export interface AttemptChange {
   updatedAt: Date;
 }
 
+/**
+ * Changes an attempt that is still as it was read (same status, same number of checks), and
+ * locks it. Returns false, changing nothing, when another transaction changed it first.
+ */
 export async function updateAttempt(
   q: Queryable,
-  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber'>,
+  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber' | 'status' | 'checks'>,
   change: AttemptChange,
-): Promise<void> {
-  await q.query(
+): Promise<boolean> {
+  const { rowCount } = await q.query(
     `UPDATE charge_attempts
         SET status = $3,
             gateway_reference = COALESCE($4, gateway_reference),
@@ -184,7 +203,7 @@ export async function updateAttempt(
             next_check_at = $6,
             checks = checks + $7,
             updated_at = $8
-      WHERE payment_intent_id = $1 AND attempt_number = $2`,
+      WHERE payment_intent_id = $1 AND attempt_number = $2 AND status = $9 AND checks = $10`,
     [
       attempt.paymentIntentId,
       attempt.attemptNumber,
@@ -194,8 +213,11 @@ export async function updateAttempt(
       change.nextCheckAt,
       change.checked ? 1 : 0,
       change.updatedAt,
+      attempt.status,
+      attempt.checks,
     ],
   );
+  return rowCount === 1;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../../domain/events.ts';
+import { BASE62, idPrefixes, randomBase62 } from '../../domain/ids.ts';
 import type { Queryable } from '../db.ts';
-import { fanOutEvent } from './webhook-deliveries.ts';
 
 /**
  * Delivery workers LISTEN on this channel; the NOTIFY is sent at commit, never before, and only
@@ -18,7 +18,25 @@ export interface EventRow {
   created_at: Date;
 }
 
-/** Writes an event into the outbox, inside the caller's transaction. */
+/** Base62 digit `place` (0 = the last) of the integer expression `n`, as SQL. */
+const base62Digit = (n: string, place: number) => `substr('${BASE62}', (${n} / ${62 ** place}) % 62 + 1, 1)`;
+
+/**
+ * A delivery id has the shape of every id (`wd_` and 24 base62 characters): 20 random characters
+ * drawn once per event in JS, then the endpoint's rank among the event's endpoints in 4 base62
+ * digits (room for 62^4 endpoints; beyond that the primary key refuses, nothing is overwritten).
+ * The endpoints are only known inside the statement, so their ids cannot all be drawn before it.
+ */
+const deliveryId = (stem: string, rank: string) =>
+  `'${idPrefixes.webhookDelivery}_' || ${stem} || ${[3, 2, 1, 0].map((p) => base62Digit(rank, p)).join(' || ')}`;
+
+/**
+ * Writes an event into the outbox, inside the caller's transaction, in ONE statement: the event,
+ * one PENDING delivery (due at once) for every endpoint of the merchant and mode that subscribes to
+ * its type and is not disabled, and a NOTIFY to the delivery workers only when at least one
+ * delivery was queued. Event and deliveries commit together or not at all, and the NOTIFY is sent
+ * at commit. (A data-modifying WITH runs to completion whatever the outer query reads of it.)
+ */
 export async function insertEvent(
   q: Queryable,
   merchantId: string,
@@ -26,8 +44,23 @@ export async function insertEvent(
   event: { envelope: EventEnvelope; payload: string },
 ): Promise<void> {
   await q.query(
-    `INSERT INTO events (id, merchant_id, livemode, type, object_id, payload, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `WITH event AS (
+       INSERT INTO events (id, merchant_id, livemode, type, object_id, payload, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING id
+     ),
+     subscribed AS (
+       SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS rank FROM webhook_endpoints
+        WHERE merchant_id = $2 AND livemode = $3 AND status <> 'disabled'
+          AND ($4 = ANY (enabled_events) OR '*' = ANY (enabled_events))
+     ),
+     queued AS (
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
+       SELECT ${deliveryId('$8::text', 'subscribed.rank')}, event.id, subscribed.id, 'PENDING', $7, $7, $7
+         FROM event, subscribed
+       RETURNING 1
+     )
+     SELECT pg_notify($9, $1) FROM (SELECT 1 FROM queued LIMIT 1) AS any_queued`,
     [
       event.envelope.id,
       merchantId,
@@ -36,17 +69,10 @@ export async function insertEvent(
       objectId,
       event.payload,
       new Date(event.envelope.created),
+      randomBase62(20),
+      EVENTS_CHANNEL,
     ],
   );
-  // One delivery per subscribed endpoint, in this same transaction: nothing committed is lost.
-  const queued = await fanOutEvent(q, {
-    id: event.envelope.id,
-    merchantId,
-    livemode: event.envelope.livemode,
-    type: event.envelope.type,
-    createdAt: new Date(event.envelope.created),
-  });
-  if (queued > 0) await q.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, event.envelope.id]);
 }
 
 export async function listEventsForObject(q: Queryable, objectId: string): Promise<EventRow[]> {

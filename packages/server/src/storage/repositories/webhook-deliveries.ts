@@ -1,4 +1,3 @@
-import { newId } from '../../domain/ids.ts';
 import type { EndpointHealth } from '../../webhooks/retry-schedule.ts';
 import type { Queryable } from '../db.ts';
 
@@ -101,32 +100,6 @@ function attemptFromRow(row: AttemptRow): WebhookAttemptRecord {
     error: row.error,
     responseExcerpt: row.response_excerpt,
   };
-}
-
-/**
- * Creates one PENDING delivery, due at once, for every endpoint of the event's merchant and mode
- * that subscribes to its type and is not disabled. Called by `insertEvent` inside the event's own
- * transaction, so an event and its deliveries are committed together or not at all.
- */
-export async function fanOutEvent(
-  q: Queryable,
-  event: { id: string; merchantId: string; livemode: boolean; type: string; createdAt: Date },
-): Promise<number> {
-  const { rows } = await q.query<{ id: string }>(
-    `SELECT id FROM webhook_endpoints
-      WHERE merchant_id = $1 AND livemode = $2 AND status <> 'disabled'
-        AND ($3 = ANY (enabled_events) OR '*' = ANY (enabled_events))`,
-    [event.merchantId, event.livemode, event.type],
-  );
-  if (rows.length === 0) return 0;
-  const result = await q.query(
-    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
-     SELECT delivery_id, $1, endpoint_id, 'PENDING', $2, $2, $2
-       FROM unnest($3::text[], $4::text[]) AS fan (delivery_id, endpoint_id)
-     ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-    [event.id, event.createdAt, rows.map(() => newId('wd')), rows.map((r) => r.id)],
-  );
-  return result.rowCount;
 }
 
 /**
