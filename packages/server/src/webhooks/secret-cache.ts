@@ -21,7 +21,11 @@ export interface SecretCache {
  * secrets of deleted or long-rotated endpoints from staying in memory. A value that fails to open
  * is not cached: the next delivery tries again (and fails again, until the master key is fixed).
  */
-export function createSecretCache(box: SecretBox, clock: Clock, options: SecretCacheOptions = {}): SecretCache {
+export function createSecretCache(
+  box: SecretBox,
+  clock: Clock,
+  options: SecretCacheOptions = {},
+): SecretCache {
   const maxEntries = options.maxEntries ?? 1000;
   const ttlMs = options.ttlMs ?? 5 * 60_000;
   // A Map keeps insertion order, so its first key is the oldest entry.
