@@ -294,6 +294,19 @@ for (const kind of databaseKinds()) {
 
     it('signs with both secrets during a rotation and with the new one alone after closing it', async () => {
       const { receiver, merchant, endpoint } = await setup();
+      // A delivery before the rotation: the worker has opened (and cached) the old sealed secret.
+      await emit(merchant);
+      await worker.runOnce();
+      const beforeRotation = receiver.received.shift();
+      assert.ok(beforeRotation);
+      assert.ok(
+        receiverAccepts(
+          beforeRotation.rawBody,
+          String(beforeRotation.headers['service-signature']),
+          [endpoint.secret],
+          nowSeconds(),
+        ),
+      );
       const rotated = await svc.request({
         method: 'POST',
         url: `/admin/v1/webhook-endpoints/${endpoint.id}/rotate-secret`,

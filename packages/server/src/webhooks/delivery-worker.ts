@@ -1,24 +1,14 @@
 import type { AppContext } from '../app/context.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { EVENTS_CHANNEL } from '../storage/repositories/events.ts';
-import {
-  type ClaimedDelivery,
-  claimDueDeliveries,
-  type DeliveryStatus,
-  finishClaim,
-} from '../storage/repositories/webhook-deliveries.ts';
-import { setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
-import { endpointHealth, nextAttemptAt } from './retry-schedule.ts';
+import { type ClaimedDelivery, claimDueDeliveries } from '../storage/repositories/webhook-deliveries.ts';
+import { type MadeAttempt, makeAttempt, recordAttempts, type WorkerLogger } from './attempt-outcomes.ts';
+import { createOutcomeBatcher } from './outcome-batcher.ts';
+import { createSecretCache } from './secret-cache.ts';
 import type { AttemptOutcome, SenderOptions, WebhookSender } from './sender.ts';
 import { createWebhookSender } from './sender.ts';
-import { signPayload } from './signing.ts';
 
-/** The few logger methods the worker uses (pino's logger has them). */
-export interface WorkerLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
+export { stateAfterAttempt, type WorkerLogger } from './attempt-outcomes.ts';
 
 export const silentLogger: WorkerLogger = { info() {}, warn() {}, error() {} };
 
@@ -31,6 +21,14 @@ export interface DeliveryWorkerOptions extends SenderOptions {
   concurrency?: number;
   /** The fallback poll, for retries coming due and for a missed notification. */
   pollIntervalMs?: number;
+  /** Outcomes recorded by one statement at most. */
+  ackBatchSize?: number;
+  /**
+   * How long a finished attempt waits for others before its outcome is recorded anyway (a claimed
+   * batch whose attempts have all finished is recorded at once). An outcome not yet recorded when
+   * the process dies is attempted again after the lease, as an attempt in flight would be.
+   */
+  ackWindowMs?: number;
   logger?: WorkerLogger;
   /** A sender to use instead of a new one (the worker then does not close it). */
   sender?: WebhookSender;
@@ -47,119 +45,18 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-/**
- * The new state of a delivery after an attempt. Scheduled attempts follow the six-slot schedule
- * anchored on the first attempt; a manual attempt (of a FAILED or DELIVERED delivery, or one made
- * by the operator ahead of schedule) uses no slot and never makes a delivery's state worse.
- */
-export function stateAfterAttempt(
-  claimed: ClaimedDelivery,
-  attemptedAt: Date,
-  delivered: boolean,
-  manual: boolean,
-): {
-  status: DeliveryStatus;
-  attemptsMade: number;
-  firstAttemptAt: Date | null;
-  nextAttemptAt: Date | null;
-  scheduleSlot: number | null;
-} {
-  const d = claimed.delivery;
-  if (manual || d.status !== 'PENDING') {
-    const status: DeliveryStatus = delivered ? 'DELIVERED' : d.status;
-    return {
-      status,
-      attemptsMade: d.attemptsMade,
-      firstAttemptAt: d.firstAttemptAt,
-      nextAttemptAt:
-        status === 'PENDING' ? nextAttemptAt(d.firstAttemptAt ?? attemptedAt, d.attemptsMade) : null,
-      scheduleSlot: null,
-    };
-  }
-  const slot = d.attemptsMade + 1;
-  const first = d.firstAttemptAt ?? attemptedAt;
-  const next = delivered ? null : nextAttemptAt(first, slot);
-  return {
-    status: delivered ? 'DELIVERED' : next ? 'PENDING' : 'FAILED',
-    attemptsMade: slot,
-    firstAttemptAt: first,
-    nextAttemptAt: next,
-    scheduleSlot: slot,
-  };
+function warnLostClaim(logger: WorkerLogger, deliveryId: string): void {
+  logger.warn(
+    { delivery_id: deliveryId },
+    'webhook attempt outlived its claim; another worker owns the delivery now, so this outcome is not recorded',
+  );
 }
 
 /**
- * Records an attempt: the delivery's new state, the attempt row and the endpoint's failure history
- * in one statement; then, if the history crossed a threshold, the endpoint's health (failing:
- * warn the operator; disabled: no new deliveries). Returns the attempt number, or null when the
- * claim had been lost (nothing written).
- */
-async function recordAttempt(
-  ctx: AppContext,
-  claimed: ClaimedDelivery,
-  claimToken: string,
-  attemptedAt: Date,
-  outcome: AttemptOutcome,
-  manual: boolean,
-  logger: WorkerLogger,
-): Promise<number | null> {
-  const next = stateAfterAttempt(claimed, attemptedAt, outcome.delivered, manual);
-  const endpointId = claimed.delivery.endpointId;
-  const now = ctx.clock.now();
-  const finished = await finishClaim(ctx.db, {
-    deliveryId: claimed.delivery.id,
-    claimToken,
-    status: next.status,
-    attemptsMade: next.attemptsMade,
-    firstAttemptAt: next.firstAttemptAt,
-    nextAttemptAt: next.nextAttemptAt,
-    deliveredAt: outcome.delivered ? attemptedAt : null,
-    now,
-    attempt: {
-      scheduleSlot: next.scheduleSlot,
-      attemptedAt,
-      statusCode: outcome.statusCode,
-      latencyMs: outcome.latencyMs,
-      error: outcome.error,
-      responseExcerpt: outcome.responseExcerpt,
-    },
-    succeeded: outcome.delivered,
-    deliveryFailed: next.status === 'FAILED' && claimed.delivery.status === 'PENDING',
-  });
-  if (finished === null) return null;
-  const history = finished.endpoint;
-  if (history && !outcome.delivered && history.status !== 'disabled') {
-    const health = endpointHealth({
-      now: attemptedAt,
-      failingSince: history.failingSince,
-      failedDeliveriesSinceLastSuccess: history.failedDeliveriesSinceSuccess,
-    });
-    if (health !== history.status) {
-      await setWebhookEndpointStatus(ctx.db, endpointId, health, now);
-      const details = {
-        event: `webhook_endpoint.${health}`,
-        endpoint_id: endpointId,
-        failing_since: history.failingSince?.toISOString(),
-        failed_deliveries: history.failedDeliveriesSinceSuccess,
-      };
-      if (health === 'failing') {
-        logger.warn(
-          details,
-          'webhook endpoint has failed for 24 hours; it is disabled after 3 days and 10 FAILED deliveries',
-        );
-      } else {
-        logger.error(details, 'webhook endpoint disabled: it gets no new deliveries');
-      }
-    }
-  }
-  return finished.attemptNumber;
-}
-
-/**
- * Makes one attempt of a claimed delivery: signs the stored payload with the endpoint's secret(s)
- * as they are now (two `v1` while a rotation is open), POSTs exactly those bytes, and records the
- * outcome. A secret that cannot be opened (wrong master key) is an operator fault, not the
- * merchant's: no attempt is recorded and the claim's lease runs out, so it is tried again later.
+ * Makes one attempt of a claimed delivery and records it by itself (the operator's manual attempt;
+ * the worker batches its records instead). A secret that cannot be opened (wrong master key) is an
+ * operator fault, not the merchant's: no attempt is recorded and the claim's lease runs out, so it
+ * is tried again later.
  */
 export async function attemptDelivery(
   ctx: AppContext,
@@ -168,37 +65,14 @@ export async function attemptDelivery(
   claimToken: string,
   options: { manual: boolean; logger: WorkerLogger },
 ): Promise<{ attemptNumber: number | null; outcome: AttemptOutcome }> {
-  const endpointId = claimed.delivery.endpointId;
-  const secrets = [ctx.secretBox.decrypt(claimed.secretSealed, endpointId)];
-  if (claimed.previousSecretSealed)
-    secrets.push(ctx.secretBox.decrypt(claimed.previousSecretSealed, endpointId));
-  const attemptedAt = ctx.clock.now();
-  const signature = signPayload({
-    payload: claimed.payload,
-    secrets,
-    timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
-  });
-  const outcome = await sender.send({
-    url: claimed.url,
-    livemode: claimed.livemode,
-    payload: claimed.payload,
-    signature,
-  });
-  const attemptNumber = await recordAttempt(
+  const open = (endpointId: string, sealed: string) => ctx.secretBox.decrypt(sealed, endpointId);
+  const { attemptedAt, outcome } = await makeAttempt(ctx, sender, claimed, open);
+  const [attemptNumber = null] = await recordAttempts(
     ctx,
-    claimed,
-    claimToken,
-    attemptedAt,
-    outcome,
-    options.manual,
+    [{ claimed, claimToken, attemptedAt, outcome, manual: options.manual }],
     options.logger,
   );
-  if (attemptNumber === null) {
-    options.logger.warn(
-      { delivery_id: claimed.delivery.id },
-      'webhook attempt outlived its claim; another worker owns the delivery now, so this outcome is not recorded',
-    );
-  }
+  if (attemptNumber === null) warnLostClaim(options.logger, claimed.delivery.id);
   return { attemptNumber, outcome };
 }
 
@@ -236,12 +110,34 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
     return { token, claimed };
   }
 
-  function attempt(claimed: ClaimedDelivery, token: string): Promise<void> {
-    return attemptDelivery(ctx, sender, claimed, token, { manual: false, logger }).then(
-      () => undefined,
-      (error: unknown) => {
-        logger.error({ err: error, delivery_id: claimed.delivery.id }, 'webhook attempt could not be made');
-      },
+  // Outcomes are recorded in batches: one statement (and one commit) for many attempts.
+  const acks = createOutcomeBatcher<MadeAttempt, number | null>((made) => recordAttempts(ctx, made, logger), {
+    maxBatch: options.ackBatchSize ?? 100,
+    windowMs: options.ackWindowMs ?? 5,
+  });
+  const secrets = createSecretCache(ctx.secretBox, ctx.clock);
+  const openSecret = (endpointId: string, sealed: string) => secrets.open(endpointId, sealed);
+
+  /** Attempts one claimed delivery; `claimBatch.unfinished` counts the claim's attempts still sending. */
+  async function attempt(claimed: ClaimedDelivery, token: string, claimBatch: { unfinished: number }) {
+    let recorded: Promise<number | null>;
+    try {
+      const { attemptedAt, outcome } = await makeAttempt(ctx, sender, claimed, openSecret);
+      recorded = acks.add({ claimed, claimToken: token, attemptedAt, outcome, manual: false });
+    } finally {
+      claimBatch.unfinished -= 1;
+      // The claim's last outcome is in: nothing more of this batch is coming, so write it now.
+      if (claimBatch.unfinished === 0) acks.flush();
+    }
+    if ((await recorded) === null) warnLostClaim(logger, claimed.delivery.id);
+  }
+
+  function attemptAll(claimed: ClaimedDelivery[], token: string): Promise<void>[] {
+    const claimBatch = { unfinished: claimed.length };
+    return claimed.map((c) =>
+      attempt(c, token, claimBatch).catch((error: unknown) => {
+        logger.error({ err: error, delivery_id: c.delivery.id }, 'webhook attempt could not be made');
+      }),
     );
   }
 
@@ -263,7 +159,7 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
         }
         const limit = Math.min(room, batchSize);
         const { token, claimed } = await claim(limit);
-        for (const c of claimed) track(attempt(c, token));
+        for (const p of attemptAll(claimed, token)) track(p);
         if (claimed.length < limit) break;
       }
     } while (again && !stopped);
@@ -289,7 +185,7 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
       for (;;) {
         const { token, claimed } = await claim(batchSize);
         attempted += claimed.length;
-        await Promise.all(claimed.map((c) => attempt(c, token)));
+        await Promise.all(attemptAll(claimed, token));
         if (claimed.length < batchSize) return attempted;
       }
     },

@@ -195,105 +195,156 @@ export async function claimDeliveryById(
   };
 }
 
-/** An endpoint's failure history after an attempt was recorded. */
+/** An endpoint's failure history after attempts were recorded. */
 export interface EndpointHistory {
   status: EndpointHealth;
   failingSince: Date | null;
   failedDeliveriesSinceSuccess: number;
 }
 
+/** The outcome of one attempt, to end the claim it was made under. */
+export interface FinishClaimInput {
+  deliveryId: string;
+  claimToken: string;
+  status: DeliveryStatus;
+  attemptsMade: number;
+  firstAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  attempt: Omit<WebhookAttemptRecord, 'deliveryId' | 'attemptNumber'>;
+  /** True for a 2xx: the endpoint's failure history is cleared. */
+  succeeded: boolean;
+  /** True when this attempt moved the delivery to FAILED. */
+  deliveryFailed: boolean;
+}
+
 /**
- * Ends a claim with the attempt's outcome, in ONE statement (so atomic without a transaction, and
- * one round trip per attempt): the delivery's new state, the attempt row, and the endpoint's
- * failure history (a success clears it, touching the row only if there was one; a failure opens
- * it and counts a delivery that just became FAILED). Returns null when the claim is no longer this
- * worker's (its lease ran out and another worker took the delivery): then nothing is written.
- * `endpoint` is the history after a change, or null when it did not change.
+ * What ending a claim wrote: the attempt's number, and its endpoint's failure history after the
+ * whole batch (the same object for every outcome of one endpoint), or null when the batch did not
+ * change it.
  */
-export async function finishClaim(
+export interface FinishedClaim {
+  attemptNumber: number;
+  endpoint: EndpointHistory | null;
+}
+
+// The endpoint's history after a batch is that of its outcomes applied in order: the last success
+// clears it, and only the failures after that success count. Aggregated per endpoint, because one
+// statement may update a row only once.
+const FINISH_CLAIMS_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::timestamptz[],
+                       $7::timestamptz[], $8::int[], $9::timestamptz[], $10::int[], $11::int[], $12::text[],
+                       $13::text[], $14::boolean[], $15::boolean[])
+    WITH ORDINALITY AS i (delivery_id, claim_token, status, attempts_made, first_attempt_at, next_attempt_at,
+                          delivered_at, schedule_slot, attempted_at, status_code, latency_ms, error,
+                          response_excerpt, succeeded, delivery_failed, seq)
+), d AS (
+  UPDATE webhook_deliveries w
+     SET status = i.status, attempts_made = i.attempts_made, first_attempt_at = i.first_attempt_at,
+         next_attempt_at = i.next_attempt_at, delivered_at = COALESCE(i.delivered_at, w.delivered_at),
+         attempt_count = w.attempt_count + 1, claim_token = NULL, updated_at = $16
+    FROM input i
+   WHERE w.id = i.delivery_id AND w.claim_token = i.claim_token
+  RETURNING i.seq, w.endpoint_id, w.attempt_count
+), a AS (
+  INSERT INTO webhook_attempts (delivery_id, attempt_number, schedule_slot, attempted_at, status_code,
+                                latency_ms, error, response_excerpt)
+  SELECT i.delivery_id, d.attempt_count, i.schedule_slot, i.attempted_at, i.status_code, i.latency_ms,
+         i.error, i.response_excerpt
+    FROM d JOIN input i ON i.seq = d.seq
+), outcomes AS (
+  SELECT d.endpoint_id, i.seq, i.succeeded, i.attempted_at, i.delivery_failed,
+         max(i.seq) FILTER (WHERE i.succeeded) OVER (PARTITION BY d.endpoint_id) AS last_success
+    FROM d JOIN input i ON i.seq = d.seq
+), per_endpoint AS (
+  SELECT endpoint_id, last_success IS NOT NULL AS cleared,
+         min(attempted_at) FILTER (WHERE seq > COALESCE(last_success, 0)) AS first_failure,
+         count(*) FILTER (WHERE delivery_failed AND seq > COALESCE(last_success, 0))::int AS failed_deliveries
+    FROM outcomes
+   GROUP BY endpoint_id, last_success
+), e AS (
+  UPDATE webhook_endpoints w
+     SET failing_since = CASE WHEN p.cleared THEN p.first_failure ELSE COALESCE(w.failing_since, p.first_failure) END,
+         failed_deliveries_since_success =
+           CASE WHEN p.cleared THEN 0 ELSE w.failed_deliveries_since_success END + p.failed_deliveries,
+         status = CASE WHEN p.cleared AND w.status <> 'disabled' THEN 'enabled' ELSE w.status END,
+         updated_at = $16
+    FROM per_endpoint p
+   WHERE w.id = p.endpoint_id
+     -- Successes alone on an endpoint without history leave its row untouched (the common case).
+     AND (p.first_failure IS NOT NULL OR w.failing_since IS NOT NULL OR w.failed_deliveries_since_success <> 0)
+  RETURNING w.id, w.status, w.failing_since, w.failed_deliveries_since_success
+)
+SELECT d.seq::int AS seq, d.endpoint_id, d.attempt_count AS attempt_number, e.status, e.failing_since, e.failed_deliveries_since_success
+  FROM d LEFT JOIN e ON e.id = d.endpoint_id`;
+
+const iso = (instant: Date | null) => instant?.toISOString() ?? null;
+
+/**
+ * Ends many claims with their attempts' outcomes in ONE statement (atomic without a transaction,
+ * one round trip and one commit for the whole batch): for each outcome whose claim is still this
+ * worker's, the delivery's new state and the attempt row; and once per endpoint its failure
+ * history, as if the outcomes had been recorded one by one in the order given. An outcome whose
+ * claim was lost (its lease ran out and another worker took the delivery) writes nothing and gets
+ * null, while the others are recorded.
+ */
+export async function finishClaims(
   q: Queryable,
-  input: {
-    deliveryId: string;
-    claimToken: string;
-    status: DeliveryStatus;
-    attemptsMade: number;
-    firstAttemptAt: Date | null;
-    nextAttemptAt: Date | null;
-    deliveredAt: Date | null;
-    now: Date;
-    attempt: Omit<WebhookAttemptRecord, 'deliveryId' | 'attemptNumber'>;
-    /** True for a 2xx: the endpoint's failure history is cleared. */
-    succeeded: boolean;
-    /** True when this attempt moved the delivery to FAILED. */
-    deliveryFailed: boolean;
-  },
-): Promise<{ attemptNumber: number; endpoint: EndpointHistory | null } | null> {
-  const a = input.attempt;
+  inputs: readonly FinishClaimInput[],
+  now: Date,
+): Promise<(FinishedClaim | null)[]> {
+  if (inputs.length === 0) return [];
+  const column = <T>(pick: (input: FinishClaimInput) => T) => inputs.map(pick);
   const { rows } = await q.query<{
-    attempt_number: number | null;
+    seq: number;
+    endpoint_id: string;
+    attempt_number: number;
     status: EndpointHealth | null;
     failing_since: Date | null;
     failed_deliveries_since_success: number | null;
-  }>(
-    `WITH d AS (
-       UPDATE webhook_deliveries
-          SET status = $3, attempts_made = $4, first_attempt_at = $5, next_attempt_at = $6,
-              delivered_at = COALESCE($7, delivered_at), attempt_count = attempt_count + 1,
-              claim_token = NULL, updated_at = $8
-        WHERE id = $1 AND claim_token = $2
-        RETURNING id, endpoint_id, attempt_count
-     ), a AS (
-       INSERT INTO webhook_attempts (delivery_id, attempt_number, schedule_slot, attempted_at, status_code,
-                                     latency_ms, error, response_excerpt)
-       SELECT id, attempt_count, $9, $10, $11, $12, $13, $14 FROM d
-       RETURNING attempt_number
-     ), e AS (
-       UPDATE webhook_endpoints w
-          SET failing_since = CASE WHEN $15::boolean THEN NULL ELSE COALESCE(w.failing_since, $10) END,
-              failed_deliveries_since_success =
-                CASE WHEN $15::boolean THEN 0 ELSE w.failed_deliveries_since_success + $16 END,
-              status = CASE WHEN $15::boolean AND w.status <> 'disabled' THEN 'enabled' ELSE w.status END,
-              updated_at = $8
-         FROM d
-        WHERE w.id = d.endpoint_id
-          AND (NOT $15::boolean OR w.failing_since IS NOT NULL OR w.failed_deliveries_since_success <> 0)
-        RETURNING w.status, w.failing_since, w.failed_deliveries_since_success
-     )
-     SELECT (SELECT attempt_number FROM a) AS attempt_number, e.status, e.failing_since,
-            e.failed_deliveries_since_success
-       FROM (SELECT 1) AS one LEFT JOIN e ON true`,
-    [
-      input.deliveryId,
-      input.claimToken,
-      input.status,
-      input.attemptsMade,
-      input.firstAttemptAt,
-      input.nextAttemptAt,
-      input.deliveredAt,
-      input.now,
-      a.scheduleSlot,
-      a.attemptedAt,
-      a.statusCode,
-      a.latencyMs,
-      a.error,
-      a.responseExcerpt,
-      input.succeeded,
-      input.deliveryFailed ? 1 : 0,
-    ],
-  );
-  const row = rows[0];
-  if (!row || row.attempt_number === null) return null;
-  return {
-    attemptNumber: row.attempt_number,
-    endpoint:
-      row.status === null
-        ? null
-        : {
-            status: row.status,
-            failingSince: row.failing_since,
-            failedDeliveriesSinceSuccess: row.failed_deliveries_since_success ?? 0,
-          },
-  };
+  }>(FINISH_CLAIMS_SQL, [
+    column((i) => i.deliveryId),
+    column((i) => i.claimToken),
+    column((i) => i.status),
+    column((i) => i.attemptsMade),
+    column((i) => iso(i.firstAttemptAt)),
+    column((i) => iso(i.nextAttemptAt)),
+    column((i) => iso(i.deliveredAt)),
+    column((i) => i.attempt.scheduleSlot),
+    column((i) => iso(i.attempt.attemptedAt)),
+    column((i) => i.attempt.statusCode),
+    column((i) => i.attempt.latencyMs),
+    column((i) => i.attempt.error),
+    column((i) => i.attempt.responseExcerpt),
+    column((i) => i.succeeded),
+    column((i) => i.deliveryFailed),
+    now,
+  ]);
+  const results: (FinishedClaim | null)[] = inputs.map(() => null);
+  const histories = new Map<string, EndpointHistory>();
+  for (const row of rows) {
+    let endpoint: EndpointHistory | null = null;
+    if (row.status !== null) {
+      endpoint = histories.get(row.endpoint_id) ?? {
+        status: row.status,
+        failingSince: row.failing_since,
+        failedDeliveriesSinceSuccess: row.failed_deliveries_since_success ?? 0,
+      };
+      histories.set(row.endpoint_id, endpoint);
+    }
+    results[row.seq - 1] = { attemptNumber: row.attempt_number, endpoint };
+  }
+  return results;
+}
+
+/** {@link finishClaims} for one outcome (the manual attempt); null when the claim was lost. */
+export async function finishClaim(
+  q: Queryable,
+  input: FinishClaimInput & { now: Date },
+): Promise<FinishedClaim | null> {
+  const [finished] = await finishClaims(q, [input], input.now);
+  return finished ?? null;
 }
 
 export async function findDelivery(q: Queryable, id: string): Promise<WebhookDeliveryRecord | null> {
