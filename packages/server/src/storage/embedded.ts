@@ -1,7 +1,7 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { PGlite, type Transaction, types } from '@electric-sql/pglite';
 import { type Database, parseInt8, type Queryable, type QueryResult } from './db.ts';
 
@@ -15,24 +15,35 @@ import { type Database, parseInt8, type Queryable, type QueryResult } from './db
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /**
- * Creates a new data dir (initdb) in a worker thread that then exits. PGlite's initdb runs a second
- * PostgreSQL instance and copies its heap: several hundred MB that this process would hold until a
- * full garbage collection, which an idle service may not run for hours (first-start RSS was
- * 750-850 MB). A worker's memory is released when it exits.
+ * Creates a new data dir (initdb) in a short-lived child process. PGlite's initdb runs a second
+ * PostgreSQL instance and copies its heap: in the service's own process that was 400-500 MB held
+ * until a full garbage collection, which an idle service may not run for hours, and in a worker
+ * thread about 100 MB stayed in the allocator after the worker exited. A process returns all of it.
  */
-async function initialiseInWorker(dataDir: string): Promise<void> {
+async function initialiseInChildProcess(dataDir: string): Promise<void> {
   const pglite = import.meta.resolve('@electric-sql/pglite');
-  const worker = new Worker(
-    `const { workerData } = require('node:worker_threads');
-     import(${JSON.stringify(pglite)}).then(async ({ PGlite }) => {
-       const db = await PGlite.create(workerData.dataDir, { startParams: workerData.startParams });
-       await db.close();
-     });`,
-    { eval: true, workerData: { dataDir, startParams } },
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { PGlite } = await import(${JSON.stringify(pglite)});
+       const db = await PGlite.create(process.argv[1], { startParams: JSON.parse(process.argv[2]) });
+       await db.close();`,
+      dataDir,
+      JSON.stringify(startParams),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  const [exitCode] = await once(worker, 'exit');
-  if (exitCode !== 0)
-    throw new Error(`initialising the embedded database in ${dataDir} failed (${exitCode})`);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+  });
+  // 'close', not 'exit': by then stderr has been read to its end.
+  const [exitCode] = await once(child, 'close');
+  if (exitCode !== 0) {
+    throw new Error(`initialising the embedded database in ${dataDir} failed (exit ${exitCode}): ${stderr}`);
+  }
 }
 
 /**
@@ -43,7 +54,7 @@ async function initialiseInWorker(dataDir: string): Promise<void> {
 export async function openEmbedded(dataDir: string | null): Promise<Database> {
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialiseInWorker(dataDir);
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialiseInChildProcess(dataDir);
   }
   const db = await PGlite.create(dataDir ?? 'memory://', {
     parsers: { [types.INT8]: parseInt8 },
