@@ -6,7 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export const repoRoot = new URL('../..', import.meta.url).pathname;
 
-/** A Node process run from TypeScript source the way `npm start` runs the service. */
+/** Node flags that run a TypeScript file from source (bench tools, and services of older commits). */
+export const FROM_SOURCE = ['--conditions=development', '--import', 'tsx'];
+
+/** A Node process of the bench: the service, its workers, receivers, baselines. */
 export interface NodeChild {
   readonly pid: number;
   readonly name: string;
@@ -19,6 +22,7 @@ export interface NodeChild {
   readonly exited: Promise<number | null>;
 }
 
+/** Runs a TypeScript file of this checkout from source (through tsx). */
 export function startNodeChild(
   name: string,
   args: string[],
@@ -26,11 +30,21 @@ export function startNodeChild(
   nodeFlags: string[] = [],
   cwd: string = repoRoot,
 ): NodeChild {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--conditions=development', '--import', 'tsx', ...nodeFlags, ...args],
-    { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  return spawnNodeChild(name, [...FROM_SOURCE, ...nodeFlags, ...args], env, cwd);
+}
+
+/** Runs `node <nodeArgs>` as is: a compiled entry needs no tsx. */
+export function spawnNodeChild(
+  name: string,
+  nodeArgs: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): NodeChild {
+  const child: ChildProcess = spawn(process.execPath, nodeArgs, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (child.pid === undefined) throw new Error(`${name}: could not spawn`);
   const pid = child.pid;
   let tail = '';

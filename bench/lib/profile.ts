@@ -1,11 +1,13 @@
 // Summarises a V8 CPU profile (`node --cpu-prof`): self time by function and by module.
 //   node --import tsx bench/lib/profile.ts bench/tmp/profiles/create-postgres.cpuprofile
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { round } from './load.ts';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 
@@ -49,8 +51,27 @@ export function moduleOf(url: string): string {
   return path;
 }
 
+const sourceMaps = new Map<string, SourceMap | null>();
+
+/**
+ * The service runs as one compiled file (packages/server/dist/main.js); its source map gives each
+ * frame back its TypeScript file and line, so time is still attributed per source module.
+ */
+function originalFrame(frame: ProfileNode['callFrame']): ProfileNode['callFrame'] {
+  if (!frame.url.endsWith('/dist/main.js')) return frame;
+  const mapUrl = `${frame.url}.map`;
+  if (!sourceMaps.has(mapUrl)) {
+    const path = fileURLToPath(mapUrl);
+    sourceMaps.set(mapUrl, existsSync(path) ? new SourceMap(JSON.parse(readFileSync(path, 'utf8'))) : null);
+  }
+  const entry = sourceMaps.get(mapUrl)?.findEntry(frame.lineNumber, frame.columnNumber);
+  if (!entry || !('originalSource' in entry)) return frame;
+  return { ...frame, url: new URL(entry.originalSource, mapUrl).href, lineNumber: entry.originalLine };
+}
+
 export function summariseProfile(file: string, top = 15): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  for (const node of profile.nodes) node.callFrame = originalFrame(node.callFrame);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './processes.ts';
+import { FROM_SOURCE, freePort, type NodeChild, repoRoot, spawnNodeChild, waitForHttp } from './processes.ts';
 
 /**
  * Where the service under test is started from: this checkout, or another one named by
@@ -27,9 +28,29 @@ export interface BenchMerchant {
   secretKey: string;
 }
 
+const built = new Set<string>();
+
 /**
- * Starts the service as `npm start` does, as a child process with its own pid (so its memory can
- * be read), logging off and the rate limit out of the way.
+ * The command line of the service as `npm start` runs it in `root`: the compiled entry, built here
+ * (once per run) as `npm start` builds it. A commit from before the build existed ran from source.
+ */
+function serviceEntry(root: string): { runtimeFlags: string[]; entry: string } {
+  const buildScript = join(root, 'packages/server/scripts/build.ts');
+  if (!existsSync(buildScript)) return { runtimeFlags: FROM_SOURCE, entry: 'packages/server/src/main.ts' };
+  if (!built.has(root)) {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', buildScript], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`building the service in ${root} failed:\n${result.stderr}`);
+    built.add(root);
+  }
+  return { runtimeFlags: [], entry: 'packages/server/dist/main.js' };
+}
+
+/**
+ * Starts the service as `npm start` does (compiled JavaScript), as a child process with its own pid
+ * (so its memory can be read), logging off and the rate limit out of the way.
  */
 export async function startPaygate(options: {
   kind: 'postgres' | 'embedded';
@@ -56,18 +77,19 @@ export async function startPaygate(options: {
   };
   // Flags that name bench files (the query counter) must work from another checkout too.
   // The probe reports process.memoryUsage() on SIGUSR2 (and counts statements when asked to).
-  const flags = ['--import', './bench/support/service-probe.ts', ...(options.nodeFlags ?? [])].map((f) =>
+  const flags = ['--import', './bench/support/service-probe.mjs', ...(options.nodeFlags ?? [])].map((f) =>
     f.startsWith('./bench/') ? join(repoRoot, f) : f,
   );
   mkdirSync(join(repoRoot, 'bench/tmp'), { recursive: true });
   const memoryReport = join(repoRoot, 'bench/tmp', `memory-${port}.json`);
   env.BENCH_MEMORY_REPORT = memoryReport;
-  const child = startNodeChild(
+  const root = serviceRoot();
+  const { runtimeFlags, entry } = serviceEntry(root);
+  const child = spawnNodeChild(
     `paygate (${options.kind})`,
-    ['packages/server/src/main.ts', 'start'],
+    [...runtimeFlags, ...flags, entry, 'start'],
     env,
-    flags,
-    serviceRoot(),
+    root,
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   try {

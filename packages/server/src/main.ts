@@ -1,9 +1,4 @@
-import { createMerchantCommand } from './cli/merchant-commands.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { startService } from './service.ts';
-import { migrate } from './storage/migrate.ts';
-import { openDatabase } from './storage/open.ts';
-import { startWorkerProcess } from './webhooks/worker-process.ts';
 
 const usage = `Usage: paygate <command>
 
@@ -32,8 +27,11 @@ async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  // Each command loads only its own modules: a `paygate worker` process has no HTTP server and no
+  // simulated gateway in memory, and `migrate` or `help` start quickly.
   switch (command) {
     case 'start': {
+      const { startService } = await import('./service.ts');
       const service = await startService(config);
       const stop = (signal: string) => {
         service.logger.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -50,6 +48,7 @@ async function run(argv: string[]): Promise<number> {
       return -1;
     }
     case 'worker': {
+      const { startWorkerProcess } = await import('./webhooks/worker-process.ts');
       const worker = await startWorkerProcess(config);
       const stop = (signal: string) => {
         worker.logger.info({ signal }, 'shutting down: finishing attempts in flight');
@@ -63,6 +62,10 @@ async function run(argv: string[]): Promise<number> {
       return -1;
     }
     case 'migrate': {
+      const [{ openDatabase }, { migrate }] = await Promise.all([
+        import('./storage/open.ts'),
+        import('./storage/migrate.ts'),
+      ]);
       const db = await openDatabase(config);
       try {
         const applied = await migrate(db);
@@ -75,7 +78,10 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
     case 'merchant':
-      if (rest[0] === 'create' && rest[1]) return createMerchantCommand(config, rest.slice(1).join(' '));
+      if (rest[0] === 'create' && rest[1]) {
+        const { createMerchantCommand } = await import('./cli/merchant-commands.ts');
+        return createMerchantCommand(config, rest.slice(1).join(' '));
+      }
       process.stderr.write(`${usage}\n`);
       return 1;
     default:

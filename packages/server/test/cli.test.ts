@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 
-const mainPath = new URL('../src/main.ts', import.meta.url).pathname;
+// The production entry, as `npm start` and `npm run paygate` run it: compiled JavaScript, no tsx.
+const buildScript = new URL('../scripts/build.ts', import.meta.url).pathname;
+const mainPath = new URL('../dist/main.js', import.meta.url).pathname;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -22,7 +24,7 @@ function freePort(): Promise<number> {
 
 function paygate(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
-  return spawn(process.execPath, ['--conditions=development', '--import', 'tsx', mainPath, ...args], {
+  return spawn(process.execPath, [mainPath, ...args], {
     env: { ...clean, PAYGATE_LOG_LEVEL: 'warn', ...env },
   });
 }
@@ -54,8 +56,12 @@ function exitCode(child: ChildProcessWithoutNullStreams): Promise<number | null>
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
 
-describe('the paygate command', () => {
+describe('the paygate command (compiled, as npm start runs it)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-cli-'));
+  before(() => {
+    const built = spawnSync(process.execPath, ['--import', 'tsx', buildScript], { encoding: 'utf8' });
+    assert.equal(built.status, 0, `the build failed:\n${built.stderr}`);
+  });
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts on a fresh data dir, prints keys and a curl that creates an intent, and stops on SIGTERM', async () => {
@@ -88,6 +94,13 @@ describe('the paygate command', () => {
     const intent = (await response.json()) as { status: string; amount_minor: number };
     assert.equal(intent.status, 'CREATED');
     assert.equal(intent.amount_minor, 2500);
+
+    // The runtime assets of the build: the browser script built beside main.js, and the health route.
+    const script = await fetch(`http://localhost:${port}/checkout/v1/checkout.js`);
+    assert.equal(script.status, 200);
+    assert.match(await script.text(), /Paygate/);
+    const health = await fetch(`http://localhost:${port}/healthz`);
+    assert.deepEqual(await health.json(), { status: 'ok' });
 
     child.kill('SIGTERM');
     assert.equal(await exitCode(child), 0);

@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import { AppError } from '../../domain/errors.ts';
 
 export interface RateLimitOptions {
@@ -18,8 +17,9 @@ export interface RateLimitOptions {
  */
 export const rateLimiting = fp(
   async (app: FastifyInstance, options: RateLimitOptions) => {
+    // ioredis is loaded only when configured: most deployments run without Redis.
     const redis = options.redisUrl
-      ? new Redis(options.redisUrl, {
+      ? new (await import('ioredis')).Redis(options.redisUrl, {
           connectTimeout: 2000,
           maxRetriesPerRequest: 1,
           enableOfflineQueue: false,

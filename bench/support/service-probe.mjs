@@ -1,4 +1,7 @@
-// Preloaded into the service (`node --import ./bench/support/service-probe.ts`) to see inside it:
+// Preloaded into the service (`node --import ./bench/support/service-probe.mjs`) to see inside it.
+// Plain JavaScript, because the service under test runs compiled, without tsx (which would add
+// its own memory and start-up to what is measured).
+//
 // - it counts the statements sent to PostgreSQL, by statement text (each is one network round
 //   trip, since node-postgres sends one query at a time per connection), written to
 //   BENCH_QUERY_LOG at exit;
@@ -10,15 +13,16 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createRequire } from 'node:module';
 
-const counts = new Map<string, number>();
+/** @type {Map<string, number>} */
+const counts = new Map();
 // Counting costs a little CPU per statement, so it is on only when asked for.
 if (process.env.BENCH_QUERY_LOG) {
   const requireFromServer = createRequire(new URL('../../packages/server/package.json', import.meta.url));
-  const pg = requireFromServer('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const pg = requireFromServer('pg');
   const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function countedQuery(this: unknown, ...args: unknown[]) {
+  pg.Client.prototype.query = function countedQuery(...args) {
     const first = args[0];
-    const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
+    const text = typeof first === 'string' ? first : first?.text;
     if (typeof text === 'string') {
       const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
       counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -32,8 +36,10 @@ process.on('exit', () => {
   if (path) writeFileSync(path, JSON.stringify(Object.fromEntries(counts), null, 2));
 });
 
-let profiler: Session | null = null;
-function toggleProfiler(path: string): void {
+/** @type {Session | null} */
+let profiler = null;
+/** @param {string} path */
+function toggleProfiler(path) {
   if (!profiler) {
     profiler = new Session();
     profiler.connect();
