@@ -65,6 +65,25 @@ function latestSoak(): SoakResult | null {
   return last ? (JSON.parse(readFileSync(join(RESULTS_DIR, last), 'utf8')) as BenchResults).soak : null;
 }
 
+interface DeliveryRun {
+  database: string;
+  workers: string;
+  throughput: { deliveriesPerSecond: number };
+  latency: { p50Ms: number; p99Ms: number; ratePerSecond: number };
+}
+
+/** The newest `npm run bench:webhooks` result (its own command: it needs its own processes). */
+function latestDelivery(): { file: string; runs: DeliveryRun[] } | null {
+  if (!existsSync(RESULTS_DIR)) return null;
+  const files = readdirSync(RESULTS_DIR)
+    .filter((f) => f.startsWith('webhook-delivery-') && f.endsWith('.json'))
+    .sort();
+  const last = files[files.length - 1];
+  if (!last) return null;
+  const parsed = JSON.parse(readFileSync(join(RESULTS_DIR, last), 'utf8')) as { runs: DeliveryRun[] };
+  return { file: last, runs: parsed.runs };
+}
+
 function targets(r: BenchResults): TargetRow[] {
   const create = findRun(r, 'postgres', 'create', 10);
   const minimal = findRun(r, 'baseline', 'minimal-create', 10);
@@ -93,13 +112,21 @@ function targets(r: BenchResults): TargetRow[] {
       soak ? Math.max(0, soak.slopeMBPerMinute) : undefined,
     ),
   ];
-  rows.push({
-    target: 'webhook delivery alone (≥ 20,000/s batched, commit-to-first-attempt p99 < 10 ms)',
-    goal: 'see the delivery section',
-    measured: 'bench/webhook-delivery (engineer B)',
-    met: null,
-    gap: '',
-  });
+  const delivery = latestDelivery()?.runs.find((d) => d.database === 'postgres');
+  rows.push(
+    atLeast(
+      `webhook delivery alone, backlog (PostgreSQL, ${delivery?.workers ?? 'npm run bench:webhooks'})`,
+      20000,
+      'deliveries/s',
+      delivery?.throughput.deliveriesPerSecond,
+    ),
+    below(
+      `webhook commit-to-first-attempt p99 (PostgreSQL, ${delivery?.latency.ratePerSecond ?? '–'} events/s)`,
+      10,
+      'ms',
+      delivery?.latency.p99Ms,
+    ),
+  );
   return rows;
 }
 
@@ -219,6 +246,46 @@ function baselineTable(r: BenchResults): string {
   );
 }
 
+/**
+ * CPU time per request of each part, from the cores each used during the run: what one request
+ * costs the machine, and so the most the 2 cores could serve if nothing else ran and nothing waited.
+ */
+function cpuBudgetTable(r: BenchResults): string {
+  const runs = r.runs.filter((x) => x.cores && x.load.rps > 0 && x.load.connections === 10);
+  if (!runs.length) return '_not measured (no /proc)_';
+  const us = (cores: number | undefined, rps: number) => n(((cores ?? 0) * 1e6) / rps);
+  return table(
+    [
+      'system',
+      'scenario (10 conn.)',
+      'req/s',
+      'service µs/req',
+      'PostgreSQL µs/req',
+      'load gen. µs/req',
+      'other µs/req',
+      'idle cores',
+      '2-core ceiling req/s',
+    ],
+    runs.map((run) => {
+      const c = run.cores ?? {};
+      const rps = run.load.rps;
+      const busy =
+        (c.service ?? 0) + (c.postgres ?? 0) + (c.loadGenerator ?? 0) + (c.other ?? 0) + (c.receiver ?? 0);
+      return [
+        run.system,
+        run.scenario,
+        n(rps),
+        us(c.service, rps),
+        us(c.postgres, rps),
+        us(c.loadGenerator, rps),
+        us((c.other ?? 0) + (c.receiver ?? 0), rps),
+        n(c.idle ?? 0, 2),
+        busy > 0 ? n((rps * r.machine.cpus) / busy) : '–',
+      ];
+    }),
+  );
+}
+
 function profileSection(r: BenchResults): string {
   if (!r.profiles.length) return '_no profiles in this run_';
   return r.profiles
@@ -303,11 +370,15 @@ export function renderGenerated(r: BenchResults): string {
     '',
     baselineTable(r),
     '',
+    '### CPU per request, and what 2 fully busy cores would allow',
+    '',
+    cpuBudgetTable(r),
+    '',
     '### Database round trips per request (PostgreSQL; each statement is one round trip)',
     '',
     roundTripSection(r),
     '',
-    '### CPU profiles (create, and the full flow, at 10 connections; PostgreSQL)',
+    '### CPU profiles (create, list and the full flow, at 10 connections; PostgreSQL)',
     '',
     profileSection(r),
     '',
