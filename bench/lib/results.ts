@@ -35,6 +35,9 @@ export interface SoakResult {
   requests: number;
   rps: number;
   errors: number;
+  /** Webhooks the receiver verified and rejected (soaks that run the full flow). */
+  webhooksVerified?: number;
+  webhooksRejected?: number;
 }
 
 export interface BenchResults {

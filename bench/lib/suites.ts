@@ -19,6 +19,7 @@ import type { BenchResults, SoakResult } from './results.ts';
 import { createRequests, flowRequests, listRequests, retrieveRequests } from './scenarios.ts';
 import {
   type BenchMerchant,
+  callAdmin,
   callApi,
   createMerchant,
   type PaygateUnderTest,
@@ -264,6 +265,7 @@ export async function runSoak(
 ): Promise<SoakResult> {
   const database = await createFreshDatabase('paygate_soak');
   const service = await startPaygate({ kind: 'postgres', databaseUrl: databaseUrl(database) });
+  const receiver = await WebhookReceiver.start();
   try {
     await recordIdleMemory(service, results);
     const merchant = await createMerchant(service, 'Soak merchant');
@@ -279,6 +281,14 @@ export async function runSoak(
       },
       { 'idempotency-key': 'soak-first' },
     );
+    // Every path that keeps state between requests runs: creates and retrieves, and whole payments
+    // (confirm, the outbox, the in-process delivery worker with its acknowledgement batches and
+    // secret cache) delivered to a receiver that verifies each signature.
+    const endpoint = await callAdmin(service, `/admin/v1/merchants/${merchant.id}/webhook-endpoints`, {
+      url: `${receiver.url}/webhooks`,
+      livemode: false,
+    });
+    await receiver.reset(String(endpoint.secret));
     const samples: SoakResult['samples'] = [];
     const startedAt = performance.now();
     const sample = () => {
@@ -292,11 +302,16 @@ export async function runSoak(
       url: service.baseUrl,
       connections: 10,
       durationSeconds: seconds,
-      requests: [...createRequests(merchant), ...retrieveRequests(merchant, String(first.id))],
+      requests: [
+        ...createRequests(merchant),
+        ...retrieveRequests(merchant, String(first.id)),
+        ...flowRequests(merchant),
+      ],
       idReplacement: true,
     });
     clearInterval(timer);
     sample();
+    const webhooks = await receiver.settle('payment_intent.succeeded', Number.POSITIVE_INFINITY, 2000);
     const settleAfter = seconds >= 180 ? 60 : seconds / 3;
     const points = samples
       .filter((s) => s.atSeconds >= settleAfter)
@@ -308,9 +323,12 @@ export async function runSoak(
       requests: load.requests,
       rps: load.rps,
       errors: load.errors,
+      webhooksVerified: webhooks.verified,
+      webhooksRejected: webhooks.rejected,
     };
   } finally {
     await service.child.stop();
+    await receiver.stop();
     await dropDatabase(database);
   }
 }
