@@ -4,9 +4,10 @@
 //                                  and the generated part of bench/RESULTS.md
 //   npm run bench -- --smoke       1 s per scenario, 10,000 history rows; writes only to bench/tmp/
 //   npm run bench -- --soak 300    the no-growth check: 300 s of load, RSS sampled every 10 s
-//   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles  --keep-db
+//   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles,webhooks  --keep-db
 //            --scenarios create,replay,retrieve,confirm,list,flow  (a subset, for a quick A/B)
 //            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
+import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,7 +37,7 @@ const smoke = values.smoke === true;
 const soakSeconds = values.soak ? Number(values.soak) : null;
 const durationSeconds = Number(values.duration ?? (smoke ? 1 : 8));
 const historyRows = Number(values.rows ?? (smoke ? 10_000 : 1_000_000));
-const parts = new Set((values.only ?? 'postgres,embedded,baselines,profiles').split(','));
+const parts = new Set((values.only ?? 'postgres,embedded,baselines,profiles,webhooks').split(','));
 
 const date = new Date().toISOString().slice(0, 10);
 const results: BenchResults = {
@@ -106,6 +107,28 @@ if (soakSeconds) {
   } finally {
     await pg?.close();
   }
+  // Webhook delivery alone needs its own worker processes and database: it is its own script
+  // (`npm run bench:webhooks`), run here too so one command measures everything. It writes its own
+  // result file and block, and the targets table below reads them. Not in smoke runs or quick
+  // A/B runs of some scenarios: it always records.
+  if (parts.has('webhooks') && !smoke && !values.scenarios) {
+    await part('webhook delivery', runWebhookDelivery);
+  }
+}
+
+function runWebhookDelivery(): Promise<void> {
+  log('webhook delivery: npm run bench:webhooks');
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=development', '--import', 'tsx', 'bench/webhook-delivery.ts'],
+      { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`bench/webhook-delivery.ts exited with ${code}`)),
+    );
+  });
 }
 
 results.machine.loadAverageAfter = loadavg().map((l) => Math.round(l * 100) / 100);
