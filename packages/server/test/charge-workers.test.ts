@@ -22,8 +22,10 @@ for (const kind of databaseKinds()) {
     let pay: PaymentHelpers;
 
     before(async () => {
-      // A short gateway time-out, so that tok_sim_hang's withheld answer becomes a time-out quickly.
-      svc = await startTestService(kind, { gatewayTimeoutMs: 300 });
+      // A short gateway time-out, so that tok_sim_hang's withheld answer becomes a time-out quickly;
+      // not shorter, because every other gateway call of these tests must answer within it, also
+      // on a loaded machine (300 ms once timed out a reconciliation sync at load 12).
+      svc = await startTestService(kind, { gatewayTimeoutMs: 1000 });
       merchant = await svc.createMerchant('Clocked shop');
       pay = paymentHelpers(svc, () => merchant);
     });
