@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { claimDueDeliveries, finishClaim } from '../src/storage/repositories/webhook-deliveries.ts';
+import { claimDueDeliveries, finishClaims } from '../src/storage/repositories/webhook-deliveries.ts';
 import {
   createDeliveryWorker,
   type DeliveryWorker,
@@ -468,27 +468,32 @@ for (const kind of databaseKinds()) {
       );
 
       // The dead worker's late outcome is not recorded over the live one.
-      const late = await svc.ctx.db.transaction((tx) =>
-        finishClaim(tx, {
-          deliveryId: delivery.id,
-          claimToken: 'dead-worker',
-          status: 'FAILED',
-          attemptsMade: 6,
-          firstAttemptAt: now,
-          nextAttemptAt: null,
-          deliveredAt: null,
+      const [late] = await svc.ctx.db.transaction((tx) =>
+        finishClaims(
+          tx,
+          [
+            {
+              deliveryId: delivery.id,
+              claimToken: 'dead-worker',
+              status: 'FAILED',
+              attemptsMade: 6,
+              firstAttemptAt: now,
+              nextAttemptAt: null,
+              deliveredAt: null,
+              attempt: {
+                scheduleSlot: 1,
+                attemptedAt: now,
+                statusCode: 500,
+                latencyMs: 1,
+                error: 'x',
+                responseExcerpt: null,
+              },
+              succeeded: false,
+              deliveryFailed: true,
+            },
+          ],
           now,
-          attempt: {
-            scheduleSlot: 1,
-            attemptedAt: now,
-            statusCode: 500,
-            latencyMs: 1,
-            error: 'x',
-            responseExcerpt: null,
-          },
-          succeeded: false,
-          deliveryFailed: true,
-        }),
+        ),
       );
       assert.equal(late, null);
       assert.equal((await deliveryOf(event.id)).status, 'DELIVERED');

@@ -338,15 +338,6 @@ export async function finishClaims(
   return results;
 }
 
-/** {@link finishClaims} for one outcome (the manual attempt); null when the claim was lost. */
-export async function finishClaim(
-  q: Queryable,
-  input: FinishClaimInput & { now: Date },
-): Promise<FinishedClaim | null> {
-  const [finished] = await finishClaims(q, [input], input.now);
-  return finished ?? null;
-}
-
 export async function findDelivery(q: Queryable, id: string): Promise<WebhookDeliveryRecord | null> {
   const { rows } = await q.query<DeliveryRow>(
     `SELECT ${deliveryColumns('d', 'e')} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
