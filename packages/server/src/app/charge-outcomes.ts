@@ -131,7 +131,9 @@ export async function applyChargeOutcome(
 ): Promise<AppliedOutcome> {
   const unchanged: AppliedOutcome = { intent, failure: null, unavailable: null, warning: null };
   if (!isOpen(attempt.status)) {
-    if (attempt.status === 'TIMED_OUT') await watchTimedOut(tx, attempt, outcome, source, now);
+    if (attempt.status === 'TIMED_OUT' || attempt.status === 'ABANDONED') {
+      await watchClosed(tx, attempt, outcome, source, now);
+    }
     // A capture of an attempt that was closed otherwise (abandoned by a cancel or an expiry, timed
     // out, ...): the gateway holds money our books say was not taken. Recorded here, refunded by
     // the repair worker (app/late-captures.ts).
@@ -356,10 +358,13 @@ async function timeOut(
 }
 
 /**
- * The next look at a TIMED_OUT attempt: hourly until its watch ends, and none after a definite
- * answer (a success is recorded as a late capture by the caller; a failure settles the doubt).
+ * The next look at an attempt closed while its charge was still open at the gateway (TIMED_OUT,
+ * or ABANDONED with the payer still on the gateway's page, whose approval notification might be
+ * lost): with the back-off, at most hourly, until its watch ends (`LATE_WATCH_SECONDS` after the
+ * processing deadline), and none after a definite answer (a success is recorded as a late capture
+ * by the caller; a failure settles the doubt).
  */
-async function watchTimedOut(
+async function watchClosed(
   tx: Queryable,
   attempt: ChargeAttemptRecord,
   outcome: ChargeOutcome,
@@ -368,9 +373,9 @@ async function watchTimedOut(
 ): Promise<void> {
   const definite = outcome.kind === 'succeeded' || outcome.kind === 'failed';
   const watchEnds = attempt.createdAt.getTime() + (PROCESSING_DEADLINE_SECONDS + LATE_WATCH_SECONDS) * 1000;
-  const next = addSeconds(now, CHECK_BACKOFF_MAX_SECONDS);
+  const next = nextCheckAt(now, attempt.checks + 1);
   await moveAttempt(tx, attempt, {
-    status: 'TIMED_OUT',
+    status: attempt.status,
     gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
     nextCheckAt: definite || next.getTime() > watchEnds ? null : next,
     checked: source === 'sync',
@@ -380,7 +385,7 @@ async function watchTimedOut(
 
 /**
  * Ends the open attempt of an intent that is being canceled or expired: one still waiting for the
- * payer is abandoned and its PAYMENT transaction declined. A charge that is being sent right now
+ * payer is abandoned (and watched, see `watchClosed`) and its PAYMENT transaction declined. A charge that is being sent right now
  * cannot be stopped, so the operation is refused until its answer is in.
  */
 export async function abandonOpenAttempt(
@@ -396,6 +401,11 @@ export async function abandonOpenAttempt(
       'A confirmation of this payment intent is in progress at the gateway; retrieve the intent to see its outcome.',
     );
   }
-  await moveAttempt(tx, attempt, { status: 'ABANDONED', nextCheckAt: null, updatedAt: now });
+  // The payer may still approve on the gateway's page: the attempt stays watched (a late capture).
+  await moveAttempt(tx, attempt, {
+    status: 'ABANDONED',
+    nextCheckAt: addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS),
+    updatedAt: now,
+  });
   await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
 }
