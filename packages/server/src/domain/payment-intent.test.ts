@@ -85,24 +85,21 @@ describe('payment intent state machine', () => {
       }
     }
     // The contract's arrows, each one taken at least once above.
-    assert.deepEqual(
-      [...reached].sort(),
-      [
-        'CREATED->CANCELED',
-        'CREATED->EXPIRED',
-        'CREATED->FAILED',
-        'CREATED->PROCESSING',
-        'CREATED->REQUIRES_ACTION',
-        'CREATED->SUCCEEDED',
-        'PROCESSING->FAILED',
-        'PROCESSING->SUCCEEDED',
-        'REQUIRES_ACTION->CANCELED',
-        'REQUIRES_ACTION->EXPIRED',
-        'REQUIRES_ACTION->FAILED',
-        'REQUIRES_ACTION->PROCESSING',
-        'REQUIRES_ACTION->SUCCEEDED',
-      ],
-    );
+    assert.deepEqual([...reached].sort(), [
+      'CREATED->CANCELED',
+      'CREATED->EXPIRED',
+      'CREATED->FAILED',
+      'CREATED->PROCESSING',
+      'CREATED->REQUIRES_ACTION',
+      'CREATED->SUCCEEDED',
+      'PROCESSING->FAILED',
+      'PROCESSING->SUCCEEDED',
+      'REQUIRES_ACTION->CANCELED',
+      'REQUIRES_ACTION->EXPIRED',
+      'REQUIRES_ACTION->FAILED',
+      'REQUIRES_ACTION->PROCESSING',
+      'REQUIRES_ACTION->SUCCEEDED',
+    ]);
   });
 
   it('keeps terminal states terminal', () => {

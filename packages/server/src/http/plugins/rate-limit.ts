@@ -2,12 +2,16 @@ import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Clock } from '../../clock.ts';
 import { AppError } from '../../domain/errors.ts';
+import { clockedRateLimitStore } from './rate-limit-store.ts';
 
 export interface RateLimitOptions {
   perSecond: number;
   /** When set, budgets are shared by every process using this Redis. */
   redisUrl: string | null;
+  /** Measures the windows of the in-process budgets (Redis measures its own). */
+  clock: Clock;
 }
 
 /**
@@ -41,7 +45,9 @@ export const rateLimiting = fp(
       hook: 'preParsing',
       max: options.perSecond,
       timeWindow: 1000,
-      ...(redis ? { redis, nameSpace: 'paygate-rl:', skipOnError: true } : {}),
+      ...(redis
+        ? { redis, nameSpace: 'paygate-rl:', skipOnError: true }
+        : { store: clockedRateLimitStore(options.clock) }),
       keyGenerator: (request) => request.principal?.keyId ?? `ip:${request.ip}`,
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
