@@ -227,7 +227,7 @@ for (const kind of databaseKinds()) {
       // Something to leave untouched: an intent waiting at the gateway, with its attempt.
       await waitingForPayer();
       const before = await businessRows();
-      assert.ok(before.payment_intents.length > 0 && before.charge_attempts.length > 0);
+      assert.ok((before.payment_intents?.length ?? 0) > 0 && (before.charge_attempts?.length ?? 0) > 0);
       const body = chargeNotification({
         idempotencyKey: 'pi_000000000000000000000000:attempt:1',
         gatewayReference: 'ch_unknown',
