@@ -118,7 +118,9 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
-    await waitFor('the service listens', () => output.includes('Paygate is listening'), { timeoutMs: 60_000 });
+    await waitFor('the service listens', () => output.includes('Paygate is listening'), {
+      timeoutMs: 60_000,
+    });
     child.kill('SIGTERM');
     assert.equal(await exitCode(child), 0);
     assert.doesNotMatch(output, /sk_test_|pk_test_|Demo merchant/);
