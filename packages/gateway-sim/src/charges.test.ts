@@ -132,7 +132,9 @@ describe('simulated gateway: charges', () => {
   });
 
   // The hang outlasts the test's own time-out by far: a close() that waited for it would fail.
-  it('closes without waiting for a withheld answer, and releases that answer', { timeout: 60_000 }, async () => {
+  it('closes without waiting for a withheld answer, and releases that answer', {
+    timeout: 60_000,
+  }, async () => {
     const other = await startSim({ hangMs: 3_600_000 });
     const body = chargeBody('tok_sim_hang');
     const pending = fetch(`${other.url}/v1/charges`, {

@@ -5,7 +5,9 @@ import { waitFor } from './wait-for.ts';
 describe('waitFor', () => {
   it('returns the first value the check gives that is not undefined, null or false', async () => {
     let calls = 0;
-    const value = await waitFor('the third call', () => (++calls === 3 ? { calls } : calls === 1 ? null : false));
+    const value = await waitFor('the third call', () =>
+      ++calls === 3 ? { calls } : calls === 1 ? null : false,
+    );
     assert.deepEqual(value, { calls: 3 });
   });
 

@@ -49,7 +49,7 @@ describe('payment intent state machine', () => {
         let status: PaymentIntentStatus = 'CREATED';
         for (const a of actions) {
           const expected = expectedNext(status, a);
-          const what = `${status} by ${JSON.stringify(a)}`;
+          const what: string = `${status} by ${JSON.stringify(a)}`;
           assert.equal(canTransition(status, a), expected !== null, what);
           if (expected === null) {
             assert.throws(() => transition(status, a), InvalidStateTransitionError, what);

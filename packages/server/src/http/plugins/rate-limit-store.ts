@@ -14,18 +14,18 @@ type IncrCallback = (error: Error | null, result?: { current: number; ttl: numbe
  * tests need no real one-second windows. (With Redis, Redis's own TTL decides.) The plugin builds
  * its store with `new`, so this returns a class; every instance shares one bounded map.
  */
-export function clockedRateLimitStore(clock: Clock, maxKeys = 10_000) {
+export function clockedRateLimitStore(clock: Clock, windowMs: number, maxKeys = 10_000) {
   const windows = new LRUCache<string, Window>({ max: maxKeys });
   return class ClockedRateLimitStore {
-    incr(key: string, callback: IncrCallback, timeWindowMs: number): void {
+    incr(key: string, callback: IncrCallback): void {
       const nowMs = clock.now().getTime();
       let window = windows.get(key);
-      if (!window || window.startedAtMs + timeWindowMs <= nowMs) {
+      if (!window || window.startedAtMs + windowMs <= nowMs) {
         window = { hits: 0, startedAtMs: nowMs };
         windows.set(key, window);
       }
       window.hits += 1;
-      callback(null, { current: window.hits, ttl: window.startedAtMs + timeWindowMs - nowMs });
+      callback(null, { current: window.hits, ttl: window.startedAtMs + windowMs - nowMs });
     }
 
     child(): ClockedRateLimitStore {

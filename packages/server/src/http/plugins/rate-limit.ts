@@ -6,6 +6,9 @@ import type { Clock } from '../../clock.ts';
 import { AppError } from '../../domain/errors.ts';
 import { clockedRateLimitStore } from './rate-limit-store.ts';
 
+/** Budgets are per second. */
+const WINDOW_MS = 1000;
+
 export interface RateLimitOptions {
   perSecond: number;
   /** When set, budgets are shared by every process using this Redis. */
@@ -44,10 +47,10 @@ export const rateLimiting = fp(
       global: true,
       hook: 'preParsing',
       max: options.perSecond,
-      timeWindow: 1000,
+      timeWindow: WINDOW_MS,
       ...(redis
         ? { redis, nameSpace: 'paygate-rl:', skipOnError: true }
-        : { store: clockedRateLimitStore(options.clock) }),
+        : { store: clockedRateLimitStore(options.clock, WINDOW_MS) }),
       keyGenerator: (request) => request.principal?.keyId ?? `ip:${request.ip}`,
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
