@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
@@ -51,6 +52,14 @@ class Reply:
     status: int = 200
     body: Union[bytes, str, Mapping[str, Any], None] = None
     headers: Dict[str, str] = field(default_factory=dict)
+    #: Closes the connection after this response without announcing it (no ``Connection: close``),
+    #: as a server does with an idle keep-alive connection.
+    close_silently: bool = False
+    #: Sends the headers and only the first bytes of the body, then stalls until the test ends.
+    stall_body: bool = False
+    #: Announces a long body and sends one byte of it every 50 ms, 200 at most (10 s), until the
+    #: client hangs up; ``ScriptedServer.trickled`` counts the bytes sent.
+    trickle_body: bool = False
 
 
 #: Reads the request, then closes the connection without any response.
@@ -83,6 +92,10 @@ class ScriptedServer:
         self.handler = handler
         self.requests: List[Recorded] = []
         self.connections = 0
+        #: Connections this server has closed (after the socket was shut down).
+        self.closed_connections = 0
+        self.trickled = 0
+        self.trickle_done = threading.Event()
         self.released = threading.Event()
         self._lock = threading.Lock()
         outer = self
@@ -133,14 +146,42 @@ class ScriptedServer:
                 self.send_response(outcome.status)
                 for name, value in outcome.headers.items():
                     self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
+                # A trickled body announces far more than it will ever send.
+                self.send_header("Content-Length", "100000" if outcome.trickle_body else str(len(data)))
                 self.end_headers()
+                if outcome.stall_body:
+                    self.wfile.write(data[:5])
+                    self.wfile.flush()
+                    outer.released.wait(10)
+                    self.close_connection = True
+                    return
+                if outcome.trickle_body:
+                    try:
+                        for _ in range(200):
+                            self.wfile.write(b" ")
+                            self.wfile.flush()
+                            outer.trickled += 1
+                            if outer.released.wait(0.05):
+                                break
+                    except OSError:  # the client gave up and closed the connection
+                        pass
+                    outer.trickle_done.set()
+                    self.close_connection = True
+                    return
                 self.wfile.write(data)
+                if outcome.close_silently:
+                    self.close_connection = True
 
             do_GET = _serve
             do_POST = _serve
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), RequestHandler)
+        class Server(ThreadingHTTPServer):
+            def shutdown_request(self, request: Any) -> None:
+                super().shutdown_request(request)
+                with outer._lock:
+                    outer.closed_connections += 1
+
+        self._server = Server(("127.0.0.1", 0), RequestHandler)
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -167,6 +208,14 @@ def make_client(base_url: str, **options: Any) -> Tuple[paygate.Client, List[flo
     sleeps: List[float] = []
     settings: Dict[str, Any] = {"random": lambda: 0.5, "sleep": sleeps.append, **options}
     return paygate.Client(SECRET_KEY, base_url=base_url, **settings), sleeps
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 10) -> None:
+    """Polls a condition instead of sleeping a guessed time (the machine may be loaded)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.01)
 
 
 def always(reply: Union[Reply, str]) -> Handler:

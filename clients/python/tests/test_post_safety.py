@@ -8,7 +8,7 @@ from typing import Callable
 import pytest
 
 import paygate
-from support import DROP, HANG, INTENT, ScriptedServer, closed_port, json_reply, make_client, problem, sequence
+from support import DROP, HANG, INTENT, Reply, ScriptedServer, closed_port, json_reply, make_client, problem, sequence
 
 Serve = Callable[..., ScriptedServer]
 PARAMS: paygate.CreatePaymentIntentParams = {"amount_minor": 1999, "currency": "USD", "gateway_id": "sim"}
@@ -44,6 +44,27 @@ def test_a_post_that_timed_out_is_not_retried(serve: Serve) -> None:
         client.payment_intents.confirm(INTENT["id"], {"payment_method_token": "tok_sim_approve"})
     assert len(server.requests) == 1
     assert sleeps == []
+
+
+def test_the_time_out_covers_the_body_a_post_stalled_mid_body_is_a_connection_error(serve: Serve) -> None:
+    server = serve(sequence(Reply(200, INTENT, {"Content-Type": "application/json"}, stall_body=True)))
+    client, sleeps = make_client(server.base_url, timeout=0.3)
+    with pytest.raises(paygate.ConnectionError, match="no complete response") as caught:
+        client.payment_intents.create(PARAMS)
+    assert caught.value.may_have_been_sent is True
+    assert len(server.requests) == 1
+    assert sleeps == []
+
+
+def test_the_time_out_bounds_a_body_that_trickles_in_byte_by_byte(serve: Serve) -> None:
+    server = serve(sequence(Reply(200, INTENT, {"Content-Type": "application/json"}, trickle_body=True)))
+    client, _ = make_client(server.base_url, timeout=0.3, max_retries=0)
+    with pytest.raises(paygate.ConnectionError, match="no complete response"):
+        client.payment_intents.retrieve(INTENT["id"])
+    # The client hung up long before the server ran out of bytes (200 bytes take 10 s; a client
+    # that restarted its time-out on every byte would have taken them all).
+    assert server.trickle_done.wait(15)
+    assert server.trickled < 200
 
 
 def test_a_get_that_timed_out_is_retried(serve: Serve) -> None:

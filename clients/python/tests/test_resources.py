@@ -6,7 +6,7 @@ import json
 from typing import Callable
 
 import paygate
-from support import INTENT, ScriptedServer, json_reply, make_client, sequence
+from support import INTENT, Reply, ScriptedServer, json_reply, make_client, sequence, wait_for
 
 Serve = Callable[..., ScriptedServer]
 
@@ -52,6 +52,18 @@ def test_a_connection_the_server_closed_while_idle_is_not_reused(serve: Serve) -
     client.payment_intents.retrieve(INTENT["id"])
     # The POST goes out on a fresh connection and is answered: no retry, no connection error.
     client.payment_intents.create({"amount_minor": 1, "currency": "USD", "gateway_id": "sim"})
+    assert server.connections == 2
+    assert sleeps == []
+
+
+def test_a_kept_alive_connection_the_server_dropped_unannounced_is_not_used_for_a_post(serve: Serve) -> None:
+    server = serve(sequence(Reply(200, INTENT, {"Content-Type": "application/json"}, close_silently=True), json_reply(200, INTENT)))
+    client, sleeps = make_client(server.base_url)
+    client.payment_intents.retrieve(INTENT["id"])
+    wait_for(lambda: server.closed_connections == 1)
+    # Written into the dead socket, the POST would fail with a connection error and never be retried.
+    client.payment_intents.create({"amount_minor": 1, "currency": "USD", "gateway_id": "sim"})
+    assert len(server.requests) == 2
     assert server.connections == 2
     assert sleeps == []
 

@@ -76,7 +76,7 @@ def test_retry_after_as_an_http_date_is_read_against_the_clock(serve: Serve) -> 
     assert sleeps == [12.0]
 
 
-@pytest.mark.parametrize("status,code", [(500, "internal_error"), (502, "bad_gateway"), (503, "internal_error")])
+@pytest.mark.parametrize("status,code", [(500, "internal_error"), (502, "bad_gateway"), (503, "internal_error"), (429, "quota_exceeded")])
 def test_retry_after_is_ignored_outside_429_rate_limited_and_503_gateway_unavailable(serve: Serve, status: int, code: str) -> None:
     server = serve(sequence(json_reply(status, problem(status, code), **{"Retry-After": "30"}), json_reply(200, INTENT)))
     client, sleeps = make_client(server.base_url)

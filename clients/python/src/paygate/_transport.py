@@ -136,12 +136,14 @@ class HttpTransport:
             # The time-out covers the body too: a server that stalls mid-body is as dead as a silent one.
             while True:
                 _set_timeout(conn, deadline)
-                # read(n), unlike read1, marks the response complete once Content-Length is reached, so the
-                # connection can carry the next request.
-                chunk = response.read(_CHUNK)
+                # read1 makes at most one read on the socket, so a body that trickles in byte by byte
+                # still ends at the deadline (read(n) would wait for n bytes, each read with a fresh time-out).
+                chunk = response.read1(_CHUNK)
                 if not chunk:
                     break
                 chunks.append(chunk)
+            # Marks the exchange complete so the kept-alive connection can carry the next request.
+            response.close()
         except (socket.timeout, TimeoutError) as error:
             raise TransportError(f"no complete response within {timeout:g} s", sent=True) from error
         except (OSError, http.client.HTTPException) as error:
