@@ -92,7 +92,8 @@ def test_a_declined_card_raises_card_error_with_the_failed_intent(client: paygat
     with pytest.raises(paygate.CardError) as caught:
         client.payment_intents.confirm(intent.id, {"payment_method_token": "tok_sim_decline"})
     assert caught.value.code == "card_declined"
-    assert caught.value.payment_intent is not None and caught.value.payment_intent["status"] == "FAILED"
+    failed = caught.value.payment_intent
+    assert failed is not None and failed.id == intent.id and failed.status == "FAILED"
 
 
 def test_errors_carry_the_request_id_and_the_problem(client: paygate.Client) -> None:

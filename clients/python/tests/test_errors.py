@@ -119,7 +119,9 @@ def test_a_card_error_carries_the_failed_intent(serve: Serve) -> None:
     client, _ = make_client(server.base_url)
     with pytest.raises(paygate.CardError) as caught:
         client.payment_intents.confirm(INTENT["id"], {"payment_method_token": "tok_sim_decline"})
-    assert caught.value.payment_intent == failed
+    intent = caught.value.payment_intent
+    assert isinstance(intent, paygate.PaymentIntent)
+    assert intent == failed and intent.status == "FAILED"
 
 
 def test_a_float_amount_in_a_response_is_refused(serve: Serve) -> None:

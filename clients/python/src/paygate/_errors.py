@@ -6,7 +6,10 @@ a class per code family; decide on ``code`` (or the class), never on the message
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional
+
+if TYPE_CHECKING:
+    from ._types import PaymentIntent
 
 
 class PaygateError(Exception):
@@ -88,9 +91,12 @@ class CardError(APIError):
     """402 ``card_declined`` or ``gateway_rejected``; ``payment_intent`` is the failed intent."""
 
     @property
-    def payment_intent(self) -> Optional[Dict[str, Any]]:
+    def payment_intent(self) -> Optional["PaymentIntent"]:
+        # Imported here: the resource types themselves raise errors defined in this module.
+        from ._types import PaymentIntent
+
         intent = self.problem.get("payment_intent")
-        return intent if isinstance(intent, dict) else None
+        return PaymentIntent(intent) if isinstance(intent, dict) else None
 
 
 class AmountError(APIError):
