@@ -75,9 +75,14 @@ async function launch(adminToken, shouldGiveUp) {
     gone = true;
   });
 
+  // If the parent exits without stopping it (a crashed test file), the service must not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
   let stopped = null;
   const stop = () => {
     stopped ??= (async () => {
+      process.removeListener('exit', killOnExit);
       if (!gone) {
         child.kill('SIGTERM');
         const done = await Promise.race([exited.then(() => true), delay(STOP_GRACE_MS).then(() => false)]);
