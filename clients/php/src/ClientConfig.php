@@ -67,7 +67,8 @@ final class ClientConfig
                 usleep($milliseconds * 1000);
             });
         $this->random = \Closure::fromCallable(self::checkCallable('random', $options['random'] ?? null)
-            ?? static fn (): float => random_int(0, PHP_INT_MAX - 1) / PHP_INT_MAX);
+            // 53 random bits: every value exact as a float, and strictly below 1.
+            ?? static fn (): float => random_int(0, (1 << 53) - 1) / (1 << 53));
         $this->userAgent = $this->telemetry
             ? sprintf('paygate-php/%s php/%s', PaygateClient::VERSION, PHP_VERSION)
             : sprintf('paygate-php/%s', PaygateClient::VERSION);
@@ -98,12 +99,14 @@ final class ClientConfig
             throw new ConfigurationException('base_url must be an http or https address without spaces');
         }
         $parts = parse_url($baseUrl);
-        if ($parts === false || !isset($parts['scheme'], $parts['host']) || $parts['host'] === '') {
-            throw new ConfigurationException('base_url is not a valid address: ' . json_encode($baseUrl));
-        }
-        $scheme = strtolower($parts['scheme']);
-        if ($scheme !== 'http' && $scheme !== 'https') {
+        $scheme = strtolower((string) ($parts['scheme'] ?? ''));
+        if ($parts !== false && $scheme !== '' && $scheme !== 'http' && $scheme !== 'https') {
             throw new ConfigurationException("base_url must use http or https, not {$scheme}");
+        }
+        if ($parts === false || $scheme === '' || ($parts['host'] ?? '') === '') {
+            throw new ConfigurationException(
+                'base_url is not a valid http or https address: ' . json_encode($baseUrl, JSON_UNESCAPED_SLASHES),
+            );
         }
         if (isset($parts['query']) || isset($parts['fragment']) || isset($parts['user']) || isset($parts['pass'])) {
             throw new ConfigurationException('base_url must not carry a query, a fragment or credentials');
