@@ -74,9 +74,14 @@ $readRequest = static function ($connection): ?array {
 };
 
 $index = 0;
+$parent = function_exists('posix_getppid') ? posix_getppid() : null;
 while (true) {
-    $connection = @stream_socket_accept($server, 3600);
+    $connection = @stream_socket_accept($server, 1);
     if ($connection === false) {
+        // Ends with its test run, also when that run died without stopping it.
+        if ($parent !== null && posix_getppid() !== $parent) {
+            exit(0);
+        }
         continue;
     }
     $action = $actions[$index++] ?? [

@@ -146,10 +146,11 @@ final class RetriesTest extends TestCase
         $server = $this->server([
             ['drop' => 'after_read'],
             ['drop' => 'before_read'],
-            ScriptedServer::json(200, self::intentBody(), []) + ['delay_ms' => 3000],
+            // Stalls far beyond the time-out (the server stops stalling once the client hangs up).
+            ScriptedServer::json(200, self::intentBody(), []) + ['delay_ms' => 30000],
             ScriptedServer::json(200, self::intentBody()),
         ]);
-        $intent = $this->client($server->baseUrl, ['timeout' => 0.5, 'max_retries' => 3])
+        $intent = $this->client($server->baseUrl, ['timeout' => 2, 'max_retries' => 3])
             ->paymentIntents->retrieve('pi_1');
         self::assertSame('pi_3Jd8kQ2mZx7LpR5vT9wB4nYc', $intent->id);
         self::assertCount(3, $this->sleeps);
