@@ -296,8 +296,9 @@ async function settle(
   const succeeded = outcome.kind === 'succeeded';
   const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
   // The intent first: its guarded UPDATE takes its row lock before the attempt's. The attempt's
-  // UPDATE does not wait for the intent's answer: pipelined, both travel in one round trip (a
-  // stale intent throws, and the attempt's change rolls back with the transaction).
+  // and the PAYMENT transaction's UPDATEs do not wait for the intent's answer: pipelined, all three
+  // travel in one round trip (a stale intent throws, and the other changes roll back with the
+  // transaction). The transaction settles only with the intent, so only when there is an action.
   const [updated] = await together(
     tx,
     async () => (action ? applyIntentAction(tx, intent, action, now) : null),
@@ -309,6 +310,8 @@ async function settle(
         nextCheckAt: null,
         updatedAt: now,
       }),
+    async () =>
+      action ? settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now) : undefined,
   );
   if (!updated) {
     const late =
@@ -324,7 +327,6 @@ async function settle(
         `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
     };
   }
-  await settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now);
   return {
     intent: updated,
     failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
