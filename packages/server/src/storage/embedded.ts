@@ -72,7 +72,10 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
       },
       async exec(sql: string): Promise<void> {
-        await target.exec(sql);
+        await target.exec(sql).catch((error: unknown) => {
+          onFailure();
+          throw error;
+        });
       },
     };
   }
