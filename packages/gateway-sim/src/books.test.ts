@@ -49,14 +49,20 @@ describe('simulated gateway: the books and the live-capable account', () => {
 
     const first = await api(sim, 'GET', `/v1/reports/charges?created_gte=${from}&created_lt=${to}&limit=3`);
     assert.equal(first.status, 200);
-    assert.deepEqual(first.json.data.map((c: { id: string }) => c.id), ids.slice(0, 3));
+    assert.deepEqual(
+      first.json.data.map((c: { id: string }) => c.id),
+      ids.slice(0, 3),
+    );
     assert.equal(first.json.has_more, true);
     const second = await api(
       sim,
       'GET',
       `/v1/reports/charges?created_gte=${from}&created_lt=${to}&limit=3&starting_after=${ids[2]}`,
     );
-    assert.deepEqual(second.json.data.map((c: { id: string }) => c.id), ids.slice(3));
+    assert.deepEqual(
+      second.json.data.map((c: { id: string }) => c.id),
+      ids.slice(3),
+    );
     assert.equal(second.json.has_more, false);
 
     const refunds = await api(sim, 'GET', `/v1/reports/refunds?created_gte=${from}&created_lt=${to + 1}`);
@@ -90,17 +96,34 @@ describe('simulated gateway: the books and the live-capable account', () => {
     assert.equal((await api(sim, 'GET', `/v1/charges/${live.json.id}`)).status, 404);
     assert.equal((await api(sim, 'GET', `/v1/charges/${live.json.id}`, undefined, LIVE_SECRET)).status, 200);
     // A test-account refund of a live charge finds no charge.
-    const refundBody = { idempotency_key: 'live-refund-1', charge: live.json.id, amount_minor: 1000, currency: 'USD' };
+    const refundBody = {
+      idempotency_key: 'live-refund-1',
+      charge: live.json.id,
+      amount_minor: 1000,
+      currency: 'USD',
+    };
     assert.equal((await api(sim, 'POST', '/v1/refunds', refundBody)).status, 404);
     const refund = await api(sim, 'POST', '/v1/refunds', refundBody, LIVE_SECRET);
     assert.equal(refund.json.status, 'succeeded');
     assert.equal(refund.json.livemode, true);
 
     const to = seconds() + 1;
-    const liveBooks = await api(sim, 'GET', `/v1/reports/charges?created_gte=${from}&created_lt=${to}`, undefined, LIVE_SECRET);
-    assert.deepEqual(liveBooks.json.data.map((c: { id: string }) => c.id), [live.json.id]);
+    const liveBooks = await api(
+      sim,
+      'GET',
+      `/v1/reports/charges?created_gte=${from}&created_lt=${to}`,
+      undefined,
+      LIVE_SECRET,
+    );
+    assert.deepEqual(
+      liveBooks.json.data.map((c: { id: string }) => c.id),
+      [live.json.id],
+    );
     const testBooks = await api(sim, 'GET', `/v1/reports/charges?created_gte=${from}&created_lt=${to}`);
-    assert.deepEqual(testBooks.json.data.map((c: { id: string }) => c.id), [test.json.id]);
+    assert.deepEqual(
+      testBooks.json.data.map((c: { id: string }) => c.id),
+      [test.json.id],
+    );
 
     // A challenge decided on the payer's page notifies the account that made the charge.
     const challenged = await api(sim, 'POST', '/v1/charges', chargeBody('tok_sim_challenge'), LIVE_SECRET);

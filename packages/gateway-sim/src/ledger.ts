@@ -112,7 +112,8 @@ function pageOf<T extends { id: string; livemode: boolean; created: number }>(
     if (resource.created < query.createdFrom || resource.created >= query.createdTo) continue;
     matching.push(resource);
   }
-  const start = query.startingAfter === null ? 0 : matching.findIndex((r) => r.id === query.startingAfter) + 1;
+  const start =
+    query.startingAfter === null ? 0 : matching.findIndex((r) => r.id === query.startingAfter) + 1;
   const data = matching.slice(start, start + query.limit).map((r) => ({ ...r }));
   return { object: 'list', data, has_more: start + query.limit < matching.length };
 }
