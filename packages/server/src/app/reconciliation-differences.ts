@@ -176,6 +176,14 @@ function inWindow(createdAt: Date, window: { from: Date; to: Date }): boolean {
   return createdAt >= window.from && createdAt < window.to;
 }
 
+/** Books count in whole seconds: the window, widened to whole seconds, for their entries. */
+function wholeSeconds(window: { from: Date; to: Date }): { from: Date; to: Date } {
+  return {
+    from: new Date(Math.floor(window.from.getTime() / 1000) * 1000),
+    to: new Date(Math.ceil(window.to.getTime() / 1000) * 1000),
+  };
+}
+
 /**
  * Compares both sides for `window`. Each side was read over a wider window (the two clocks and
  * the moment of sending differ a little), so a record inside the window is matched against
@@ -188,6 +196,7 @@ export function findDifferences(
   gateway: { charges: BookCharge[]; refunds: BookRefund[] },
 ): { differences: Difference[]; checkedCharges: number; checkedRefunds: number } {
   const differences: Difference[] = [];
+  const bookWindow = wholeSeconds(window);
   const bookCharges = new Map(gateway.charges.map((c) => [c.idempotencyKey, c]));
   const bookRefunds = new Map(gateway.refunds.map((r) => [r.idempotencyKey, r]));
   const knownChargeKeys = new Set(paygate.charges.map((c) => c.idempotencyKey));
@@ -197,25 +206,25 @@ export function findDifferences(
 
   for (const known of paygate.charges) {
     const book = bookCharges.get(known.idempotencyKey) ?? null;
-    if (!inWindow(known.createdAt, window) && !(book && inWindow(book.createdAt, window))) continue;
+    if (!inWindow(known.createdAt, window) && !(book && inWindow(book.createdAt, bookWindow))) continue;
     checkedCharges += 1;
     const difference = chargeDifference(known, book, now);
     if (difference) differences.push(difference);
   }
   for (const book of gateway.charges) {
-    if (!inWindow(book.createdAt, window) || knownChargeKeys.has(book.idempotencyKey)) continue;
+    if (!inWindow(book.createdAt, bookWindow) || knownChargeKeys.has(book.idempotencyKey)) continue;
     checkedCharges += 1;
     differences.push(unknownToPaygate('charge', book));
   }
   for (const known of paygate.refunds) {
     const book = bookRefunds.get(known.idempotencyKey) ?? null;
-    if (!inWindow(known.createdAt, window) && !(book && inWindow(book.createdAt, window))) continue;
+    if (!inWindow(known.createdAt, window) && !(book && inWindow(book.createdAt, bookWindow))) continue;
     checkedRefunds += 1;
     const difference = refundDifference(known, book, now);
     if (difference) differences.push(difference);
   }
   for (const book of gateway.refunds) {
-    if (!inWindow(book.createdAt, window) || knownRefundKeys.has(book.idempotencyKey)) continue;
+    if (!inWindow(book.createdAt, bookWindow) || knownRefundKeys.has(book.idempotencyKey)) continue;
     checkedRefunds += 1;
     differences.push(unknownToPaygate('refund', book));
   }
