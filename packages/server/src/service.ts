@@ -82,7 +82,7 @@ export async function startService(config: Config): Promise<RunningService> {
       delayedChargesJob(ctx, logger),
       reconciliationJob(ctx, logger),
       refundReconciliationJob(ctx, logger),
-      gatewayReconciliationJob(ctx, logger),
+      gatewayReconciliationJob(ctx, logger, { notBefore: simulated?.sim ? clock.now() : null }),
     ],
     logger,
   );

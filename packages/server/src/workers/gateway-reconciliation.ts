@@ -12,14 +12,26 @@ const INTERVAL_MS = 10 * 60 * 1000;
  * `paygate reconcile` on a schedule: compares the recent window with each gateway's books,
  * repairs what it can and logs every difference that remains for the operator.
  */
-export function gatewayReconciliationJob(ctx: AppContext, logger: Logger): ScheduledJob {
+export function gatewayReconciliationJob(
+  ctx: AppContext,
+  logger: Logger,
+  options: {
+    /**
+     * Nothing before this instant is compared: a simulator started by this process knows nothing
+     * of what an earlier process charged (its books live in memory).
+     */
+    notBefore?: Date | null;
+  } = {},
+): ScheduledJob {
   return {
     name: GATEWAY_RECONCILIATION_JOB,
     intervalMs: INTERVAL_MS,
     async run() {
       const to = ctx.clock.now();
+      const from = new Date(Math.max(to.getTime() - WINDOW_MS, options.notBefore?.getTime() ?? 0));
+      if (from >= to) return 0;
       const report = await reconcileWithGateways(ctx, {
-        from: new Date(to.getTime() - WINDOW_MS),
+        from,
         to,
         repair: true,
       });
