@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { reconcileWithGateways } from '../src/app/reconcile-with-gateway.ts';
 import { databaseKinds } from './support/databases.ts';
+import { readJson } from './support/eventually.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
 for (const kind of databaseKinds()) {
@@ -53,7 +54,7 @@ for (const kind of databaseKinds()) {
         headers: { authorization: `Bearer ${svc.simApiSecret}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return response.json();
+      return readJson(response);
     };
 
     it('finds nothing when both books agree, in every outcome', async () => {
@@ -113,7 +114,9 @@ for (const kind of databaseKinds()) {
         'GET',
         `/v1/reports/refunds?created_gte=${Math.floor(windowStart.getTime() / 1000)}&created_lt=${Math.ceil(svc.clock.now().getTime() / 1000) + 1}`,
       );
-      svc.sim.settlePendingRefund(books.data[0].id, 'succeeded');
+      const gatewayRefund = books.data[0];
+      assert.ok(gatewayRefund, 'the gateway has the refund');
+      svc.sim.settlePendingRefund(gatewayRefund.id, 'succeeded');
 
       const report = await reconcile();
       assert.deepEqual(

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { simSecrets } from '../src/gateways/sim/secrets.ts';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './support/databases.ts';
-import { eventually } from './support/eventually.ts';
+import { eventually, readJson } from './support/eventually.ts';
 import { freePort, type PaygateProcess, startPaygate } from './support/processes.ts';
 
 const ADMIN = 'admin-token-for-the-shared-simulator';
@@ -38,7 +38,7 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, json: await response.json() };
+      return { status: response.status, json: await readJson(response) };
     };
     const create = async (process: number, amountMinor: number) =>
       (
@@ -153,7 +153,7 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         `${simUrl}/v1/reports/charges?created_gte=${Math.floor(movedTo / 1000) - 5}&created_lt=${Math.floor(movedTo / 1000) + 600}`,
         { headers: { authorization: `Bearer ${secrets.apiSecret}` } },
       );
-      const entries: { reference: string }[] = (await books.json()).data;
+      const entries = (await readJson(books)).data;
       assert.deepEqual(
         entries.map((c) => c.reference),
         [delayed.id],

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { type RunningService, startService } from '../src/service.ts';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './support/databases.ts';
-import { eventually } from './support/eventually.ts';
+import { eventually, readJson } from './support/eventually.ts';
 import { freePort } from './support/processes.ts';
 
 const ADMIN = 'admin-token-for-the-test-clock-test';
@@ -35,7 +35,7 @@ for (const kind of databaseKinds()) {
         headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, json: await response.json() };
+      return { status: response.status, json: await readJson(response) };
     };
     const admin = (path: string, body: unknown) => call('POST', path, { 'x-admin-token': ADMIN }, body);
 

@@ -20,3 +20,18 @@ export async function eventually<T>(
   }
   return last;
 }
+
+/** An API answer's JSON as these tests read it: the fields they use, everything else unknown. */
+export interface ApiJson {
+  id: string;
+  status: string;
+  now: string;
+  redirect_url: string;
+  api_keys: { secret_test: string };
+  data: ApiJson[];
+  [field: string]: unknown;
+}
+
+export async function readJson(response: Response): Promise<ApiJson> {
+  return (await response.json()) as ApiJson;
+}
