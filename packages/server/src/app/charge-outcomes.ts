@@ -15,6 +15,7 @@ import { findPaymentIntentById, type PaymentIntentRecord } from '../storage/repo
 import { settlePaymentTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
 import { applyIntentAction, StaleStateError } from './intent-status.ts';
+import { recordLateCapture } from './late-captures.ts';
 
 /** Where an outcome came from: the answer to our charge, a sync we asked for, or a notification. */
 export type OutcomeSource = 'charge' | 'sync' | 'notification';
@@ -112,10 +113,11 @@ export async function applyChargeOutcome(
 ): Promise<AppliedOutcome> {
   const unchanged: AppliedOutcome = { intent, failure: null, unavailable: null, warning: null };
   if (!isOpen(attempt.status)) {
-    const late =
-      outcome.kind === 'succeeded' && attempt.status === 'ABANDONED'
-        ? `charge ${attempt.idempotencyKey} succeeded at gateway ${attempt.gatewayId} after intent ${intent.id} became ${intent.status}; it needs a refund`
-        : null;
+    // A capture of an attempt that was closed otherwise (abandoned by a cancel or an expiry, timed
+    // out, ...): the gateway holds money our books say was not taken. Recorded here, refunded by
+    // the repair worker (app/late-captures.ts).
+    if (outcome.kind !== 'succeeded' || attempt.status === 'SUCCEEDED') return unchanged;
+    const late = await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now);
     return { ...unchanged, warning: late };
   }
   const keepOpen = (status: AttemptStatus, nextAt: Date) =>
@@ -131,7 +133,7 @@ export async function applyChargeOutcome(
   switch (outcome.kind) {
     case 'succeeded':
     case 'failed':
-      return settle(tx, intent, attempt, outcome, now);
+      return settle(tx, intent, attempt, outcome, now, source);
     case 'requires_action': {
       if (intent.status === 'CREATED') {
         const action: IntentAction = { type: 'confirm', result: 'requires_action' };
@@ -158,6 +160,7 @@ export async function applyChargeOutcome(
           message: 'The gateway asked for the payer to authenticate, which this payment could not offer.',
         },
         now,
+        source,
       );
     }
     case 'pending':
@@ -238,6 +241,7 @@ async function settle(
   attempt: ChargeAttemptRecord,
   outcome: Extract<ChargeOutcome, { kind: 'succeeded' | 'failed' }>,
   now: Date,
+  source: OutcomeSource,
 ): Promise<AppliedOutcome> {
   const succeeded = outcome.kind === 'succeeded';
   const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
@@ -251,11 +255,17 @@ async function settle(
     updatedAt: now,
   });
   if (!updated) {
+    const late =
+      succeeded && intent.status !== 'SUCCEEDED'
+        ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now)
+        : null;
     return {
       intent,
       failure: null,
       unavailable: null,
-      warning: `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
+      warning:
+        late ??
+        `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
     };
   }
   await settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now);

@@ -10,6 +10,7 @@ import { cardGuard } from './plugins/card-guard.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
+import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
@@ -103,6 +104,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(webhookAdminRoutes, { ctx });
+  await app.register(lateCaptureAdminRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
