@@ -106,6 +106,36 @@ for (const kind of databaseKinds()) {
       assert.deepEqual((await reconcile()).differences, []);
     });
 
+    it('turns a capture Paygate never heard of, after a cancel, into a refunded late capture', async () => {
+      const intent = await confirmed('tok_sim_challenge');
+      const canceled = await post(`/v1/payment-intents/${intent.id}/cancel`, {});
+      assert.equal(canceled.json().status, 'CANCELED');
+      await fetch(intent.redirect_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'decision=approve',
+        redirect: 'manual',
+      });
+      const report = await reconcile();
+      assert.deepEqual(
+        report.differences.map((d) => [
+          d.object,
+          d.kind,
+          d.paygateId,
+          d.paygateStatus,
+          d.gatewayStatus,
+          d.repaired,
+        ]),
+        [['charge', 'status_differs', intent.id, 'ABANDONED', 'succeeded', true]],
+      );
+      const { rows } = await svc.ctx.db.query<{ repair_status: string }>(
+        'SELECT repair_status FROM late_captures WHERE payment_intent_id = $1',
+        [intent.id],
+      );
+      assert.deepEqual(rows, [{ repair_status: 'REFUNDED' }]);
+      assert.deepEqual((await reconcile()).differences, []);
+    });
+
     it('settles a PENDING refund that the gateway settled while its notification was lost', async () => {
       const paid = await confirmed('tok_sim_approve');
       const refund = (await post('/v1/refunds', { payment_intent_id: paid.id, amount_minor: 2013 })).json();

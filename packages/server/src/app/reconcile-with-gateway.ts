@@ -3,6 +3,7 @@ import { findAttemptByKey } from '../storage/repositories/charge-attempts.ts';
 import { knownCharges, knownRefunds } from '../storage/repositories/reconciliation.ts';
 import { applyAttemptOutcome, outcomeOrUnknown } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
+import { repairLateCaptures } from './late-captures.ts';
 import { type Difference, findDifferences } from './reconciliation-differences.ts';
 import { applyRefundOutcomeByGatewayKey } from './refund-outcome.ts';
 
@@ -43,6 +44,9 @@ async function repair(ctx: AppContext, connector: GatewayConnector, difference: 
       c.syncCharge({ idempotencyKey: attempt.idempotencyKey, gatewayReference: attempt.gatewayReference }),
     );
     await applyAttemptOutcome(ctx, attempt, outcome, 'sync');
+    // A capture after the intent closed is now recorded: its refund is sent now, not at the
+    // repair job's next tick (the job and this run claim each capture once).
+    if (attempt.status !== 'SUCCEEDED' && outcome.kind === 'succeeded') await repairLateCaptures(ctx, 20);
     return;
   }
   const outcome = await connector.syncRefund({

@@ -108,12 +108,23 @@ function chargeDifference(known: KnownCharge, book: BookCharge | null, now: Date
     };
   }
   if (open && book.status === 'pending') return null;
-  if (known.status === 'ABANDONED' || known.status === 'FAILED') {
+  if (known.lateCaptureRepair === 'REFUNDED') return null;
+  if (known.lateCaptureRepair !== null) {
     return {
       ...base,
       kind: 'status_differs',
-      repairable: false,
-      detail: `the gateway captured a charge Paygate has ${known.status}: the money needs a refund`,
+      // A refund the gateway refused (REFUND_FAILED) is the operator's; the others are under way.
+      repairable: known.lateCaptureRepair !== 'REFUND_FAILED',
+      detail: `a late capture: the gateway captured a charge Paygate has ${known.status}; its refund is ${known.lateCaptureRepair}`,
+    };
+  }
+  if (book.status === 'succeeded' && known.status !== 'SUCCEEDED') {
+    // A capture Paygate never heard of: applying it records a late capture, which is refunded.
+    return {
+      ...base,
+      kind: 'status_differs',
+      repairable: true,
+      detail: `the gateway captured a charge Paygate has ${known.status}: it is recorded as a late capture and refunded`,
     };
   }
   return {

@@ -11,6 +11,8 @@ export interface KnownCharge {
   amountMinor: number;
   currency: string;
   createdAt: Date;
+  /** The repair of a capture that came after the intent closed (late_captures), if any. */
+  lateCaptureRepair: string | null;
 }
 
 /** A refund as reconciliation compares it with the gateway's books. */
@@ -40,10 +42,14 @@ export async function knownCharges(
     amount_minor: number;
     currency: string;
     created_at: Date;
+    late_capture_repair: string | null;
   }>(
     `SELECT a.payment_intent_id, a.idempotency_key, a.status, a.gateway_reference,
-            i.amount_minor, i.currency, a.created_at
-       FROM charge_attempts a JOIN payment_intents i ON i.id = a.payment_intent_id
+            i.amount_minor, i.currency, a.created_at, lc.repair_status AS late_capture_repair
+       FROM charge_attempts a
+       JOIN payment_intents i ON i.id = a.payment_intent_id
+       LEFT JOIN late_captures lc
+         ON lc.payment_intent_id = a.payment_intent_id AND lc.attempt_number = a.attempt_number
       WHERE a.gateway_id = $1 AND a.livemode = $2 AND a.created_at >= $3 AND a.created_at < $4`,
     [gatewayId, livemode, from, to],
   );
@@ -55,6 +61,7 @@ export async function knownCharges(
     amountMinor: row.amount_minor,
     currency: row.currency,
     createdAt: row.created_at,
+    lateCaptureRepair: row.late_capture_repair,
   }));
 }
 
@@ -75,9 +82,17 @@ export async function knownRefunds(
     currency: string;
     created_at: Date;
   }>(
+    // The refunds merchants asked for, and those Paygate made itself to give back a late capture.
     `SELECT id, gateway_idempotency_key, status, gateway_reference, amount_minor, currency, created_at
        FROM refunds
-      WHERE gateway_id = $1 AND livemode = $2 AND created_at >= $3 AND created_at < $4`,
+      WHERE gateway_id = $1 AND livemode = $2 AND created_at >= $3 AND created_at < $4
+     UNION ALL
+     SELECT id, refund_idempotency_key,
+            CASE repair_status WHEN 'REFUNDED' THEN 'SUCCEEDED' WHEN 'REFUND_FAILED' THEN 'FAILED'
+                 ELSE 'PENDING' END,
+            refund_reference, amount_minor, currency, detected_at
+       FROM late_captures
+      WHERE gateway_id = $1 AND livemode = $2 AND detected_at >= $3 AND detected_at < $4`,
     [gatewayId, livemode, from, to],
   );
   return rows.map((row) => ({
