@@ -11,8 +11,12 @@ const PAGE_SIZE = 100;
 /** More pages than this for one window means something is wrong (a page that never ends). */
 const MAX_PAGES = 10_000;
 
-const chargeStatuses = new Set(['succeeded', 'failed', 'pending', 'requires_action']);
-const refundStatuses = new Set(['succeeded', 'failed', 'pending']);
+const chargeStatuses: readonly BookCharge['status'][] = ['succeeded', 'failed', 'pending', 'requires_action'];
+const refundStatuses: readonly BookRefund['status'][] = ['succeeded', 'failed', 'pending'];
+
+function oneOf<T extends string>(allowed: readonly T[], value: string): value is T {
+  return allowed.some((candidate) => candidate === value);
+}
 
 function text(entry: Json, name: string): string {
   const value = entry[name];
@@ -29,27 +33,27 @@ function integer(entry: Json, name: string): number {
 
 function bookCharge(entry: Json): BookCharge {
   const status = text(entry, 'status');
-  if (!chargeStatuses.has(status)) throw new Error(`books charge with status ${status}`);
+  if (!oneOf(chargeStatuses, status)) throw new Error(`books charge with status ${status}`);
   return {
     gatewayReference: text(entry, 'id'),
     idempotencyKey: text(entry, 'idempotency_key'),
     amountMinor: integer(entry, 'amount_minor'),
     currency: text(entry, 'currency'),
-    status: status as BookCharge['status'],
+    status,
     createdAt: new Date(integer(entry, 'created') * 1000),
   };
 }
 
 function bookRefund(entry: Json): BookRefund {
   const status = text(entry, 'status');
-  if (!refundStatuses.has(status)) throw new Error(`books refund with status ${status}`);
+  if (!oneOf(refundStatuses, status)) throw new Error(`books refund with status ${status}`);
   return {
     gatewayReference: text(entry, 'id'),
     idempotencyKey: text(entry, 'idempotency_key'),
     chargeReference: text(entry, 'charge'),
     amountMinor: integer(entry, 'amount_minor'),
     currency: text(entry, 'currency'),
-    status: status as BookRefund['status'],
+    status,
     createdAt: new Date(integer(entry, 'created') * 1000),
   };
 }
