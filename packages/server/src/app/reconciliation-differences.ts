@@ -38,9 +38,11 @@ function chargeStatusAgrees(paygate: KnownCharge['status'], gateway: BookCharge[
   switch (paygate) {
     case 'SUCCEEDED':
       return gateway === 'succeeded';
-    // A refusal the gateway answered with an error leaves no charge at the gateway.
+    // A refusal the gateway answered with an error leaves no charge at the gateway. A charge
+    // still waiting there for a payer who was never shown its page (Paygate gave up on it) took
+    // no money; if the payer ever completes it, it is a capture, which is a difference.
     case 'FAILED':
-      return gateway === 'failed' || gateway === null;
+      return gateway === 'failed' || gateway === null || gateway === 'requires_action';
     // Refused with "unavailable": nothing was taken. A delayed charge is not sent yet.
     case 'UNAVAILABLE':
     case 'DELAYED':
