@@ -94,16 +94,17 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
       // (bounded PROCESSING, the money helper's) lands; until then delayed charges approve or decline.
       const delayed = random() < 0.12;
       const amountMinor = (10 + Math.floor(random() * 90)) * 100 + (delayed ? 13 : 0);
-      const token =
-        pick < 0.45
-          ? 'tok_sim_approve'
-          : pick < 0.6
-            ? 'tok_sim_decline'
-            : pick < 0.85
-              ? 'tok_sim_challenge'
-              : pick < 0.93
-                ? 'tok_sim_hang'
-                : 'tok_sim_unavailable';
+      const outcomes = delayed
+        ? (['tok_sim_approve', 'tok_sim_decline'] as const)
+        : ([
+            'tok_sim_approve',
+            'tok_sim_decline',
+            'tok_sim_challenge',
+            'tok_sim_hang',
+            'tok_sim_unavailable',
+          ] as const);
+      const weights = delayed ? [0.7, 1] : [0.45, 0.6, 0.85, 0.93, 1];
+      const token = outcomes[weights.findIndex((w) => pick < w)] ?? 'tok_sim_approve';
       const intent = await paygate.paymentIntents.create(
         { amount_minor: amountMinor, currency: 'USD', gateway_id: 'sim' },
         { idempotencyKey: `chaos-${SEED}-${n}` },
