@@ -8,6 +8,8 @@ import pg from 'pg';
 import { freePort, type PaygateProcess, startPaygate } from './processes.ts';
 
 export const CHAOS_ADMIN_TOKEN = 'admin-token-for-the-chaos-test';
+/** How long the load balancer holds a request while no API process is up. */
+const LB_WAIT_MS = 15_000;
 
 interface Member {
   name: string;
@@ -42,11 +44,14 @@ async function startLoadBalancer(port: number, members: () => Member[]): Promise
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
-      const apis = members().filter((m) => m.port !== null);
+      const startedAt = Date.now();
       const attempt = (tries: number) => {
-        next = (next + 1) % apis.length;
+        const apis = members().filter((m) => m.port !== null);
+        next = (next + 1) % Math.max(1, apis.length);
         const target = apis[next];
-        if (!target || tries >= apis.length * 3) {
+        // Like a load balancer with health checks: while every process is down (being restarted),
+        // the request waits for one, up to a bound.
+        if (!target || Date.now() - startedAt > LB_WAIT_MS) {
           outgoing.writeHead(502).end();
           return;
         }
@@ -66,7 +71,11 @@ async function startLoadBalancer(port: number, members: () => Member[]): Promise
         forwarded.on('error', (error: NodeJS.ErrnoException) => {
           // Refused before anything was sent: another process may take it. A connection cut later
           // is the client's to retry, as behind a real load balancer.
-          if (error.code === 'ECONNREFUSED' && !outgoing.headersSent) return attempt(tries + 1);
+          if (error.code === 'ECONNREFUSED' && !outgoing.headersSent) {
+            const pause = (tries + 1) % apis.length === 0 ? 200 : 0;
+            setTimeout(() => attempt(tries + 1), pause);
+            return;
+          }
           if (!outgoing.headersSent) outgoing.writeHead(502);
           outgoing.end();
         });
