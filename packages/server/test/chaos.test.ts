@@ -90,12 +90,11 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
     /** One customer's story: create, confirm with a behaviour, maybe cancel, maybe refund. */
     async function story(n: number): Promise<void> {
       const pick = random();
-      // The amount-13 rule with tok_sim_unavailable stays PROCESSING for ever until issue 12 item 5
-      // (bounded PROCESSING, the money helper's) lands; until then delayed charges approve or decline.
+      // Delayed (amount-13) charges too may meet an outage: they must not stay PROCESSING.
       const delayed = random() < 0.12;
       const amountMinor = (10 + Math.floor(random() * 90)) * 100 + (delayed ? 13 : 0);
       const outcomes = delayed
-        ? (['tok_sim_approve', 'tok_sim_decline'] as const)
+        ? (['tok_sim_approve', 'tok_sim_decline', 'tok_sim_unavailable'] as const)
         : ([
             'tok_sim_approve',
             'tok_sim_decline',
@@ -103,7 +102,7 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
             'tok_sim_hang',
             'tok_sim_unavailable',
           ] as const);
-      const weights = delayed ? [0.7, 1] : [0.45, 0.6, 0.85, 0.93, 1];
+      const weights = delayed ? [0.6, 0.8, 1] : [0.45, 0.6, 0.85, 0.93, 1];
       const token = outcomes[weights.findIndex((w) => pick < w)] ?? 'tok_sim_approve';
       const intent = await paygate.paymentIntents.create(
         { amount_minor: amountMinor, currency: 'USD', gateway_id: 'sim' },
@@ -265,7 +264,7 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         };
         assert.deepEqual(report.differences, [], 'reconciliation differences');
         assert.equal(code, 0);
-        assert.ok((report.gateways[0]?.charges ?? 0) > INTENTS / 2, 'the gateway saw the stream');
+        assert.ok((report.gateways[0]?.charges ?? 0) > INTENTS / 4, 'the gateway saw the stream');
         assert.ok(cluster.kills > 0, 'no process was killed');
       } catch (error) {
         process.stderr.write(`chaos test failed with seed ${SEED} (replay: PAYGATE_CHAOS_SEED=${SEED})\n`);

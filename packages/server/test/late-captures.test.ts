@@ -6,6 +6,7 @@ import {
   lateCaptureRefundKey,
   repairLateCaptures,
 } from '../src/app/late-captures.ts';
+import { reconcileOpenCharges } from '../src/app/settle-open-charges.ts';
 import { claimDueLateCaptures } from '../src/storage/repositories/late-captures.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, type PaymentHelpers, paymentHelpers } from './support/payments.ts';
@@ -164,6 +165,32 @@ for (const kind of databaseKinds()) {
         'payment_intent.expired',
         'payment_intent.late_capture_refunded',
       ]);
+    });
+
+    it('finds an approval after a cancel whose notification was lost, by reconciliation of the abandoned charge', async () => {
+      const { intent, page } = await waitingForPayer({ amount_minor: 2900 });
+      await cancel(intent.id);
+      svc.sim.setNotificationUrl(null);
+      try {
+        await payerApproves(page);
+      } finally {
+        svc.sim.setNotificationUrl(`${svc.baseUrl}/gateway-notifications/sim`);
+      }
+      const none = await admin('/admin/v1/late-captures?limit=100');
+      assert.equal(
+        (none.json().data as LateCaptureJson[]).some((c) => c.payment_intent_id === intent.id),
+        false,
+        'nothing told Paygate yet',
+      );
+      svc.clock.advance(601);
+      await reconcileOpenCharges(svc.ctx, 100);
+      const recorded = await lateCaptureOf(intent.id);
+      assert.equal(recorded.detected_by, 'sync');
+      assert.equal(recorded.intent_status, 'CANCELED');
+      assert.equal((await pay.attempts(intent.id))[0]?.nextCheckAt, null, 'the watch ends with the answer');
+      await repairAll();
+      assert.equal((await lateCaptureOf(intent.id)).repair_status, 'REFUNDED');
+      assert.equal((await gatewayCharge(intent.id)).amount_refunded_minor, 2900);
     });
 
     it('finishes a repair a crash interrupted, refunding once', async () => {

@@ -535,6 +535,7 @@ for (const kind of databaseKinds()) {
       it('an unrelated GET completes while a refund waits for its gateway (no transaction spans the call)', async () => {
         const intent = await succeededIntent(2500);
         const gateway = await startHeldGateway(svc.sim.url);
+        const key = freshKey('slow');
         try {
           const app = await appWithGatewayAt(gateway.url);
           const refunding = app.inject({
@@ -542,7 +543,7 @@ for (const kind of databaseKinds()) {
             url: '/v1/refunds',
             headers: {
               'x-api-key': merchant.secretTest,
-              'idempotency-key': freshKey('slow'),
+              'idempotency-key': key,
               'content-type': 'application/json',
             },
             payload: JSON.stringify({ payment_intent_id: intent.id, amount_minor: 700 }),
@@ -550,12 +551,26 @@ for (const kind of databaseKinds()) {
           await gateway.arrived;
           const read = await pay.retrieve(intent.id);
           assert.equal(read.status, 'SUCCEEDED');
+          // The same request again while the first waits for the gateway: in flight, nothing sent.
+          const meanwhile = await refund(
+            { payment_intent_id: intent.id, amount_minor: 700 },
+            { idempotencyKey: key },
+          );
+          assert.equal(meanwhile.statusCode, 409, meanwhile.body);
+          assert.equal(meanwhile.json().code, 'idempotency_key_in_flight');
           assert.equal(gateway.holding(), true, 'the GET finished while the gateway still held the refund');
           gateway.release();
           const response = await refunding;
           assert.equal(response.statusCode, 200, response.body);
           assert.equal(response.json().status, 'SUCCEEDED');
           assert.equal(await gatewayRefundedMinor(intent.id), 700);
+          const replayed = await refund(
+            { payment_intent_id: intent.id, amount_minor: 700 },
+            { idempotencyKey: key },
+          );
+          assert.equal(replayed.headers['idempotent-replayed'], 'true');
+          assert.equal(replayed.body, response.body);
+          assert.equal(await gatewayRefundedMinor(intent.id), 700, 'refunded once');
         } finally {
           gateway.release();
           await gateway.close();

@@ -47,7 +47,10 @@ function chargeStatusAgrees(paygate: KnownCharge['status'], gateway: BookCharge[
     case 'UNAVAILABLE':
     case 'DELAYED':
       return gateway === null;
+    // Closed without an outcome (the payer never finished, or no answer came within the
+    // processing deadline): anything but a capture took no money.
     case 'ABANDONED':
+    case 'TIMED_OUT':
       return gateway !== 'succeeded';
     case 'REQUIRES_ACTION':
       return gateway === 'requires_action';

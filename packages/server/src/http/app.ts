@@ -92,7 +92,11 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(problemErrors);
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
-  await app.register(rateLimiting, { perSecond: options.rateLimitPerSecond, redisUrl: options.redisUrl });
+  await app.register(rateLimiting, {
+    perSecond: options.rateLimitPerSecond,
+    redisUrl: options.redisUrl,
+    clock: ctx.clock,
+  });
   await app.register(cardGuard);
 
   await app.register(healthRoutes, { db: ctx.db });

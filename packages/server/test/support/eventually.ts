@@ -1,24 +1,24 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@paygate/testing';
 
 /**
- * Polls `read` until `done` accepts its value, and returns that value. A condition that never
- * comes fails with the last value seen (never a fixed sleep, never an assertion on elapsed time:
- * the bound only keeps a broken run from hanging).
+ * The shared `waitFor`, for a value read again until `done` accepts it: when it never does, the
+ * failure shows the last value seen.
  */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   read: () => Promise<T>,
   done: (value: T) => boolean,
   options: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`${what}: still not so; last seen ${JSON.stringify(last)}`);
-    await sleep(options.intervalMs ?? 50);
-    last = await read();
-  }
-  return last;
+  return waitFor(
+    what,
+    async () => {
+      const value = await read();
+      if (!done(value)) throw new Error(`last seen ${JSON.stringify(value)}`);
+      return { value };
+    },
+    { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: options.intervalMs ?? 50 },
+  ).then(({ value }) => value);
 }
 
 /** An API answer's JSON as these tests read it: the fields they use, everything else unknown. */

@@ -63,10 +63,12 @@ export async function startTestService(
     gatewayTimeoutMs?: number;
     /** Pending refunds settle by themselves after this many seconds of the test clock (default: never). */
     refundSettleDelaySeconds?: number;
+    /** The service's clock (default: real time, movable by the test). */
+    clock?: ShiftedClock;
   } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
-  const clock = new ShiftedClock();
+  const clock = options.clock ?? new ShiftedClock();
   const masterKey = randomBytes(32);
   const apiSecret = randomBytes(16).toString('hex');
   const notificationSecret = randomBytes(16).toString('hex');
