@@ -189,7 +189,13 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         process.stdout.write(
           `chaos seed ${SEED}: ${INTENTS} intents, ${cluster.kills} kills, ${cluster.terminatedBackends} backends terminated, ` +
             `${cluster.crashes.length} crashes on their own, ${clientErrors.length} client give-ups` +
-            `${clientErrors.length ? ` (first: ${clientErrors[0]})` : ''}\n`,
+            `${clientErrors.length ? ` (first: ${clientErrors[0]})` : ''}\n` +
+            cluster.crashes
+              .map(
+                (crash) =>
+                  `  crash: ${crash.split('\n').find((line) => /error/i.test(line)) ?? crash.slice(0, 200)}\n`,
+              )
+              .join(''),
         );
         await cluster.allUp();
 
