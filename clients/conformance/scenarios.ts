@@ -3,6 +3,9 @@
 // end-to-end payment against the real service. Every client runs every scenario through its
 // conformance driver; the runner (conformance.test.ts) knows no client.
 //
+// Time-outs are generous (seconds) wherever an answer is expected, so a loaded machine never turns
+// a slow answer into a time-out; only the stalls wait for them.
+//
 // A scenario configures a fresh client (against the scripted server unless it says otherwise),
 // scripts the server's answers, sends one command and states what must come back: the reply, the
 // attempts, the back-off waits (recorded, never slept) and the requests the server saw. The few
@@ -260,7 +263,7 @@ const retries: Scenario[] = [
   {
     name: 'retries: a GET that times out is retried',
     rule: 'Request time-out per attempt; GET retried',
-    configure: { timeout_ms: 1000 },
+    configure: { timeout_ms: 3000 },
     steps: [{ stall: true }, ok()],
     command: retrieve,
     expect: { ok: true, attempts: 2, sleeps: { backoff: 1 } },
@@ -289,7 +292,7 @@ const retries: Scenario[] = [
   {
     name: 'connection: a GET that times out on every attempt ends in a connection error',
     rule: 'Request time-out per attempt; connection error when exhausted',
-    configure: { timeout_ms: 800, max_retries: 1 },
+    configure: { timeout_ms: 1500, max_retries: 1 },
     steps: [{ stall: true }, { stall: true }],
     command: retrieve,
     expect: { ok: false, error: { kind: 'connection', root: true }, attempts: 2, sleeps: { backoff: 1 } },
@@ -346,7 +349,7 @@ const posts: Scenario[] = [
     ([what, command, step, error]): Scenario => ({
       name: `POST: ${what} is not retried`,
       rule: 'Never retried: any POST that got a response; any POST whose delivery is unknown',
-      configure: { timeout_ms: 1000 },
+      configure: { timeout_ms: 5000 },
       steps: [step, created()],
       command,
       expect: { ok: false, error, attempts: 1, sleeps: [] },
@@ -494,7 +497,7 @@ const idempotency: Scenario[] = [
   {
     name: 'idempotency: the key travels with a connection error so the caller can repeat the POST',
     rule: 'Safe retry cycle for POST: on no response, repeat the same POST with exactly that key',
-    configure: { timeout_ms: 1000 },
+    configure: { timeout_ms: 5000 },
     steps: [{ drop: 'after_read' }],
     command: { ...create, idempotency_key: 'order-43' },
     expect: {
