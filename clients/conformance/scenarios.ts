@@ -495,7 +495,7 @@ const idempotency: Scenario[] = [
     },
   },
   {
-    name: 'idempotency: the key travels with a connection error so the caller can repeat the POST',
+    name: "idempotency: a create that got no answer had sent the caller's key, to repeat it with",
     rule: 'Safe retry cycle for POST: on no response, repeat the same POST with exactly that key',
     configure: { timeout_ms: 5000 },
     steps: [{ drop: 'after_read' }],
