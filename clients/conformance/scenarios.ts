@@ -3,6 +3,9 @@
 // end-to-end payment against the real service. Every client runs every scenario through its
 // conformance driver; the runner (conformance.test.ts) knows no client.
 //
+// Every assert.ok carries its own message: without one, Node builds it by parsing the calling
+// source, which under tsx (inline source maps) can take minutes.
+//
 // Time-outs are generous (seconds) wherever an answer is expected, so a loaded machine never turns
 // a slow answer into a time-out; only the stalls wait for them.
 //
@@ -534,7 +537,7 @@ const telemetry: Scenario[] = [true, false, undefined].map((on) => ({
       assert.ok(user_agent?.includes(runtime_version), `${user_agent} names the runtime version`);
     }
     // Telemetry carries versions only: no key, no host name, no merchant data.
-    assert.ok(!user_agent?.includes(SECRET_KEY));
+    assert.ok(!user_agent?.includes(SECRET_KEY), 'the User-Agent carries no API key');
   },
 }));
 
@@ -578,7 +581,10 @@ const pagination: Scenario[] = [
         assert.equal(queries[0]?.get('cursor'), null, 'the first page has no cursor');
         assert.equal(queries[1]?.get('cursor'), 'cur_page2');
         assert.equal(queries[2]?.get('cursor'), 'cur_page3');
-        assert.ok(requests.every((r) => r.method === 'GET' && r.url.startsWith('/v1/transactions')));
+        assert.ok(
+          requests.every((r) => r.method === 'GET' && r.url.startsWith('/v1/transactions')),
+          `every page is a GET of /v1/transactions: ${requests.map((r) => `${r.method} ${r.url}`)}`,
+        );
       },
     },
   },
