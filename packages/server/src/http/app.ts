@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { AppContext } from '../app/context.ts';
-import type { ShiftedClock } from '../clock.ts';
+import type { TestClock } from '../clock.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { adminAuth } from './plugins/admin-auth.ts';
@@ -30,7 +30,7 @@ export interface HttpOptions {
   redisUrl: string | null;
   logLevel: string;
   /** Present only when the test clock is enabled. */
-  testClock: ShiftedClock | null;
+  testClock: TestClock | null;
   /** Called after the test clock moved, so time-driven jobs run promptly (the scheduler's wake). */
   onTestClockAdvance?: () => void;
 }

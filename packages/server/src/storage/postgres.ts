@@ -79,6 +79,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     exec: plain.exec,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // The pool listens for errors only on idle clients. A connection ended while checked out
+      // but between two queries (a backend terminated during the gateway call of a use case)
+      // emits 'error' with no listener, which would crash the process; the next query rejects
+      // instead, and the broken client is discarded on release.
+      const ignoreError = () => {};
+      client.on('error', ignoreError);
       let broken: Error | undefined;
       // Pipelined, BEGIN is not waited for: it reaches the server just before the first statement,
       // in the same write. It can only fail with the connection, and then so does everything after.
@@ -101,6 +107,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         }
         throw error;
       } finally {
+        client.off('error', ignoreError);
         client.release(broken);
       }
     },
