@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { ATTEMPT_OFFSETS_SECONDS } from '../src/domain/webhook-retry-schedule.ts';
 import { claimDueDeliveries, finishClaims } from '../src/storage/repositories/webhook-deliveries.ts';
 import {
   createDeliveryWorker,
   type DeliveryWorker,
   type WorkerLogger,
 } from '../src/webhooks/delivery-worker.ts';
-import { ATTEMPT_OFFSETS_SECONDS } from '../src/webhooks/retry-schedule.ts';
 import { databaseKinds } from './support/databases.ts';
 import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 import { emitCanceledEvent } from './support/webhook-events.ts';

@@ -13,7 +13,7 @@ import {
 } from '../storage/repositories/refunds.ts';
 import { settleRefundTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
-import type { NotificationHandler } from './gateway-notifications.ts';
+import type { NotificationHandler } from './notification-handler.ts';
 import { refundResource } from './ledger-resources.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */

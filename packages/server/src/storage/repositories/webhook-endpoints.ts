@@ -1,4 +1,4 @@
-import type { EndpointHealth } from '../../webhooks/retry-schedule.ts';
+import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
 import type { Queryable } from '../db.ts';
 
 export interface WebhookEndpointRecord {
