@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { AppContext } from '../packages/server/src/app/context.ts';
 import { createAppContext } from '../packages/server/src/app/create-context.ts';
+import { createWebhookEndpoint } from '../packages/server/src/app/webhook-endpoints.ts';
 import { systemClock } from '../packages/server/src/clock.ts';
 import { buildEvent } from '../packages/server/src/domain/events.ts';
 import { newId } from '../packages/server/src/domain/ids.ts';
@@ -26,7 +27,6 @@ import { migrate } from '../packages/server/src/storage/migrate.ts';
 import { openPostgres } from '../packages/server/src/storage/postgres.ts';
 import { insertEvent } from '../packages/server/src/storage/repositories/events.ts';
 import { createDeliveryWorker } from '../packages/server/src/webhooks/delivery-worker.ts';
-import { createWebhookEndpoint } from '../packages/server/src/webhooks/endpoints.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './lib/processes.ts';
 
