@@ -1,8 +1,9 @@
 import type { Clock } from '../clock.ts';
+import { clockedCache } from '../clocked-cache.ts';
 import type { SecretBox } from './secret-box.ts';
 
 export interface SecretCacheOptions {
-  /** Opened secrets kept at most; the oldest is dropped first. */
+  /** Opened secrets kept at most; the least recently used is dropped first. */
   maxEntries?: number;
   /** How long an opened secret is reused before it is opened again. */
   ttlMs?: number;
@@ -26,25 +27,18 @@ export function createSecretCache(
   clock: Clock,
   options: SecretCacheOptions = {},
 ): SecretCache {
-  const maxEntries = options.maxEntries ?? 1000;
-  const ttlMs = options.ttlMs ?? 5 * 60_000;
-  // A Map keeps insertion order, so its first key is the oldest entry.
-  const entries = new Map<string, { secret: string; expiresAtMs: number }>();
+  const entries = clockedCache<string, string>(clock, {
+    maxEntries: options.maxEntries ?? 1000,
+    ttlMs: options.ttlMs ?? 5 * 60_000,
+  });
 
   return {
     open(endpointId, sealed) {
       const key = `${endpointId}\u0000${sealed}`;
-      const nowMs = clock.now().getTime();
       const hit = entries.get(key);
-      if (hit && hit.expiresAtMs > nowMs) return hit.secret;
-      if (hit) entries.delete(key);
+      if (hit !== undefined) return hit;
       const secret = box.decrypt(sealed, endpointId);
-      entries.set(key, { secret, expiresAtMs: nowMs + ttlMs });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        entries.delete(oldest);
-      }
+      entries.set(key, secret);
       return secret;
     },
   };
