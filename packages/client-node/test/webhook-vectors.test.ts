@@ -1,26 +1,10 @@
 // The shared vectors every Paygate client in every language must pass (packages/contract/vectors).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { loadWebhookVectors, type WebhookVectorCase } from '@paygate/contract/webhook-vectors';
 import { constructEvent, InvalidPayloadError, WebhookSignatureError } from '../src/index.ts';
 
-interface VectorCase {
-  name: string;
-  secrets: string[];
-  raw_body: string;
-  header: string;
-  now: number;
-  valid: boolean;
-  error:
-    | null
-    | 'no_matching_signature'
-    | 'timestamp_outside_tolerance'
-    | 'malformed_header'
-    | 'invalid_payload';
-}
-
-const file = new URL('../../contract/vectors/webhook-signatures.json', import.meta.url);
-const vectors: { tolerance_seconds: number; cases: VectorCase[] } = JSON.parse(readFileSync(file, 'utf8'));
+const vectors = loadWebhookVectors();
 
 describe('shared webhook signature vectors', () => {
   it('holds cases of every outcome', () => {
@@ -32,7 +16,7 @@ describe('shared webhook signature vectors', () => {
       'malformed_header',
       'invalid_payload',
     ]) {
-      assert.ok(outcomes.has(outcome as VectorCase['error']), `no vector with error ${outcome}`);
+      assert.ok(outcomes.has(outcome as WebhookVectorCase['error']), `no vector with error ${outcome}`);
     }
   });
 

@@ -1,29 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { loadWebhookVectors, type WebhookVectorCase } from '@paygate/contract/webhook-vectors';
 import { signPayload, verifySignature, WebhookSignatureError } from './signing.ts';
 
-interface VectorCase {
-  name: string;
-  secrets: string[];
-  raw_body: string;
-  header: string;
-  now: number;
-  valid: boolean;
-  error:
-    | null
-    | 'no_matching_signature'
-    | 'timestamp_outside_tolerance'
-    | 'malformed_header'
-    | 'invalid_payload';
-}
-
-const vectorsUrl = new URL('../../../contract/vectors/webhook-signatures.json', import.meta.url);
-const vectors: { description: string; tolerance_seconds: number; cases: VectorCase[] } = JSON.parse(
-  readFileSync(vectorsUrl, 'utf8'),
-);
+const vectors = loadWebhookVectors();
+type VectorCase = WebhookVectorCase;
 
 /** The envelope shape the vector description defines for `invalid_payload`. */
 function isEventEnvelope(body: string): boolean {
