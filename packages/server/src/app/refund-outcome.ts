@@ -14,7 +14,7 @@ import {
 import { settleRefundTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
 import type { NotificationHandler } from './notification-handler.ts';
-import { refundResource } from './resources.ts';
+import { refundResource } from './resources/refund.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */
 export const REFUND_SYNC_INTERVAL_SECONDS = 60;

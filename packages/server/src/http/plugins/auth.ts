@@ -2,7 +2,7 @@ import type { ApiKeyPermission, Credential } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../app/context.ts';
-import { clockedCache } from '../../clocked-cache.ts';
+import { clockedCache } from '../../clock.ts';
 import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';

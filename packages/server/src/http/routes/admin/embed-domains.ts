@@ -3,7 +3,7 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains.ts';
-import { embedDomainResource } from '../../../app/resources.ts';
+import { embedDomainResource } from '../../../app/resources/operator.ts';
 
 /** The back office's list of web origins that may embed a merchant's checkout frame. */
 export async function embedDomainAdminRoutes(

@@ -3,7 +3,7 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { createApiKey, createMerchant } from '../../../app/create-merchant.ts';
-import { apiKeyResource, merchantResource } from '../../../app/resources.ts';
+import { apiKeyResource, merchantResource } from '../../../app/resources/operator.ts';
 
 export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources.ts';
+import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
 import {
   closeWebhookRotation,
   createWebhookEndpoint,

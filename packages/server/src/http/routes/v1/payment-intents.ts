@@ -9,7 +9,7 @@ import {
   preparePaymentIntent,
   writePaymentIntentWithKey,
 } from '../../../app/create-payment-intent.ts';
-import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources.ts';
+import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { respondIdempotently } from '../../plugins/idempotency.ts';

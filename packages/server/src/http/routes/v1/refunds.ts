@@ -3,7 +3,7 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { createRefund } from '../../../app/create-refund.ts';
-import { refundResource } from '../../../app/resources.ts';
+import { refundResource } from '../../../app/resources/refund.ts';
 import { retrieveRefund } from '../../../app/retrieve-refund.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { readIdempotencyKey, respondIdempotently } from '../../plugins/idempotency.ts';

@@ -1,0 +1,50 @@
+import type { PaymentIntent } from '@paygate/contract';
+import { deriveClientSecret } from '../../domain/api-keys.ts';
+import type { GatewayConnector } from '../../gateways/connector.ts';
+import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
+
+// Every resource the APIs and the events show is rendered in this folder, from the records the use
+// cases return, so that the merchant API, the operator API, the events and (later) the dashboard
+// show one shape of each: one file per resource family. Transactions are the exception: the
+// database writes their JSON text itself (storage/repositories/transactions.ts), so a page of the
+// list is never parsed and re-rendered.
+
+export type { PaymentIntentRecord };
+
+/**
+ * How a payment intent is shown: to its merchant's secret key (with client_secret), to the
+ * payer's browser (with checkout instead), or inside events and lists (with neither).
+ */
+export type IntentView =
+  | { kind: 'secret'; clientSecretKey: Buffer }
+  | { kind: 'client'; connector: GatewayConnector | null }
+  | { kind: 'event' };
+
+export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentView): PaymentIntent {
+  const resource: PaymentIntent = {
+    id: intent.id,
+    object: 'payment_intent',
+    amount_minor: intent.amountMinor,
+    currency: intent.currency,
+    status: intent.status,
+    gateway_id: intent.gatewayId,
+    redirect_url: intent.status === 'REQUIRES_ACTION' ? intent.redirectUrl : null,
+    return_url: intent.returnUrl,
+    metadata: intent.metadata,
+    livemode: intent.livemode,
+    amount_refunded_minor: intent.amountRefundedMinor,
+    payment_method: null,
+    created_at: intent.createdAt.toISOString(),
+    expires_at: intent.expiresAt.toISOString(),
+  };
+  if (view.kind === 'secret') resource.client_secret = deriveClientSecret(intent.id, view.clientSecretKey);
+  if (view.kind === 'client') {
+    const hosted = view.connector?.hostedFields() ?? null;
+    resource.checkout = {
+      gateway_id: intent.gatewayId,
+      hosted_fields_url: hosted?.url ?? null,
+      gateway_origin: hosted?.origin ?? null,
+    };
+  }
+  return resource;
+}
