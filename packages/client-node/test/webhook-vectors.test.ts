@@ -1,7 +1,7 @@
 // The shared vectors every Paygate client in every language must pass (packages/contract/vectors).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadWebhookVectors, type WebhookVectorCase } from '@paygate/contract/webhook-vectors';
+import { loadWebhookVectors, webhookVectorOutcomes } from '@paygate/contract/webhook-vectors';
 import { constructEvent, InvalidPayloadError, WebhookSignatureError } from '../src/index.ts';
 
 const vectors = loadWebhookVectors();
@@ -9,14 +9,8 @@ const vectors = loadWebhookVectors();
 describe('shared webhook signature vectors', () => {
   it('holds cases of every outcome', () => {
     const outcomes = new Set(vectors.cases.map((c) => c.error));
-    for (const outcome of [
-      null,
-      'no_matching_signature',
-      'timestamp_outside_tolerance',
-      'malformed_header',
-      'invalid_payload',
-    ]) {
-      assert.ok(outcomes.has(outcome as WebhookVectorCase['error']), `no vector with error ${outcome}`);
+    for (const outcome of webhookVectorOutcomes) {
+      assert.ok(outcomes.has(outcome), `no vector with error ${outcome}`);
     }
   });
 

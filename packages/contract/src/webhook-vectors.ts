@@ -6,12 +6,16 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-export type WebhookVectorError =
-  | null
-  | 'no_matching_signature'
-  | 'timestamp_outside_tolerance'
-  | 'malformed_header'
-  | 'invalid_payload';
+/** Every outcome a vector can have: valid (null), or the reason a receiver must refuse it. */
+export const webhookVectorOutcomes = [
+  null,
+  'no_matching_signature',
+  'timestamp_outside_tolerance',
+  'malformed_header',
+  'invalid_payload',
+] as const;
+
+export type WebhookVectorError = (typeof webhookVectorOutcomes)[number];
 
 export interface WebhookVectorCase {
   name: string;

@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadWebhookVectors, type WebhookVectorCase } from '@paygate/contract/webhook-vectors';
+import { loadWebhookVectors, webhookVectorOutcomes } from '@paygate/contract/webhook-vectors';
 import { signPayload, verifySignature, WebhookSignatureError } from './signing.ts';
 
 const vectors = loadWebhookVectors();
-type VectorCase = WebhookVectorCase;
 
 /** The envelope shape the vector description defines for `invalid_payload`. */
 function isEventEnvelope(body: string): boolean {
@@ -38,14 +37,8 @@ describe('webhook signature vectors', () => {
     assert.equal(vectors.tolerance_seconds, 300);
     assert.ok(vectors.cases.length >= 20);
     const outcomes = new Set(vectors.cases.map((c) => c.error));
-    for (const outcome of [
-      null,
-      'no_matching_signature',
-      'timestamp_outside_tolerance',
-      'malformed_header',
-      'invalid_payload',
-    ]) {
-      assert.ok(outcomes.has(outcome as VectorCase['error']), `no case for ${outcome}`);
+    for (const outcome of webhookVectorOutcomes) {
+      assert.ok(outcomes.has(outcome), `no case for ${outcome}`);
     }
     for (const c of vectors.cases) assert.equal(c.valid, c.error === null, c.name);
     assert.ok(
