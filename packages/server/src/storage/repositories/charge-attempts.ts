@@ -1,5 +1,4 @@
-import { isUniqueViolation, type Queryable } from '../db.ts';
-import { rowMapping } from '../rows.ts';
+import { isUniqueViolation, type Queryable, rowMapping } from '../db.ts';
 
 /**
  * CHARGING: the charge is being sent (or a crash interrupted it); DELAYED: the amount-13 rule's

@@ -1,7 +1,7 @@
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import type { Queryable } from '../db.ts';
-import { rowMapping } from '../rows.ts';
+import { type Queryable, rowMapping } from '../db.ts';
+
 import type { KeyClaim } from './idempotency-keys.ts';
 
 export interface PaymentIntentRecord {

@@ -1,6 +1,5 @@
 import type { TenantScope } from '../../domain/tenant.ts';
-import type { Queryable } from '../db.ts';
-import { rowMapping } from '../rows.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 
 export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 

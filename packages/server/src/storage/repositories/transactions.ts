@@ -1,7 +1,6 @@
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
-import type { Queryable } from '../db.ts';
-import { rowMapping } from '../rows.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 
 export type TransactionType = 'PAYMENT' | 'REFUND';
 export type TransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED';

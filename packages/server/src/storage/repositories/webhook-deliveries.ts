@@ -1,6 +1,5 @@
 import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
-import type { Queryable } from '../db.ts';
-import { rowMapping } from '../rows.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { columnName, rowMapping } from './rows.ts';
+import { columnName, rowMapping } from './db.ts';
 
 interface Example {
   id: string;
