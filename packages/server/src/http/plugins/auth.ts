@@ -1,6 +1,7 @@
 import type { ApiKeyPermission, Credential } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../app/context.ts';
 import { clockedCache } from '../../clock.ts';
 import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
@@ -39,7 +40,7 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
  * once); a revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
  */
 class ApiKeyCache {
-  private readonly entries;
+  private readonly entries: LRUCache<string, ApiKeyRow>;
   constructor(private readonly ctx: AppContext) {
     this.entries = clockedCache<string, ApiKeyRow>(ctx.clock, {
       maxEntries: KEY_CACHE_MAX_ENTRIES,
