@@ -17,6 +17,9 @@ export interface RefundRecord {
   gatewayReference: string | null;
   failureMessage: string | null;
   nextSyncAt: Date | null;
+  /** The merchant's Idempotency-Key and the hash of its request, by which a retry finds this refund. */
+  requestKey: string | null;
+  requestHash: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,6 +38,8 @@ const refunds = rowMapping<RefundRecord>({
   gatewayReference: 'plain',
   failureMessage: 'plain',
   nextSyncAt: 'plain',
+  requestKey: 'plain',
+  requestHash: 'plain',
   createdAt: 'plain',
   updatedAt: 'plain',
 });
@@ -89,6 +94,41 @@ export async function findRefundByGatewayKey(
     [gatewayIdempotencyKey, gatewayId],
   );
   return refunds.first(rows);
+}
+
+/**
+ * The refund a request with this Idempotency-Key started (within the key's lifetime: an older one
+ * belongs to an earlier use of the same key). The caller holds the key's advisory lock.
+ */
+export async function findRefundByRequest(
+  q: Queryable,
+  scope: TenantScope,
+  requestKey: string,
+  since: Date,
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${refunds.columns()} FROM refunds
+      WHERE merchant_id = $1 AND livemode = $2 AND request_key = $3 AND created_at > $4
+      ORDER BY created_at DESC LIMIT 1`,
+    [scope.merchantId, scope.livemode, requestKey, since],
+  );
+  return refunds.first(rows);
+}
+
+/**
+ * Removes a PENDING refund that the gateway definitely did not take (it answered "unavailable"),
+ * with its REFUND transaction: nothing was refunded, and the merchant's retry with the same key
+ * starts afresh. False, removing nothing, when the refund has settled or the gateway named it.
+ */
+export async function deleteUntakenRefund(q: Queryable, id: string): Promise<boolean> {
+  const { rows } = await q.query<{ id: string }>(
+    `SELECT id FROM refunds WHERE id = $1 AND status = 'PENDING' AND gateway_reference IS NULL FOR UPDATE`,
+    [id],
+  );
+  if (rows.length === 0) return false;
+  await q.query(`DELETE FROM transactions WHERE refund_id = $1 AND type = 'REFUND'`, [id]);
+  await q.query('DELETE FROM refunds WHERE id = $1', [id]);
+  return true;
 }
 
 /** What the refunds of an intent hold against it: pending ones count, failed ones do not. */
