@@ -1,4 +1,5 @@
 import type { EmbedDomainRow } from '../../storage/repositories/embed-domains.ts';
+import type { LateCaptureRecord } from '../../storage/repositories/late-captures.ts';
 import type { WebhookAttemptRecord } from '../../storage/repositories/webhook-deliveries.ts';
 import type { WebhookEndpointRecord } from '../../storage/repositories/webhook-endpoints.ts';
 import type { CreatedApiKey, CreatedMerchant } from '../create-merchant.ts';
@@ -91,5 +92,30 @@ export function webhookDeliveryResource({ delivery, attempts }: DeliveryWithAtte
     delivered_at: iso(delivery.deliveredAt),
     created_at: delivery.createdAt.toISOString(),
     attempts: attempts.map(webhookAttemptResource),
+  };
+}
+
+/** The operator's view of a late capture and its repair. */
+export function lateCaptureResource(capture: LateCaptureRecord) {
+  return {
+    id: capture.id,
+    object: 'late_capture' as const,
+    merchant_id: capture.merchantId,
+    livemode: capture.livemode,
+    payment_intent_id: capture.paymentIntentId,
+    attempt_number: capture.attemptNumber,
+    gateway_id: capture.gatewayId,
+    charge_reference: capture.chargeReference,
+    amount_minor: capture.amountMinor,
+    currency: capture.currency,
+    intent_status: capture.intentStatus,
+    detected_by: capture.detectedBy,
+    repair_status: capture.repairStatus,
+    refund_reference: capture.refundReference,
+    failure_message: capture.failureMessage,
+    tries: capture.tries,
+    next_repair_at: iso(capture.nextRepairAt),
+    detected_at: capture.detectedAt.toISOString(),
+    updated_at: capture.updatedAt.toISOString(),
   };
 }
