@@ -65,13 +65,12 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     if (closing) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the path: ids in paths would make a label value per object.
+    const route = request.routeOptions.url ?? 'unmatched';
+    ctx.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    ctx.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
+      { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
   });

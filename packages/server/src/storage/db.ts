@@ -20,7 +20,16 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The connection pool's use right now, for metrics; null where there is no pool (embedded). */
+  poolUse(): PoolUse | null;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  total: number;
+  idle: number;
+  /** Callers queued for a connection: a pool too small for the load. */
+  waiting: number;
 }
 
 /** int8 columns (amounts) arrive as numbers; a value beyond 2^53 is a bug, never rounded. */

@@ -98,6 +98,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         await client.end().catch(() => {});
       };
     },
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

@@ -3,6 +3,7 @@ import { createAppContext } from '../app/create-context.ts';
 import { systemClock } from '../clock.ts';
 import { type Config, ConfigError } from '../config.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';
+import { startMetricsServer } from '../observability/metrics-server.ts';
 import { migrate } from '../storage/migrate.ts';
 import { openDatabase } from '../storage/open.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
@@ -69,11 +70,23 @@ export async function startWorkerProcess(
   });
   const worker = createDeliveryWorker(ctx, { ...options, logger });
   await worker.start();
-  logger.info({ pid: process.pid }, 'webhook delivery worker started');
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : await startMetricsServer({
+          registry: ctx.metrics.registry,
+          port: config.metricsPort,
+          host: config.metricsHost,
+        });
+  logger.info(
+    { pid: process.pid, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) },
+    'webhook delivery worker started',
+  );
   return {
     logger,
     async stop() {
       await worker.stop();
+      await metrics?.close();
       await db.close();
     },
   };
