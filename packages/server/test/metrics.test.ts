@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { type MetricsServer, startMetricsServer } from '../src/observability/metrics-server.ts';
@@ -167,3 +168,24 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+describe('the documented dashboard and alerts', () => {
+  it('use only metrics the service exposes', async () => {
+    const svc = await startTestService('embedded');
+    try {
+      const exposed = new Set((await svc.ctx.metrics.registry.getMetricsAsJSON()).map((m) => m.name));
+      const histogramSeries = /_(bucket|count|sum)$/;
+      for (const file of ['../../../docs/grafana-dashboard.json', '../../../docs/operations.md']) {
+        const text = readFileSync(new URL(file, import.meta.url), 'utf8');
+        const used = new Set(text.match(/\bpaygate_[a-z_]+/g) ?? []);
+        assert.ok(used.size >= 5, `${file} names the metrics`);
+        for (const name of used) {
+          const base = exposed.has(name) ? name : name.replace(histogramSeries, '');
+          assert.ok(exposed.has(base), `${file} uses ${name}, which the service does not expose`);
+        }
+      }
+    } finally {
+      await svc.close();
+    }
+  });
+});

@@ -1,5 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import type { GatewayConnector } from '../gateways/connector.ts';
+import type {
+  ChargeRequest,
+  GatewayConnector,
+  RefundRequest,
+  SyncChargeRequest,
+  SyncRefundRequest,
+} from '../gateways/connector.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';
 import type { ServiceMetrics } from './metrics.ts';
 
@@ -30,13 +36,18 @@ export function instrumentConnector(connector: GatewayConnector, metrics: Servic
       metrics.gatewayDuration.observe(labels, (performance.now() - started) / 1000);
     }
   }
-  // The wrapper inherits from the connector: every member not timed here (and any a later version
-  // of the interface adds) is the connector's own.
-  const instrumented: GatewayConnector = Object.create(connector);
-  instrumented.charge = (request) => timed('charge', () => connector.charge(request));
-  instrumented.syncCharge = (request) => timed('syncCharge', () => connector.syncCharge(request));
-  instrumented.refund = (request) => timed('refund', () => connector.refund(request));
-  instrumented.syncRefund = (request) => timed('syncRefund', () => connector.syncRefund(request));
+  // A copy of the connector (its own members, and its prototype for a class) with the four calls
+  // timed: every other member, and any a later version of the interface adds, is the connector's.
+  const instrumented: GatewayConnector = Object.assign(
+    Object.create(Object.getPrototypeOf(connector)),
+    connector,
+    {
+      charge: (request: ChargeRequest) => timed('charge', () => connector.charge(request)),
+      syncCharge: (request: SyncChargeRequest) => timed('syncCharge', () => connector.syncCharge(request)),
+      refund: (request: RefundRequest) => timed('refund', () => connector.refund(request)),
+      syncRefund: (request: SyncRefundRequest) => timed('syncRefund', () => connector.syncRefund(request)),
+    },
+  );
   return instrumented;
 }
 
