@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { AppContext } from '../app/context.ts';
 import type { ShiftedClock } from '../clock.ts';
@@ -16,7 +17,7 @@ import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
-import { healthRoutes } from './routes/health.ts';
+import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
 import { refundRoutes } from './routes/v1/refunds.ts';
 import { transactionRoutes } from './routes/v1/transactions.ts';
@@ -29,6 +30,8 @@ export interface HttpOptions {
   rateLimitPerSecond: number;
   redisUrl: string | null;
   logLevel: string;
+  /** Where log lines go (stdout when absent). */
+  logStream?: DestinationStream;
   /** Present only when the test clock is enabled. */
   testClock: ShiftedClock | null;
   /** Called after the test clock moved, so time-driven jobs run promptly (the scheduler's wake). */
@@ -41,9 +44,13 @@ export interface HttpOptions {
  */
 export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    logger:
+      options.logLevel === 'silent'
+        ? false
+        : { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // Request logging is ours (below): one line per request, without bodies, keys or query strings.
-    logController: new LogController({ disableRequestLogging: true }),
+    // The request id is logged under the name problem documents use: a caller's request_id finds its lines.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -98,7 +105,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   });
   await app.register(cardGuard);
 
-  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(healthRoutes, { checks: [databaseCheck(ctx.db)] });
   await app.register(gatewayNotificationRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
