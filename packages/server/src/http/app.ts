@@ -15,6 +15,7 @@ import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
+import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
@@ -113,6 +114,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(merchantAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
+  await app.register(apiReferenceRoutes);
   await app.register(webhookAdminRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   if (options.testClock)
