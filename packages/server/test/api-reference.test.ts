@@ -58,7 +58,13 @@ describe('the API reference served by the service', () => {
           n + Object.keys(methods).filter((m) => /^(get|post|put|patch|delete)$/.test(m)).length,
         0,
       );
-      assert.equal(operations, expected, 'one block per operation of the contract');
+      const webhooks = Object.keys(spec.webhooks ?? {}).length;
+      assert.ok(webhooks > 0);
+      assert.equal(
+        operations,
+        expected + webhooks,
+        'one block per operation and per event type of the contract',
+      );
       const foreign = requested.filter(
         (url) => !url.startsWith(`${svc.baseUrl}/`) && !url.startsWith('data:'),
       );
