@@ -8,6 +8,11 @@ export interface Clock {
   now(): Date;
 }
 
+/** A clock the operator's test-clock endpoint can move forward (in memory, or shared through the database). */
+export interface TestClock extends Clock {
+  advance(seconds: number): Date | Promise<Date>;
+}
+
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock that runs with real time plus an offset that can only move forward. */

@@ -18,9 +18,28 @@ export interface Database extends Queryable {
   readonly kind: 'postgres' | 'embedded';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. A lost connection is
+   * re-established with back-off; notifications sent meanwhile are lost, so `onState` says
+   * `lost` (with the error) and later `restored`, when the caller should look for missed work.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onState?: (state: ListenState, error?: Error) => void,
+  ): Promise<() => Promise<void>>;
+  /** The connection pool's use right now, for metrics; null where there is no pool (embedded). */
+  poolUse(): PoolUse | null;
   close(): Promise<void>;
+}
+
+export type ListenState = 'lost' | 'restored';
+
+export interface PoolUse {
+  total: number;
+  idle: number;
+  /** Callers queued for a connection: a pool too small for the load. */
+  waiting: number;
 }
 
 /** int8 columns (amounts) arrive as numbers; a value beyond 2^53 is a bug, never rounded. */

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../../domain/events.ts';
 import { idPrefixes, randomBase62 } from '../../domain/ids.ts';
+import { eventsWritten } from '../../observability/metrics.ts';
 import type { Queryable } from '../db.ts';
 
 /**
@@ -68,6 +69,7 @@ export async function insertEvent(
       `${idPrefixes.webhookDelivery}_`,
     ],
   );
+  eventsWritten.inc({ type: event.envelope.type });
 }
 
 export async function listEventsForObject(q: Queryable, objectId: string): Promise<EventRow[]> {
