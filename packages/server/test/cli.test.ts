@@ -129,7 +129,7 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     await waitFor('the service listens', () => output.includes('Paygate is listening'), {
-      timeoutMs: 60_000,
+      timeoutMs: 180_000,
     });
     child.kill('SIGTERM');
     assert.equal(await exitCode(child), 0);
