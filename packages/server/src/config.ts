@@ -20,6 +20,9 @@ export interface Config {
   migrateOnStart: boolean;
   rateLimitPerSecond: number;
   logLevel: string;
+  /** The Prometheus metrics listener (`GET /metrics`); null: none. */
+  metricsPort: number | null;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -124,5 +127,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: parseBoolean('PAYGATE_MIGRATE_ON_START', env.PAYGATE_MIGRATE_ON_START, true),
     rateLimitPerSecond,
     logLevel: env.PAYGATE_LOG_LEVEL || 'info',
+    metricsPort: env.PAYGATE_METRICS_PORT
+      ? parsePort('PAYGATE_METRICS_PORT', env.PAYGATE_METRICS_PORT, 0)
+      : null,
+    metricsHost: env.PAYGATE_METRICS_HOST || '127.0.0.1',
   };
 }

@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { GatewayRegistry } from './gateways/registry.ts';
 import { simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
+import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
 import { SharedTestClock } from './shared-test-clock.ts';
 import type { Database } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
@@ -34,6 +35,8 @@ export interface RunningService {
   logger: Logger;
   baseUrl: string;
   sim: GatewaySim | null;
+  /** The metrics listener, when PAYGATE_METRICS_PORT is set. */
+  metrics: MetricsServer | null;
   stop(): Promise<void>;
 }
 
@@ -103,6 +106,15 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     webhookWorker.wake();
   };
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : await startMetricsServer({
+          registry: ctx.metrics.registry,
+          port: config.metricsPort,
+          host: config.metricsHost,
+        });
+  if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
   const demo = await ensureDemoMerchant(ctx);
   process.stdout.write(
     welcomeText({
@@ -122,11 +134,13 @@ export async function startService(config: Config): Promise<RunningService> {
     logger,
     baseUrl: config.publicUrl,
     sim: simulated?.sim ?? null,
+    metrics,
     async stop() {
       // Order matters: stop taking requests (in-flight ones finish), then workers, then the database.
       await http.close();
       await scheduler.stop();
       await webhookWorker.stop();
+      await metrics?.close();
       await simulated?.sim?.close();
       await testClock?.stop();
       await db.close();

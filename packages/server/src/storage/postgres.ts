@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { type Database, parseInt8, type Queryable, type QueryResult, TransactionAbortedError } from './db.ts';
+import { listenWithReconnect } from './postgres-listen.ts';
 
 const INT8_OID = 20;
 
@@ -111,18 +112,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         client.release(broken);
       }
     },
-    async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString: options.connectionString, types: typeParsers() });
-      await client.connect();
-      client.on('error', () => {});
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end().catch(() => {});
-      };
-    },
+    listen: (channel, onNotify, onState) =>
+      listenWithReconnect({ connectionString: options.connectionString, channel, onNotify, onState }),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

@@ -3,6 +3,7 @@ import { createAppContext } from '../app/create-context.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Config, ConfigError } from '../config.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';
+import { startMetricsServer } from '../observability/metrics-server.ts';
 import { SharedTestClock } from '../shared-test-clock.ts';
 import { migrate } from '../storage/migrate.ts';
 import { openDatabase } from '../storage/open.ts';
@@ -76,12 +77,24 @@ export async function startWorkerProcess(
   const worker = createDeliveryWorker(ctx, { ...options, logger });
   await worker.start();
   wake = () => worker.wake();
-  logger.info({ pid: process.pid }, 'webhook delivery worker started');
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : await startMetricsServer({
+          registry: ctx.metrics.registry,
+          port: config.metricsPort,
+          host: config.metricsHost,
+        });
+  logger.info(
+    { pid: process.pid, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) },
+    'webhook delivery worker started',
+  );
   return {
     logger,
     async stop() {
       await worker.stop();
       await testClock?.stop();
+      await metrics?.close();
       await db.close();
     },
   };
