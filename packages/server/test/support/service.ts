@@ -167,7 +167,7 @@ function liveCapable(sim: GatewayConnector): GatewayConnector {
     syncCharge: (request) => sim.syncCharge(request),
     refund: (request) => sim.refund(request),
     syncRefund: (request) => sim.syncRefund(request),
-    parseNotification: (rawBody, headers) => sim.parseNotification(rawBody, headers),
+    parseNotifications: (rawBody, headers) => sim.parseNotifications(rawBody, headers),
     hostedFields: () => sim.hostedFields(),
   };
 }

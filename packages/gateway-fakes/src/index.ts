@@ -1,0 +1,1 @@
+export { decodeStripeForm, type SpecName, SpecValidator, type SpecViolation } from './spec-validator.ts';
