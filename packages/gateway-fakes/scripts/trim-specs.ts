@@ -88,3 +88,17 @@ for (const spec of wanted) {
   writeFileSync(new URL(`../specs/${spec.target}`, import.meta.url), `${JSON.stringify(trimmed)}\n`);
   console.log(`${spec.target}: ${Object.keys(paths).length} paths, ${seen.size} components`);
 }
+
+// Stripe's own example resources, the starting point of the Stripe fake's objects and of the
+// connector's recorded-payload tests.
+const fixtures = JSON.parse(readFileSync(join(sourceDir, 'stripe-fixtures3-2022-04-12.json'), 'utf8')) as {
+  resources: Json;
+};
+const keptFixtures = Object.fromEntries(
+  ['payment_intent', 'refund'].map((name) => [name, fixtures.resources[name]]),
+);
+writeFileSync(
+  new URL('../specs/stripe-fixtures3-2022-04-12.trimmed.json', import.meta.url),
+  `${JSON.stringify({ resources: keptFixtures })}\n`,
+);
+console.log('stripe-fixtures3-2022-04-12.trimmed.json: payment_intent, refund');

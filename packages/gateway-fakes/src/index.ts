@@ -1,1 +1,7 @@
-export { decodeStripeForm, type SpecName, SpecValidator, type SpecViolation } from './spec-validator.ts';
+export {
+  decodeStripeForm,
+  type SpecName,
+  SpecValidator,
+  type SpecViolation,
+  stripeFixture,
+} from './spec-validator.ts';

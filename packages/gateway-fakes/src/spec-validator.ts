@@ -60,6 +60,13 @@ function listsAsArrays(node: unknown): unknown {
   return isList ? entries.map(([, value]) => value) : Object.fromEntries(entries);
 }
 
+/** A copy of one of Stripe's own example resources (`payment_intent`, `refund`). */
+export function stripeFixture(name: 'payment_intent' | 'refund'): Json {
+  const file = new URL('../specs/stripe-fixtures3-2022-04-12.trimmed.json', import.meta.url);
+  const fixtures = JSON.parse(readFileSync(file, 'utf8')) as { resources: Record<string, Json> };
+  return structuredClone(fixtures.resources[name]!);
+}
+
 /** Request-body validators of one gateway's description, compiled on first use per operation. */
 export class SpecValidator {
   private readonly spec: Json;
