@@ -1,3 +1,4 @@
+export { ADYEN_TEST_TOKENS, type AdyenFake, type AdyenFakeOptions, startAdyenFake } from './adyen-fake.ts';
 export {
   decodeStripeForm,
   type SpecName,
@@ -5,3 +6,9 @@ export {
   type SpecViolation,
   stripeFixture,
 } from './spec-validator.ts';
+export {
+  STRIPE_TEST_PAYMENT_METHODS,
+  type StripeFake,
+  type StripeFakeOptions,
+  startStripeFake,
+} from './stripe-fake.ts';
