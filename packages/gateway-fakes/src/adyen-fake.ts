@@ -58,6 +58,10 @@ export interface AdyenFake {
   violations: Array<{ operation: string; problems: string[] }>;
   /** Settles every received refund (values ending in 99 fail) in one batched notification. */
   settleRefunds(): number;
+  /** Where later notifications go, e.g. once the service under test listens. */
+  setNotificationUrl(url: string | null): void;
+  /** The status and body of every notification delivered, in order. */
+  readonly delivered: ReadonlyArray<{ status: number; body: string }>;
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -304,6 +308,8 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       notify(items);
       return items.length;
     },
+    setNotificationUrl: (url) => notifier.retarget(url),
+    delivered: notifier.delivered,
     idle: () => notifier.idle(),
     close: () => started.close(),
   };

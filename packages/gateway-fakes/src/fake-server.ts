@@ -86,7 +86,12 @@ export class Notifier {
   private readonly inFlight = new Set<Promise<void>>();
   readonly delivered: Array<{ status: number; body: string }> = [];
 
-  constructor(private readonly targetUrl: string | null) {}
+  constructor(private targetUrl: string | null) {}
+
+  /** Where later notifications go (a service that started after its fake). */
+  retarget(url: string | null): void {
+    this.targetUrl = url;
+  }
 
   send(body: string, headers: Record<string, string>): void {
     if (!this.targetUrl) return;

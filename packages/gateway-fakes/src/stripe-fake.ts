@@ -43,6 +43,10 @@ export interface StripeFake {
   violations: Array<{ operation: string; problems: string[] }>;
   /** Settles pending refunds (amounts ending in 99 fail) and sends their events. */
   settleRefunds(): number;
+  /** Where later notifications go, e.g. once the service under test listens. */
+  setNotificationUrl(url: string | null): void;
+  /** The status and body of every notification delivered, in order. */
+  readonly delivered: ReadonlyArray<{ status: number; body: string }>;
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -281,6 +285,8 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       }
       return settled;
     },
+    setNotificationUrl: (url) => notifier.retarget(url),
+    delivered: notifier.delivered,
     idle: () => notifier.idle(),
     close: () => started.close(),
   };

@@ -61,6 +61,8 @@ export async function startTestService(
     gatewayTimeoutMs?: number;
     /** The service's clock (default: real time, movable by the test). */
     clock?: ShiftedClock;
+    /** Connectors of other gateways (e.g. Stripe and Adyen against their fakes), beside `sim`. */
+    extraGateways?: GatewayConnector[];
   } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
@@ -79,7 +81,7 @@ export async function startTestService(
   const ctx = createAppContext({
     db: database.db,
     clock,
-    gateways: new GatewayRegistry([connector, liveCapable(connector)]),
+    gateways: new GatewayRegistry([connector, liveCapable(connector), ...(options.extraGateways ?? [])]),
     masterKey,
     publicUrl: 'http://localhost:8080',
   });
