@@ -8,7 +8,7 @@ import { ensureDemoMerchant, welcomeText } from './cli/demo-merchant.ts';
 import { type Clock, ShiftedClock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { GatewayConnector } from './gateways/connector.ts';
-import { GatewayRegistry } from './gateways/registry.ts';
+import { configuredConnectors, GatewayRegistry } from './gateways/registry.ts';
 import { createSimConnector } from './gateways/sim/connector.ts';
 import { buildHttpApp } from './http/app.ts';
 import type { Database } from './storage/db.ts';
@@ -69,7 +69,10 @@ export async function startService(config: Config): Promise<RunningService> {
   }
 
   const simulated = config.simPort !== null ? await startSim(config, clock) : null;
-  const gateways = new GatewayRegistry(simulated ? [simulated.connector] : []);
+  const gateways = new GatewayRegistry([
+    ...(simulated ? [simulated.connector] : []),
+    ...configuredConnectors(process.env, { clock, logger }),
+  ]);
   const ctx = createAppContext({
     db,
     clock,

@@ -47,9 +47,14 @@ for (const kind of databaseKinds()) {
             ...STRIPE,
             ...common,
             baseUrl: stripe.url,
-            componentOrigin: stripe.origin,
+            hostedFieldsUrl: `${stripe.url}/stripe/card-element`,
           }),
-          createAdyenConnector({ ...ADYEN, ...common, baseUrl: adyen.url, componentOrigin: adyen.origin }),
+          createAdyenConnector({
+            ...ADYEN,
+            ...common,
+            baseUrl: adyen.url,
+            hostedFieldsUrl: `${adyen.url}/adyen/card-component`,
+          }),
         ],
       });
       stripe.setNotificationUrl(`${svc.baseUrl}/gateway-notifications/stripe`);

@@ -16,7 +16,7 @@ describeConnectorConformance('adyen', async (receiverUrl) => {
     baseUrl: fake.url,
     defaultReturnUrl: 'http://paygate.test/return',
     live: false,
-    componentOrigin: fake.origin,
+    hostedFieldsUrl: `${fake.url}/adyen/card-component`,
     clock: systemClock,
   };
   return {

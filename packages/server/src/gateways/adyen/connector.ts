@@ -19,8 +19,12 @@ export interface AdyenConnectorOptions extends AdyenAccount {
   hmacKeyHex: string;
   /** Whether this is a live account (notifications must say the same). */
   live: boolean;
-  /** Where the hosted frame loads Adyen's card component from (Adyen's CDN, or a fake). */
-  componentOrigin: string;
+  /**
+   * The page the checkout frame embeds for card entry (the gateway's card component, served from
+   * the gateway's own origin; the fakes serve a stand-in). Null: no hosted card entry, tokens come
+   * from the merchant's own integration of the gateway's component.
+   */
+  hostedFieldsUrl: string | null;
   clock: Clock;
   logger?: GatewayCallLogger;
   requestTimeoutMs?: number;
@@ -70,7 +74,9 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
       return parseAdyenNotifications(rawBody, options.hmacKeyHex, options.live);
     },
     hostedFields() {
-      return { url: `${options.componentOrigin}/adyen/card-component`, origin: options.componentOrigin };
+      return options.hostedFieldsUrl
+        ? { url: options.hostedFieldsUrl, origin: new URL(options.hostedFieldsUrl).origin }
+        : null;
     },
   };
 }

@@ -12,7 +12,7 @@ describeConnectorConformance('stripe', async (receiverUrl) => {
     baseUrl: fake.url,
     defaultReturnUrl: 'http://paygate.test/return',
     live: false,
-    componentOrigin: fake.origin,
+    hostedFieldsUrl: `${fake.url}/stripe/card-element`,
     clock: systemClock,
   };
   return {

@@ -21,8 +21,12 @@ export interface StripeConnectorOptions extends StripeAccount {
   webhookSecret: string;
   /** Whether the secret key is a live key (events must say the same). */
   live: boolean;
-  /** Where the hosted frame loads Stripe's card element from (js.stripe.com, or a fake). */
-  componentOrigin: string;
+  /**
+   * The page the checkout frame embeds for card entry (the gateway's card component, served from
+   * the gateway's own origin; the fakes serve a stand-in). Null: no hosted card entry, tokens come
+   * from the merchant's own integration of the gateway's component.
+   */
+  hostedFieldsUrl: string | null;
   clock: Clock;
   logger?: GatewayCallLogger;
   requestTimeoutMs?: number;
@@ -84,7 +88,9 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
       return parseStripeEvent(rawBody, signature, options.webhookSecret, options.live, options.clock);
     },
     hostedFields() {
-      return { url: `${options.componentOrigin}/stripe/card-element`, origin: options.componentOrigin };
+      return options.hostedFieldsUrl
+        ? { url: options.hostedFieldsUrl, origin: new URL(options.hostedFieldsUrl).origin }
+        : null;
     },
   };
 }
