@@ -185,7 +185,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
 
   function refund(pspReference: string, body: Json): FakeAnswer {
     const payment = payments.get(pspReference);
-    if (!payment || payment.result !== 'Authorised')
+    if (payment?.result !== 'Authorised')
       return serviceError(422, '167', 'Original pspReference required for this operation');
     const amount = body.amount as Refund['amount'];
     const taken = [...refunds.values()]
@@ -213,7 +213,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
 
   async function challenge(request: FakeRequest): Promise<FakeAnswer> {
     const payment = payments.get(request.path.split('/')[3] ?? '');
-    if (!payment || payment.result !== 'RedirectShopper') return { status: 404, body: 'no such challenge' };
+    if (payment?.result !== 'RedirectShopper') return { status: 404, body: 'no such challenge' };
     if (request.method === 'GET') {
       return challengePage(
         'Adyen',

@@ -132,7 +132,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
 
   function createRefund(form: Json): FakeAnswer {
     const intent = intents.get(String(form.payment_intent));
-    if (!intent || intent.status !== 'succeeded') {
+    if (intent?.status !== 'succeeded') {
       return error(400, 'invalid_request_error', 'This PaymentIntent has no successful charge to refund.');
     }
     const refunded = [...refunds.values()]
@@ -194,7 +194,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
 
   async function challenge(request: FakeRequest): Promise<FakeAnswer> {
     const intent = intents.get(request.path.split('/')[3] ?? '');
-    if (!intent || intent.status !== 'requires_action') return { status: 404, body: 'no such challenge' };
+    if (intent?.status !== 'requires_action') return { status: 404, body: 'no such challenge' };
     if (request.method === 'GET') {
       return challengePage(
         'Stripe',
