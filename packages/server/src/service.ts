@@ -6,7 +6,7 @@ import { createAppContext } from './app/create-context.ts';
 import { ensureDemoMerchant, welcomeText } from './cli/demo-merchant.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import { GatewayRegistry } from './gateways/registry.ts';
+import { configuredConnectors, GatewayRegistry } from './gateways/registry.ts';
 import { simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
 import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
@@ -55,7 +55,10 @@ export async function startService(config: Config): Promise<RunningService> {
   const clock: Clock = testClock ?? systemClock;
 
   const simulated = await simulatedGateway(config, clock);
-  const gateways = new GatewayRegistry(simulated ? [simulated.connector] : []);
+  const gateways = new GatewayRegistry([
+    ...(simulated ? [simulated.connector] : []),
+    ...configuredConnectors(process.env, { clock, logger }),
+  ]);
   const ctx = createAppContext({
     db,
     clock,

@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/app/context.ts';
 import { createAppContext } from '../../src/app/create-context.ts';
 import { ShiftedClock } from '../../src/clock.ts';
+import type { GatewayConnector } from '../../src/gateways/connector.ts';
 import { GatewayRegistry } from '../../src/gateways/registry.ts';
 import { createSimConnector } from '../../src/gateways/sim/connector.ts';
 import { buildHttpApp } from '../../src/http/app.ts';
@@ -65,6 +66,8 @@ export async function startTestService(
     refundSettleDelaySeconds?: number;
     /** The service's clock (default: real time, movable by the test). */
     clock?: ShiftedClock;
+    /** Connectors of other gateways (e.g. Stripe and Adyen against their fakes), beside `sim`. */
+    extraGateways?: GatewayConnector[];
   } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
@@ -99,7 +102,7 @@ export async function startTestService(
   const ctx = createAppContext({
     db: database.db,
     clock,
-    gateways: new GatewayRegistry([connector, liveConnector]),
+    gateways: new GatewayRegistry([connector, liveConnector, ...(options.extraGateways ?? [])]),
     masterKey,
     publicUrl: 'http://localhost:8080',
   });
