@@ -7,6 +7,7 @@ import { createAppContext } from './app/create-context.ts';
 import { ensureDemoMerchant, welcomeText } from './cli/demo-merchant.ts';
 import { type Clock, ShiftedClock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { invalid } from './config-values.ts';
 import type { GatewayConnector } from './gateways/connector.ts';
 import { GatewayRegistry } from './gateways/registry.ts';
 import { createSimConnector } from './gateways/sim/connector.ts';
@@ -46,16 +47,44 @@ async function startSim(
 ): Promise<{ sim: GatewaySim; connector: GatewayConnector }> {
   const apiSecret = randomBytes(24).toString('base64url');
   const notificationSecret = randomBytes(24).toString('base64url');
-  const sim = await startGatewaySim({
-    port: config.simPort ?? 0,
-    host: config.host,
-    apiSecret,
-    notificationSecret,
-    notificationUrl: `http://127.0.0.1:${config.port}/gateway-notifications/sim`,
-    clock,
-  });
+  const sim = await listenOrExplain(
+    'PAYGATE_SIM_PORT',
+    config.simPort ?? 0,
+    () =>
+      startGatewaySim({
+        port: config.simPort ?? 0,
+        host: config.host,
+        apiSecret,
+        notificationSecret,
+        notificationUrl: `http://127.0.0.1:${config.port}/gateway-notifications/sim`,
+        clock,
+      }),
+    'or PAYGATE_SIM=off to run without the simulated gateway',
+  );
   const connector = createSimConnector({ baseUrl: sim.url, apiSecret, notificationSecret, clock });
   return { sim, connector };
+}
+
+/** A port already taken is a configuration problem: say which variable moves it. */
+async function listenOrExplain<T>(
+  variable: string,
+  port: number,
+  listen: () => Promise<T>,
+  alternative = '',
+): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+      throw invalid(
+        variable,
+        String(port),
+        `a free port number: set ${variable} to another port${alternative ? ` ${alternative}` : ''}`,
+        'the port is already in use by another process',
+      );
+    }
+    throw error;
+  }
 }
 
 export async function startService(config: Config): Promise<RunningService> {
@@ -67,7 +96,13 @@ export async function startService(config: Config): Promise<RunningService> {
     if (applied.length) logger.info({ applied }, 'database migrated');
   }
 
-  const simulated = config.simPort !== null ? await startSim(config, clock) : null;
+  let simulated: Awaited<ReturnType<typeof startSim>> | null = null;
+  try {
+    if (config.simPort !== null) simulated = await startSim(config, clock);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const gateways = new GatewayRegistry(simulated ? [simulated.connector] : []);
   const ctx = createAppContext({
     db,
@@ -87,7 +122,14 @@ export async function startService(config: Config): Promise<RunningService> {
     testClock: clock instanceof ShiftedClock ? clock : null,
     onTestClockAdvance: () => wakeTimeDrivenJobs(),
   });
-  await http.listen({ port: config.port, host: config.host });
+  try {
+    await listenOrExplain('PORT', config.port, () => http.listen({ port: config.port, host: config.host }));
+  } catch (error) {
+    await http.close();
+    await simulated?.sim.close();
+    await db.close();
+    throw error;
+  }
   // The simulator notifies this process; with PORT=0 only the listening socket knows the port.
   const address = http.server.address();
   if (simulated && address !== null && typeof address === 'object') {
@@ -113,7 +155,7 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     webhookWorker.wake();
   };
-  const demo = await ensureDemoMerchant(ctx);
+  const demo = config.createDemoMerchant ? await ensureDemoMerchant(ctx) : null;
   process.stdout.write(
     welcomeText({
       baseUrl: config.publicUrl,
