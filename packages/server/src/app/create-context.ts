@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import { deriveSubKey } from '../domain/api-keys.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import type { Database } from '../storage/db.ts';
@@ -8,6 +8,8 @@ import type { AppContext } from './context.ts';
 export function createAppContext(options: {
   db: Database;
   clock: Clock;
+  /** Real time for what outside parties check against their own clocks; the system clock unless a test injects one. */
+  wallClock?: Clock;
   gateways: GatewayRegistry;
   masterKey: Buffer;
   publicUrl: string;
@@ -15,6 +17,7 @@ export function createAppContext(options: {
   return {
     db: options.db,
     clock: options.clock,
+    wallClock: options.wallClock ?? systemClock,
     gateways: options.gateways,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),

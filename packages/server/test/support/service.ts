@@ -25,6 +25,8 @@ export interface TestService {
   app: FastifyInstance;
   ctx: AppContext;
   clock: ShiftedClock;
+  /** Real time for signatures (ctx.wallClock): moved only by a test that needs distinct signing times. */
+  wallClock: ShiftedClock;
   database: TestDatabase;
   sim: GatewaySim;
   masterKey: Buffer;
@@ -63,6 +65,7 @@ export async function startTestService(
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
   const clock = new ShiftedClock();
+  const wallClock = new ShiftedClock();
   const masterKey = randomBytes(32);
   const apiSecret = randomBytes(16).toString('hex');
   const notificationSecret = randomBytes(16).toString('hex');
@@ -77,6 +80,7 @@ export async function startTestService(
   const ctx = createAppContext({
     db: database.db,
     clock,
+    wallClock,
     gateways: new GatewayRegistry([connector, liveCapable(connector)]),
     masterKey,
     publicUrl: 'http://localhost:8080',
@@ -112,6 +116,7 @@ export async function startTestService(
     app,
     ctx,
     clock,
+    wallClock,
     database,
     sim,
     masterKey,
