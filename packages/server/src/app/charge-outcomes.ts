@@ -242,7 +242,10 @@ async function settle(
   const succeeded = outcome.kind === 'succeeded';
   const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
   // The intent first: its guarded UPDATE takes its row lock before the attempt's.
-  const updated = action ? await applyIntentAction(tx, intent, action, now) : null;
+  const lastPaymentError = succeeded
+    ? null
+    : { code: outcome.failureCode, declineCode: outcome.declineCode ?? null, message: outcome.message };
+  const updated = action ? await applyIntentAction(tx, intent, action, now, { lastPaymentError }) : null;
   await moveAttempt(tx, attempt, {
     status: succeeded ? 'SUCCEEDED' : 'FAILED',
     gatewayReference: outcome.gatewayReference,

@@ -3,6 +3,13 @@ import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../db.ts';
 import type { KeyClaim } from './idempotency-keys.ts';
 
+/** Why the last payment attempt failed: a stable code, the gateway's decline code when it gave one, a message. */
+export interface LastPaymentError {
+  code: string;
+  declineCode: string | null;
+  message: string;
+}
+
 export interface PaymentIntentRecord {
   id: string;
   merchantId: string;
@@ -16,6 +23,8 @@ export interface PaymentIntentRecord {
   metadata: Record<string, string>;
   amountRefundedMinor: number;
   cancellationReason: string | null;
+  /** Set when the intent became FAILED; null otherwise. */
+  lastPaymentError: LastPaymentError | null;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -34,6 +43,9 @@ interface Row {
   metadata: Record<string, string>;
   amount_refunded_minor: number;
   cancellation_reason: string | null;
+  last_error_code: string | null;
+  last_error_decline_code: string | null;
+  last_error_message: string | null;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -41,6 +53,9 @@ interface Row {
 
 const columns = `id, merchant_id, livemode, amount_minor, currency, status, gateway_id, redirect_url, return_url,
   metadata, amount_refunded_minor, cancellation_reason, expires_at, created_at, updated_at`;
+
+/** What is read back: the inserted columns and the last failure, which only a status change writes. */
+const selectColumns = `${columns}, last_error_code, last_error_decline_code, last_error_message`;
 
 function fromRow(row: Row): PaymentIntentRecord {
   return {
@@ -56,6 +71,14 @@ function fromRow(row: Row): PaymentIntentRecord {
     metadata: row.metadata,
     amountRefundedMinor: row.amount_refunded_minor,
     cancellationReason: row.cancellation_reason,
+    lastPaymentError:
+      row.last_error_code === null
+        ? null
+        : {
+            code: row.last_error_code,
+            declineCode: row.last_error_decline_code,
+            message: row.last_error_message ?? '',
+          },
     expiresAt: row.expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -149,7 +172,7 @@ export async function findPaymentIntent(
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
   const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM payment_intents
+    `SELECT ${selectColumns} FROM payment_intents
       WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id, scope.merchantId, scope.livemode],
   );
@@ -164,7 +187,7 @@ export async function findPaymentIntentById(
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
   const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${selectColumns} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
   const row = rows[0];
@@ -175,6 +198,8 @@ export interface StatusChange {
   status: PaymentIntentStatus;
   redirectUrl?: string | null;
   cancellationReason?: string | null;
+  /** Recorded with a move to FAILED; kept as it was otherwise. */
+  lastPaymentError?: LastPaymentError | null;
   updatedAt: Date;
 }
 
@@ -193,9 +218,12 @@ export async function updatePaymentIntentStatus(
         SET status = $3,
             redirect_url = $4,
             cancellation_reason = COALESCE($5, cancellation_reason),
-            updated_at = $6
+            updated_at = $6,
+            last_error_code = COALESCE($7, last_error_code),
+            last_error_decline_code = CASE WHEN $7::text IS NULL THEN last_error_decline_code ELSE $8 END,
+            last_error_message = COALESCE($9, last_error_message)
       WHERE id = $1 AND status = $2
-      RETURNING ${columns}`,
+      RETURNING ${selectColumns}`,
     [
       id,
       expectedStatus,
@@ -203,6 +231,9 @@ export async function updatePaymentIntentStatus(
       change.redirectUrl ?? null,
       change.cancellationReason ?? null,
       change.updatedAt,
+      change.lastPaymentError?.code ?? null,
+      change.lastPaymentError?.declineCode ?? null,
+      change.lastPaymentError?.message ?? null,
     ],
   );
   const row = rows[0];
