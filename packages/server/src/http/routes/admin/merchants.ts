@@ -3,6 +3,10 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { createMerchant, issueApiKey } from '../../../app/create-merchant.ts';
+import { listMerchants } from '../../../app/list-merchants.ts';
+import { retrieveMerchant } from '../../../app/retrieve-merchant.ts';
+import { setMerchantEnabled } from '../../../app/set-merchant-enabled.ts';
+import { updateMerchant } from '../../../app/update-merchant.ts';
 import { NotFoundError } from '../../../domain/errors.ts';
 import { findMerchant } from '../../../storage/repositories/merchants.ts';
 
@@ -57,8 +61,45 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
         permissions: created.permissions,
         key_hint: created.keyHint,
         created_at: created.createdAt.toISOString(),
+        revoked_at: null,
         key: created.key,
       });
     },
+  );
+}
+
+/** Reading and changing merchants: list, retrieve, rename, disable and enable. */
+export async function merchantManagementRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const config = { credential: 'admin' as const, rateLimit: false };
+
+  const list = operations.adminListMerchants;
+  api.get(routePath(list), { schema: { querystring: list.querystring }, config }, (request) =>
+    listMerchants(ctx, request.query),
+  );
+
+  const retrieve = operations.adminRetrieveMerchant;
+  api.get(
+    routePath(retrieve),
+    { schema: { params: retrieve.params, querystring: retrieve.querystring }, config },
+    (request) => retrieveMerchant(ctx, request.params.id),
+  );
+
+  const update = operations.adminUpdateMerchant;
+  api.post(routePath(update), { schema: { params: update.params, body: update.body }, config }, (request) =>
+    updateMerchant(ctx, request.params.id, request.body),
+  );
+
+  const disable = operations.adminDisableMerchant;
+  api.post(routePath(disable), { schema: { params: disable.params }, config }, (request) =>
+    setMerchantEnabled(ctx, request.params.id, false),
+  );
+
+  const enable = operations.adminEnableMerchant;
+  api.post(routePath(enable), { schema: { params: enable.params }, config }, (request) =>
+    setMerchantEnabled(ctx, request.params.id, true),
   );
 }
