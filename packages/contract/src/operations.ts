@@ -12,7 +12,7 @@ import {
   MerchantWithKeys,
   UpdateMerchantBody,
 } from './admin.ts';
-import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList } from './embed-domains.ts';
+import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import {
   CancelPaymentIntentBody,
   ConfirmPaymentIntentBody,
@@ -27,11 +27,13 @@ import {
   ListWebhookDeliveriesQuery,
   ResendFailedBody,
   ResendFailedResult,
+  UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookDeliveryIdParams,
   WebhookDeliveryList,
   WebhookEndpoint,
   WebhookEndpointIdParams,
+  WebhookEndpointList,
 } from './webhooks.ts';
 
 export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'none';
@@ -228,6 +230,45 @@ export const operations = {
     credential: 'admin',
     params: ApiKeyIdParams,
     response: ApiKey,
+    tag: 'Operator',
+  },
+  adminListWebhookEndpoints: {
+    method: 'GET',
+    path: '/admin/v1/merchants/{id}/webhook-endpoints',
+    summary: "List a merchant's webhook endpoints (no secrets), newest first, with cursor pagination",
+    credential: 'admin',
+    params: MerchantIdParams,
+    querystring: AdminListQuery,
+    response: WebhookEndpointList,
+    tag: 'Operator',
+  },
+  adminUpdateWebhookEndpoint: {
+    method: 'POST',
+    path: '/admin/v1/webhook-endpoints/{id}',
+    summary: "Change a webhook endpoint's URL or enabled events",
+    credential: 'admin',
+    params: WebhookEndpointIdParams,
+    body: UpdateWebhookEndpointBody,
+    response: WebhookEndpoint,
+    tag: 'Operator',
+  },
+  adminDisableWebhookEndpoint: {
+    method: 'POST',
+    path: '/admin/v1/webhook-endpoints/{id}/disable',
+    summary: 'Disable a webhook endpoint: nothing is sent to it until it is enabled again',
+    credential: 'admin',
+    params: WebhookEndpointIdParams,
+    response: WebhookEndpoint,
+    tag: 'Operator',
+  },
+  adminRemoveEmbedDomain: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/embed-domains/remove',
+    summary: 'Remove an embed domain: the checkout frame is no longer shown on that origin',
+    credential: 'admin',
+    params: MerchantIdParams,
+    body: CreateEmbedDomainBody,
+    response: RemovedEmbedDomain,
     tag: 'Operator',
   },
   adminAdvanceTestClock: {

@@ -205,6 +205,115 @@ for (const kind of databaseKinds()) {
       assert.equal(again.json().code, 'invalid_state_transition');
     });
 
+    it("lists a merchant's webhook endpoints without secrets, changes URL and events, and disables one", async () => {
+      const merchant = await svc.createMerchant('Hooks');
+      const ids: string[] = [];
+      for (const path of ['a', 'b', 'c']) {
+        const created = await admin('POST', `/admin/v1/merchants/${merchant.id}/webhook-endpoints`, {
+          url: `http://localhost:9999/${path}`,
+          livemode: false,
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        ids.push(created.json().id);
+      }
+      const first = await admin('GET', `/admin/v1/merchants/${merchant.id}/webhook-endpoints?limit=2`);
+      assert.equal(first.statusCode, 200, first.body);
+      assert.equal(first.json().has_more, true);
+      const second = await admin(
+        'GET',
+        `/admin/v1/merchants/${merchant.id}/webhook-endpoints?limit=2&cursor=${first.json().next_cursor}`,
+      );
+      const listed = [...first.json().data, ...second.json().data];
+      assert.deepEqual(
+        listed.map((e: { id: string }) => e.id),
+        [...ids].reverse(),
+      );
+      for (const endpoint of listed) assert.equal(endpoint.secret, undefined, 'no secret in a list');
+
+      const id = ids[0];
+      const changed = await admin('POST', `/admin/v1/webhook-endpoints/${id}`, {
+        url: 'http://127.0.0.1:9999/new',
+        enabled_events: ['payment_intent.succeeded'],
+      });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.equal(changed.json().url, 'http://127.0.0.1:9999/new');
+      assert.deepEqual(changed.json().enabled_events, ['payment_intent.succeeded']);
+      const eventsOnly = await admin('POST', `/admin/v1/webhook-endpoints/${id}`, { enabled_events: ['*'] });
+      assert.equal(eventsOnly.json().url, 'http://127.0.0.1:9999/new', 'what is not given stays');
+      assert.deepEqual((await admin('GET', `/admin/v1/webhook-endpoints/${id}`)).json().enabled_events, [
+        '*',
+      ]);
+
+      const unknownEvent = await admin('POST', `/admin/v1/webhook-endpoints/${id}`, {
+        enabled_events: ['nope'],
+      });
+      assert.equal(unknownEvent.statusCode, 400);
+      assert.equal(unknownEvent.json().errors[0].field, 'enabled_events');
+      const badUrl = await admin('POST', `/admin/v1/webhook-endpoints/${id}`, { url: 'ftp://example.com/x' });
+      assert.equal(badUrl.statusCode, 400);
+      assert.equal((await admin('POST', `/admin/v1/webhook-endpoints/${id}`, {})).statusCode, 400);
+      assert.equal(
+        (
+          await admin('POST', '/admin/v1/webhook-endpoints/we_000000000000000000000000', {
+            enabled_events: ['*'],
+          })
+        ).statusCode,
+        404,
+      );
+
+      const disabled = await admin('POST', `/admin/v1/webhook-endpoints/${id}/disable`);
+      assert.equal(disabled.statusCode, 200, disabled.body);
+      assert.equal(disabled.json().status, 'disabled');
+      assert.equal((await admin('GET', `/admin/v1/webhook-endpoints/${id}`)).json().status, 'disabled');
+      assert.equal(
+        (await admin('POST', `/admin/v1/webhook-endpoints/${id}/enable`)).json().status,
+        'enabled',
+      );
+    });
+
+    it('refuses to point a live endpoint at a plain-http or loopback URL on update', async () => {
+      const merchant = await svc.createMerchant('Live hooks');
+      const created = await admin('POST', `/admin/v1/merchants/${merchant.id}/webhook-endpoints`, {
+        url: 'https://93.184.215.14/hooks',
+        livemode: true,
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const plain = await admin('POST', `/admin/v1/webhook-endpoints/${created.json().id}`, {
+        url: 'http://93.184.215.14/hooks',
+      });
+      assert.equal(plain.statusCode, 400);
+      const loopback = await admin('POST', `/admin/v1/webhook-endpoints/${created.json().id}`, {
+        url: 'https://127.0.0.1/hooks',
+      });
+      assert.equal(loopback.statusCode, 400);
+    });
+
+    it('removes an embed domain; removing it again is 404', async () => {
+      const merchant = await svc.createMerchant('Embeds');
+      for (const origin of ['https://shop.example', 'https://www.shop.example']) {
+        await admin('POST', `/admin/v1/merchants/${merchant.id}/embed-domains`, { origin });
+      }
+      const removed = await admin('POST', `/admin/v1/merchants/${merchant.id}/embed-domains/remove`, {
+        origin: 'https://shop.example',
+      });
+      assert.equal(removed.statusCode, 200, removed.body);
+      assert.deepEqual(removed.json(), {
+        object: 'embed_domain',
+        merchant_id: merchant.id,
+        origin: 'https://shop.example',
+        deleted: true,
+      });
+      const left = (await admin('GET', `/admin/v1/merchants/${merchant.id}/embed-domains`)).json().data;
+      assert.deepEqual(
+        left.map((d: { origin: string }) => d.origin),
+        ['https://www.shop.example'],
+      );
+      const again = await admin('POST', `/admin/v1/merchants/${merchant.id}/embed-domains/remove`, {
+        origin: 'https://shop.example',
+      });
+      assert.equal(again.statusCode, 404);
+    });
+
     it('requires the operator token on every new route', async () => {
       for (const [method, url] of [
         ['GET', '/admin/v1/merchants'],

@@ -13,7 +13,7 @@ import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
-import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
+import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -106,6 +106,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(webhookAdminRoutes, { ctx });
+  await app.register(webhookEndpointManagementRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
