@@ -3,19 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '@paygate/testing';
 import { type LocalPaygate, startLocalPaygate } from '../src/local-paygate.ts';
 import { provisionShop, type ShopCredentials } from '../src/provision.ts';
 import { type Shop, startShop } from '../src/server.ts';
 import { freePort } from './support.ts';
-
-/** Waits for a condition, checking every 50 ms; fails with `what` after `timeoutMs`. */
-async function until(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * The test clock moves business time only. The demo shop's receiver checks the signature's `t`
@@ -81,7 +73,7 @@ describe('webhooks after a test-clock advance', () => {
     assert.ok(new Date(intent.created_at).getTime() - Date.now() > 7000 * 1000, intent.created_at);
 
     // Only a delivery whose signature the shop accepted marks the order (a rejected one gets 400).
-    await until('the shop to accept the signed webhook', () => order.paymentStatus === 'SUCCEEDED');
+    await waitFor('the shop to accept the signed webhook', () => order.paymentStatus === 'SUCCEEDED');
     assert.ok(order.events.includes('payment_intent.succeeded'), order.events.join());
   });
 });

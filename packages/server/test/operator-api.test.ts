@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '@paygate/testing';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../src/clock.ts';
 import { buildHttpApp } from '../src/http/app.ts';
 import { databaseKinds } from './support/databases.ts';
 import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
-
-/** Waits for a condition, checking every 20 ms; fails with `what` after `timeoutMs`. */
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 for (const kind of databaseKinds()) {
   describe(`the operator API manages merchants and API keys (${kind})`, () => {
@@ -91,7 +83,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await listTransactions(merchant.secretTest)).statusCode, 200);
       const disabled = await admin('POST', `/admin/v1/merchants/${merchant.id}/disable`);
       assert.equal(disabled.json().status, 'disabled');
-      await until(
+      await waitFor(
         "the disabled merchant's keys to be refused",
         async () => (await listTransactions(merchant.secretTest)).statusCode === 401,
       );
@@ -157,11 +149,11 @@ for (const kind of databaseKinds()) {
         const revoked = await admin('POST', `/admin/v1/api-keys/${secretTest.id}/revoke`);
         assert.equal(revoked.statusCode, 200);
         assert.ok(revoked.json().revoked_at);
-        await until(
+        await waitFor(
           'this process to refuse the revoked key',
           async () => (await listTransactions(merchant.secretTest)).statusCode === 401,
         );
-        await until(
+        await waitFor(
           'the other process to refuse the revoked key',
           async () => (await listTransactions(merchant.secretTest, otherProcess)).statusCode === 401,
         );
@@ -194,7 +186,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(fresh.permissions, ['transactions:read']);
       assert.equal(fresh.revoked_at, null);
       assert.equal((await listTransactions(fresh.key)).statusCode, 200);
-      await until(
+      await waitFor(
         'the rolled key to be refused',
         async () => (await listTransactions(old.key)).statusCode === 401,
       );

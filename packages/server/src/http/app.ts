@@ -11,6 +11,7 @@ import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
+import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
@@ -92,7 +93,11 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(problemErrors);
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
-  await app.register(rateLimiting, { perSecond: options.rateLimitPerSecond, redisUrl: options.redisUrl });
+  await app.register(rateLimiting, {
+    perSecond: options.rateLimitPerSecond,
+    redisUrl: options.redisUrl,
+    clock: ctx.clock,
+  });
   await app.register(cardGuard);
 
   await app.register(healthRoutes, { db: ctx.db });
@@ -107,6 +112,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(checkoutRoutes, { ctx });
   await app.register(webhookAdminRoutes, { ctx });
   await app.register(webhookEndpointManagementRoutes, { ctx });
+  await app.register(lateCaptureAdminRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

@@ -25,9 +25,14 @@ export function loadMigrations(): Migration[] {
  * start-ups of several processes safe: one applies, the others see it applied.
  */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+  // Under the lock too: two processes racing through CREATE TABLE IF NOT EXISTS on an empty
+  // database both try to create it, and the second one fails on the catalog's unique index.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+  });
   const applied: string[] = [];
   for (const migration of loadMigrations()) {
     const didApply = await db.transaction(async (tx) => {

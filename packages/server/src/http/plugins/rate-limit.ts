@@ -2,12 +2,19 @@ import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Clock } from '../../clock.ts';
 import { AppError } from '../../domain/errors.ts';
+import { clockedRateLimitStore } from './rate-limit-store.ts';
+
+/** Budgets are per second. */
+const WINDOW_MS = 1000;
 
 export interface RateLimitOptions {
   perSecond: number;
   /** When set, budgets are shared by every process using this Redis. */
   redisUrl: string | null;
+  /** Measures the windows of the in-process budgets (Redis measures its own). */
+  clock: Clock;
 }
 
 /**
@@ -40,8 +47,10 @@ export const rateLimiting = fp(
       global: true,
       hook: 'preParsing',
       max: options.perSecond,
-      timeWindow: 1000,
-      ...(redis ? { redis, nameSpace: 'paygate-rl:', skipOnError: true } : {}),
+      timeWindow: WINDOW_MS,
+      ...(redis
+        ? { redis, nameSpace: 'paygate-rl:', skipOnError: true }
+        : { store: clockedRateLimitStore(options.clock, WINDOW_MS) }),
       keyGenerator: (request) => request.principal?.keyId ?? `ip:${request.ip}`,
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
