@@ -1,4 +1,4 @@
-import { commandHelp, overview, PAYGATE_VERSION } from './cli/usage.ts';
+import { COMMANDS, commandHelp, overview, PAYGATE_VERSION } from './cli/usage.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -24,15 +24,14 @@ function answerWithoutConfig(command: string | undefined, rest: string[]): numbe
     return 0;
   }
   const help = commandHelp(command);
-  if (help === null) {
-    process.stderr.write(`paygate: unknown command '${command}'\n\n${overview()}`);
-    return 1;
-  }
+  // A command without a help entry is left to run(), which refuses it if it does not exist.
+  if (help === null) return null;
   if (rest.some((arg) => HELP_FLAGS.has(arg))) {
     process.stdout.write(help);
     return 0;
   }
-  const option = rest.find((arg) => arg.startsWith('-'));
+  const accepted = COMMANDS[command]?.options ?? [];
+  const option = rest.find((arg) => arg.startsWith('-') && !accepted.includes(arg.split('=')[0] ?? arg));
   if (option !== undefined) {
     process.stderr.write(`paygate: unknown option '${option}' for '${command}'\n\n${help}`);
     return 1;

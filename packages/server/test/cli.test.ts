@@ -23,6 +23,15 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Another process's listening socket, as a port already in use. */
+async function occupyPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const address = server.address();
+  assert.ok(address && typeof address === 'object');
+  return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 function paygate(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
   return spawn(process.execPath, [mainPath, ...args], {
@@ -195,13 +204,10 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
   });
 
   it('names PORT when the port is already in use', async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
-    const address = blocker.address();
-    assert.ok(address && typeof address === 'object');
+    const blocker = await occupyPort();
     try {
       const child = paygate(['start'], {
-        PORT: String(address.port),
+        PORT: String(blocker.port),
         PAYGATE_SIM: 'off',
         PAYGATE_DATA_DIR: dataDir,
       });
@@ -210,23 +216,20 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
       assert.match(
         output,
         new RegExp(
-          `configuration error: PORT="${address.port}" is not valid \\(the port is already in use by another process\\); allowed: a free port number: set PORT to another port`,
+          `configuration error: PORT="${blocker.port}" is not valid \\(the port is already in use by another process\\); allowed: a free port number: set PORT to another port`,
         ),
       );
     } finally {
-      await new Promise((resolve) => blocker.close(resolve));
+      await blocker.close();
     }
   });
 
   it("names PAYGATE_SIM_PORT when the simulated gateway's port is already in use", async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
-    const address = blocker.address();
-    assert.ok(address && typeof address === 'object');
+    const blocker = await occupyPort();
     try {
       const child = paygate(['start'], {
         PORT: String(await freePort()),
-        PAYGATE_SIM_PORT: String(address.port),
+        PAYGATE_SIM_PORT: String(blocker.port),
         PAYGATE_DATA_DIR: dataDir,
       });
       const output = await readUntil(child, () => false);
@@ -237,7 +240,7 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
       );
       assert.match(output, /or PAYGATE_SIM=off/);
     } finally {
-      await new Promise((resolve) => blocker.close(resolve));
+      await blocker.close();
     }
   });
 

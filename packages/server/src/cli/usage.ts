@@ -9,6 +9,8 @@ export interface CommandHelp {
   summary: string;
   /** What `paygate <command> --help` adds to the summary. */
   details: string;
+  /** The options the command takes (anything else starting with `-` is refused). */
+  options?: readonly string[];
 }
 
 const CONFIGURATION = 'Configuration comes from the environment: see docs/operations.md and .env.example.';
