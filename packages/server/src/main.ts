@@ -49,19 +49,27 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'start': {
       const { startService } = await import('./service.ts');
-      const service = await startService(config);
+      // The signal handlers come first: a SIGTERM that arrives while the service is still starting
+      // (its welcome text may already be out) waits for the start and then stops it cleanly.
+      const starting = startService(config);
       const stop = (signal: string) => {
-        service.logger.info({ signal }, 'shutting down: finishing in-flight requests');
-        service
-          .stop()
-          .then(() => process.exit(0))
-          .catch((error: unknown) => {
-            service.logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          });
+        starting
+          .then(async (service) => {
+            service.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+            try {
+              await service.stop();
+              process.exit(0);
+            } catch (error) {
+              service.logger.error({ err: error }, 'shutdown failed');
+              process.exit(1);
+            }
+          })
+          // A start that failed is reported by the await below.
+          .catch(() => {});
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
+      await starting;
       return -1;
     }
     case 'worker': {
