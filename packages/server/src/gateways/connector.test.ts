@@ -24,6 +24,7 @@ describe('gateway idempotency keys', () => {
       metadata: {},
       amountRefundedMinor: 0,
       cancellationReason: null,
+      lastPaymentError: null,
       expiresAt: now,
       createdAt: now,
       updatedAt: now,

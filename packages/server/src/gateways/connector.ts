@@ -125,7 +125,14 @@ export type FailureCode = 'card_declined' | 'gateway_rejected';
 
 export type ChargeOutcome =
   | { kind: 'succeeded'; gatewayReference: string }
-  | { kind: 'failed'; gatewayReference: string | null; failureCode: FailureCode; message: string }
+  | {
+      kind: 'failed';
+      gatewayReference: string | null;
+      failureCode: FailureCode;
+      /** The gateway's own reason for a decline (e.g. `insufficient_funds`), when it gives one. */
+      declineCode?: string | null;
+      message: string;
+    }
   | {
       kind: 'requires_action';
       gatewayReference: string;

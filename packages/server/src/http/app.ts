@@ -10,11 +10,12 @@ import { apiKeyAuth } from './plugins/auth.ts';
 import { cardGuard } from './plugins/card-guard.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
+import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
-import { merchantAdminRoutes } from './routes/admin/merchants.ts';
+import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
-import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
+import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
@@ -112,10 +113,13 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(refundRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });
+  await app.register(merchantManagementRoutes, { ctx });
+  await app.register(apiKeyAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(apiReferenceRoutes);
   await app.register(webhookAdminRoutes, { ctx });
+  await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });

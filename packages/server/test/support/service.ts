@@ -25,6 +25,8 @@ export interface TestService {
   app: FastifyInstance;
   ctx: AppContext;
   clock: ShiftedClock;
+  /** Real time for signatures (ctx.wallClock): moved only by a test that needs distinct signing times. */
+  wallClock: ShiftedClock;
   database: TestDatabase;
   sim: GatewaySim;
   masterKey: Buffer;
@@ -72,6 +74,7 @@ export async function startTestService(
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
   const clock = options.clock ?? new ShiftedClock();
+  const wallClock = new ShiftedClock();
   const masterKey = randomBytes(32);
   const apiSecret = randomBytes(16).toString('hex');
   const notificationSecret = randomBytes(16).toString('hex');
@@ -102,6 +105,7 @@ export async function startTestService(
   const ctx = createAppContext({
     db: database.db,
     clock,
+    wallClock,
     gateways: new GatewayRegistry([connector, liveConnector, ...(options.extraGateways ?? [])]),
     masterKey,
     publicUrl: 'http://localhost:8080',
@@ -138,6 +142,7 @@ export async function startTestService(
     app,
     ctx,
     clock,
+    wallClock,
     database,
     sim,
     masterKey,
