@@ -10,6 +10,8 @@ export interface AppContext {
   gateways: GatewayRegistry;
   /** Derived from the master key; client secrets are an HMAC under it. */
   clientSecretKey: Buffer;
+  /** Signs list cursors, so that a position this service never handed out is refused. */
+  cursorKey: Buffer;
   /** Seals and opens webhook signing secrets at rest (a key derived from the master key). */
   secretBox: SecretBox;
   /** Where this service is reachable from browsers and gateways (no trailing slash). */

@@ -17,6 +17,7 @@ export function createAppContext(options: {
     clock: options.clock,
     gateways: options.gateways,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
+    cursorKey: deriveSubKey(options.masterKey, 'list-cursor'),
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,
   };
