@@ -22,12 +22,18 @@ export function loadMigrations(): Migration[] {
 
 /**
  * Applies pending migrations, each in its own transaction. An advisory lock makes concurrent
- * start-ups of several processes safe: one applies, the others see it applied.
+ * start-ups of several processes safe: one applies, the others see it applied. The lock is taken
+ * before anything else, the bookkeeping table's creation included: two concurrent
+ * `CREATE TABLE IF NOT EXISTS` on an empty database race in the catalog and one fails with a
+ * unique violation (on pg_type), which crashed all but one of several processes started at once.
  */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+  });
   const applied: string[] = [];
   for (const migration of loadMigrations()) {
     const didApply = await db.transaction(async (tx) => {
