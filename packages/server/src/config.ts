@@ -18,6 +18,8 @@ export interface Config {
   migrateOnStart: boolean;
   rateLimitPerSecond: number;
   logLevel: string;
+  /** PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK: test-mode webhook endpoints may be on loopback. */
+  testWebhooksAllowLoopback: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -106,5 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: parseBoolean('PAYGATE_MIGRATE_ON_START', env.PAYGATE_MIGRATE_ON_START, true),
     rateLimitPerSecond,
     logLevel: env.PAYGATE_LOG_LEVEL || 'info',
+    testWebhooksAllowLoopback: parseBoolean(
+      'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK',
+      env.PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK,
+      true,
+    ),
   };
 }

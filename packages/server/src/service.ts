@@ -75,6 +75,7 @@ export async function startService(config: Config): Promise<RunningService> {
     gateways,
     masterKey: config.masterKey,
     publicUrl: config.publicUrl,
+    testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
   });
 
   // Moving the test clock wakes the time-driven jobs (the scheduler starts after the listen).

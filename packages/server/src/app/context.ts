@@ -14,6 +14,11 @@ export interface AppContext {
   cursorKey: Buffer;
   /** Seals and opens webhook signing secrets at rest (a key derived from the master key). */
   secretBox: SecretBox;
+  /**
+   * Whether test-mode webhook endpoints may be on loopback (how developers receive test webhooks
+   * locally). Private, link-local and metadata addresses are refused in both modes regardless.
+   */
+  testWebhooksAllowLoopback: boolean;
   /** Where this service is reachable from browsers and gateways (no trailing slash). */
   publicUrl: string;
 }

@@ -11,6 +11,8 @@ export function createAppContext(options: {
   gateways: GatewayRegistry;
   masterKey: Buffer;
   publicUrl: string;
+  /** Default true: see AppContext. */
+  testWebhooksAllowLoopback?: boolean;
 }): AppContext {
   return {
     db: options.db,
@@ -20,5 +22,6 @@ export function createAppContext(options: {
     cursorKey: deriveSubKey(options.masterKey, 'list-cursor'),
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,
+    testWebhooksAllowLoopback: options.testWebhooksAllowLoopback ?? true,
   };
 }
