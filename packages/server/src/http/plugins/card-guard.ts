@@ -5,7 +5,9 @@ import { ValidationError } from '../../domain/errors.ts';
 
 /** Headers whose values Paygate stores: a card number must not reach the database through them. */
 const STORED_HEADERS = ['idempotency-key'] as const;
-const HEADER_NAMES: Record<(typeof STORED_HEADERS)[number], string> = { 'idempotency-key': 'Idempotency-Key' };
+const HEADER_NAMES: Record<(typeof STORED_HEADERS)[number], string> = {
+  'idempotency-key': 'Idempotency-Key',
+};
 
 function refuse(field: string): ValidationError {
   return new ValidationError(
