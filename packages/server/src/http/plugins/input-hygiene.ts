@@ -6,10 +6,10 @@ import { ValidationError } from '../../domain/errors.ts';
  * A string PostgreSQL cannot store as text or jsonb: one with a NUL character, or not well-formed
  * UTF-16 (a lone surrogate has no UTF-8 form). Passed on, either fails deep in a query as a 500.
  */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function isUnstorable(text: string): boolean {
-  return UNSTORABLE.test(text);
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
 }
 
 /** The dotted path of the first unstorable string or object key in a JSON value, or null. */
@@ -21,7 +21,7 @@ export function findUnstorableString(value: unknown, root: string): string | nul
     if (typeof item.value === 'string') {
       if (isUnstorable(item.value)) return item.path || root;
     } else if (Array.isArray(item.value)) {
-      item.value.forEach((inner, i) => pending.push({ value: inner, path: at(String(i)) }));
+      for (const [i, inner] of item.value.entries()) pending.push({ value: inner, path: at(String(i)) });
     } else if (item.value && typeof item.value === 'object') {
       for (const [key, inner] of Object.entries(item.value)) {
         // The key itself is named by its escaped form: it cannot be shown as it is.
