@@ -17,6 +17,8 @@ export interface Config {
   redisUrl: string | null;
   migrateOnStart: boolean;
   rateLimitPerSecond: number;
+  /** PAYGATE_RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: per client address, failed authentication. */
+  unauthenticatedRateLimitPerSecond: number;
   logLevel: string;
   /** PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK: test-mode webhook endpoints may be on loopback. */
   testWebhooksAllowLoopback: boolean;
@@ -92,6 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(rateLimitPerSecond) || rateLimitPerSecond < 1) {
     throw new ConfigError('PAYGATE_RATE_LIMIT_PER_SECOND must be a positive integer');
   }
+  const unauthenticatedRateLimitPerSecond = Number(env.PAYGATE_RATE_LIMIT_UNAUTHENTICATED_PER_SECOND || 20);
+  if (!Number.isInteger(unauthenticatedRateLimitPerSecond) || unauthenticatedRateLimitPerSecond < 1) {
+    throw new ConfigError('PAYGATE_RATE_LIMIT_UNAUTHENTICATED_PER_SECOND must be a positive integer');
+  }
 
   return {
     port,
@@ -107,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.PAYGATE_REDIS_URL || null,
     migrateOnStart: parseBoolean('PAYGATE_MIGRATE_ON_START', env.PAYGATE_MIGRATE_ON_START, true),
     rateLimitPerSecond,
+    unauthenticatedRateLimitPerSecond,
     logLevel: env.PAYGATE_LOG_LEVEL || 'info',
     testWebhooksAllowLoopback: parseBoolean(
       'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK',

@@ -83,6 +83,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const http = await buildHttpApp(ctx, {
     adminToken: config.adminToken,
     rateLimitPerSecond: config.rateLimitPerSecond,
+    unauthenticatedRateLimitPerSecond: config.unauthenticatedRateLimitPerSecond,
     redisUrl: config.redisUrl,
     logLevel: config.logLevel,
     testClock: clock instanceof ShiftedClock ? clock : null,

@@ -27,6 +27,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export interface HttpOptions {
   adminToken: string;
   rateLimitPerSecond: number;
+  /** Per client address, for requests that fail authentication; default rateLimitPerSecond. */
+  unauthenticatedRateLimitPerSecond?: number;
   redisUrl: string | null;
   logLevel: string;
   /** Present only when the test clock is enabled. */
@@ -92,9 +94,13 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   });
 
   await app.register(problemErrors);
+  await app.register(rateLimiting, {
+    perSecond: options.rateLimitPerSecond,
+    unauthenticatedPerSecond: options.unauthenticatedRateLimitPerSecond ?? options.rateLimitPerSecond,
+    redisUrl: options.redisUrl,
+  });
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
-  await app.register(rateLimiting, { perSecond: options.rateLimitPerSecond, redisUrl: options.redisUrl });
   await app.register(inputHygiene);
   await app.register(cardGuard);
 

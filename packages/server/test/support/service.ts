@@ -54,6 +54,8 @@ export async function startTestService(
   kind: DatabaseKind,
   options: {
     rateLimitPerSecond?: number;
+    /** Per client address for requests failing authentication (default: rateLimitPerSecond). */
+    unauthenticatedRateLimitPerSecond?: number;
     redisUrl?: string | null;
     /** Listen on a loopback port (for real HTTP, e.g. the gateway's notifications); see `baseUrl`. */
     listen?: boolean;
@@ -84,6 +86,9 @@ export async function startTestService(
   const app = await buildHttpApp(ctx, {
     adminToken: ADMIN_TOKEN,
     rateLimitPerSecond: options.rateLimitPerSecond ?? 100_000,
+    ...(options.unauthenticatedRateLimitPerSecond !== undefined
+      ? { unauthenticatedRateLimitPerSecond: options.unauthenticatedRateLimitPerSecond }
+      : {}),
     redisUrl: options.redisUrl ?? null,
     logLevel: 'silent',
     testClock: clock,

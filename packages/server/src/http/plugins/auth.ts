@@ -31,29 +31,58 @@ export function principalOf(request: FastifyRequest): Principal {
 
 const KEY_CACHE_TTL_MS = 5_000;
 const KEY_CACHE_MAX_ENTRIES = 10_000;
+/** Unknown keys are remembered briefly: keys are random, so one that is unknown now stays so. */
+const UNKNOWN_KEY_CACHE_TTL_MS = 5_000;
+const UNKNOWN_KEY_CACHE_MAX_ENTRIES = 10_000;
+
+/** A map bounded in size (the oldest entry goes first) whose entries expire. */
+class ExpiringCache<Value> {
+  private readonly entries = new Map<string, { value: Value; expiresAtMs: number }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(key: string, nowMs: number): Value | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAtMs > nowMs) return entry.value;
+    if (entry) this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, value: Value, nowMs: number): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, { value, expiresAtMs: nowMs + this.ttlMs });
+  }
+}
 
 /**
- * Known keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
- * database round trip for authentication. Unknown keys are never remembered (a new key works at
- * once); a revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
+ * Keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
+ * database round trip for authentication, and a flood of one unknown key costs one lookup. A
+ * revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
  */
 class ApiKeyCache {
-  private readonly entries = new Map<string, { row: ApiKeyRow; expiresAtMs: number }>();
+  private readonly known = new ExpiringCache<ApiKeyRow>(KEY_CACHE_TTL_MS, KEY_CACHE_MAX_ENTRIES);
+  private readonly unknown = new ExpiringCache<true>(UNKNOWN_KEY_CACHE_TTL_MS, UNKNOWN_KEY_CACHE_MAX_ENTRIES);
   constructor(private readonly ctx: AppContext) {}
 
-  async find(keyHash: string): Promise<ApiKeyRow | null> {
+  /** The cached answer: a row, `null` for a key known to be unknown, `undefined` when not cached. */
+  cached(keyHash: string): ApiKeyRow | null | undefined {
     const nowMs = this.ctx.clock.now().getTime();
-    const cached = this.entries.get(keyHash);
-    if (cached && cached.expiresAtMs > nowMs) return cached.row;
+    const row = this.known.get(keyHash, nowMs);
+    if (row) return row;
+    return this.unknown.get(keyHash, nowMs) ? null : undefined;
+  }
+
+  async lookUp(keyHash: string): Promise<ApiKeyRow | null> {
     const row = await findActiveApiKeyByHash(this.ctx.db, keyHash);
-    this.entries.delete(keyHash);
-    if (row) {
-      if (this.entries.size >= KEY_CACHE_MAX_ENTRIES) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
-      }
-      this.entries.set(keyHash, { row, expiresAtMs: nowMs + KEY_CACHE_TTL_MS });
-    }
+    const nowMs = this.ctx.clock.now().getTime();
+    if (row) this.known.set(keyHash, row, nowMs);
+    else this.unknown.set(keyHash, true, nowMs);
     return row;
   }
 }
@@ -75,6 +104,14 @@ export const apiKeyAuth = fp(
       const credential = request.routeOptions.config.credential;
       if (credential !== 'secret' && credential !== 'secret_or_client') return;
 
+      // Every way of failing authentication spends the client address's budget for
+      // unauthenticated requests first (429 once it is spent), and so does a database lookup of
+      // a key not cached: floods of bad or guessed keys reach neither the database nor others.
+      const unauthenticated = async (error: AuthenticationError) => {
+        await app.limitUnauthenticated(request);
+        return error;
+      };
+
       const query = request.query as Record<string, unknown> | undefined;
       if (query && 'client_secret' in query) {
         throw new ValidationError(
@@ -86,15 +123,22 @@ export const apiKeyAuth = fp(
       const presented = request.headers['x-api-key'];
       if (typeof presented !== 'string' || presented === '') {
         if (request.headers.authorization) {
-          throw invalidKey(
-            'Send your API key in the X-API-Key header; Authorization: Bearer is not accepted.',
+          throw await unauthenticated(
+            invalidKey('Send your API key in the X-API-Key header; Authorization: Bearer is not accepted.'),
           );
         }
-        throw invalidKey('No API key was sent. Send it in the X-API-Key header.');
+        throw await unauthenticated(invalidKey('No API key was sent. Send it in the X-API-Key header.'));
       }
-      if (!parseApiKeyShape(presented)) throw invalidKey('The API key is malformed.');
-      const row = await keys.find(hashApiKey(presented));
-      if (!row) throw invalidKey('The API key is not valid: it is unknown or was revoked.');
+      if (!parseApiKeyShape(presented)) throw await unauthenticated(invalidKey('The API key is malformed.'));
+      const keyHash = hashApiKey(presented);
+      const unknownKey = () => invalidKey('The API key is not valid: it is unknown or was revoked.');
+      let row = keys.cached(keyHash);
+      if (row === null) throw await unauthenticated(unknownKey());
+      if (row === undefined) {
+        await app.limitUnauthenticated(request);
+        row = await keys.lookUp(keyHash);
+        if (!row) throw unknownKey();
+      }
 
       if (row.kind === 'publishable' && credential !== 'secret_or_client') {
         throw new AuthenticationError(
@@ -118,5 +162,5 @@ export const apiKeyAuth = fp(
       };
     });
   },
-  { name: 'api-key-auth', fastify: '5.x' },
+  { name: 'api-key-auth', fastify: '5.x', dependencies: ['rate-limiting'] },
 );
