@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, type Transaction, types } from '@electric-sql/pglite';
-import { type Database, parseInt8, type Queryable, type QueryResult } from './db.ts';
+import { type Database, guarded, parseInt8, type Queryable, type QueryResult } from './db.ts';
 
 /**
  * PostgreSQL settings of the embedded database. PGlite's WebAssembly memory only grows, and the
@@ -64,12 +64,12 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   function wrap(target: PGlite | Transaction): Queryable {
     return {
       async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-        const result = await target.query<Row>(sql, params as unknown[]);
+        const result = await guarded(sql, () => target.query<Row>(sql, params as unknown[]));
         // PGlite counts only written rows in affectedRows (0 for a SELECT); pg's rowCount counts both.
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
       },
       async exec(sql: string): Promise<void> {
-        await target.exec(sql);
+        await guarded(sql, () => target.exec(sql), true);
       },
     };
   }
