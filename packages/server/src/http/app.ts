@@ -31,6 +31,8 @@ export interface HttpOptions {
   unauthenticatedRateLimitPerSecond?: number;
   redisUrl: string | null;
   logLevel: string;
+  /** Where log lines go (default stdout); tests capture them to check what is logged. */
+  logStream?: NodeJS.WritableStream;
   /** Present only when the test clock is enabled. */
   testClock: ShiftedClock | null;
   /** Called after the test clock moved, so time-driven jobs run promptly (the scheduler's wake). */
@@ -43,7 +45,10 @@ export interface HttpOptions {
  */
 export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    logger:
+      options.logLevel === 'silent'
+        ? false
+        : { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // Request logging is ours (below): one line per request, without bodies, keys or query strings.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('req'),

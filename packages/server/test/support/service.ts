@@ -54,6 +54,8 @@ export async function startTestService(
   kind: DatabaseKind,
   options: {
     rateLimitPerSecond?: number;
+    /** Captures the HTTP app's log lines (at level info) instead of silencing them. */
+    logStream?: NodeJS.WritableStream;
     /** Per client address for requests failing authentication (default: rateLimitPerSecond). */
     unauthenticatedRateLimitPerSecond?: number;
     redisUrl?: string | null;
@@ -90,7 +92,8 @@ export async function startTestService(
       ? { unauthenticatedRateLimitPerSecond: options.unauthenticatedRateLimitPerSecond }
       : {}),
     redisUrl: options.redisUrl ?? null,
-    logLevel: 'silent',
+    logLevel: options.logStream ? 'info' : 'silent',
+    ...(options.logStream ? { logStream: options.logStream } : {}),
     testClock: clock,
   });
   await app.ready();
