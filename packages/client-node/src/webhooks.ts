@@ -15,6 +15,8 @@ interface EventObjects {
   'payment_intent.failed': PaymentIntent;
   'payment_intent.canceled': PaymentIntent;
   'payment_intent.expired': PaymentIntent;
+  /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
+  'payment_intent.late_capture_refunded': PaymentIntent;
   'refund.succeeded': Refund;
   'refund.failed': Refund;
 }
@@ -42,6 +44,7 @@ const knownEventTypes: ReadonlySet<string> = new Set<EventType>([
   'payment_intent.failed',
   'payment_intent.canceled',
   'payment_intent.expired',
+  'payment_intent.late_capture_refunded',
   'refund.succeeded',
   'refund.failed',
 ]);

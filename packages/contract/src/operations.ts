@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { ApiKey, CreateApiKeyBody, CreateMerchantBody, MerchantIdParams, MerchantWithKeys } from './admin.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList } from './embed-domains.ts';
+import { LateCapture, LateCaptureIdParams, LateCaptureList, ListLateCapturesQuery } from './late-captures.ts';
 import {
   CancelPaymentIntentBody,
   ConfirmPaymentIntentBody,
@@ -237,6 +238,25 @@ export const operations = {
     credential: 'admin',
     params: WebhookDeliveryIdParams,
     response: WebhookDelivery,
+    tag: 'Operator',
+  },
+  adminListLateCaptures: {
+    method: 'GET',
+    path: '/admin/v1/late-captures',
+    summary:
+      'List captures that arrived after their intent became final otherwise, newest first, with their repair',
+    credential: 'admin',
+    querystring: ListLateCapturesQuery,
+    response: LateCaptureList,
+    tag: 'Operator',
+  },
+  adminRetrieveLateCapture: {
+    method: 'GET',
+    path: '/admin/v1/late-captures/{id}',
+    summary: 'Retrieve one late capture and the state of its repair refund',
+    credential: 'admin',
+    params: LateCaptureIdParams,
+    response: LateCapture,
     tag: 'Operator',
   },
 } satisfies Record<string, Operation>;

@@ -24,6 +24,7 @@ import {
 } from './workers/charges.ts';
 import { EXPIRY_JOB, expiryJob } from './workers/expiry.ts';
 import { idempotencySweeper } from './workers/idempotency-sweeper.ts';
+import { LATE_CAPTURE_REPAIR_JOB, lateCaptureRepairJob } from './workers/late-captures.ts';
 import { REFUND_RECONCILIATION_JOB, refundReconciliationJob } from './workers/refunds.ts';
 import { type Scheduler, startScheduler } from './workers/scheduler.ts';
 
@@ -103,6 +104,7 @@ export async function startService(config: Config): Promise<RunningService> {
       delayedChargesJob(ctx, logger),
       reconciliationJob(ctx, logger),
       refundReconciliationJob(ctx, logger),
+      lateCaptureRepairJob(ctx, logger),
     ],
     logger,
   );
@@ -110,7 +112,13 @@ export async function startService(config: Config): Promise<RunningService> {
   const webhookWorker = createDeliveryWorker(ctx, { ...deliveryWorkerOptionsFromEnv(process.env), logger });
   await webhookWorker.start();
   wakeTimeDrivenJobs = () => {
-    for (const name of [EXPIRY_JOB, DELAYED_CHARGES_JOB, RECONCILIATION_JOB, REFUND_RECONCILIATION_JOB]) {
+    for (const name of [
+      EXPIRY_JOB,
+      DELAYED_CHARGES_JOB,
+      RECONCILIATION_JOB,
+      REFUND_RECONCILIATION_JOB,
+      LATE_CAPTURE_REPAIR_JOB,
+    ]) {
       scheduler.wake(name);
     }
     webhookWorker.wake();

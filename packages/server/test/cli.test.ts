@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '@paygate/testing';
 
 // The production entry, as `npm start` and `npm run paygate` run it: compiled JavaScript, no tsx.
 const buildScript = new URL('../scripts/build.ts', import.meta.url).pathname;
@@ -110,11 +111,19 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
   it('keeps its data: a second start creates no second demo merchant and prints no keys', async () => {
     const port = await freePort();
     const child = paygate(['start'], { PORT: String(port), PAYGATE_SIM: 'off', PAYGATE_DATA_DIR: dataDir });
-    const output = await readUntil(child, (text) => text.includes('Paygate is listening'));
-    await new Promise((r) => setTimeout(r, 200));
-    assert.doesNotMatch(output, /sk_test_/);
+    // Everything the process prints from start to exit, so nothing printed late is missed.
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    await waitFor('the service listens', () => output.includes('Paygate is listening'), {
+      timeoutMs: 60_000,
+    });
     child.kill('SIGTERM');
     assert.equal(await exitCode(child), 0);
+    assert.doesNotMatch(output, /sk_test_|pk_test_|Demo merchant/);
   });
 
   it('refuses PostgreSQL without a master key with a clear configuration error', async () => {

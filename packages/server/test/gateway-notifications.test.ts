@@ -206,13 +206,35 @@ for (const kind of databaseKinds()) {
       ]);
     });
 
+    /** Every row of the tables that hold money, state and what is sent to merchants. */
+    async function businessRows() {
+      const tables = [
+        'payment_intents',
+        'charge_attempts',
+        'transactions',
+        'refunds',
+        'events',
+        'webhook_deliveries',
+      ];
+      const snapshot: Record<string, unknown[]> = {};
+      for (const table of tables) {
+        snapshot[table] = (await svc.database.db.query(`SELECT * FROM ${table} ORDER BY 1`)).rows;
+      }
+      return snapshot;
+    }
+
     it('answers 200 to a notification about a charge it does not know, changing nothing', async () => {
+      // Something to leave untouched: an intent waiting at the gateway, with its attempt.
+      await waitingForPayer();
+      const before = await businessRows();
+      assert.ok((before.payment_intents?.length ?? 0) > 0 && (before.charge_attempts?.length ?? 0) > 0);
       const body = chargeNotification({
         idempotencyKey: 'pi_000000000000000000000000:attempt:1',
         gatewayReference: 'ch_unknown',
         status: 'succeeded',
       });
       assert.equal((await pay.notify(body)).statusCode, 200);
+      assert.deepEqual(await businessRows(), before);
     });
 
     it('verifies the signature on the exact bytes received', async () => {

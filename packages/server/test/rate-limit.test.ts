@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { ManualClock, ShiftedClock } from '../src/clock.ts';
 import { type ApiKeyRow, insertApiKey } from '../src/storage/repositories/api-keys.ts';
 import { findMerchant, insertMerchant } from '../src/storage/repositories/merchants.ts';
 import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
@@ -11,7 +12,11 @@ describe('rate limiting', () => {
   let svc: TestService;
   let merchant: MerchantKeys;
   before(async () => {
-    svc = await startTestService('embedded', { rateLimitPerSecond: 3 });
+    // A clock that stands still unless the test moves it: the one-second windows are exact.
+    svc = await startTestService('embedded', {
+      rateLimitPerSecond: 3,
+      clock: new ShiftedClock(new ManualClock()),
+    });
     merchant = await svc.createMerchant();
   });
   after(() => svc.close());
@@ -32,6 +37,23 @@ describe('rate limiting', () => {
     );
     // Another key has its own budget.
     assert.equal((await read(merchant.secretLive)).statusCode, 404);
+  });
+
+  it('renews the budget when the window has passed on the clock', async () => {
+    const read = () =>
+      svc.request({
+        method: 'GET',
+        url: '/v1/payment-intents/pi_000000000000000000000000',
+        key: merchant.secretTest,
+      });
+    svc.clock.advance(1);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await read()).statusCode);
+    assert.deepEqual(statuses, [404, 404, 404, 429]);
+    svc.clock.advance(0.5);
+    assert.equal((await read()).statusCode, 429, 'half a window later the budget is still spent');
+    svc.clock.advance(0.5);
+    assert.equal((await read()).statusCode, 404, 'a full window later it is renewed');
   });
 });
 

@@ -3,11 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createRefund } from '../src/app/create-refund.ts';
+import { sendRefund, startRefund } from '../src/app/create-refund.ts';
 import { reconcilePendingRefunds } from '../src/app/reconcile-refunds.ts';
 import { GatewayRegistry } from '../src/gateways/registry.ts';
 import { createSimConnector } from '../src/gateways/sim/connector.ts';
 import { buildHttpApp } from '../src/http/app.ts';
+import { requestHash } from '../src/http/plugins/idempotency.ts';
 import { listEventsForObject } from '../src/storage/repositories/events.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, type PaymentHelpers, paymentHelpers } from './support/payments.ts';
@@ -50,6 +51,70 @@ async function startBrokenGateway(
     url: `http://127.0.0.1:${port}`,
     requests: () => requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A stand-in gateway in front of the real simulator: it holds each refund request open until the
+ * test releases it, then forwards it; everything else is forwarded at once. `holding()` turns false
+ * as soon as the connector gives up on the held request (its connection closes).
+ */
+async function startHeldGateway(simUrl: string): Promise<{
+  url: string;
+  arrived: Promise<void>;
+  holding: () => boolean;
+  release(): void;
+  close(): Promise<void>;
+}> {
+  let holding = false;
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const server: Server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (request.method === 'POST' && request.url === '/v1/refunds') {
+      holding = true;
+      response.on('close', () => {
+        holding = false;
+      });
+      arrive();
+      await released;
+    }
+    try {
+      const forwarded = await fetch(`${simUrl}${request.url}`, {
+        method: request.method,
+        headers: {
+          authorization: String(request.headers.authorization ?? ''),
+          'content-type': 'application/json',
+        },
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      const text = await forwarded.text();
+      response.writeHead(forwarded.status, { 'content-type': 'application/json' });
+      response.end(text);
+    } catch {
+      // The connector gave up on the request before it was released: nobody reads an answer.
+      response.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    arrived,
+    holding: () => holding,
+    release: () => release(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -244,43 +309,91 @@ for (const kind of databaseKinds()) {
       assert.equal(reuse.json().code, 'idempotency_key_reuse');
     });
 
-    it('a retry after a crash (first transaction rolled back after the gateway refunded) reuses the gateway refund', async () => {
-      const intent = await succeededIntent(2000);
-      const key = freshKey('crash');
-      const body = { payment_intent_id: intent.id, amount_minor: 2000 };
-      let crashedReference: string | null = null;
-      await assert.rejects(
-        svc.ctx.db.transaction(async (tx) => {
-          const made = await createRefund(
-            svc.ctx,
-            tx,
-            { merchantId: merchant.id, livemode: false },
-            body,
-            key,
-          );
-          crashedReference = made.gatewayReference;
-          throw new Error('process died before commit');
+    /** Phase 1 of a refund as the route runs it, committed, for the crash points of the phases. */
+    async function startCommittedRefund(
+      body: { payment_intent_id: string; amount_minor: number },
+      key: string,
+    ) {
+      return svc.ctx.db.transaction((tx) =>
+        startRefund(svc.ctx, tx, { merchantId: merchant.id, livemode: false }, body, {
+          idempotencyKey: key,
+          requestHash: requestHash('POST', '/v1/refunds', body),
         }),
-        /process died/,
       );
-      assert.ok(crashedReference);
-      assert.equal(
-        await gatewayRefundedMinor(intent.id),
-        2000,
-        'the gateway refunded in the lost transaction',
-      );
-      assert.equal(
-        (await pay.retrieve(intent.id)).amount_refunded_minor,
-        0,
-        'and Paygate has no record of it',
-      );
+    }
 
+    it('a refund the gateway made before the process died is recorded by reconciliation, with no retry', async () => {
+      const intent = await succeededIntent(2000);
+      const started = await startCommittedRefund(
+        { payment_intent_id: intent.id, amount_minor: 2000 },
+        freshKey('crash'),
+      );
+      const outcome = await sendRefund(svc.ctx, started);
+      assert.equal(outcome?.kind, 'succeeded');
+      // The process dies here: phase 3 never runs. The recovery point says PENDING.
+      assert.equal((await getRefund(started.refund.id)).json().status, 'PENDING');
+      assert.equal(await gatewayRefundedMinor(intent.id), 2000);
+      const over = await refund({ payment_intent_id: intent.id, amount_minor: 1 });
+      assert.equal(over.statusCode, 422, 'the interrupted refund still counts against refundable');
+
+      await reconcilePendingRefunds(svc.ctx, 100);
+      assert.equal(
+        (await getRefund(started.refund.id)).json().status,
+        'PENDING',
+        'not before its lease ends',
+      );
+      svc.clock.advance(61);
+      await reconcilePendingRefunds(svc.ctx, 100);
+      const settled: RefundJson = (await getRefund(started.refund.id)).json();
+      assert.equal(settled.status, 'SUCCEEDED');
+      assert.deepEqual(await refundEvents(settled.id), [{ type: 'refund.succeeded', object: settled }]);
+      assert.deepEqual(await refundTransactions(settled.id), [{ status: 'APPROVED', amount_minor: 2000 }]);
+      assert.equal((await pay.retrieve(intent.id)).amount_refunded_minor, 2000);
+      assert.equal(await gatewayRefundedMinor(intent.id), 2000, 'refunded once at the gateway');
+    });
+
+    it('a refund interrupted before the gateway call is in flight for its lease, then the retry sends it once', async () => {
+      const intent = await succeededIntent(3000);
+      const key = freshKey('interrupted');
+      const body = { payment_intent_id: intent.id, amount_minor: 1500 };
+      const started = await startCommittedRefund(body, key);
+      // The process dies before phase 2: the gateway never heard of it.
+      const early = await refund(body, { idempotencyKey: key });
+      assert.equal(early.statusCode, 409, early.body);
+      assert.equal(early.json().code, 'idempotency_key_in_flight');
+      const reuse = await refund({ ...body, amount_minor: 1400 }, { idempotencyKey: key });
+      assert.equal(reuse.statusCode, 409);
+      assert.equal(reuse.json().code, 'idempotency_key_reuse', 'another body under the key is refused');
+
+      svc.clock.advance(61);
       const retry = await refund(body, { idempotencyKey: key });
       assert.equal(retry.statusCode, 200, retry.body);
+      assert.equal(retry.json().id, started.refund.id, 'the retry finishes the same refund');
       assert.equal(retry.json().status, 'SUCCEEDED');
-      assert.equal(await gatewayReferenceOf(retry.json().id), crashedReference);
-      assert.equal(await gatewayRefundedMinor(intent.id), 2000, 'refunded once at the gateway');
-      assert.equal((await pay.retrieve(intent.id)).amount_refunded_minor, 2000);
+      assert.equal(await gatewayRefundedMinor(intent.id), 1500);
+      const replayed = await refund(body, { idempotencyKey: key });
+      assert.equal(replayed.headers['idempotent-replayed'], 'true');
+      assert.equal(replayed.body, retry.body);
+      const { rows } = await svc.ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM refunds WHERE payment_intent_id = $1',
+        [intent.id],
+      );
+      assert.equal(rows[0]?.n, 1);
+      assert.equal((await pay.retrieve(intent.id)).amount_refunded_minor, 1500);
+    });
+
+    it('derives gateway refund keys of at most 64 characters (the strictest gateway limit, Adyen)', async () => {
+      const intent = await succeededIntent(2500);
+      const made: RefundJson = (
+        await refund({ payment_intent_id: intent.id, amount_minor: 100 }, { idempotencyKey: 'k'.repeat(255) })
+      ).json();
+      const { rows } = await svc.ctx.db.query<{ gateway_idempotency_key: string }>(
+        'SELECT gateway_idempotency_key FROM refunds WHERE id = $1',
+        [made.id],
+      );
+      const gatewayKey = rows[0]?.gateway_idempotency_key ?? '';
+      assert.ok(gatewayKey.startsWith(`${intent.id}:`), gatewayKey);
+      assert.ok(gatewayKey.length <= 64, `${gatewayKey.length} characters`);
     });
 
     it('refuses a refund of an intent that is not SUCCEEDED with 409 invalid_state_transition', async () => {
@@ -418,6 +531,51 @@ for (const kind of databaseKinds()) {
         brokenApps.push(app);
         return app;
       }
+
+      it('an unrelated GET completes while a refund waits for its gateway (no transaction spans the call)', async () => {
+        const intent = await succeededIntent(2500);
+        const gateway = await startHeldGateway(svc.sim.url);
+        const key = freshKey('slow');
+        try {
+          const app = await appWithGatewayAt(gateway.url);
+          const refunding = app.inject({
+            method: 'POST',
+            url: '/v1/refunds',
+            headers: {
+              'x-api-key': merchant.secretTest,
+              'idempotency-key': key,
+              'content-type': 'application/json',
+            },
+            payload: JSON.stringify({ payment_intent_id: intent.id, amount_minor: 700 }),
+          });
+          await gateway.arrived;
+          const read = await pay.retrieve(intent.id);
+          assert.equal(read.status, 'SUCCEEDED');
+          // The same request again while the first waits for the gateway: in flight, nothing sent.
+          const meanwhile = await refund(
+            { payment_intent_id: intent.id, amount_minor: 700 },
+            { idempotencyKey: key },
+          );
+          assert.equal(meanwhile.statusCode, 409, meanwhile.body);
+          assert.equal(meanwhile.json().code, 'idempotency_key_in_flight');
+          assert.equal(gateway.holding(), true, 'the GET finished while the gateway still held the refund');
+          gateway.release();
+          const response = await refunding;
+          assert.equal(response.statusCode, 200, response.body);
+          assert.equal(response.json().status, 'SUCCEEDED');
+          assert.equal(await gatewayRefundedMinor(intent.id), 700);
+          const replayed = await refund(
+            { payment_intent_id: intent.id, amount_minor: 700 },
+            { idempotencyKey: key },
+          );
+          assert.equal(replayed.headers['idempotent-replayed'], 'true');
+          assert.equal(replayed.body, response.body);
+          assert.equal(await gatewayRefundedMinor(intent.id), 700, 'refunded once');
+        } finally {
+          gateway.release();
+          await gateway.close();
+        }
+      });
 
       it('answers 503 gateway_unavailable with Retry-After, keeps no refund, and the same key may retry', async () => {
         const intent = await succeededIntent(2500);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '@paygate/testing';
 import { claimDueDeliveries, finishClaims } from '../src/storage/repositories/webhook-deliveries.ts';
 import {
   createDeliveryWorker,
@@ -572,12 +573,11 @@ for (const kind of databaseKinds()) {
       });
       await background.start();
       try {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // The first look at start-up is over, so only the event's NOTIFY can wake the worker now.
+        await background.idle();
         const event = await emit(merchant);
-        const deadline = Date.now() + 5000;
-        while (receiver.received.length === 0 && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitFor('the delivery arrives', () => receiver.received.length > 0);
+        await background.idle();
         assert.equal(receiver.received.length, 1);
         assert.equal(JSON.parse(receiver.received[0]?.rawBody.toString() ?? '{}').id, event.id);
       } finally {

@@ -15,6 +15,7 @@ import { findPaymentIntentById, type PaymentIntentRecord } from '../storage/repo
 import { settlePaymentTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
 import { applyIntentAction, StaleStateError } from './intent-status.ts';
+import { recordLateCapture } from './late-captures.ts';
 
 /** Where an outcome came from: the answer to our charge, a sync we asked for, or a notification. */
 export type OutcomeSource = 'charge' | 'sync' | 'notification';
@@ -35,6 +36,21 @@ export const CHARGING_LEASE_SECONDS = 120;
 export const REQUIRES_ACTION_CHECK_SECONDS = 600;
 const CHECK_BACKOFF_BASE_SECONDS = 30;
 const CHECK_BACKOFF_MAX_SECONDS = 3600;
+/**
+ * A delayed charge (the amount-13 rule) that the gateway refuses to take (`unavailable`) is sent
+ * again with a back-off (30 s doubling, at least the gateway's Retry-After), this many times in
+ * all; then the intent FAILS: the gateway said each time that it did not take the charge, so
+ * nothing was charged. About 16 minutes after the due time with the simulator.
+ */
+export const DELAYED_CHARGE_MAX_TRIES = 6;
+/**
+ * An open charge whose outcome is still unknown this long after confirm (no answer, pending, or a
+ * gateway that cannot be asked) is given up: the intent FAILS and the attempt is TIMED_OUT.
+ * Reconciliation keeps asking the gateway about it for `LATE_WATCH_SECONDS` more, at most hourly:
+ * a success it finds then is a late capture, refunded automatically (app/late-captures.ts).
+ */
+export const PROCESSING_DEADLINE_SECONDS = 24 * 60 * 60;
+export const LATE_WATCH_SECONDS = 7 * 24 * 60 * 60;
 
 /** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
 export function nextCheckAt(now: Date, checks: number): Date {
@@ -80,6 +96,9 @@ function actionFor(intent: PaymentIntentRecord, result: ChargeResult): IntentAct
   return canTransition(intent.status, action) ? action : null;
 }
 
+const pastDeadline = (attempt: ChargeAttemptRecord, now: Date) =>
+  now.getTime() - attempt.createdAt.getTime() >= PROCESSING_DEADLINE_SECONDS * 1000;
+
 const isOpen = (status: AttemptStatus) =>
   status === 'CHARGING' || status === 'DELAYED' || status === 'REQUIRES_ACTION' || status === 'PROCESSING';
 
@@ -112,26 +131,38 @@ export async function applyChargeOutcome(
 ): Promise<AppliedOutcome> {
   const unchanged: AppliedOutcome = { intent, failure: null, unavailable: null, warning: null };
   if (!isOpen(attempt.status)) {
-    const late =
-      outcome.kind === 'succeeded' && attempt.status === 'ABANDONED'
-        ? `charge ${attempt.idempotencyKey} succeeded at gateway ${attempt.gatewayId} after intent ${intent.id} became ${intent.status}; it needs a refund`
-        : null;
+    if (attempt.status === 'TIMED_OUT' || attempt.status === 'ABANDONED') {
+      await watchClosed(tx, attempt, outcome, source, now);
+    }
+    // A capture of an attempt that was closed otherwise (abandoned by a cancel or an expiry, timed
+    // out, ...): the gateway holds money our books say was not taken. Recorded here, refunded by
+    // the repair worker (app/late-captures.ts).
+    if (outcome.kind !== 'succeeded' || attempt.status === 'SUCCEEDED') return unchanged;
+    const late = await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now);
     return { ...unchanged, warning: late };
   }
-  const keepOpen = (status: AttemptStatus, nextAt: Date) =>
+  const keepOpen = (status: AttemptStatus, nextAt: Date, checked = source === 'sync') =>
     moveAttempt(tx, attempt, {
       status,
       gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
       nextCheckAt: nextAt,
-      checked: source === 'sync',
+      checked,
       updatedAt: now,
     });
+  // Unknown for too long: given up (the intent fails); a later success is a late capture.
+  if (
+    source === 'sync' &&
+    (outcome.kind === 'pending' || outcome.kind === 'indeterminate' || outcome.kind === 'unavailable') &&
+    pastDeadline(attempt, now)
+  ) {
+    return timeOut(tx, intent, attempt, now);
+  }
   const recheck = nextCheckAt(now, attempt.checks + (source === 'sync' ? 1 : 0));
 
   switch (outcome.kind) {
     case 'succeeded':
     case 'failed':
-      return settle(tx, intent, attempt, outcome, now);
+      return settle(tx, intent, attempt, outcome, now, source);
     case 'requires_action': {
       if (intent.status === 'CREATED') {
         const action: IntentAction = { type: 'confirm', result: 'requires_action' };
@@ -158,6 +189,7 @@ export async function applyChargeOutcome(
           message: 'The gateway asked for the payer to authenticate, which this payment could not offer.',
         },
         now,
+        source,
       );
     }
     case 'pending':
@@ -184,9 +216,30 @@ export async function applyChargeOutcome(
           unavailable: { retryAfterSeconds: outcome.retryAfterSeconds, detail: outcome.detail },
         };
       }
-      // A delayed charge is sent again after the gateway's pause; a sync is simply tried later.
-      const retryAt = attempt.status === 'DELAYED' ? addSeconds(now, outcome.retryAfterSeconds) : recheck;
-      await keepOpen(attempt.status, retryAt);
+      if (attempt.status === 'DELAYED') {
+        // Nothing was charged; the delayed charge is sent again, a bounded number of times.
+        const tries = attempt.checks + 1;
+        if (tries >= DELAYED_CHARGE_MAX_TRIES) {
+          return settle(
+            tx,
+            intent,
+            attempt,
+            {
+              kind: 'failed',
+              gatewayReference: null,
+              failureCode: 'gateway_rejected',
+              message: `The gateway did not take the charge in ${tries} tries; nothing was charged.`,
+            },
+            now,
+            source,
+          );
+        }
+        const pause = Math.max(outcome.retryAfterSeconds, CHECK_BACKOFF_BASE_SECONDS * 2 ** (tries - 1));
+        await keepOpen('DELAYED', addSeconds(now, pause), true);
+        return unchanged;
+      }
+      // A sync the gateway could not answer is simply tried later.
+      await keepOpen(attempt.status, recheck);
       return unchanged;
     }
     default: {
@@ -238,6 +291,7 @@ async function settle(
   attempt: ChargeAttemptRecord,
   outcome: Extract<ChargeOutcome, { kind: 'succeeded' | 'failed' }>,
   now: Date,
+  source: OutcomeSource,
 ): Promise<AppliedOutcome> {
   const succeeded = outcome.kind === 'succeeded';
   const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
@@ -251,11 +305,17 @@ async function settle(
     updatedAt: now,
   });
   if (!updated) {
+    const late =
+      succeeded && intent.status !== 'SUCCEEDED'
+        ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now)
+        : null;
     return {
       intent,
       failure: null,
       unavailable: null,
-      warning: `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
+      warning:
+        late ??
+        `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
     };
   }
   await settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now);
@@ -268,8 +328,64 @@ async function settle(
 }
 
 /**
+ * Gives up on an open charge whose outcome stayed unknown past `PROCESSING_DEADLINE_SECONDS`: the
+ * intent FAILS (payment_intent.failed), its PAYMENT transaction is DECLINED, and the attempt is
+ * TIMED_OUT, still watched by reconciliation for `LATE_WATCH_SECONDS` in case the gateway took the
+ * money after all (then a late capture, refunded).
+ */
+async function timeOut(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  now: Date,
+): Promise<AppliedOutcome> {
+  const action = actionFor(intent, 'failed');
+  const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
+  await moveAttempt(tx, attempt, {
+    status: 'TIMED_OUT',
+    failureCode: 'gateway_rejected',
+    nextCheckAt: addSeconds(now, CHECK_BACKOFF_MAX_SECONDS),
+    checked: true,
+    updatedAt: now,
+  });
+  if (action) await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
+  return {
+    intent: updated,
+    failure: null,
+    unavailable: null,
+    warning: `charge ${attempt.idempotencyKey} had no outcome from gateway ${attempt.gatewayId} within ${PROCESSING_DEADLINE_SECONDS} s; intent ${intent.id} failed, the charge stays watched for a late capture`,
+  };
+}
+
+/**
+ * The next look at an attempt closed while its charge was still open at the gateway (TIMED_OUT,
+ * or ABANDONED with the payer still on the gateway's page, whose approval notification might be
+ * lost): with the back-off, at most hourly, until its watch ends (`LATE_WATCH_SECONDS` after the
+ * processing deadline), and none after a definite answer (a success is recorded as a late capture
+ * by the caller; a failure settles the doubt).
+ */
+async function watchClosed(
+  tx: Queryable,
+  attempt: ChargeAttemptRecord,
+  outcome: ChargeOutcome,
+  source: OutcomeSource,
+  now: Date,
+): Promise<void> {
+  const definite = outcome.kind === 'succeeded' || outcome.kind === 'failed';
+  const watchEnds = attempt.createdAt.getTime() + (PROCESSING_DEADLINE_SECONDS + LATE_WATCH_SECONDS) * 1000;
+  const next = nextCheckAt(now, attempt.checks + 1);
+  await moveAttempt(tx, attempt, {
+    status: attempt.status,
+    gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
+    nextCheckAt: definite || next.getTime() > watchEnds ? null : next,
+    checked: source === 'sync',
+    updatedAt: now,
+  });
+}
+
+/**
  * Ends the open attempt of an intent that is being canceled or expired: one still waiting for the
- * payer is abandoned and its PAYMENT transaction declined. A charge that is being sent right now
+ * payer is abandoned (and watched, see `watchClosed`) and its PAYMENT transaction declined. A charge that is being sent right now
  * cannot be stopped, so the operation is refused until its answer is in.
  */
 export async function abandonOpenAttempt(
@@ -285,6 +401,11 @@ export async function abandonOpenAttempt(
       'A confirmation of this payment intent is in progress at the gateway; retrieve the intent to see its outcome.',
     );
   }
-  await moveAttempt(tx, attempt, { status: 'ABANDONED', nextCheckAt: null, updatedAt: now });
+  // The payer may still approve on the gateway's page: the attempt stays watched (a late capture).
+  await moveAttempt(tx, attempt, {
+    status: 'ABANDONED',
+    nextCheckAt: addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS),
+    updatedAt: now,
+  });
   await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
 }

@@ -14,6 +14,7 @@ import {
 import { settleRefundTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
 import type { NotificationHandler } from './gateway-notifications.ts';
+import { applyLateCaptureRefundOutcome } from './late-captures.ts';
 import { refundResource } from './ledger-resources.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */
@@ -88,7 +89,7 @@ export async function applyRefundOutcomeByGatewayKey(
  * The refund handler of the gateway-notification dispatch point (app/gateway-notifications.ts):
  * a late-settling refund's outcome. A notification about a refund we do not have (its creation
  * rolled back, or is still committing) is only a warning: reconciliation settles a refund that
- * exists but missed its notification.
+ * exists but missed its notification. The repair refund of a late capture is found by its key too.
  */
 export const applyRefundNotification: NotificationHandler<'refund'> = async (
   ctx,
@@ -103,5 +104,14 @@ export const applyRefundNotification: NotificationHandler<'refund'> = async (
     notification.idempotencyKey,
     notification.outcome,
   );
-  return refund ? null : `gateway ${gatewayId} notified about unknown refund ${notification.idempotencyKey}`;
+  if (refund) return null;
+  // The repair refund of a late capture settles by the same notifications.
+  const repair = await applyLateCaptureRefundOutcome(
+    ctx,
+    tx,
+    gatewayId,
+    notification.idempotencyKey,
+    notification.outcome,
+  );
+  return repair ? null : `gateway ${gatewayId} notified about unknown refund ${notification.idempotencyKey}`;
 };

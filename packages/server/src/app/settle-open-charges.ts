@@ -71,12 +71,14 @@ export function runDueDelayedCharges(ctx: AppContext, limit: number): Promise<Ba
 /**
  * Reconciliation: syncs with the gateway every attempt whose outcome is still open and due for a
  * check: charges left unanswered (time-out, broken connection, a crash between the two phases of
- * confirm), pending charges, and challenges whose notification may have been lost.
+ * confirm), pending charges, and challenges whose notification may have been lost; and charges
+ * given up on (TIMED_OUT) or abandoned by a cancel or an expiry while the payer was on the
+ * gateway's page (ABANDONED), while their late-capture watch lasts.
  */
 export function reconcileOpenCharges(ctx: AppContext, limit: number): Promise<BatchResult> {
   return settleDueAttempts(
     ctx,
-    ['CHARGING', 'PROCESSING', 'REQUIRES_ACTION'],
+    ['CHARGING', 'PROCESSING', 'REQUIRES_ACTION', 'TIMED_OUT', 'ABANDONED'],
     limit,
     'sync',
     async (connector, attempt) => {

@@ -6,6 +6,7 @@ export const eventTypes = [
   'payment_intent.failed',
   'payment_intent.canceled',
   'payment_intent.expired',
+  'payment_intent.late_capture_refunded',
   'refund.succeeded',
   'refund.failed',
 ] as const;

@@ -12,6 +12,7 @@ export const idPrefixes = {
   webhookDelivery: 'wd',
   apiKey: 'key',
   request: 'req',
+  lateCapture: 'lc',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

@@ -12,16 +12,25 @@ import {
   transition,
 } from './payment-intent.ts';
 
-/** The allowed transitions of CONTRACT.md, written out independently of the implementation. */
-const allowed: Record<PaymentIntentStatus, readonly PaymentIntentStatus[]> = {
-  CREATED: ['SUCCEEDED', 'FAILED', 'REQUIRES_ACTION', 'PROCESSING', 'CANCELED', 'EXPIRED'],
-  REQUIRES_ACTION: ['PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'EXPIRED'],
-  PROCESSING: ['SUCCEEDED', 'FAILED'],
-  SUCCEEDED: [],
-  FAILED: [],
-  CANCELED: [],
-  EXPIRED: [],
+/**
+ * The transitions of CONTRACT.md, written out independently of the implementation: for each status
+ * and action, the status it leads to, or null where the contract says `invalid_state_transition`.
+ */
+const byResult: Record<ChargeResult, PaymentIntentStatus> = {
+  succeeded: 'SUCCEEDED',
+  failed: 'FAILED',
+  requires_action: 'REQUIRES_ACTION',
+  processing: 'PROCESSING',
 };
+function expectedNext(from: PaymentIntentStatus, a: IntentAction): PaymentIntentStatus | null {
+  const open = from === 'CREATED' || from === 'REQUIRES_ACTION';
+  if (a.type === 'cancel') return open ? 'CANCELED' : null;
+  if (a.type === 'expire') return open ? 'EXPIRED' : null;
+  if (a.type === 'confirm') return from === 'CREATED' ? byResult[a.result] : null;
+  if (from === 'REQUIRES_ACTION') return byResult[a.result];
+  if (from === 'PROCESSING' && a.result !== 'processing') return byResult[a.result];
+  return null;
+}
 
 const results: ChargeResult[] = ['succeeded', 'failed', 'requires_action', 'processing'];
 const action: fc.Arbitrary<IntentAction> = fc.oneof(
@@ -34,23 +43,63 @@ const action: fc.Arbitrary<IntentAction> = fc.oneof(
 );
 
 describe('payment intent state machine', () => {
-  it('never leaves the allowed transition table over random operation sequences', () => {
+  it('follows the transition table exactly over random operation sequences', () => {
     fc.assert(
       fc.property(fc.array(action, { maxLength: 30 }), (actions) => {
         let status: PaymentIntentStatus = 'CREATED';
         for (const a of actions) {
-          if (canTransition(status, a)) {
-            const step = transition(status, a);
-            assert.ok(allowed[status].includes(step.to), `${status} -> ${step.to} by ${JSON.stringify(a)}`);
-            status = step.to;
+          const expected = expectedNext(status, a);
+          const what: string = `${status} by ${JSON.stringify(a)}`;
+          assert.equal(canTransition(status, a), expected !== null, what);
+          if (expected === null) {
+            assert.throws(() => transition(status, a), InvalidStateTransitionError, what);
           } else {
-            assert.throws(() => transition(status, a), InvalidStateTransitionError);
+            const step = transition(status, a);
+            assert.deepEqual([step.from, step.to], [status, expected], what);
+            status = step.to;
           }
         }
         assert.ok(paymentIntentStatuses.includes(status));
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('allows every transition of the table from every status (not only refusals)', () => {
+    const everyAction: IntentAction[] = [
+      ...results.map((result) => ({ type: 'confirm' as const, result })),
+      ...(['succeeded', 'failed', 'processing'] as const).map((result) => ({
+        type: 'gateway_outcome' as const,
+        result,
+      })),
+      { type: 'cancel' },
+      { type: 'expire' },
+    ];
+    const reached = new Set<string>();
+    for (const from of paymentIntentStatuses) {
+      for (const a of everyAction) {
+        const expected = expectedNext(from, a);
+        if (expected === null) continue;
+        assert.equal(transition(from, a).to, expected, `${from} by ${JSON.stringify(a)}`);
+        reached.add(`${from}->${expected}`);
+      }
+    }
+    // The contract's arrows, each one taken at least once above.
+    assert.deepEqual([...reached].sort(), [
+      'CREATED->CANCELED',
+      'CREATED->EXPIRED',
+      'CREATED->FAILED',
+      'CREATED->PROCESSING',
+      'CREATED->REQUIRES_ACTION',
+      'CREATED->SUCCEEDED',
+      'PROCESSING->FAILED',
+      'PROCESSING->SUCCEEDED',
+      'REQUIRES_ACTION->CANCELED',
+      'REQUIRES_ACTION->EXPIRED',
+      'REQUIRES_ACTION->FAILED',
+      'REQUIRES_ACTION->PROCESSING',
+      'REQUIRES_ACTION->SUCCEEDED',
+    ]);
   });
 
   it('keeps terminal states terminal', () => {

@@ -11,6 +11,7 @@ import { inputHygiene } from './plugins/input-hygiene.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
+import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
@@ -103,6 +104,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     perSecond: options.rateLimitPerSecond,
     unauthenticatedPerSecond: options.unauthenticatedRateLimitPerSecond ?? options.rateLimitPerSecond,
     redisUrl: options.redisUrl,
+    clock: ctx.clock,
   });
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
@@ -118,6 +120,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(webhookAdminRoutes, { ctx });
+  await app.register(lateCaptureAdminRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

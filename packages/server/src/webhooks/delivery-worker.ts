@@ -41,6 +41,8 @@ export interface DeliveryWorker {
   start(): Promise<void>;
   /** Looks for due work now (after the test clock moved, for example). */
   wake(): void;
+  /** Resolves once the worker has nothing claimed and is not looking for work. */
+  idle(): Promise<void>;
   /** Stops claiming, waits for attempts in flight to be recorded, and closes its connections. */
   stop(): Promise<void>;
 }
@@ -87,7 +89,7 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
   const ownsSender = options.sender === undefined;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
-  let pumping = false;
+  let pumping: Promise<void> | null = null;
   let again = false;
   let unlisten: (() => Promise<void>) | null = null;
   let poll: NodeJS.Timeout | null = null;
@@ -172,12 +174,15 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
       again = true;
       return;
     }
-    pumping = true;
-    pump()
+    pumping = pump()
       .catch((error: unknown) => logger.error({ err: error }, 'webhook claim failed; the poll tries again'))
       .finally(() => {
-        pumping = false;
+        pumping = null;
       });
+  }
+
+  async function idle(): Promise<void> {
+    while (pumping || inFlight.size > 0) await Promise.allSettled([pumping, ...inFlight]);
   }
 
   return {
@@ -191,6 +196,7 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
       }
     },
     wake: trigger,
+    idle,
     async start() {
       unlisten = await ctx.db.listen(EVENTS_CHANNEL, trigger);
       poll = setInterval(trigger, pollIntervalMs);
@@ -200,9 +206,7 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
       stopped = true;
       if (poll) clearInterval(poll);
       await unlisten?.();
-      while (pumping || inFlight.size > 0) {
-        await Promise.race([...inFlight, new Promise((resolve) => setTimeout(resolve, 20))]);
-      }
+      await idle();
       if (ownsSender) await sender.close();
     },
   };

@@ -28,11 +28,17 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-/** A fresh, migrated database for one test file: runs never see each other's rows. */
-export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database for one test file: runs never see each other's rows. With
+ * `migrated: false` it is empty, for the tests of migration itself.
+ */
+export async function openTestDatabase(
+  kind: DatabaseKind,
+  { migrated = true }: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   if (kind === 'embedded') {
     const db = await openEmbedded(null);
-    await migrate(db);
+    if (migrated) await migrate(db);
     return { db, url: null, drop: () => db.close() };
   }
   const adminUrl = process.env.PAYGATE_TEST_DATABASE_URL;
@@ -44,7 +50,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
   await admin.end();
   const url = withDatabase(adminUrl, name);
   const db = await openPostgres({ connectionString: url, maxConnections: 30 });
-  await migrate(db);
+  if (migrated) await migrate(db);
   return {
     db,
     url,

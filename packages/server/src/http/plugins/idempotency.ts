@@ -29,7 +29,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-function requestHash(method: string, path: string, body: unknown): string {
+export function requestHash(method: string, path: string, body: unknown): string {
   return createHash('sha256')
     .update(`${method} ${path}\n${canonicalJson(body)}`)
     .digest('hex');
@@ -136,6 +136,91 @@ export async function respondIdempotently(
 
   if (outcome.replayed) return replay(reply, outcome);
   return send(reply, outcome);
+}
+
+/**
+ * A work that calls out (a gateway) in phases, so that no transaction stays open during the call:
+ * `start` commits a recovery point, `callOut` runs outside any transaction, `finish` commits the
+ * outcome. The work itself must find the recovery point a same-key request left (after a crash,
+ * or while the first request is still calling out) and take it up, or refuse it as in flight.
+ */
+export interface PhasedWork<Started, Outcome> {
+  start(tx: Queryable, request: { key: string; hash: string }): Promise<Started>;
+  callOut(started: Started): Promise<Outcome>;
+  /** The answer to store, or an error to answer with (a 5xx is not stored, its changes still commit). */
+  finish(tx: Queryable, started: Started, outcome: Outcome): Promise<WorkResult | AppError>;
+}
+
+/**
+ * `respondIdempotently` for a `PhasedWork`. Phase 1 runs under the key's lock like any work (a
+ * 4xx refusal is stored, with its changes rolled back); the answer is stored in phase 3's
+ * transaction, together with the outcome. A crash in between leaves the work's recovery point,
+ * which a retry with the same key, or the work's own reconciliation, finishes.
+ */
+export async function respondInPhases<Started, Outcome>(
+  ctx: AppContext,
+  scope: TenantScope,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: PhasedWork<Started, Outcome>,
+): Promise<FastifyReply> {
+  const key = readIdempotencyKey(request);
+  const path = request.url.split('?')[0] ?? request.url;
+  const hash = requestHash(request.method, path, request.body);
+  const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
+  if (finished) return replay(reply, assertSameRequest(ctx, finished, hash));
+
+  const stored = (status: number, body: string): StoredResponse => ({
+    requestMethod: request.method,
+    requestPath: path,
+    requestHash: hash,
+    responseStatus: status,
+    responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
+    expiresAt: new Date(ctx.clock.now().getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
+  });
+  const first = await ctx.db.transaction(async (tx) => {
+    if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
+    const earlier = await findStoredResponse(tx, scope, key, ctx.clock.now());
+    if (earlier) return { kind: 'replay' as const, ...assertSameRequest(ctx, earlier, hash) };
+    await tx.query('SAVEPOINT idempotent_work');
+    try {
+      return { kind: 'started' as const, started: await work.start(tx, { key, hash }) };
+    } catch (error) {
+      if (!isStoredRefusal(error)) throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
+      const body = JSON.stringify(problemDocument(error, request.id));
+      await storeResponse(tx, scope, key, stored(error.status, body), ctx.clock.now());
+      return { kind: 'refused' as const, status: error.status, body };
+    }
+  });
+  if (first.kind === 'replay') return replay(reply, first);
+  if (first.kind === 'refused') return send(reply, first);
+
+  const outcome = await work.callOut(first.started);
+  const answer = await ctx.db.transaction(async (tx) => {
+    const result = await work.finish(tx, first.started, outcome);
+    if (result instanceof AppError) {
+      if (result.status >= 500) return result;
+      const body = JSON.stringify(problemDocument(result, request.id));
+      await storeResponse(tx, scope, key, stored(result.status, body), ctx.clock.now());
+      return { status: result.status, body };
+    }
+    const body = JSON.stringify(result.body);
+    await storeResponse(tx, scope, key, stored(result.status, body), ctx.clock.now());
+    return { status: result.status, body };
+  });
+  if (answer instanceof AppError) throw answer;
+  return send(reply, answer);
+}
+
+/** A refusal of the work that is stored under its key: 4xx, except validation and the key's own errors. */
+function isStoredRefusal(error: unknown): error is AppError {
+  return (
+    error instanceof AppError &&
+    error.status < 500 &&
+    error.code !== 'validation_error' &&
+    !(error instanceof IdempotencyError)
+  );
 }
 
 /**

@@ -2,7 +2,12 @@ import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Clock } from '../../clock.ts';
 import { AppError } from '../../domain/errors.ts';
+import { clockedRateLimitStore } from './rate-limit-store.ts';
+
+/** Budgets are per second. */
+const WINDOW_MS = 1000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +25,8 @@ export interface RateLimitOptions {
   unauthenticatedPerSecond: number;
   /** When set, budgets are shared by every process using this Redis. */
   redisUrl: string | null;
+  /** Measures the windows of the in-process budgets (Redis measures its own). */
+  clock: Clock;
 }
 
 function rateLimited(seconds: number, whose: string): AppError {
@@ -60,15 +67,17 @@ export const rateLimiting = fp(
       global: true,
       hook: 'preParsing',
       max: options.perSecond,
-      timeWindow: 1000,
-      ...(redis ? { redis, nameSpace: 'paygate-rl:', skipOnError: true } : {}),
+      timeWindow: WINDOW_MS,
+      ...(redis
+        ? { redis, nameSpace: 'paygate-rl:', skipOnError: true }
+        : { store: clockedRateLimitStore(options.clock, WINDOW_MS) }),
       keyGenerator: (request) => request.principal?.keyId ?? `ip:${request.ip}`,
       errorResponseBuilder: (_request, context) =>
         rateLimited(Math.max(1, Math.ceil(context.ttl / 1000)), 'for this API key'),
     });
     const unauthenticated = app.createRateLimit({
       max: options.unauthenticatedPerSecond,
-      timeWindow: 1000,
+      timeWindow: WINDOW_MS,
       keyGenerator: (request) => `unauthenticated:${request.ip}`,
     });
     app.decorate('limitUnauthenticated', async (request: FastifyRequest) => {

@@ -4,7 +4,8 @@ import { isUniqueViolation, type Queryable } from '../db.ts';
  * CHARGING: the charge is being sent (or a crash interrupted it); DELAYED: the amount-13 rule's
  * charge waits for its due time; REQUIRES_ACTION / PROCESSING: the gateway has not decided yet.
  * The other four are closed. UNAVAILABLE: the gateway refused to take it (nothing was charged);
- * ABANDONED: the intent was canceled or expired while the payer had still to act.
+ * ABANDONED: the intent was canceled or expired while the payer had still to act; TIMED_OUT: no
+ * outcome within the processing deadline, the intent failed (still watched for a late capture).
  */
 export type AttemptStatus =
   | 'CHARGING'
@@ -14,7 +15,8 @@ export type AttemptStatus =
   | 'SUCCEEDED'
   | 'FAILED'
   | 'UNAVAILABLE'
-  | 'ABANDONED';
+  | 'ABANDONED'
+  | 'TIMED_OUT';
 
 export const openAttemptStatuses: readonly AttemptStatus[] = [
   'CHARGING',

@@ -17,6 +17,9 @@ export interface RefundRecord {
   gatewayReference: string | null;
   failureMessage: string | null;
   nextSyncAt: Date | null;
+  /** The merchant's Idempotency-Key and the hash of its request, by which a retry finds this refund. */
+  requestKey: string | null;
+  requestHash: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,12 +38,14 @@ interface Row {
   gateway_reference: string | null;
   failure_message: string | null;
   next_sync_at: Date | null;
+  request_key: string | null;
+  request_hash: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const columns = `id, merchant_id, livemode, payment_intent_id, amount_minor, currency, status, metadata, gateway_id,
-  gateway_idempotency_key, gateway_reference, failure_message, next_sync_at, created_at, updated_at`;
+  gateway_idempotency_key, gateway_reference, failure_message, next_sync_at, request_key, request_hash, created_at, updated_at`;
 
 function fromRow(row: Row): RefundRecord {
   return {
@@ -57,6 +62,8 @@ function fromRow(row: Row): RefundRecord {
     gatewayReference: row.gateway_reference,
     failureMessage: row.failure_message,
     nextSyncAt: row.next_sync_at,
+    requestKey: row.request_key,
+    requestHash: row.request_hash,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -69,7 +76,7 @@ function lockClause(options: { forUpdate?: boolean }): string {
 export async function insertRefund(q: Queryable, refund: RefundRecord): Promise<void> {
   await q.query(
     `INSERT INTO refunds (${columns})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [
       refund.id,
       refund.merchantId,
@@ -84,6 +91,8 @@ export async function insertRefund(q: Queryable, refund: RefundRecord): Promise<
       refund.gatewayReference,
       refund.failureMessage,
       refund.nextSyncAt,
+      refund.requestKey,
+      refund.requestHash,
       refund.createdAt,
       refund.updatedAt,
     ],
@@ -130,6 +139,42 @@ export async function findRefundByGatewayKey(
   );
   const row = rows[0];
   return row ? fromRow(row) : null;
+}
+
+/**
+ * The refund a request with this Idempotency-Key started (within the key's lifetime: an older one
+ * belongs to an earlier use of the same key). The caller holds the key's advisory lock.
+ */
+export async function findRefundByRequest(
+  q: Queryable,
+  scope: TenantScope,
+  requestKey: string,
+  since: Date,
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query<Row>(
+    `SELECT ${columns} FROM refunds
+      WHERE merchant_id = $1 AND livemode = $2 AND request_key = $3 AND created_at > $4
+      ORDER BY created_at DESC LIMIT 1`,
+    [scope.merchantId, scope.livemode, requestKey, since],
+  );
+  const row = rows[0];
+  return row ? fromRow(row) : null;
+}
+
+/**
+ * Removes a PENDING refund that the gateway definitely did not take (it answered "unavailable"),
+ * with its REFUND transaction: nothing was refunded, and the merchant's retry with the same key
+ * starts afresh. False, removing nothing, when the refund has settled or the gateway named it.
+ */
+export async function deleteUntakenRefund(q: Queryable, id: string): Promise<boolean> {
+  const { rows } = await q.query<{ id: string }>(
+    `SELECT id FROM refunds WHERE id = $1 AND status = 'PENDING' AND gateway_reference IS NULL FOR UPDATE`,
+    [id],
+  );
+  if (rows.length === 0) return false;
+  await q.query(`DELETE FROM transactions WHERE refund_id = $1 AND type = 'REFUND'`, [id]);
+  await q.query('DELETE FROM refunds WHERE id = $1', [id]);
+  return true;
 }
 
 /** What the refunds of an intent hold against it: pending ones count, failed ones do not. */

@@ -2,11 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { createRefund } from '../../../app/create-refund.ts';
+import { finishRefund, sendRefund, startRefund } from '../../../app/create-refund.ts';
 import { refundResource } from '../../../app/ledger-resources.ts';
 import { retrieveRefund } from '../../../app/retrieve-refund.ts';
+import { AppError } from '../../../domain/errors.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { readIdempotencyKey, respondIdempotently } from '../../plugins/idempotency.ts';
+import { respondInPhases } from '../../plugins/idempotency.ts';
 
 export async function refundRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -20,11 +21,15 @@ export async function refundRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const idempotencyKey = readIdempotencyKey(request);
-      return respondIdempotently(ctx, principal, request, reply, async (tx) => ({
-        status: 200,
-        body: refundResource(await createRefund(ctx, tx, principal, request.body, idempotencyKey)),
-      }));
+      return respondInPhases(ctx, principal, request, reply, {
+        start: (tx, key) =>
+          startRefund(ctx, tx, principal, request.body, { idempotencyKey: key.key, requestHash: key.hash }),
+        callOut: (started) => sendRefund(ctx, started),
+        finish: async (tx, started, outcome) => {
+          const refund = await finishRefund(ctx, tx, started, outcome);
+          return refund instanceof AppError ? refund : { status: 200, body: refundResource(refund) };
+        },
+      });
     },
   );
 

@@ -1,0 +1,78 @@
+package dev.paygate;
+
+import com.google.gson.JsonObject;
+import java.util.Set;
+
+/**
+ * A verified webhook event. {@link #type()} may be a type added after this client version: check
+ * {@link #isKnownType()} and acknowledge unknown ones without processing them.
+ */
+public final class Event {
+  private static final Set<String> KNOWN_TYPES =
+      Set.of(
+          "payment_intent.requires_action",
+          "payment_intent.succeeded",
+          "payment_intent.failed",
+          "payment_intent.canceled",
+          "payment_intent.expired",
+          "refund.succeeded",
+          "refund.failed");
+
+  private final JsonObject json;
+
+  Event(JsonObject json) {
+    this.json = json.deepCopy();
+  }
+
+  /** Stable across redeliveries: deduplicate on it. */
+  public String id() {
+    return JsonObjects.string(json, "id");
+  }
+
+  public String type() {
+    return JsonObjects.string(json, "type");
+  }
+
+  public String created() {
+    return JsonObjects.string(json, "created");
+  }
+
+  public boolean livemode() {
+    return JsonObjects.bool(json, "livemode");
+  }
+
+  public boolean isKnownType() {
+    return KNOWN_TYPES.contains(type());
+  }
+
+  /** {@code data.object} as JSON (a copy). */
+  public JsonObject dataObject() {
+    return json.getAsJsonObject("data").getAsJsonObject("object").deepCopy();
+  }
+
+  /** {@code data.object} of a {@code payment_intent.*} event. */
+  public PaymentIntent paymentIntent() {
+    if (!type().startsWith("payment_intent.")) throw new IllegalStateException(type() + " carries no payment intent");
+    return PaymentIntent.fromJson(dataObject());
+  }
+
+  /** {@code data.object} of a {@code refund.*} event. */
+  public Refund refund() {
+    if (!type().startsWith("refund.")) throw new IllegalStateException(type() + " carries no refund");
+    return Refund.fromJson(dataObject());
+  }
+
+  /** The whole envelope as received (a copy). */
+  public JsonObject toJsonObject() {
+    return json.deepCopy();
+  }
+
+  public String toJson() {
+    return JsonObjects.GSON.toJson(json);
+  }
+
+  @Override
+  public String toString() {
+    return "Event" + toJson();
+  }
+}

@@ -1,0 +1,12 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Paygate\Exception;
+
+/**
+ * HTTP 422 currency_not_supported, amount_below_minimum or amount_exceeds_refundable.
+ */
+class AmountException extends ApiException
+{
+}

@@ -1,0 +1,89 @@
+"""Paygate reference client for Python (standard library only).
+
+::
+
+    import paygate
+
+    client = paygate.Client(api_key="sk_test_...", base_url="https://pay.example.com")
+    intent = client.payment_intents.create({"amount_minor": 1999, "currency": "USD", "gateway_id": "sim"})
+    event = paygate.Webhook.construct_event(raw_body, signature_header, ["whsec_..."])
+"""
+
+from ._client import Client
+from ._errors import (
+    AmountError,
+    APIError,
+    AuthenticationError,
+    CardError,
+    ConfigurationError,
+    ConnectionError,
+    GatewayUnavailableError,
+    IdempotencyError,
+    InternalServerError,
+    InvalidPayloadError,
+    InvalidRequestError,
+    InvalidStateError,
+    NotFoundError,
+    PaygateError,
+    PermissionError,
+    RateLimitError,
+    SignatureVerificationError,
+)
+from ._transport import HttpTransport, Transport, TransportError, TransportRequest, TransportResponse
+from ._types import (
+    CancelPaymentIntentParams,
+    ConfirmPaymentIntentParams,
+    CreatePaymentIntentParams,
+    CreateRefundParams,
+    ListTransactionsParams,
+    PaymentIntent,
+    Refund,
+    Resource,
+    ResponseInfo,
+    Transaction,
+)
+from ._version import VERSION
+from ._webhooks import KNOWN_EVENT_TYPES, Event, Webhook
+
+__version__ = VERSION
+
+__all__ = [
+    "APIError",
+    "AmountError",
+    "AuthenticationError",
+    "CancelPaymentIntentParams",
+    "CardError",
+    "Client",
+    "ConfigurationError",
+    "ConfirmPaymentIntentParams",
+    "ConnectionError",
+    "CreatePaymentIntentParams",
+    "CreateRefundParams",
+    "Event",
+    "GatewayUnavailableError",
+    "HttpTransport",
+    "IdempotencyError",
+    "InternalServerError",
+    "InvalidPayloadError",
+    "InvalidRequestError",
+    "InvalidStateError",
+    "KNOWN_EVENT_TYPES",
+    "ListTransactionsParams",
+    "NotFoundError",
+    "PaygateError",
+    "PaymentIntent",
+    "PermissionError",
+    "RateLimitError",
+    "Refund",
+    "Resource",
+    "ResponseInfo",
+    "SignatureVerificationError",
+    "Transaction",
+    "Transport",
+    "TransportError",
+    "TransportRequest",
+    "TransportResponse",
+    "VERSION",
+    "Webhook",
+    "__version__",
+]

@@ -1,0 +1,1 @@
+export { type WaitForOptions, waitFor } from './wait-for.ts';
