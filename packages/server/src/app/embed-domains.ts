@@ -45,6 +45,16 @@ export function canonicalEmbedOrigin(value: string): string {
   return url.origin;
 }
 
+/** Whether `value` is an exact origin in its canonical form (what a browser's `location.origin` gives). */
+export function isCanonicalEmbedOrigin(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    return canonicalEmbedOrigin(value) === value;
+  } catch {
+    return false;
+  }
+}
+
 export async function registerEmbedDomain(
   ctx: AppContext,
   merchantId: string,
