@@ -83,7 +83,7 @@ describe('card-data guard', () => {
     fc.assert(
       fc.property(
         pan,
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 3, max: 6 }), { minLength: 1, maxLength: 6 }),
         fc.constantFrom(...SEPARATORS),
         fc.constantFrom(...DIGIT_SPELLINGS.keys()),
         fc.constantFrom('', 'note: ', 'https://shop.example/back?card=', 'a=1&b='),
@@ -98,6 +98,9 @@ describe('card-data guard', () => {
             rest = rest.slice(size);
           }
           if (rest !== '') groups.push(rest);
+          // A short last group joins the one before: card numbers are not written with 1- or 2-digit groups.
+          const last = groups.at(-1) ?? '';
+          if (groups.length > 1 && last.length < 3) groups.splice(-2, 2, `${groups.at(-2)}${last}`);
           const text = `${prefix}${groups.map((g) => [...g].map(spell).join('')).join(separator)}${suffix}`;
           assert.equal(containsCardNumber(text), true, JSON.stringify(text));
         },
@@ -146,7 +149,7 @@ describe('card-data guard', () => {
 
   // The documented false-positive rates (docs/api.md): measured on fixed seeds, bounded here so a
   // change to the guard that makes it noisier is seen.
-  it('refuses about 0.3% of random UUIDs, no base64url ids, and a tenth of 13-digit numbers', () => {
+  it('refuses no random UUIDs or base64url ids, and a tenth of bare 13-digit numbers', () => {
     const random = seededBytes(22);
     const uuid = () => {
       const hex = random(16).toString('hex');
@@ -157,7 +160,11 @@ describe('card-data guard', () => {
       for (let i = 0; i < count; i++) if (containsCardNumber(make())) refused += 1;
       return refused / count;
     };
-    assert.ok(rate(20_000, uuid) < 0.006);
+    assert.equal(rate(20_000, uuid), 0);
+    assert.equal(
+      rate(20_000, () => `re-${(random(1)[0] ?? 0) % 100}-${random(6).toString('hex')}`),
+      0,
+    );
     assert.equal(
       rate(20_000, () => random(18).toString('base64url')),
       0,

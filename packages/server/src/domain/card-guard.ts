@@ -13,6 +13,15 @@
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 const MAX_SEPARATOR_RUN = 3;
+/** Card numbers are written in groups of 3 to 6 digits (4-4-4-4, 4-6-5, 4-6-4); shorter groups are other numbers. */
+const MIN_GROUP_DIGITS = 3;
+/**
+ * A UUID (8-4-4-4-12 hex) is an identifier, never a written card number: every reference client
+ * sends one as its Idempotency-Key, and its dash-separated digit groups would otherwise look like
+ * a grouped number about 3 times in 1,000.
+ */
+const UUID =
+  /(?<![0-9A-Za-z])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Za-z])/g;
 const PERCENT_DECODE_ROUNDS = 2;
 const SEPARATOR = /[\s\p{Pd}\p{Cf}\u2212\u30fc]/u;
 const DIGIT = /[0-9]/;
@@ -95,15 +104,20 @@ function groupRuns(text: string): string[][] {
 }
 
 /**
- * Whether a run of digit groups holds a card number: any window of whole consecutive groups with
- * 13 to 19 digits that passes Luhn (a PAN followed by an expiry, `4242 … 4242 12 28`, is still
- * found). One unbroken block of more than 19 digits is not a card number (long numeric ids).
+ * Whether a run of digit groups holds a card number: one group of 13 to 19 digits, or a window of
+ * consecutive groups of at least MIN_GROUP_DIGITS each with 13 to 19 digits in all, that passes
+ * Luhn (a PAN followed by an expiry, `4242 … 4242 12 28`, is still found). One unbroken block of
+ * more than 19 digits is not a card number (long numeric ids), and neither are short numbers
+ * joined by dashes (`order-17-123456789012`).
  */
 function runHoldsCardNumber(groups: string[]): boolean {
   for (let start = 0; start < groups.length; start++) {
     let digits = '';
     for (let end = start; end < groups.length; end++) {
-      digits += groups[end];
+      const group = groups[end] as string;
+      const single = end === start;
+      if (!single && (group.length < MIN_GROUP_DIGITS || digits.length < MIN_GROUP_DIGITS)) break;
+      digits += group;
       if (digits.length > MAX_DIGITS) break;
       if (digits.length >= MIN_DIGITS && passesLuhn(digits)) return true;
     }
@@ -115,7 +129,7 @@ export function containsCardNumber(text: string): boolean {
   // Fast path: fewer than 13 numeric characters (any script) and percent signs in all cannot
   // spell a card number in any form.
   if ((text.match(NUMERIC_OR_ESCAPE)?.length ?? 0) < MIN_DIGITS) return false;
-  return readings(text).some((reading) => groupRuns(reading).some(runHoldsCardNumber));
+  return readings(text).some((reading) => groupRuns(reading.replace(UUID, ' ')).some(runHoldsCardNumber));
 }
 
 /**
