@@ -24,7 +24,10 @@ describe('conformance suite machinery', () => {
   it('finds the TypeScript driver and every clients/*/conformance/driver by default', () => {
     const found = driversToRun({});
     assert.ok(found.includes(join(repositoryRoot, 'packages/client-node/conformance/driver')));
-    assert.ok(found.every((path) => path.endsWith('/conformance/driver')));
+    assert.ok(
+      found.every((path) => path.endsWith('/conformance/driver')),
+      `every driver found is a conformance/driver: ${found}`,
+    );
   });
 
   it('runs only the drivers named in PAYGATE_CLIENT_DRIVERS', () => {

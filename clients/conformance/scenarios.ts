@@ -3,6 +3,12 @@
 // end-to-end payment against the real service. Every client runs every scenario through its
 // conformance driver; the runner (conformance.test.ts) knows no client.
 //
+// Every assert.ok carries its own message: without one, Node builds it by parsing the calling
+// source, which under tsx (inline source maps) can take minutes.
+//
+// Time-outs are generous (seconds) wherever an answer is expected, so a loaded machine never turns
+// a slow answer into a time-out; only the stalls wait for them.
+//
 // A scenario configures a fresh client (against the scripted server unless it says otherwise),
 // scripts the server's answers, sends one command and states what must come back: the reply, the
 // attempts, the back-off waits (recorded, never slept) and the requests the server saw. The few
@@ -260,7 +266,7 @@ const retries: Scenario[] = [
   {
     name: 'retries: a GET that times out is retried',
     rule: 'Request time-out per attempt; GET retried',
-    configure: { timeout_ms: 1000 },
+    configure: { timeout_ms: 3000 },
     steps: [{ stall: true }, ok()],
     command: retrieve,
     expect: { ok: true, attempts: 2, sleeps: { backoff: 1 } },
@@ -289,7 +295,7 @@ const retries: Scenario[] = [
   {
     name: 'connection: a GET that times out on every attempt ends in a connection error',
     rule: 'Request time-out per attempt; connection error when exhausted',
-    configure: { timeout_ms: 800, max_retries: 1 },
+    configure: { timeout_ms: 1500, max_retries: 1 },
     steps: [{ stall: true }, { stall: true }],
     command: retrieve,
     expect: { ok: false, error: { kind: 'connection', root: true }, attempts: 2, sleeps: { backoff: 1 } },
@@ -346,7 +352,7 @@ const posts: Scenario[] = [
     ([what, command, step, error]): Scenario => ({
       name: `POST: ${what} is not retried`,
       rule: 'Never retried: any POST that got a response; any POST whose delivery is unknown',
-      configure: { timeout_ms: 1000 },
+      configure: { timeout_ms: 5000 },
       steps: [step, created()],
       command,
       expect: { ok: false, error, attempts: 1, sleeps: [] },
@@ -492,9 +498,9 @@ const idempotency: Scenario[] = [
     },
   },
   {
-    name: 'idempotency: the key travels with a connection error so the caller can repeat the POST',
+    name: "idempotency: a create that got no answer had sent the caller's key, to repeat it with",
     rule: 'Safe retry cycle for POST: on no response, repeat the same POST with exactly that key',
-    configure: { timeout_ms: 1000 },
+    configure: { timeout_ms: 5000 },
     steps: [{ drop: 'after_read' }],
     command: { ...create, idempotency_key: 'order-43' },
     expect: {
@@ -531,7 +537,7 @@ const telemetry: Scenario[] = [true, false, undefined].map((on) => ({
       assert.ok(user_agent?.includes(runtime_version), `${user_agent} names the runtime version`);
     }
     // Telemetry carries versions only: no key, no host name, no merchant data.
-    assert.ok(!user_agent?.includes(SECRET_KEY));
+    assert.ok(!user_agent?.includes(SECRET_KEY), 'the User-Agent carries no API key');
   },
 }));
 
@@ -575,7 +581,10 @@ const pagination: Scenario[] = [
         assert.equal(queries[0]?.get('cursor'), null, 'the first page has no cursor');
         assert.equal(queries[1]?.get('cursor'), 'cur_page2');
         assert.equal(queries[2]?.get('cursor'), 'cur_page3');
-        assert.ok(requests.every((r) => r.method === 'GET' && r.url.startsWith('/v1/transactions')));
+        assert.ok(
+          requests.every((r) => r.method === 'GET' && r.url.startsWith('/v1/transactions')),
+          `every page is a GET of /v1/transactions: ${requests.map((r) => `${r.method} ${r.url}`)}`,
+        );
       },
     },
   },

@@ -15,6 +15,7 @@ public final class Event {
           "payment_intent.failed",
           "payment_intent.canceled",
           "payment_intent.expired",
+          "payment_intent.late_capture_refunded",
           "refund.succeeded",
           "refund.failed");
 

@@ -199,6 +199,25 @@ class RequestBehaviourTest {
   }
 
   @Test
+  void oneClientServesManyThreads() throws Exception {
+    Step[] answers = new Step[40];
+    java.util.Arrays.fill(answers, Step.json(200, INTENT));
+    try (ScriptedServer server = new ScriptedServer(answers)) {
+      PaygateClient shared = client(server.baseUrl(), 0);
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+      try {
+        List<java.util.concurrent.Future<Long>> results = new ArrayList<>();
+        for (int i = 0; i < 40; i++) results.add(pool.submit(() -> shared.paymentIntents().retrieve("pi_1").amountMinor()));
+        for (java.util.concurrent.Future<Long> result : results) assertEquals(999_999_999_999L, result.get());
+      } finally {
+        pool.shutdownNow();
+      }
+      assertEquals(40, server.seen.size());
+      assertEquals(40, attempts.get());
+    }
+  }
+
+  @Test
   void misconfigurationFailsLocally() {
     assertThrows(ConfigurationException.class, () -> PaygateClient.builder().apiKey("pk_test_abc").build());
     assertThrows(ConfigurationException.class, () -> PaygateClient.builder().apiKey(KEY).baseUrl("ftp://x").build());
