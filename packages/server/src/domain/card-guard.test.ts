@@ -17,10 +17,10 @@ describe('card-data guard', () => {
     }
   });
 
-  it('finds every Luhn-valid number of 13 to 19 digits', () => {
+  it('finds every Luhn-valid number of 13 to 19 digits with a card prefix', () => {
     fc.assert(
       fc.property(fc.integer({ min: 12, max: 18 }), fc.integer({ min: 0, max: 2 ** 31 }), (length, seed) => {
-        const body = String(seed).padStart(length, '7').slice(0, length);
+        const body = String(seed).padStart(length, '4').slice(0, length);
         assert.equal(containsCardNumber(`x ${withCheckDigit(body)} y`), true);
       }),
     );
@@ -75,9 +75,12 @@ describe('card-data guard', () => {
     (d) => `%3${d}`, // percent-encoded
     (d) => `%253${d}`, // percent-encoded twice
   ];
+  // Card numbers as issued: 13 digits starting with 4, or 14 to 19 starting with 2 to 9.
   const pan = fc
-    .tuple(fc.integer({ min: 12, max: 18 }), fc.stringMatching(/^[1-9][0-9]{17}$/))
-    .map(([length, digits]) => withCheckDigit(digits.slice(0, length)));
+    .tuple(fc.integer({ min: 12, max: 18 }), fc.stringMatching(/^[2-9][0-9]{17}$/))
+    .map(([length, digits]) =>
+      withCheckDigit((length === 12 ? `4${digits.slice(1)}` : digits).slice(0, length)),
+    );
 
   it('finds a card number however its digits and group separators are spelled', () => {
     fc.assert(
@@ -149,7 +152,7 @@ describe('card-data guard', () => {
 
   // The documented false-positive rates (docs/api.md): measured on fixed seeds, bounded here so a
   // change to the guard that makes it noisier is seen.
-  it('refuses no random UUIDs or base64url ids, and a tenth of bare 13-digit numbers', () => {
+  it('refuses no random UUIDs, base64url ids or timestamps, and a tenth of other bare long numbers', () => {
     const random = seededBytes(22);
     const uuid = () => {
       const hex = random(16).toString('hex');
@@ -169,8 +172,17 @@ describe('card-data guard', () => {
       rate(20_000, () => random(18).toString('base64url')),
       0,
     );
-    const epochMs = rate(20_000, () => String(1_600_000_000_000 + random(4).readUInt32BE(0) * 40));
-    assert.ok(epochMs > 0.08 && epochMs < 0.12, String(epochMs));
+    const epochMs = () => 1_600_000_000_000 + random(4).readUInt32BE(0) * 40;
+    assert.equal(
+      rate(20_000, () => `order-${epochMs()}`),
+      0,
+    );
+    assert.equal(
+      rate(20_000, () => `${epochMs()}${random(1)[0] ?? 0}`.padEnd(16, '7')),
+      0,
+    );
+    const orderNumbers = rate(20_000, () => `5${random(7).readUIntBE(0, 6).toString().padStart(15, '0')}`);
+    assert.ok(orderNumbers > 0.08 && orderNumbers < 0.12, String(orderNumbers));
   });
 });
 

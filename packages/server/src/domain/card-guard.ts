@@ -27,6 +27,21 @@ const SEPARATOR = /[\s\p{Pd}\p{Cf}\u2212\u30fc]/u;
 const DIGIT = /[0-9]/;
 const NUMERIC_OR_ESCAPE = /[\p{N}%]/gu;
 
+/**
+ * Whether digits that pass Luhn can be a card number by their issuer prefix (ISO/IEC 7812): no
+ * card starts with 0; the only cards starting with 1 (UATP) have 15 digits; the only 13-digit
+ * cards (early Visa) start with 4. This keeps timestamps out, which all start with 1 for years
+ * (epoch milliseconds have 13 digits, microseconds 16, nanoseconds 19) and otherwise fail one time
+ * in ten, as `order-<epoch ms>` idempotency keys did.
+ */
+function hasCardPrefix(digits: string): boolean {
+  const first = digits[0];
+  if (first === '0') return false;
+  if (first === '1') return digits.length === 15;
+  if (digits.length === 13) return first === '4';
+  return true;
+}
+
 export function passesLuhn(digits: string): boolean {
   let sum = 0;
   let double = false;
@@ -119,7 +134,7 @@ function runHoldsCardNumber(groups: string[]): boolean {
       if (!single && (group.length < MIN_GROUP_DIGITS || digits.length < MIN_GROUP_DIGITS)) break;
       digits += group;
       if (digits.length > MAX_DIGITS) break;
-      if (digits.length >= MIN_DIGITS && passesLuhn(digits)) return true;
+      if (digits.length >= MIN_DIGITS && hasCardPrefix(digits) && passesLuhn(digits)) return true;
     }
   }
   return false;
