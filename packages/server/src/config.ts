@@ -14,6 +14,8 @@ export interface Config {
   masterKey: Buffer;
   testClock: boolean;
   simPort: number | null;
+  /** A shared simulator (`paygate sim`) to use instead of starting one in this process. */
+  simUrl: string | null;
   redisUrl: string | null;
   migrateOnStart: boolean;
   rateLimitPerSecond: number;
@@ -22,6 +24,9 @@ export interface Config {
   logLevel: string;
   /** PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK: test-mode webhook endpoints may be on loopback. */
   testWebhooksAllowLoopback: boolean;
+  /** The Prometheus metrics listener (`GET /metrics`); null: none. */
+  metricsPort: number | null;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -39,6 +44,20 @@ function parseBoolean(name: string, value: string | undefined, fallback: boolean
   if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(value.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false`);
+}
+
+function parseHttpUrl(name: string, value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  return value.replace(/\/+$/, '');
 }
 
 /** Reads a secret kept in the data dir, creating it on first use. */
@@ -90,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const simOff = (env.PAYGATE_SIM ?? '').toLowerCase() === 'off';
   const simPort = parsePort('PAYGATE_SIM_PORT', env.PAYGATE_SIM_PORT, 8081);
+  const simUrl = parseHttpUrl('PAYGATE_SIM_URL', env.PAYGATE_SIM_URL);
   const rateLimitPerSecond = Number(env.PAYGATE_RATE_LIMIT_PER_SECOND ?? 100);
   if (!Number.isInteger(rateLimitPerSecond) || rateLimitPerSecond < 1) {
     throw new ConfigError('PAYGATE_RATE_LIMIT_PER_SECOND must be a positive integer');
@@ -110,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: Buffer.from(masterKeyHex, 'hex'),
     testClock: parseBoolean('PAYGATE_TEST_CLOCK', env.PAYGATE_TEST_CLOCK, false),
     simPort: simOff || simPort === 0 ? null : simPort,
+    simUrl,
     redisUrl: env.PAYGATE_REDIS_URL || null,
     migrateOnStart: parseBoolean('PAYGATE_MIGRATE_ON_START', env.PAYGATE_MIGRATE_ON_START, true),
     rateLimitPerSecond,
@@ -120,5 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK,
       true,
     ),
+    metricsPort: env.PAYGATE_METRICS_PORT
+      ? parsePort('PAYGATE_METRICS_PORT', env.PAYGATE_METRICS_PORT, 0)
+      : null,
+    metricsHost: env.PAYGATE_METRICS_HOST || '127.0.0.1',
   };
 }

@@ -6,6 +6,10 @@ Commands:
   start                      start the service (API, operator API, workers, simulated gateway)
   migrate                    apply pending database migrations and exit
   worker                     run only the webhook delivery worker (no HTTP); run several beside the API
+  sim                        run only the simulated gateway, shared by every process (PAYGATE_SIM_URL)
+  reconcile [--from <instant>] [--to <instant>] [--dry-run] [--json]
+                             compare charges and refunds with the gateway's books (default: the last
+                             24 hours), repair what can be, exit 3 while differences remain
   merchant create <name>     create a merchant and print its API keys (shown once)
   help                       show this text
 
@@ -32,34 +36,34 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'start': {
       const { startService } = await import('./service.ts');
-      const service = await startService(config);
-      const stop = (signal: string) => {
-        service.logger.info({ signal }, 'shutting down: finishing in-flight requests');
-        service
-          .stop()
-          .then(() => process.exit(0))
-          .catch((error: unknown) => {
-            service.logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          });
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      await runUntilSignal(startService(config), (service, signal) =>
+        service.logger.info({ signal }, 'shutting down: finishing in-flight requests'),
+      );
       return -1;
     }
     case 'worker': {
       const { startWorkerProcess } = await import('./webhooks/worker-process.ts');
-      const worker = await startWorkerProcess(config);
-      const stop = (signal: string) => {
-        worker.logger.info({ signal }, 'shutting down: finishing attempts in flight');
-        worker.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      await runUntilSignal(startWorkerProcess(config), (worker, signal) =>
+        worker.logger.info({ signal }, 'shutting down: finishing attempts in flight'),
+      );
       return -1;
+    }
+    case 'sim': {
+      const { startSimProcess } = await import('./cli/sim-command.ts');
+      await runUntilSignal(startSimProcess(config));
+      return -1;
+    }
+    case 'reconcile': {
+      const { reconcileCommand } = await import('./cli/reconcile-command.ts');
+      try {
+        return await reconcileCommand(config, rest);
+      } catch (error) {
+        if (error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
+          process.stderr.write(`paygate reconcile: ${error.message}\n`);
+          return 2;
+        }
+        throw error;
+      }
     }
     case 'migrate': {
       const [{ openDatabase }, { migrate }] = await Promise.all([
@@ -99,3 +103,33 @@ run(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/**
+ * Waits for a long-running process part to start, with SIGTERM and SIGINT handled from the first
+ * moment: a signal that arrives while it is still starting (or right after it said it listens)
+ * stops it gracefully once it has started, instead of killing the process mid-start.
+ */
+async function runUntilSignal<T extends { stop(): Promise<void> }>(
+  starting: Promise<T>,
+  announce?: (started: T, signal: string) => void,
+): Promise<T> {
+  const stop = (signal: string) => {
+    starting
+      .then(async (started) => {
+        announce?.(started, signal);
+        await started.stop();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(
+            `shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return starting;
+}

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { AppContext } from '../app/context.ts';
-import type { ShiftedClock } from '../clock.ts';
+import type { TestClock } from '../clock.ts';
 import { newId } from '../domain/ids.ts';
 import { parseJsonBody } from './json-body.ts';
 import { MAX_PATH_SEGMENT_LENGTH, onClientError, onFrameworkError } from './parser-errors.ts';
@@ -15,9 +16,10 @@ import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
+import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
-import { healthRoutes } from './routes/health.ts';
+import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
 import { refundRoutes } from './routes/v1/refunds.ts';
 import { transactionRoutes } from './routes/v1/transactions.ts';
@@ -32,10 +34,10 @@ export interface HttpOptions {
   unauthenticatedRateLimitPerSecond?: number;
   redisUrl: string | null;
   logLevel: string;
-  /** Where log lines go (default stdout); tests capture them to check what is logged. */
-  logStream?: NodeJS.WritableStream;
+  /** Where log lines go (stdout when absent). */
+  logStream?: DestinationStream;
   /** Present only when the test clock is enabled. */
-  testClock: ShiftedClock | null;
+  testClock: TestClock | null;
   /** Called after the test clock moved, so time-driven jobs run promptly (the scheduler's wake). */
   onTestClockAdvance?: () => void;
 }
@@ -51,7 +53,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
         ? false
         : { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // Request logging is ours (below): one line per request, without bodies, keys or query strings.
-    logController: new LogController({ disableRequestLogging: true }),
+    // The request id is logged under the name problem documents use: a caller's request_id finds its lines.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -75,13 +78,12 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     if (closing) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the path: ids in paths would make a label value per object.
+    const route = request.routeOptions.url ?? 'unmatched';
+    ctx.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    ctx.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
+      { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
   });
@@ -111,7 +113,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(inputHygiene);
   await app.register(cardGuard);
 
-  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(healthRoutes, { checks: [databaseCheck(ctx.db)] });
   await app.register(gatewayNotificationRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
@@ -119,6 +121,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(merchantAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
+  await app.register(apiReferenceRoutes);
   await app.register(webhookAdminRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   if (options.testClock)

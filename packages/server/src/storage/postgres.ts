@@ -1,5 +1,15 @@
 import pg from 'pg';
-import { type Database, guarded, parseInt8, type Queryable, type QueryResult, statementName } from './db.ts';
+
+import {
+  type Database,
+  guarded,
+  parseInt8,
+  type Queryable,
+  type QueryResult,
+  statementName,
+  TransactionAbortedError,
+} from './db.ts';
+import { listenWithReconnect } from './postgres-listen.ts';
 
 const INT8_OID = 20;
 
@@ -7,6 +17,12 @@ export interface PostgresOptions {
   connectionString: string;
   maxConnections?: number;
   applicationName?: string;
+  /**
+   * Pipelining (node-postgres 8.23): a statement is written without waiting for the answer to the
+   * one before, so BEGIN travels with a transaction's first statement and `together` sends
+   * independent statements in one round trip. On by default; off gives one round trip each.
+   */
+  pipeline?: boolean;
 }
 
 function typeParsers() {
@@ -18,8 +34,9 @@ function typeParsers() {
   };
 }
 
-function wrap(client: pg.PoolClient | pg.Pool): Queryable {
+function wrap(client: pg.PoolClient | pg.Pool, pipelined: boolean): Queryable {
   return {
+    pipelined,
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       // Statements with parameters run as named prepared statements: each connection parses and
       // plans one of our (fixed) SQL texts once instead of on every call.
@@ -38,7 +55,9 @@ function wrap(client: pg.PoolClient | pg.Pool): Queryable {
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const pipelined = options.pipeline ?? true;
   const pool = new pg.Pool({
+    pipeline: pipelined,
     connectionString: options.connectionString,
     max: options.maxConnections ?? 20,
     application_name: options.applicationName ?? 'paygate',
@@ -48,20 +67,35 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const plain = wrap(pool);
+  const plain = wrap(pool, false);
   await plain.query('SELECT 1');
 
   return {
     kind: 'postgres',
+    pipelined: false,
     query: plain.query,
     exec: plain.exec,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // The pool listens for errors only on idle clients. A connection ended while checked out
+      // but between two queries (a backend terminated during the gateway call of a use case)
+      // emits 'error' with no listener, which would crash the process; the next query rejects
+      // instead, and the broken client is discarded on release.
+      const ignoreError = () => {};
+      client.on('error', ignoreError);
       let broken: Error | undefined;
+      // Pipelined, BEGIN is not waited for: it reaches the server just before the first statement,
+      // in the same write. It can only fail with the connection, and then so does everything after.
+      const begun = client.query('BEGIN');
+      begun.catch(() => {});
       try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await guarded('COMMIT', () => client.query('COMMIT'));
+        if (!pipelined) await begun;
+        const result = await fn(wrap(client, pipelined));
+        await begun;
+        const committed = await guarded('COMMIT', () => client.query('COMMIT'));
+        // The trap: COMMIT of a transaction in which a statement failed (its error caught, or a
+        // pipelined statement nobody awaited) answers ROLLBACK instead of throwing.
+        if (committed.command === 'ROLLBACK') throw new TransactionAbortedError();
         return result;
       } catch (error) {
         try {
@@ -71,21 +105,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         }
         throw error;
       } finally {
+        client.off('error', ignoreError);
         client.release(broken);
       }
     },
-    async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString: options.connectionString, types: typeParsers() });
-      await client.connect();
-      client.on('error', () => {});
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end().catch(() => {});
-      };
-    },
+    listen: (channel, onNotify, onState) =>
+      listenWithReconnect({ connectionString: options.connectionString, channel, onNotify, onState }),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

@@ -1,7 +1,9 @@
 import type { ApiKeyPermission, Credential } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../app/context.ts';
+import { clockedCache } from '../../clock.ts';
 import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
@@ -35,54 +37,36 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
 const UNKNOWN_KEY_CACHE_TTL_MS = 5_000;
 const UNKNOWN_KEY_CACHE_MAX_ENTRIES = 10_000;
 
-/** A map bounded in size (the oldest entry goes first) whose entries expire. */
-class ExpiringCache<Value> {
-  private readonly entries = new Map<string, { value: Value; expiresAtMs: number }>();
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
-
-  get(key: string, nowMs: number): Value | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAtMs > nowMs) return entry.value;
-    if (entry) this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, value: Value, nowMs: number): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(key, { value, expiresAtMs: nowMs + this.ttlMs });
-  }
-}
-
 /**
  * Keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
  * database round trip for authentication, and a flood of one unknown key costs one lookup. A
  * revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
  */
 class ApiKeyCache {
-  private readonly known = new ExpiringCache<ApiKeyRow>(KEY_CACHE_TTL_MS, KEY_CACHE_MAX_ENTRIES);
-  private readonly unknown = new ExpiringCache<true>(UNKNOWN_KEY_CACHE_TTL_MS, UNKNOWN_KEY_CACHE_MAX_ENTRIES);
-  constructor(private readonly ctx: AppContext) {}
+  private readonly known: LRUCache<string, ApiKeyRow>;
+  private readonly unknown: LRUCache<string, true>;
+  constructor(private readonly ctx: AppContext) {
+    this.known = clockedCache<string, ApiKeyRow>(ctx.clock, {
+      maxEntries: KEY_CACHE_MAX_ENTRIES,
+      ttlMs: KEY_CACHE_TTL_MS,
+    });
+    this.unknown = clockedCache<string, true>(ctx.clock, {
+      maxEntries: UNKNOWN_KEY_CACHE_MAX_ENTRIES,
+      ttlMs: UNKNOWN_KEY_CACHE_TTL_MS,
+    });
+  }
 
   /** The cached answer: a row, `null` for a key known to be unknown, `undefined` when not cached. */
   cached(keyHash: string): ApiKeyRow | null | undefined {
-    const nowMs = this.ctx.clock.now().getTime();
-    const row = this.known.get(keyHash, nowMs);
+    const row = this.known.get(keyHash);
     if (row) return row;
-    return this.unknown.get(keyHash, nowMs) ? null : undefined;
+    return this.unknown.get(keyHash) ? null : undefined;
   }
 
   async lookUp(keyHash: string): Promise<ApiKeyRow | null> {
     const row = await findActiveApiKeyByHash(this.ctx.db, keyHash);
-    const nowMs = this.ctx.clock.now().getTime();
-    if (row) this.known.set(keyHash, row, nowMs);
-    else this.unknown.set(keyHash, true, nowMs);
+    if (row) this.known.set(keyHash, row);
+    else this.unknown.set(keyHash, true);
     return row;
   }
 }
