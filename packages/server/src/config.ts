@@ -41,6 +41,10 @@ export interface Config {
   production: boolean;
   /** The demo merchant of the first start: for development only, never in production. */
   createDemoMerchant: boolean;
+  /** PAYGATE_RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: per client address, failed authentication. */
+  unauthenticatedRateLimitPerSecond: number;
+  /** PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK: test-mode webhook endpoints may be on loopback. */
+  testWebhooksAllowLoopback: boolean;
   /** The Prometheus metrics listener (`GET /metrics`); null: none. */
   metricsPort: number | null;
   metricsHost: string;
@@ -118,6 +122,14 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: readUrl(env, 'PAYGATE_REDIS_URL', ['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
     migrateOnStart: readBoolean(env, 'PAYGATE_MIGRATE_ON_START', true),
     rateLimitPerSecond: readInteger(env, 'PAYGATE_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
+    unauthenticatedRateLimitPerSecond: readInteger(
+      env,
+      'PAYGATE_RATE_LIMIT_UNAUTHENTICATED_PER_SECOND',
+      20,
+      1,
+      1_000_000,
+    ),
+    testWebhooksAllowLoopback: readBoolean(env, 'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK', true),
     logLevel: readChoice(env, 'PAYGATE_LOG_LEVEL', LOG_LEVELS, 'info'),
     production,
     createDemoMerchant: !production,

@@ -100,11 +100,13 @@ export async function startService(config: Config): Promise<RunningService> {
     gateways,
     masterKey: config.masterKey,
     publicUrl: config.publicUrl,
+    testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
   });
 
   const http = await buildHttpApp(ctx, {
     adminToken: config.adminToken,
     rateLimitPerSecond: config.rateLimitPerSecond,
+    unauthenticatedRateLimitPerSecond: config.unauthenticatedRateLimitPerSecond,
     redisUrl: config.redisUrl,
     logLevel: config.logLevel,
     testClock,

@@ -15,6 +15,8 @@ export function createAppContext(options: {
   gateways: GatewayRegistry;
   masterKey: Buffer;
   publicUrl: string;
+  /** Default true: see AppContext. */
+  testWebhooksAllowLoopback?: boolean;
 }): AppContext {
   const metrics = new ServiceMetrics(options.db, options.clock);
   return {
@@ -24,7 +26,9 @@ export function createAppContext(options: {
     gateways: instrumentGateways(options.gateways, metrics),
     metrics,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
+    cursorKey: deriveSubKey(options.masterKey, 'list-cursor'),
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,
+    testWebhooksAllowLoopback: options.testWebhooksAllowLoopback ?? true,
   };
 }

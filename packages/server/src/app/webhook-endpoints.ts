@@ -58,9 +58,14 @@ export async function createWebhookEndpoint(
   input: { url: string; livemode: boolean; enabledEvents?: readonly string[] },
   options: { lookup?: LookupAll } = {},
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
-  const parsed = validateEndpointUrl(input.url, input.livemode);
+  const parsed = validateEndpointUrl(input.url, input.livemode, ctx.testWebhooksAllowLoopback);
   const enabledEvents = normaliseEnabledEvents(input.enabledEvents);
-  await assertPublicResolution(parsed.hostname, input.livemode, options.lookup);
+  await assertPublicResolution(
+    parsed.hostname,
+    input.livemode,
+    options.lookup,
+    ctx.testWebhooksAllowLoopback,
+  );
   const id = newId('we');
   const secret = generateWebhookSecret();
   const now = ctx.clock.now();

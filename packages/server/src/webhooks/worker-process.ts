@@ -70,6 +70,7 @@ export async function startWorkerProcess(
     gateways: new GatewayRegistry([]),
     masterKey: config.masterKey,
     publicUrl: config.publicUrl,
+    testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
   });
   const worker = createDeliveryWorker(ctx, { ...options, logger });
   await worker.start();

@@ -59,6 +59,10 @@ export async function startTestService(
   kind: DatabaseKind,
   options: {
     rateLimitPerSecond?: number;
+    /** Captures the HTTP app's log lines (at level info) instead of silencing them. */
+    logStream?: NodeJS.WritableStream;
+    /** Per client address for requests failing authentication (default: rateLimitPerSecond). */
+    unauthenticatedRateLimitPerSecond?: number;
     redisUrl?: string | null;
     /** Listen on a loopback port (for real HTTP, e.g. the gateway's notifications); see `baseUrl`. */
     listen?: boolean;
@@ -113,8 +117,12 @@ export async function startTestService(
   const app = await buildHttpApp(ctx, {
     adminToken: ADMIN_TOKEN,
     rateLimitPerSecond: options.rateLimitPerSecond ?? 100_000,
+    ...(options.unauthenticatedRateLimitPerSecond !== undefined
+      ? { unauthenticatedRateLimitPerSecond: options.unauthenticatedRateLimitPerSecond }
+      : {}),
     redisUrl: options.redisUrl ?? null,
-    logLevel: 'silent',
+    logLevel: options.logStream ? 'info' : 'silent',
+    ...(options.logStream ? { logStream: options.logStream } : {}),
     testClock: clock,
   });
   await app.ready();
@@ -181,5 +189,7 @@ let keyCounter = 0;
 /** A fresh idempotency key, unique within the test run. */
 export function freshKey(label = 'key'): string {
   keyCounter += 1;
-  return `${label}-${keyCounter}-${randomBytes(6).toString('hex')}`;
+  // Underscores and 12 base64url characters: no run of 13 digits, so the card-data guard (which
+  // also reads Idempotency-Key) can never take a test key for a card number.
+  return `${label}_${keyCounter}_${randomBytes(9).toString('base64url')}`;
 }

@@ -24,7 +24,7 @@ export async function webhookAdminRoutes(
   { ctx, sender: senderOptions }: { ctx: AppContext; sender?: SenderOptions },
 ): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const sender = createWebhookSender(senderOptions);
+  const sender = createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback, ...senderOptions });
   app.addHook('onClose', () => sender.close());
   const config = { credential: 'admin' as const, rateLimit: false };
 
