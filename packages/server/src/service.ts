@@ -10,7 +10,7 @@ import { invalid } from './config-values.ts';
 import { configuredConnectors, GatewayRegistry } from './gateways/registry.ts';
 import { type SimulatedGateway, simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
-import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
+import { type MetricsServer, startConfiguredMetricsServer } from './observability/metrics-server.ts';
 import { SharedTestClock } from './shared-test-clock.ts';
 import type { Database } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
@@ -154,14 +154,7 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     webhookWorker.wake();
   };
-  const metrics =
-    config.metricsPort === null
-      ? null
-      : await startMetricsServer({
-          registry: ctx.metrics.registry,
-          port: config.metricsPort,
-          host: config.metricsHost,
-        });
+  const metrics = await startConfiguredMetricsServer(config, ctx.metrics.registry);
   if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
   const demo = config.createDemoMerchant ? await ensureDemoMerchant(ctx) : null;
   process.stdout.write(

@@ -44,3 +44,12 @@ export async function startMetricsServer(options: {
     },
   };
 }
+
+/** The metrics listener a process's configuration asks for (`PAYGATE_METRICS_PORT`), or none. */
+export function startConfiguredMetricsServer(
+  config: { metricsPort: number | null; metricsHost: string },
+  registry: Registry,
+): Promise<MetricsServer | null> {
+  if (config.metricsPort === null) return Promise.resolve(null);
+  return startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost });
+}

@@ -4,7 +4,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ConfigError, readInteger } from '../config-values.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';
-import { startMetricsServer } from '../observability/metrics-server.ts';
+import { startConfiguredMetricsServer } from '../observability/metrics-server.ts';
 import { SharedTestClock } from '../shared-test-clock.ts';
 import { migrate } from '../storage/migrate.ts';
 import { openDatabase } from '../storage/open.ts';
@@ -75,14 +75,7 @@ export async function startWorkerProcess(
   const worker = createDeliveryWorker(ctx, { ...options, logger });
   await worker.start();
   wake = () => worker.wake();
-  const metrics =
-    config.metricsPort === null
-      ? null
-      : await startMetricsServer({
-          registry: ctx.metrics.registry,
-          port: config.metricsPort,
-          host: config.metricsHost,
-        });
+  const metrics = await startConfiguredMetricsServer(config, ctx.metrics.registry);
   logger.info(
     { pid: process.pid, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) },
     'webhook delivery worker started',
