@@ -15,9 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { together } from '../packages/server/src/storage/db.ts';
-import { migrate } from '../packages/server/src/storage/migrate.ts';
-import { openPostgres } from '../packages/server/src/storage/postgres.ts';
+import { migrate, openDatabase, together } from '@paygate/server';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 
 const { values } = parseArgs({
@@ -33,7 +31,7 @@ function backendTicks(pid: number): number {
 }
 
 async function measure(url: string, pipeline: boolean) {
-  const db = await openPostgres({ connectionString: url, maxConnections: 1, pipeline });
+  const db = await openDatabase({ databaseUrl: url, maxConnections: 1, pipeline });
   try {
     const merchant = `acct_ab_${randomBytes(4).toString('hex')}`;
     await db.query("INSERT INTO merchants (id, name, created_at) VALUES ($1, 'ab', now())", [merchant]);
@@ -116,7 +114,7 @@ async function measure(url: string, pipeline: boolean) {
 const name = await createFreshDatabase('paygate_pipeline_ab');
 const url = databaseUrl(name);
 try {
-  const setup = await openPostgres({ connectionString: url, maxConnections: 1 });
+  const setup = await openDatabase({ databaseUrl: url, maxConnections: 1 });
   await migrate(setup);
   await setup.close();
   process.stdout.write(

@@ -24,7 +24,7 @@ export { type Clock, ManualClock, systemClock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { newId } from './domain/ids.ts';
 export { type RunningService, startService } from './service.ts';
-export type { Database, Queryable } from './storage/db.ts';
+export { type Database, type Queryable, together } from './storage/db.ts';
 export { migrate } from './storage/migrate.ts';
 export { createDeliveryWorker, type DeliveryWorker } from './webhooks/delivery-worker.ts';
 
@@ -36,12 +36,15 @@ export async function openDatabase(options: {
   databaseUrl?: string | null;
   dataDir?: string | null;
   maxConnections?: number;
+  /** PostgreSQL only: pipeline a transaction's statements (default true; false for A/B benchmarks). */
+  pipeline?: boolean;
 }): Promise<Database> {
   if (options.databaseUrl) {
     const { openPostgres } = await import('./storage/postgres.ts');
     return openPostgres({
       connectionString: options.databaseUrl,
       ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+      ...(options.pipeline !== undefined ? { pipeline: options.pipeline } : {}),
     });
   }
   const { openEmbedded } = await import('./storage/embedded.ts');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '@paygate/testing';
 import pg from 'pg';
+import { EVENTS_CHANNEL } from '../src/storage/repositories/events.ts';
 import {
   createDeliveryWorker,
   type DeliveryWorker,
@@ -47,14 +48,18 @@ if (databaseKinds().includes('postgres')) {
       await svc.close();
     });
 
-    /** Terminates the worker's LISTEN backend as an operator or a failover would. */
+    /**
+     * Terminates the worker's LISTEN backend (the one on the events channel; the service has
+     * others, such as the API-key changes) as an operator or a failover would.
+     */
     async function terminateListenBackend(): Promise<number> {
       const admin = new pg.Client({ connectionString: svc.database.url ?? '' });
       await admin.connect();
       try {
         const { rows } = await admin.query<{ terminated: boolean }>(
           `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
-            WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`,
+            WHERE datname = current_database() AND query LIKE $1 AND pid <> pg_backend_pid()`,
+          [`LISTEN %${EVENTS_CHANNEL}%`],
         );
         return rows.filter((row) => row.terminated).length;
       } finally {

@@ -72,7 +72,7 @@ describe('@paygate/server, the programmatic entry point', () => {
       const ctx = createContext({ db, masterKey: randomBytes(32) });
       const { merchant } = await createMerchant(ctx, 'Entry point shop');
       await createWebhookEndpoint(ctx, merchant.id, {
-        url: 'https://hooks.example/paygate',
+        url: 'http://127.0.0.1:9/paygate',
         livemode: false,
       });
       const object = { id: 'pi_0123456789abcdefghijABCD', object: 'payment_intent', status: 'CANCELED' };

@@ -13,7 +13,8 @@ export async function setMerchantEnabled(ctx: AppContext, merchantId: string, en
   const updated = await ctx.db.transaction(async (tx) => {
     const row = await updateMerchant(tx, merchantId, { disabledAt: enabled ? null : ctx.clock.now() });
     if (!row) throw new NotFoundError('merchant', merchantId);
-    if (!enabled) await announceApiKeyChange(tx, '*');
+    // Both ways: a key refused while the merchant was disabled may be remembered as unknown.
+    await announceApiKeyChange(tx, '*');
     return row;
   });
   return merchantResource(updated);

@@ -76,10 +76,15 @@ class ApiKeyCache {
     return row;
   }
 
-  /** A key revoked (its hash) or `*` (a merchant disabled): forget it now, not after the TTL. */
+  /** A key revoked (its hash) or `*` (a merchant disabled or enabled): forget it now, not after the TTL. */
   forget(keyHashOrAll: string): void {
-    if (keyHashOrAll === '*') this.known.clear();
-    else this.known.delete(keyHashOrAll);
+    if (keyHashOrAll === '*') {
+      this.known.clear();
+      this.unknown.clear();
+    } else {
+      this.known.delete(keyHashOrAll);
+      this.unknown.delete(keyHashOrAll);
+    }
   }
 }
 
@@ -101,7 +106,11 @@ export const apiKeyAuth = fp(
       keys.forget(payload),
     );
     app.addHook('onClose', async () => {
-      await stopListening();
+      // A database already gone (closed, or its connection lost) has no LISTEN left to end: the
+      // close goes on instead of failing the shutdown.
+      await stopListening().catch((error: unknown) =>
+        app.log.warn({ err: error }, 'api-key changes: ending the LISTEN failed'),
+      );
     });
     app.addHook('onRequest', async (request) => {
       const credential = request.routeOptions.config.credential;
