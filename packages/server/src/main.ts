@@ -11,6 +11,11 @@ Commands:
                              compare charges and refunds with the gateway's books (default: the last
                              24 hours), repair what can be, exit 3 while differences remain
   merchant create <name>     create a merchant and print its API keys (shown once)
+  listen --forward-to <url> [--api-key sk_test_...] [--base-url <url>]
+                             forward this merchant's test-mode events, signed with a secret
+                             printed for the session, to a local URL (PAYGATE_API_KEY, PAYGATE_BASE_URL)
+  trigger <event type> [--api-key sk_test_...] [--base-url <url>]
+                             create test-mode objects through the API so that the event happens
   help                       show this text
 
 Configuration comes from the environment; see docs/operations.md.`;
@@ -20,6 +25,22 @@ async function run(argv: string[]): Promise<number> {
   if (!command || command === 'help' || command === '--help') {
     process.stdout.write(`${usage}\n`);
     return command ? 0 : 1;
+  }
+  // listen and trigger are clients of a running service: they read no service configuration.
+  if (command === 'listen' || command === 'trigger') {
+    const run =
+      command === 'listen'
+        ? (await import('./cli/listen-command.ts')).listenCommand
+        : (await import('./cli/trigger-command.ts')).triggerCommand;
+    try {
+      return await run(rest);
+    } catch (error) {
+      if (error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
+        process.stderr.write(`paygate ${command}: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    }
   }
   let config: Config;
   try {

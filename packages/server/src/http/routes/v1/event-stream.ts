@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { AuthenticationError } from '../../../domain/errors.ts';
+import { eventsSince } from '../../../storage/repositories/event-stream.ts';
+import { principalOf } from '../../plugins/auth.ts';
+
+export const EVENT_STREAM_PATH = '/v1/events/stream';
+const POLL_INTERVAL_MS = 250;
+const BATCH = 100;
+// An event whose transaction commits after a later-stamped one would fall behind a plain cursor;
+// looking back this far (and skipping what was already sent) catches it.
+const LOOKBACK_MS = 10_000;
+const KEEPALIVE_MS = 15_000;
+
+/**
+ * `GET /v1/events/stream` (secret test-mode key): the merchant's test-mode events as they are
+ * written to the outbox, as Server-Sent Events (`id:` the event id, `event:` its type, `data:` the
+ * exact payload a webhook delivery carries). `paygate listen` reads it and forwards each event,
+ * signed, to a local URL. Events written before the stream opened are not sent. A restricted key
+ * needs payment_intents:read (events carry payment intents and refunds).
+ */
+export async function eventStreamRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  // Open streams end when the server closes, so a shutdown is not held up by idle listeners.
+  const open = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    for (const end of open) end();
+  });
+  app.get(
+    EVENT_STREAM_PATH,
+    { config: { credential: 'secret', permission: 'payment_intents:read' } },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      if (principal.livemode) {
+        throw new AuthenticationError(
+          'insufficient_permissions',
+          'The event stream is for test mode only; use a sk_test_ key (live events go to webhook endpoints).',
+        );
+      }
+      const scope = { merchantId: principal.merchantId, livemode: false };
+      const opened = ctx.clock.now();
+      let cursor = opened;
+      const sent = new Map<string, number>();
+      let closed = false;
+      let polling = false;
+
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-request-id': request.id,
+      });
+      reply.raw.write(': paygate event stream, test mode\n\n');
+
+      const poll = async () => {
+        if (closed || polling) return;
+        polling = true;
+        try {
+          const since = new Date(Math.max(opened.getTime(), cursor.getTime() - LOOKBACK_MS));
+          for (const event of await eventsSince(ctx.db, scope, since, BATCH + sent.size)) {
+            if (closed || sent.has(event.id)) continue;
+            sent.set(event.id, event.createdAt.getTime());
+            if (event.createdAt > cursor) cursor = event.createdAt;
+            // The payload is one line of JSON, so one `data:` line carries it unchanged.
+            reply.raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${event.payload}\n\n`);
+          }
+          const horizon = cursor.getTime() - LOOKBACK_MS;
+          for (const [id, createdMs] of sent) if (createdMs < horizon) sent.delete(id);
+        } catch (error) {
+          request.log.warn({ err: error }, 'event stream poll failed; retrying');
+        } finally {
+          polling = false;
+        }
+      };
+
+      const pollTimer = setInterval(() => void poll(), POLL_INTERVAL_MS);
+      // A comment line now and then keeps proxies from closing an idle stream.
+      const keepAlive = setInterval(() => reply.raw.write(': keep-alive\n\n'), KEEPALIVE_MS);
+      const stop = () => {
+        closed = true;
+        clearInterval(pollTimer);
+        clearInterval(keepAlive);
+        open.delete(end);
+      };
+      const end = () => {
+        stop();
+        reply.raw.end();
+      };
+      open.add(end);
+      request.raw.on('close', stop);
+      reply.raw.on('close', stop);
+    },
+  );
+}
