@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
+import { sendTestWebhookEvent } from '../../../app/send-test-webhook-event.ts';
 import { NotFoundError, ValidationError } from '../../../domain/errors.ts';
 import type { WebhookAttemptRecord } from '../../../storage/repositories/webhook-deliveries.ts';
 import {
@@ -133,6 +134,22 @@ export async function webhookAdminRoutes(
       if (Number.isNaN(since.getTime())) throw new ValidationError('since', 'must be an ISO 8601 instant');
       const queued = await resendFailedDeliveries(ctx, request.params.id, since);
       return { object: 'webhook_resend', endpoint_id: request.params.id, queued };
+    },
+  );
+
+  const sendTest = operations.adminSendTestWebhookEvent;
+  api.post(
+    routePath(sendTest),
+    { schema: { params: sendTest.params, body: sendTest.body }, config },
+    async (request) => {
+      const type = request.body.type ?? 'payment_intent.succeeded';
+      const sent = await sendTestWebhookEvent(ctx, request.params.id, type);
+      return {
+        object: 'webhook_test_event',
+        endpoint_id: request.params.id,
+        event_id: sent.eventId,
+        delivery_id: sent.deliveryId,
+      };
     },
   );
 
