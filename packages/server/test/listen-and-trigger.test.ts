@@ -90,6 +90,19 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    it('ends open streams when the service closes, so a listening CLI does not hold up a shutdown', async () => {
+      const own = await startTestService(kind, { listen: true });
+      const keys = await own.createMerchant('Closing shop');
+      const session = await startListening({
+        apiKey: keys.secretTest,
+        baseUrl: own.baseUrl ?? '',
+        forwardTo: receiver.url,
+        print: () => {},
+      });
+      await own.close();
+      await session.done;
+    });
+
     it('refuses a live-mode key, and a missing key, on the event stream', async () => {
       const live = await request(`${baseUrl}/v1/events/stream`, {
         headers: { 'x-api-key': merchant.secretLive },

@@ -20,9 +20,10 @@ const KEEPALIVE_MS = 15_000;
  * needs payment_intents:read (events carry payment intents and refunds).
  */
 export async function eventStreamRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  // Open streams end when the server closes, so a shutdown is not held up by idle listeners.
+  // Open streams end before the server stops listening (preClose), so a shutdown is not held up
+  // by a connection that never goes idle.
   const open = new Set<() => void>();
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     for (const end of open) end();
   });
   app.get(
