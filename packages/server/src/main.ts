@@ -57,46 +57,21 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'start': {
       const { startService } = await import('./service.ts');
-      const service = await startService(config);
-      const stop = (signal: string) => {
-        service.logger.info({ signal }, 'shutting down: finishing in-flight requests');
-        service
-          .stop()
-          .then(() => process.exit(0))
-          .catch((error: unknown) => {
-            service.logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          });
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      await runUntilSignal(startService(config), (service, signal) =>
+        service.logger.info({ signal }, 'shutting down: finishing in-flight requests'),
+      );
       return -1;
     }
     case 'worker': {
       const { startWorkerProcess } = await import('./webhooks/worker-process.ts');
-      const worker = await startWorkerProcess(config);
-      const stop = (signal: string) => {
-        worker.logger.info({ signal }, 'shutting down: finishing attempts in flight');
-        worker.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      await runUntilSignal(startWorkerProcess(config), (worker, signal) =>
+        worker.logger.info({ signal }, 'shutting down: finishing attempts in flight'),
+      );
       return -1;
     }
     case 'sim': {
       const { startSimProcess } = await import('./cli/sim-command.ts');
-      const sim = await startSimProcess(config);
-      const stop = () => {
-        sim.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      await runUntilSignal(startSimProcess(config));
       return -1;
     }
     case 'reconcile': {
@@ -149,3 +124,33 @@ run(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/**
+ * Waits for a long-running process part to start, with SIGTERM and SIGINT handled from the first
+ * moment: a signal that arrives while it is still starting (or right after it said it listens)
+ * stops it gracefully once it has started, instead of killing the process mid-start.
+ */
+async function runUntilSignal<T extends { stop(): Promise<void> }>(
+  starting: Promise<T>,
+  announce?: (started: T, signal: string) => void,
+): Promise<T> {
+  const stop = (signal: string) => {
+    starting
+      .then(async (started) => {
+        announce?.(started, signal);
+        await started.stop();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(
+            `shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return starting;
+}

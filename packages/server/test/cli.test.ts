@@ -23,18 +23,28 @@ function freePort(): Promise<number> {
   });
 }
 
+// Every process a test started: a failed or timed-out test must not leave one running, or the
+// test runner waits for it forever.
+const started = new Set<ChildProcessWithoutNullStreams>();
+after(() => {
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 function paygate(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
-  return spawn(process.execPath, [mainPath, ...args], {
+  const child = spawn(process.execPath, [mainPath, ...args], {
     env: { ...clean, PAYGATE_LOG_LEVEL: 'warn', ...env },
   });
+  started.add(child);
+  return child;
 }
 
 /** Collects stdout until `done` says it has seen enough (or the process exits). */
 function readUntil(child: ChildProcessWithoutNullStreams, done: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`timed out; output so far:\n${text}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`timed out; output so far:\n${text}`)), 180_000);
     child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
       if (done(text)) {
@@ -119,7 +129,7 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     await waitFor('the service listens', () => output.includes('Paygate is listening'), {
-      timeoutMs: 60_000,
+      timeoutMs: 180_000,
     });
     child.kill('SIGTERM');
     assert.equal(await exitCode(child), 0);

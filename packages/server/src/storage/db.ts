@@ -12,6 +12,54 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * True when statements issued without awaiting the previous one travel together (PostgreSQL
+   * with pipelining): `together` then sends independent statements in one round trip.
+   */
+  readonly pipelined?: boolean;
+}
+
+/**
+ * Runs statements that do not depend on each other's results. On a pipelined connection they are
+ * all written before the first answer arrives (one round trip instead of one each); elsewhere they
+ * run one after the other. Each function must issue its statement before its first `await` of
+ * anything else, so the statements reach the server in the order given. In a transaction a
+ * failure of one aborts the rest; the first failure (in the order given) is thrown once all have
+ * answered, so no promise is left unobserved.
+ */
+export function together<A, B>(q: Queryable, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]>;
+export function together<A, B, C>(
+  q: Queryable,
+  a: () => Promise<A>,
+  b: () => Promise<B>,
+  c: () => Promise<C>,
+): Promise<[A, B, C]>;
+export async function together(q: Queryable, ...statements: (() => Promise<unknown>)[]): Promise<unknown[]> {
+  if (!q.pipelined) {
+    const results: unknown[] = [];
+    for (const statement of statements) results.push(await statement());
+    return results;
+  }
+  const settled = await Promise.allSettled(statements.map((statement) => statement()));
+  const results: unknown[] = [];
+  for (const result of settled) {
+    if (result.status === 'rejected') throw result.reason;
+    results.push(result.value);
+  }
+  return results;
+}
+
+/**
+ * Thrown when a transaction's function returned normally although one of its statements failed
+ * and was caught without a rollback to a savepoint: PostgreSQL answers the COMMIT of an aborted
+ * transaction with ROLLBACK (no error), so without this check the caller would believe its writes
+ * were committed when none were.
+ */
+export class TransactionAbortedError extends Error {
+  constructor() {
+    super('the transaction was rolled back: one of its statements failed and the error was caught inside it');
+    this.name = 'TransactionAbortedError';
+  }
 }
 
 export interface Database extends Queryable {
@@ -58,4 +106,54 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const fields = error as { code?: unknown; constraint?: unknown };
   return fields.code === '23505' && fields.constraint === constraint;
+}
+
+// Rows without boilerplate: one typed description per table of how its rows map to records,
+// instead of a Row type, a column list, a row mapper and a parameter list written out by hand in
+// every repository. The SQL stays plain and parameterised; only the column list and the mapping
+// are derived.
+
+/** How a field is stored: as is, or as JSON text (a jsonb column). */
+export type ColumnKind = 'plain' | 'json';
+
+/** Every field of the record, each once: a field left out or a stray one is a type error. */
+export type ColumnsOf<R> = { [K in keyof R]-?: ColumnKind };
+
+export interface RowMapping<R> {
+  /** The column names in order, `a, b, c`; with `alias`, `t.a, t.b, t.c` (for RETURNING after a join). */
+  columns(alias?: string): string;
+  /** `$start, $start+1, ...`: one placeholder per column, in the order of {@link values}. */
+  placeholders(start?: number): string;
+  /** The record's values in column order, JSON columns as text: the parameters of an INSERT. */
+  values(record: R): unknown[];
+  /** The record of a row selected with {@link columns} (the drivers already parse jsonb and int8). */
+  fromRow(row: Record<string, unknown>): R;
+  /** The record of the first row, or null when there is none. */
+  first(rows: readonly Record<string, unknown>[]): R | null;
+}
+
+/** `merchantId` -> `merchant_id`: every column is its field's name in snake case. */
+export function columnName(field: string): string {
+  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+export function rowMapping<R>(kinds: ColumnsOf<R>): RowMapping<R> {
+  const fields = Object.keys(kinds) as (keyof R & string)[];
+  const names = fields.map(columnName);
+  const list = names.join(', ');
+  return {
+    columns: (alias) => (alias ? names.map((name) => `${alias}.${name}`).join(', ') : list),
+    placeholders: (start = 1) => names.map((_, i) => `$${start + i}`).join(', '),
+    values: (record) =>
+      fields.map((field) => (kinds[field] === 'json' ? JSON.stringify(record[field]) : record[field])),
+    fromRow(row) {
+      const record: Partial<Record<keyof R, unknown>> = {};
+      for (let i = 0; i < fields.length; i += 1) record[fields[i] as keyof R] = row[names[i] as string];
+      return record as R;
+    },
+    first(rows) {
+      const row = rows[0];
+      return row ? this.fromRow(row) : null;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../app/context.ts';
+import { endpointHealth, nextAttemptAt } from '../domain/webhook-retry-schedule.ts';
 import {
   type ClaimedDelivery,
   type DeliveryStatus,
@@ -7,7 +8,6 @@ import {
   finishClaims,
 } from '../storage/repositories/webhook-deliveries.ts';
 import { setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
-import { endpointHealth, nextAttemptAt } from './retry-schedule.ts';
 import type { AttemptOutcome, WebhookSender } from './sender.ts';
 import { signPayload } from './signing.ts';
 
