@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { sendTestWebhookEvent } from '../../../app/send-test-webhook-event.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
+import { sendTestWebhookEvent } from '../../../app/send-test-webhook-event.ts';
 import {
   closeWebhookRotation,
   createWebhookEndpoint,
