@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { constructEvent } from '@paygate/node';
 import { waitFor } from '@paygate/testing';
+import Fastify from 'fastify';
 import { request } from 'undici';
 import { parseListenArgs, startListening } from '../src/cli/listen-command.ts';
 import { trigger, triggerableEventTypes } from '../src/cli/trigger-command.ts';
+import { apiKeyAuth } from '../src/http/plugins/auth.ts';
+import { eventStreamRoutes } from '../src/http/routes/v1/event-stream.ts';
 import { listEventsForObject } from '../src/storage/repositories/events.ts';
 import { databaseKinds } from './support/databases.ts';
-import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 for (const kind of databaseKinds()) {
@@ -87,6 +90,47 @@ for (const kind of databaseKinds()) {
       } finally {
         abort.abort();
         await session.done;
+      }
+    });
+
+    it("is woken by the outbox's NOTIFY: an event for a merchant with an endpoint arrives without any poll", async () => {
+      // The same route on its own server whose poll never comes due: only the NOTIFY can wake it.
+      const streamOnly = Fastify();
+      await streamOnly.register(apiKeyAuth, { ctx: svc.ctx });
+      await streamOnly.register(eventStreamRoutes, { ctx: svc.ctx, pollIntervalMs: 3_600_000 });
+      const streamUrl = await streamOnly.listen({ port: 0, host: '127.0.0.1' });
+      const registered = await svc.request({
+        method: 'POST',
+        url: `/admin/v1/merchants/${merchant.id}/webhook-endpoints`,
+        headers: { 'x-admin-token': ADMIN_TOKEN },
+        body: { url: 'http://localhost:9/unused', livemode: false },
+      });
+      assert.equal(registered.statusCode, 201, registered.body);
+      const local = await startWebhookReceiver();
+      const abort = new AbortController();
+      const session = await startListening({
+        apiKey: merchant.secretTest,
+        baseUrl: streamUrl,
+        forwardTo: local.url,
+        print: () => {},
+        signal: abort.signal,
+      });
+      try {
+        // The LISTEN is taken as the stream opens, possibly after this first event is committed:
+        // each try writes one more event, and any of them arriving proves the wake-up.
+        const created: string[] = [];
+        const delivery = await waitFor('an event woken by NOTIFY', async () => {
+          created.push(
+            ...(await trigger({ type: 'payment_intent.canceled', apiKey: merchant.secretTest, baseUrl })),
+          );
+          return local.received.find((d) => created.some((id) => d.rawBody.toString('utf8').includes(id)));
+        });
+        assert.ok(delivery);
+      } finally {
+        abort.abort();
+        await session.done;
+        await local.close();
+        await streamOnly.close();
       }
     });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { AuthenticationError } from '../../../domain/errors.ts';
 import { eventsSince } from '../../../storage/repositories/event-stream.ts';
+import { EVENTS_CHANNEL } from '../../../storage/repositories/events.ts';
 import { principalOf } from '../../plugins/auth.ts';
 
 export const EVENT_STREAM_PATH = '/v1/events/stream';
@@ -19,7 +20,43 @@ const KEEPALIVE_MS = 15_000;
  * signed, to a local URL. Events written before the stream opened are not sent. A restricted key
  * needs payment_intents:read (events carry payment intents and refunds).
  */
-export async function eventStreamRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+/**
+ * One LISTEN on the outbox's channel for every open stream of this process, held only while a
+ * stream is open. The outbox notifies only when a delivery was queued (a merchant with endpoints),
+ * so this makes those events immediate; the poll still finds the others.
+ */
+function outboxWakeups(ctx: AppContext, log: FastifyInstance['log']) {
+  const streams = new Set<() => void>();
+  let listening: Promise<(() => Promise<void>) | null> | null = null;
+  return {
+    subscribe(wake: () => void): () => void {
+      streams.add(wake);
+      if (!listening) {
+        listening = ctx.db
+          .listen(EVENTS_CHANNEL, () => {
+            for (const stream of streams) stream();
+          })
+          .catch((error: unknown) => {
+            log.warn({ err: error }, 'event streams: LISTEN failed; streams rely on their poll');
+            return null;
+          });
+      }
+      return () => {
+        streams.delete(wake);
+        if (streams.size > 0 || !listening) return;
+        const held = listening;
+        listening = null;
+        void held.then((unlisten) => unlisten?.()).catch(() => {});
+      };
+    },
+  };
+}
+
+export async function eventStreamRoutes(
+  app: FastifyInstance,
+  { ctx, pollIntervalMs = POLL_INTERVAL_MS }: { ctx: AppContext; pollIntervalMs?: number },
+): Promise<void> {
+  const wakeups = outboxWakeups(ctx, app.log);
   // Open streams end before the server stops listening (preClose), so a shutdown is not held up
   // by a connection that never goes idle.
   const open = new Set<() => void>();
@@ -43,6 +80,7 @@ export async function eventStreamRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       const sent = new Map<string, number>();
       let closed = false;
       let polling = false;
+      let pollAgain = false;
 
       reply.hijack();
       reply.raw.writeHead(200, {
@@ -54,8 +92,13 @@ export async function eventStreamRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       reply.raw.write(': paygate event stream, test mode\n\n');
 
       const poll = async () => {
-        if (closed || polling) return;
+        if (closed) return;
+        if (polling) {
+          pollAgain = true;
+          return;
+        }
         polling = true;
+        pollAgain = false;
         try {
           const since = new Date(Math.max(opened.getTime(), cursor.getTime() - LOOKBACK_MS));
           for (const event of await eventsSince(ctx.db, scope, since, BATCH + sent.size)) {
@@ -72,15 +115,19 @@ export async function eventStreamRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         } finally {
           polling = false;
         }
+        if (pollAgain) void poll();
       };
 
-      const pollTimer = setInterval(() => void poll(), POLL_INTERVAL_MS);
+      const pollTimer = setInterval(() => void poll(), pollIntervalMs);
+      const unsubscribe = wakeups.subscribe(() => void poll());
       // A comment line now and then keeps proxies from closing an idle stream.
       const keepAlive = setInterval(() => reply.raw.write(': keep-alive\n\n'), KEEPALIVE_MS);
       const stop = () => {
+        if (closed) return;
         closed = true;
         clearInterval(pollTimer);
         clearInterval(keepAlive);
+        unsubscribe();
         open.delete(end);
       };
       const end = () => {
