@@ -1,39 +1,56 @@
+import { COMMANDS, commandHelp, overview, PAYGATE_VERSION } from './cli/usage.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
-const usage = `Usage: paygate <command>
+const HELP_FLAGS = new Set(['--help', '-h']);
 
-Commands:
-  start                      start the service (API, operator API, workers, simulated gateway)
-  migrate                    apply pending database migrations and exit
-  worker                     run only the webhook delivery worker (no HTTP); run several beside the API
-  sim                        run only the simulated gateway, shared by every process (PAYGATE_SIM_URL)
-  reconcile [--from <instant>] [--to <instant>] [--dry-run] [--json]
-                             compare charges and refunds with the gateway's books (default: the last
-                             24 hours), repair what can be, exit 3 while differences remain
-  merchant create <name>     create a merchant and print its API keys (shown once)
-  listen --forward-to <url> [--api-key sk_test_...] [--base-url <url>]
-                             forward this merchant's test-mode events, signed with a secret
-                             printed for the session, to a local URL (PAYGATE_API_KEY, PAYGATE_BASE_URL)
-  trigger <event type> [--api-key sk_test_...] [--base-url <url>]
-                             create test-mode objects through the API so that the event happens
-  help                       show this text
-
-Configuration comes from the environment; see docs/operations.md.`;
+/** `--help`, `--version` and `help`: answered before any configuration is read. */
+function answerWithoutConfig(command: string | undefined, rest: string[]): number | null {
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`paygate ${PAYGATE_VERSION}\n`);
+    return 0;
+  }
+  if (command === undefined) {
+    process.stderr.write(overview());
+    return 1;
+  }
+  if (HELP_FLAGS.has(command) || command === 'help') {
+    const topic = rest[0];
+    const text = topic === undefined ? overview() : commandHelp(HELP_FLAGS.has(topic) ? 'help' : topic);
+    if (text === null) {
+      process.stderr.write(`paygate: unknown command '${topic}'\n\n${overview()}`);
+      return 1;
+    }
+    process.stdout.write(text);
+    return 0;
+  }
+  const help = commandHelp(command);
+  // A command without a help entry is left to run(), which refuses it if it does not exist.
+  if (help === null) return null;
+  if (rest.some((arg) => HELP_FLAGS.has(arg))) {
+    process.stdout.write(help);
+    return 0;
+  }
+  const accepted = COMMANDS[command]?.options ?? [];
+  const option = rest.find((arg) => arg.startsWith('-') && !accepted.includes(arg.split('=')[0] ?? arg));
+  if (option !== undefined) {
+    process.stderr.write(`paygate: unknown option '${option}' for '${command}'\n\n${help}`);
+    return 1;
+  }
+  return null;
+}
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help') {
-    process.stdout.write(`${usage}\n`);
-    return command ? 0 : 1;
-  }
+  const answered = answerWithoutConfig(command, rest);
+  if (answered !== null) return answered;
   // listen and trigger are clients of a running service: they read no service configuration.
   if (command === 'listen' || command === 'trigger') {
-    const run =
+    const runCommand =
       command === 'listen'
         ? (await import('./cli/listen-command.ts')).listenCommand
         : (await import('./cli/trigger-command.ts')).triggerCommand;
     try {
-      return await run(rest);
+      return await runCommand(rest);
     } catch (error) {
       if (error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
         process.stderr.write(`paygate ${command}: ${error.message}\n`);
@@ -42,16 +59,7 @@ async function run(argv: string[]): Promise<number> {
       throw error;
     }
   }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`paygate: configuration error: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  const config: Config = loadConfig();
   // Each command loads only its own modules: a `paygate worker` process has no HTTP server and no
   // simulated gateway in memory, and `migrate` or `help` start quickly.
   switch (command) {
@@ -107,10 +115,10 @@ async function run(argv: string[]): Promise<number> {
         const { createMerchantCommand } = await import('./cli/merchant-commands.ts');
         return createMerchantCommand(config, rest.slice(1).join(' '));
       }
-      process.stderr.write(`${usage}\n`);
+      process.stderr.write(`paygate: expected 'merchant create <name>'\n\n${commandHelp('merchant')}`);
       return 1;
     default:
-      process.stderr.write(`paygate: unknown command '${command}'\n\n${usage}\n`);
+      process.stderr.write(`paygate: unknown command '${command}'\n\n${overview()}`);
       return 1;
   }
 }
@@ -120,6 +128,11 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
+    // A configuration error (a bad variable, a port in use) is the operator's to fix: exit 2.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`paygate: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`paygate: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },

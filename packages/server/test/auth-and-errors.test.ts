@@ -194,5 +194,49 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(notACard.statusCode, 200);
     });
+
+    it('refuses a card number in any spelling, in return_url, metadata and Idempotency-Key, storing none', async () => {
+      const shop = await svc.createMerchant('card guard');
+      const fullWidth = [...'4242424242424242'].map((d) => String.fromCharCode(0xff10 + Number(d))).join('');
+      const spellings = [
+        '4242%204242%204242%204242',
+        '4242+4242+4242+4242',
+        [...'4242424242424242'].map((d) => `%3${d}`).join(''),
+        '4242  4242  4242  4242',
+        '4242\u00a04242\u00a04242\u00a04242',
+        '4242\t4242\t4242\t4242',
+        '4242\n4242\n4242\n4242',
+        '4242 - 4242 - 4242 - 4242',
+        fullWidth,
+      ];
+      for (const pan of spellings) {
+        const inUrl = await createWith(
+          { 'x-api-key': shop.secretTest },
+          { ...order, return_url: `https://shop.example/back?c=${encodeURI(pan).replaceAll('%25', '%')}` },
+        );
+        assert.equal(inUrl.statusCode, 400, JSON.stringify(pan));
+        assert.equal(inUrl.json().errors[0].field, 'return_url');
+        const inMetadata = await createWith(
+          { 'x-api-key': shop.secretTest },
+          { ...order, metadata: { note: pan } },
+        );
+        assert.equal(inMetadata.statusCode, 400, JSON.stringify(pan));
+        assert.equal(inMetadata.json().errors[0].field, 'metadata.note');
+      }
+      for (const key of ['4242424242424242', '4242-4242-4242-4242', 'order 4242 4242 4242 4242', fullWidth]) {
+        const response = await createWith({
+          'x-api-key': shop.secretTest,
+          'idempotency-key': encodeURI(key),
+        });
+        assert.equal(response.statusCode, 400, key);
+        assert.equal(response.json().errors[0].field, 'Idempotency-Key');
+      }
+      const stored = await svc.ctx.db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM idempotency_keys WHERE merchant_id = $1)
+              + (SELECT count(*) FROM payment_intents WHERE merchant_id = $1)::int AS n`,
+        [shop.id],
+      );
+      assert.equal(Number(stored.rows[0]?.n), 0);
+    });
   });
 }

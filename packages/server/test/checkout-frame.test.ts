@@ -117,8 +117,28 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    it('keeps an origin stored before the exact-host rule, such as a wildcard, out of frame-ancestors', async () => {
+      const shop = await svc.createMerchant('legacy origins');
+      await svc.ctx.db.query(
+        `INSERT INTO embed_domains (merchant_id, origin, created_at) VALUES ($1, $2, now()), ($1, $3, now())`,
+        [shop.id, 'https://*', SHOP],
+      );
+      const response = await frame({ pk: shop.publishableTest, origin: SHOP });
+      assert.equal(response.statusCode, 200);
+      const csp = String(response.headers['content-security-policy']);
+      assert.match(csp, new RegExp(`frame-ancestors ${SHOP}(;|$)`));
+      assert.equal(csp.includes('*'), false);
+    });
+
     it('refuses a page without an exact origin and never lets it be framed', async () => {
-      for (const origin of ['https://shop.example/', 'javascript:alert(1)', '']) {
+      for (const origin of [
+        'https://shop.example/',
+        'javascript:alert(1)',
+        '',
+        'https://*',
+        'https://*.example',
+        "https://a'b.example",
+      ]) {
         const response = await frame({ pk: merchant.publishableTest, origin });
         assert.equal(response.statusCode, 400, origin);
         assert.match(String(response.headers['content-security-policy']), /frame-ancestors 'none'/);

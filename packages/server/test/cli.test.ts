@@ -31,6 +31,15 @@ after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
+/** Another process's listening socket, as a port already in use. */
+async function occupyPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const address = server.address();
+  assert.ok(address && typeof address === 'object');
+  return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 function paygate(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
   const child = spawn(process.execPath, [mainPath, ...args], {
@@ -157,6 +166,124 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     assert.match(printed.api_keys.secret_test, /^sk_test_/);
     assert.match(printed.api_keys.publishable_live, /^pk_live_/);
     assert.match(output, /shown only now/);
+  });
+
+  it('in production creates no demo merchant and starts no simulated gateway, even with its port set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-production-'));
+    const port = await freePort();
+    const simPort = await freePort();
+    const child = paygate(['start'], {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      PAYGATE_SIM_PORT: String(simPort),
+      PAYGATE_DATA_DIR: dir,
+    });
+    try {
+      const output = await readUntil(child, (text) => text.includes('Paygate is listening'));
+      assert.match(output, /Paygate is listening/);
+      assert.doesNotMatch(output, /Demo merchant|sk_test_/);
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      assert.equal(health.status, 200);
+      await assert.rejects(fetch(`http://127.0.0.1:${simPort}/`), 'nothing listens on PAYGATE_SIM_PORT');
+    } finally {
+      child.kill('SIGTERM');
+      await exitCode(child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses PostgreSQL without PAYGATE_ADMIN_TOKEN with a clear configuration error', async () => {
+    const child = paygate(['start'], {
+      PAYGATE_DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+      PAYGATE_MASTER_KEY: 'ab'.repeat(32),
+      PAYGATE_DATA_DIR: dataDir,
+    });
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 2);
+    assert.match(output, /configuration error: PAYGATE_ADMIN_TOKEN is required with PostgreSQL/);
+  });
+
+  it('names the variable and its allowed values for a bad PAYGATE_LOG_LEVEL (exit 2, no stack)', async () => {
+    const child = paygate(['start'], { PAYGATE_LOG_LEVEL: 'loud', PAYGATE_DATA_DIR: dataDir });
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 2);
+    assert.equal(
+      output.trim(),
+      'paygate: configuration error: PAYGATE_LOG_LEVEL="loud" is not valid; allowed: fatal, error, warn, info, debug, trace, silent',
+    );
+  });
+
+  it('names PORT when the port is already in use', async () => {
+    const blocker = await occupyPort();
+    try {
+      const child = paygate(['start'], {
+        PORT: String(blocker.port),
+        PAYGATE_SIM: 'off',
+        PAYGATE_DATA_DIR: dataDir,
+      });
+      const output = await readUntil(child, () => false);
+      assert.equal(await exitCode(child), 2);
+      assert.match(
+        output,
+        new RegExp(
+          `configuration error: PORT="${blocker.port}" is not valid \\(the port is already in use by another process\\); allowed: a free port number: set PORT to another port`,
+        ),
+      );
+    } finally {
+      await blocker.close();
+    }
+  });
+
+  it("names PAYGATE_SIM_PORT when the simulated gateway's port is already in use", async () => {
+    const blocker = await occupyPort();
+    try {
+      const child = paygate(['start'], {
+        PORT: String(await freePort()),
+        PAYGATE_SIM_PORT: String(blocker.port),
+        PAYGATE_DATA_DIR: dataDir,
+      });
+      const output = await readUntil(child, () => false);
+      assert.equal(await exitCode(child), 2);
+      assert.match(
+        output,
+        /configuration error: PAYGATE_SIM_PORT="\d+" is not valid \(the port is already in use/,
+      );
+      assert.match(output, /or PAYGATE_SIM=off/);
+    } finally {
+      await blocker.close();
+    }
+  });
+
+  it('prints its version with --version', async () => {
+    const child = paygate(['--version'], {});
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 0);
+    assert.equal(output.trim(), 'paygate 1.0.0');
+  });
+
+  it('prints help with --help and for every command with <command> --help, without reading the configuration', async () => {
+    // A broken variable does not stand in the way of reading the help.
+    const broken = { PAYGATE_LOG_LEVEL: 'loud' };
+    const overview = paygate(['--help'], broken);
+    const text = await readUntil(overview, () => false);
+    assert.equal(await exitCode(overview), 0);
+    const commands = ['start', 'migrate', 'worker', 'merchant', 'help'];
+    for (const command of commands) assert.match(text, new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of commands) {
+      const child = paygate([command, '--help'], broken);
+      const help = await readUntil(child, () => false);
+      assert.equal(await exitCode(child), 0, `${command} --help`);
+      assert.match(help, new RegExp(`^Usage: paygate ${command}`), help);
+    }
+    const start = await readUntil(paygate(['help', 'start'], broken), () => false);
+    assert.match(start, /PORT=9080 PAYGATE_SIM_PORT=9081 npm start/);
+  });
+
+  it('refuses an unknown option of a command', async () => {
+    const child = paygate(['migrate', '--force'], {});
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 1);
+    assert.match(output, /unknown option '--force' for 'migrate'/);
   });
 
   it('migrates with `paygate migrate` and reports an up-to-date database the second time', async () => {

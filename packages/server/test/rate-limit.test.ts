@@ -89,3 +89,117 @@ describe('rate limiting shared through Redis', () => {
     assert.deepEqual(statuses.slice(4), [429, 429]);
   });
 });
+
+describe('rate limiting requests that fail authentication, per client address', () => {
+  const BUDGET = 5;
+  let svc: TestService;
+  let merchant: MerchantKeys;
+  let lookups = 0;
+  before(async () => {
+    svc = await startTestService('embedded', { unauthenticatedRateLimitPerSecond: BUDGET });
+    merchant = await svc.createMerchant();
+    // Counts the database lookups of API keys (what a flood of bad keys must not multiply).
+    const query = svc.ctx.db.query.bind(svc.ctx.db);
+    svc.ctx.db.query = ((sql: string, params?: readonly unknown[]) => {
+      if (/FROM api_keys/i.test(sql) && /key_hash/i.test(sql)) lookups += 1;
+      return query(sql, params);
+    }) as typeof svc.ctx.db.query;
+  });
+  after(() => svc.close());
+
+  const randomKey = () => `sk_test_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'a')}`;
+  const failures: [string, () => Record<string, string>, string][] = [
+    ['no key', () => ({}), '/v1/payment-intents/pi_000000000000000000000000'],
+    [
+      'Authorization: Bearer',
+      () => ({ authorization: `Bearer ${randomKey()}` }),
+      '/v1/payment-intents/pi_000000000000000000000000',
+    ],
+    [
+      'a malformed key',
+      () => ({ 'x-api-key': 'sk_nope' }),
+      '/v1/payment-intents/pi_000000000000000000000000',
+    ],
+    ['a new unknown key each time', () => ({ 'x-api-key': randomKey() }), '/v1/transactions'],
+    [
+      'a wrong operator token',
+      () => ({ 'x-admin-token': 'wrong-token-wrong-token' }),
+      '/admin/v1/webhook-endpoints/we_000000000000000000000000',
+    ],
+  ];
+
+  for (const [index, [label, headers, url]] of failures.entries()) {
+    it(`answers 429 rate_limited with Retry-After to an address sending ${label}, and only to it`, async () => {
+      const address = `10.22.0.${index + 1}`;
+      const lookupsBefore = lookups;
+      const statuses: number[] = [];
+      let limited: Awaited<ReturnType<typeof svc.app.inject>> | null = null;
+      while (statuses.length < 100 && !limited) {
+        const response = await svc.app.inject({
+          method: 'GET',
+          url,
+          headers: headers(),
+          remoteAddress: address,
+        });
+        statuses.push(response.statusCode);
+        if (response.statusCode === 429) limited = response;
+      }
+      assert.ok(limited, `no 429 in ${statuses.length} requests: ${statuses.join(',')}`);
+      assert.equal(limited.json().code, 'rate_limited');
+      assert.match(String(limited.headers['content-type']), /^application\/problem\+json/);
+      assert.ok(Number(limited.headers['retry-after']) >= 1);
+      assert.ok(
+        statuses.every((s) => s === 401 || s === 429),
+        statuses.join(','),
+      );
+      // Each database lookup was paid for from the budget: no more lookups than answered 401s.
+      assert.ok(lookups - lookupsBefore <= statuses.filter((s) => s === 401).length);
+      // Another address is not affected, and a known key works from the limited address.
+      const other = await svc.app.inject({
+        method: 'GET',
+        url,
+        headers: headers(),
+        remoteAddress: `10.23.0.${index + 1}`,
+      });
+      assert.equal(other.statusCode, 401);
+    });
+  }
+
+  it('keeps serving a known key from an address that floods with bad ones', async () => {
+    const address = '10.22.1.1';
+    const read = () =>
+      svc.app.inject({
+        method: 'GET',
+        url: '/v1/payment-intents/pi_000000000000000000000000',
+        headers: { 'x-api-key': merchant.secretTest },
+        remoteAddress: address,
+      });
+    assert.equal((await read()).statusCode, 404);
+    let statuses: number[] = [];
+    while (!statuses.includes(429) && statuses.length < 100) {
+      statuses = [
+        ...statuses,
+        (await svc.app.inject({ method: 'GET', url: '/v1/transactions', remoteAddress: address })).statusCode,
+      ];
+    }
+    assert.ok(statuses.includes(429));
+    assert.equal((await read()).statusCode, 404);
+  });
+
+  it('looks an unknown key up once and answers its repeats from a negative cache', async () => {
+    const key = randomKey();
+    const lookupsBefore = lookups;
+    const statuses: number[] = [];
+    for (let i = 0; i < BUDGET - 1; i++) {
+      const response = await svc.app.inject({
+        method: 'GET',
+        url: '/v1/transactions',
+        headers: { 'x-api-key': key },
+        remoteAddress: '10.22.2.1',
+      });
+      statuses.push(response.statusCode);
+    }
+    assert.ok(statuses.includes(401));
+    assert.equal(lookups - lookupsBefore, 1);
+  });
+});

@@ -440,8 +440,25 @@ for (const kind of databaseKinds()) {
         assert.equal(response.json().code, 'validation_error');
         assert.equal(response.json().errors[0].field, 'cursor', `cursor ${cursor}`);
       }
-      const valid = encodeTransactionCursor({ createdAt: '2025-03-01T00:00:10.000000Z', id });
+      const valid = encodeTransactionCursor(
+        { createdAt: '2025-03-01T00:00:10.000000Z', id },
+        svc.ctx.cursorKey,
+      );
       assert.equal((await list({ cursor: valid })).statusCode, 200);
+      // Well-formed, but never issued: signed under another key, or the position of an issued one
+      // moved with its signature kept.
+      const forged = encodeTransactionCursor(
+        { createdAt: '2025-03-01T00:00:10.000000Z', id },
+        Buffer.alloc(32, 7),
+      );
+      const [, mac] = good.split('.');
+      const moved = `${b64(`2|2025-03-01T00:00:10.000000Z|${id}`)}.${mac}`;
+      const unsigned = b64(`1|2025-03-01T00:00:10.000000Z|${id}`);
+      for (const cursor of [forged, moved, unsigned]) {
+        const response = await list({ cursor });
+        assert.equal(response.statusCode, 400, `cursor ${cursor}`);
+        assert.equal(response.json().errors[0].field, 'cursor');
+      }
     });
 
     it('needs transactions:read and a secret key', async () => {

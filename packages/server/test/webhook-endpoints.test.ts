@@ -137,6 +137,46 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    it('refuses private, link-local and metadata targets in test mode too, loopback only when allowed', async () => {
+      const internal = [
+        'https://10.1.2.3/hooks',
+        'https://192.168.0.10/hooks',
+        'https://172.16.5.4/hooks',
+        'https://100.64.0.1/hooks',
+        'https://169.254.169.254/latest/meta-data',
+        'https://[fe80::1]/hooks',
+        'https://[fd00::1]/hooks',
+        'https://[::ffff:a9fe:a9fe]/hooks',
+        'https://[64:ff9b::a9fe:a9fe]/hooks',
+        'https://0.0.0.0/hooks',
+      ];
+      const loopbackUrls = [
+        'http://127.0.0.1:9/x',
+        'http://[::1]:9/x',
+        'https://localhost/x',
+        'https://127.0.0.1/x',
+      ];
+      for (const url of internal) {
+        const response = await register({ url, livemode: false });
+        assert.equal(response.statusCode, 400, url);
+        assert.equal(response.json().code, 'validation_error');
+        assert.equal(response.json().errors[0].field, 'url');
+      }
+      for (const url of loopbackUrls)
+        assert.equal((await register({ url, livemode: false })).statusCode, 201, url);
+      // PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK=false
+      svc.ctx.testWebhooksAllowLoopback = false;
+      try {
+        for (const url of loopbackUrls) {
+          const response = await register({ url, livemode: false });
+          assert.equal(response.statusCode, 400, url);
+          assert.equal(response.json().errors[0].field, 'url');
+        }
+      } finally {
+        svc.ctx.testWebhooksAllowLoopback = true;
+      }
+    });
+
     it('rotates: a new secret, both sealed, then closing drops the old one', async () => {
       const created = (await register({ url: 'http://localhost:4000/r', livemode: false })).json();
       const rotated = await svc.request({

@@ -299,9 +299,12 @@ async function settle(
   // and the PAYMENT transaction's UPDATEs do not wait for the intent's answer: pipelined, all three
   // travel in one round trip (a stale intent throws, and the other changes roll back with the
   // transaction). The transaction settles only with the intent, so only when there is an action.
+  const lastPaymentError = succeeded
+    ? null
+    : { code: outcome.failureCode, declineCode: outcome.declineCode ?? null, message: outcome.message };
   const [updated] = await together(
     tx,
-    async () => (action ? applyIntentAction(tx, intent, action, now) : null),
+    async () => (action ? applyIntentAction(tx, intent, action, now, { lastPaymentError }) : null),
     () =>
       moveAttempt(tx, attempt, {
         status: succeeded ? 'SUCCEEDED' : 'FAILED',

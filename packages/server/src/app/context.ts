@@ -8,11 +8,24 @@ import type { SecretBox } from '../webhooks/secret-box.ts';
 export interface AppContext {
   db: Database;
   clock: Clock;
+  /**
+   * Real time, never moved by the test clock: for what a party outside the service checks against
+   * its own clock, such as the `t` of a webhook's Service-Signature (a receiver rejects a `t` more
+   * than 300 s from its time). `clock` drives business time (expiry, schedules, event `created`).
+   */
+  wallClock: Clock;
   gateways: GatewayRegistry;
   /** Derived from the master key; client secrets are an HMAC under it. */
   clientSecretKey: Buffer;
+  /** Signs list cursors, so that a position this service never handed out is refused. */
+  cursorKey: Buffer;
   /** Seals and opens webhook signing secrets at rest (a key derived from the master key). */
   secretBox: SecretBox;
+  /**
+   * Whether test-mode webhook endpoints may be on loopback (how developers receive test webhooks
+   * locally). Private, link-local and metadata addresses are refused in both modes regardless.
+   */
+  testWebhooksAllowLoopback: boolean;
   /** Where this service is reachable from browsers and gateways (no trailing slash). */
   publicUrl: string;
   /** Prometheus metrics of this process (served by the metrics listener when configured). */

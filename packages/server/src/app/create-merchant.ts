@@ -56,21 +56,28 @@ export interface CreatedMerchant {
 /** A merchant comes with one secret and one publishable key for each mode. */
 export async function createMerchant(ctx: AppContext, name: string): Promise<CreatedMerchant> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const merchant: MerchantRow = { id: newId('acct'), name, created_at: now };
-    await insertMerchant(tx, merchant);
-    const issue = (livemode: boolean, kind: ApiKeyKind) =>
-      issueApiKey(tx, now, merchant.id, { livemode, kind, permissions: null }).then((k) => k.key);
-    return {
-      merchant,
-      keys: {
-        secretTest: await issue(false, 'secret'),
-        publishableTest: await issue(false, 'publishable'),
-        secretLive: await issue(true, 'secret'),
-        publishableLive: await issue(true, 'publishable'),
-      },
-    };
-  });
+  return ctx.db.transaction((tx) => insertMerchantWithKeys(tx, now, name));
+}
+
+/** The rows of a new merchant and its four keys, inside the caller's transaction. */
+export async function insertMerchantWithKeys(
+  tx: Queryable,
+  now: Date,
+  name: string,
+): Promise<CreatedMerchant> {
+  const merchant: MerchantRow = { id: newId('acct'), name, created_at: now };
+  await insertMerchant(tx, merchant);
+  const issue = (livemode: boolean, kind: ApiKeyKind) =>
+    issueApiKey(tx, now, merchant.id, { livemode, kind, permissions: null }).then((k) => k.key);
+  return {
+    merchant,
+    keys: {
+      secretTest: await issue(false, 'secret'),
+      publishableTest: await issue(false, 'publishable'),
+      secretLive: await issue(true, 'secret'),
+      publishableLive: await issue(true, 'publishable'),
+    },
+  };
 }
 
 /** Another key for an existing merchant (the operator's `POST /admin/merchants/{id}/api_keys`). */

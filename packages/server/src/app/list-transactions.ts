@@ -45,13 +45,13 @@ export async function listTransactions(
       type: query.type,
       from: instant('from', query.from),
       to: instant('to', query.to),
-      after: query.cursor === undefined ? undefined : decodeTransactionCursor(query.cursor),
+      after: query.cursor === undefined ? undefined : decodeTransactionCursor(query.cursor, ctx.cursorKey),
     },
     limit,
   );
   return {
     itemsJson: page.itemsJson,
     hasMore: page.hasMore,
-    nextCursor: page.hasMore && page.last ? encodeTransactionCursor(page.last) : null,
+    nextCursor: page.hasMore && page.last ? encodeTransactionCursor(page.last, ctx.cursorKey) : null,
   };
 }

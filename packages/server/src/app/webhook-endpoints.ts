@@ -33,7 +33,7 @@ export const ALL_EVENTS = '*';
 /** A manual attempt holds its delivery this long; longer than any attempt can take. */
 const MANUAL_LEASE_MS = 60_000;
 
-function normaliseEnabledEvents(requested: readonly string[] | undefined): string[] {
+export function normaliseEnabledEvents(requested: readonly string[] | undefined): string[] {
   if (requested === undefined) return [ALL_EVENTS];
   if (requested.length === 0)
     throw new ValidationError('enabled_events', 'must name at least one event type');
@@ -58,9 +58,14 @@ export async function createWebhookEndpoint(
   input: { url: string; livemode: boolean; enabledEvents?: readonly string[] },
   options: { lookup?: LookupAll } = {},
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
-  const parsed = validateEndpointUrl(input.url, input.livemode);
+  const parsed = validateEndpointUrl(input.url, input.livemode, ctx.testWebhooksAllowLoopback);
   const enabledEvents = normaliseEnabledEvents(input.enabledEvents);
-  await assertPublicResolution(parsed.hostname, input.livemode, options.lookup);
+  await assertPublicResolution(
+    parsed.hostname,
+    input.livemode,
+    options.lookup,
+    ctx.testWebhooksAllowLoopback,
+  );
   const id = newId('we');
   const secret = generateWebhookSecret();
   const now = ctx.clock.now();

@@ -1,3 +1,4 @@
+import { isCanonicalEmbedOrigin } from '../app/embed-domains.ts';
 import { hashApiKey, parseApiKeyShape } from '../domain/api-keys.ts';
 import type { Queryable } from '../storage/db.ts';
 import { findActiveApiKeyByHash } from '../storage/repositories/api-keys.ts';
@@ -25,7 +26,11 @@ export async function resolveFrameAccess(
   if (shape?.kind !== 'publishable') return { mode: 'invalid_key', frameAncestors: [pageOrigin] };
   const key = await findActiveApiKeyByHash(q, hashApiKey(publishableKey));
   if (key?.kind !== 'publishable') return { mode: 'invalid_key', frameAncestors: [pageOrigin] };
-  const origins = (await listEmbedDomains(q, key.merchant_id)).map((row) => row.origin);
+  // Rows stored before origins were checked as exact hosts may hold a wildcard or a quote: they
+  // never reach the CSP.
+  const origins = (await listEmbedDomains(q, key.merchant_id))
+    .map((row) => row.origin)
+    .filter(isCanonicalEmbedOrigin);
   if (!origins.includes(pageOrigin)) return { mode: 'denied', frameAncestors: [pageOrigin] };
   return { mode: 'checkout', frameAncestors: origins };
 }

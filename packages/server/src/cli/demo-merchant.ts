@@ -1,11 +1,22 @@
 import type { AppContext } from '../app/context.ts';
-import { type CreatedMerchant, createMerchant } from '../app/create-merchant.ts';
+import { type CreatedMerchant, insertMerchantWithKeys } from '../app/create-merchant.ts';
 import { countMerchants } from '../storage/repositories/merchants.ts';
 
-/** On the very first start there is nobody to pay: create a demo merchant so curl works at once. */
+// Any constant works; it only has to be the same in every process that starts.
+const DEMO_MERCHANT_LOCK = 7_351_994_202;
+
+/**
+ * On the very first start there is nobody to pay: create a demo merchant so curl works at once.
+ * The check and the insert run under one advisory lock, so processes started at the same moment
+ * on an empty database create exactly one (the others see it and print no keys).
+ */
 export async function ensureDemoMerchant(ctx: AppContext): Promise<CreatedMerchant | null> {
   if ((await countMerchants(ctx.db)) > 0) return null;
-  return createMerchant(ctx, 'Demo merchant');
+  return ctx.db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_MERCHANT_LOCK]);
+    if ((await countMerchants(tx)) > 0) return null;
+    return insertMerchantWithKeys(tx, ctx.clock.now(), 'Demo merchant');
+  });
 }
 
 export function welcomeText(options: {

@@ -16,6 +16,7 @@ export async function createMerchantCommand(config: Config, name: string): Promi
       gateways: new GatewayRegistry([]),
       masterKey: config.masterKey,
       publicUrl: config.publicUrl,
+      testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
     });
     const { merchant, keys } = await createMerchant(ctx, name);
     process.stdout.write(

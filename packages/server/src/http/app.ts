@@ -1,20 +1,22 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
-import secureJson from 'secure-json-parse';
 import type { AppContext } from '../app/context.ts';
 import type { TestClock } from '../clock.ts';
-import { ValidationError } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
+import { parseJsonBody } from './json-body.ts';
+import { MAX_PATH_SEGMENT_LENGTH, onClientError, onFrameworkError } from './parser-errors.ts';
 import { adminAuth } from './plugins/admin-auth.ts';
 import { apiKeyAuth } from './plugins/auth.ts';
 import { cardGuard } from './plugins/card-guard.ts';
+import { inputHygiene } from './plugins/input-hygiene.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
+import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
-import { merchantAdminRoutes } from './routes/admin/merchants.ts';
+import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
-import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
+import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
@@ -30,6 +32,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export interface HttpOptions {
   adminToken: string;
   rateLimitPerSecond: number;
+  /** Per client address, for requests that fail authentication; default rateLimitPerSecond. */
+  unauthenticatedRateLimitPerSecond?: number;
   redisUrl: string | null;
   logLevel: string;
   /** Where log lines go (stdout when absent). */
@@ -57,7 +61,9 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_SEGMENT_LENGTH },
+    frameworkErrors: onFrameworkError,
+    clientErrorHandler: onClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
 
@@ -84,27 +90,29 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     );
   });
 
-  // JSON bodies: an empty body is "no body" (cancel and confirm take an optional one); parse
-  // errors get a fixed message, because the parser's own message quotes the body.
+  // JSON bodies (json-body.ts): UTF-8 only, depth-limited; parse errors never quote the body.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-    } catch {
-      done(new ValidationError('body', 'is not valid JSON'), undefined);
+      done(
+        null,
+        parseJsonBody(Buffer.isBuffer(body) ? body : Buffer.from(body), request.headers['content-type']),
+      );
+    } catch (error) {
+      done(error instanceof Error ? error : new Error(String(error)), undefined);
     }
   });
 
   await app.register(problemErrors);
-  await app.register(apiKeyAuth, { ctx });
-  await app.register(adminAuth, { adminToken: options.adminToken });
   await app.register(rateLimiting, {
     perSecond: options.rateLimitPerSecond,
+    unauthenticatedPerSecond: options.unauthenticatedRateLimitPerSecond ?? options.rateLimitPerSecond,
     redisUrl: options.redisUrl,
     clock: ctx.clock,
   });
+  await app.register(apiKeyAuth, { ctx });
+  await app.register(adminAuth, { adminToken: options.adminToken });
+  await app.register(inputHygiene);
   await app.register(cardGuard);
 
   await app.register(healthRoutes, { checks: [databaseCheck(ctx.db)] });
@@ -114,10 +122,13 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(transactionRoutes, { ctx });
   await app.register(eventStreamRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });
+  await app.register(merchantManagementRoutes, { ctx });
+  await app.register(apiKeyAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(apiReferenceRoutes);
   await app.register(webhookAdminRoutes, { ctx });
+  await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });

@@ -3,7 +3,14 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, type Transaction, types } from '@electric-sql/pglite';
-import { type Database, parseInt8, type Queryable, type QueryResult, TransactionAbortedError } from './db.ts';
+import {
+  type Database,
+  guarded,
+  parseInt8,
+  type Queryable,
+  type QueryResult,
+  TransactionAbortedError,
+} from './db.ts';
 
 /**
  * PostgreSQL settings of the embedded database. PGlite's WebAssembly memory only grows, and the
@@ -64,15 +71,17 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   function wrap(target: PGlite | Transaction, onFailure: () => void = () => {}): Queryable {
     return {
       async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-        const result = await target.query<Row>(sql, params as unknown[]).catch((error: unknown) => {
-          onFailure();
-          throw error;
-        });
+        const result = await guarded(sql, () => target.query<Row>(sql, params as unknown[])).catch(
+          (error: unknown) => {
+            onFailure();
+            throw error;
+          },
+        );
         // PGlite counts only written rows in affectedRows (0 for a SELECT); pg's rowCount counts both.
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
       },
       async exec(sql: string): Promise<void> {
-        await target.exec(sql).catch((error: unknown) => {
+        await guarded(sql, () => target.exec(sql), true).catch((error: unknown) => {
           onFailure();
           throw error;
         });

@@ -1,6 +1,14 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { type Database, parseInt8, type Queryable, type QueryResult, TransactionAbortedError } from './db.ts';
+
+import {
+  type Database,
+  guarded,
+  parseInt8,
+  type Queryable,
+  type QueryResult,
+  statementName,
+  TransactionAbortedError,
+} from './db.ts';
 import { listenWithReconnect } from './postgres-listen.ts';
 
 const INT8_OID = 20;
@@ -26,33 +34,22 @@ function typeParsers() {
   };
 }
 
-const statementNames = new Map<string, string>();
-
-/** A stable name per SQL text; our statements are constants, so the map stays small. */
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (!name) {
-    name = `pg_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    statementNames.set(sql, name);
-  }
-  return name;
-}
-
 function wrap(client: pg.PoolClient | pg.Pool, pipelined: boolean): Queryable {
   return {
     pipelined,
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       // Statements with parameters run as named prepared statements: each connection parses and
       // plans one of our (fixed) SQL texts once instead of on every call.
-      const result =
+      const result = await guarded(sql, () =>
         params.length > 0
-          ? await client.query({ name: statementName(sql), text: sql, values: params as unknown[] })
-          : await client.query(sql);
+          ? client.query({ name: statementName(sql), text: sql, values: params as unknown[] })
+          : client.query(sql),
+      );
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {
       // Without parameters pg uses the simple protocol, which allows several statements.
-      await client.query(sql);
+      await guarded(sql, () => client.query(sql), true);
     },
   };
 }
@@ -95,7 +92,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         if (!pipelined) await begun;
         const result = await fn(wrap(client, pipelined));
         await begun;
-        const committed = await client.query('COMMIT');
+        const committed = await guarded('COMMIT', () => client.query('COMMIT'));
         // The trap: COMMIT of a transaction in which a statement failed (its error caught, or a
         // pipelined statement nobody awaited) answers ROLLBACK instead of throwing.
         if (committed.command === 'ROLLBACK') throw new TransactionAbortedError();

@@ -84,7 +84,8 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
   const batchSize = options.batchSize ?? 50;
   const concurrency = options.concurrency ?? 64;
   const pollIntervalMs = options.pollIntervalMs ?? 5000;
-  const sender = options.sender ?? createWebhookSender(options);
+  const sender =
+    options.sender ?? createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback, ...options });
   const ownsSender = options.sender === undefined;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;

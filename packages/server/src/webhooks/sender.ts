@@ -37,6 +37,8 @@ export interface SenderOptions {
   timeoutMs?: number;
   /** Name resolution, for tests that need a name to resolve to a chosen address. */
   lookup?: LookupAllCallback;
+  /** Whether test-mode deliveries may connect to loopback (default true; see AppContext). */
+  testAllowsLoopback?: boolean;
 }
 
 function describeError(error: unknown, timeoutMs: number): string {
@@ -75,9 +77,13 @@ function excerptOf(chunks: Buffer[]): string | null {
  */
 export function createWebhookSender(options: SenderOptions = {}): WebhookSender {
   const timeoutMs = options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const testAllowsLoopback = options.testAllowsLoopback ?? true;
   const agentFor = (livemode: boolean) =>
     new Agent({
-      connect: { lookup: createGuardedLookup(livemode, options.lookup), timeout: timeoutMs },
+      connect: {
+        lookup: createGuardedLookup(livemode, options.lookup, testAllowsLoopback),
+        timeout: timeoutMs,
+      },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       connections: 32,
@@ -90,7 +96,7 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
       const elapsed = () => Math.round(performance.now() - started);
       try {
         // Node skips the lookup for an IP literal, so the literal is checked here, on every attempt.
-        validateEndpointUrl(url, livemode);
+        validateEndpointUrl(url, livemode, testAllowsLoopback);
         const response = await request(url, {
           method: 'POST',
           dispatcher: livemode ? agents.live : agents.test,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Agent, request } from 'undici';
 import { ValidationError } from '../domain/errors.ts';
@@ -9,6 +9,7 @@ import {
   assertPublicResolution,
   createGuardedLookup,
   ForbiddenAddressError,
+  isAllowedAddress,
   isForbiddenAddress,
   type LookupAll,
   type LookupAllCallback,
@@ -46,54 +47,57 @@ function fakeDns(table: Record<string, string[] | string[][]>) {
   return { lookupAll, lookupCallback, calls };
 }
 
+const forbidden = [
+  '10.0.0.1',
+  '10.255.255.255',
+  '172.16.0.1',
+  '172.31.255.254',
+  '192.168.1.10',
+  '127.0.0.1',
+  '127.8.9.10',
+  '169.254.169.254',
+  '0.0.0.0',
+  '0.1.2.3',
+  '100.64.0.1',
+  '100.127.255.254',
+  '224.0.0.251',
+  '239.255.255.250',
+  '240.0.0.1',
+  '255.255.255.255',
+  '192.0.2.1',
+  '198.18.0.1',
+  '::1',
+  '::',
+  '[::1]',
+  'fe80::1',
+  'fe80::1%eth0',
+  'febf::1',
+  'fc00::1',
+  'fd12:3456:789a::1',
+  'ff02::1',
+  '::ffff:127.0.0.1',
+  '::ffff:7f00:1',
+  '::FFFF:10.0.0.1',
+  '::ffff:a9fe:a9fe',
+  '::127.0.0.1',
+  '::ffff:0:192.168.0.1',
+  '64:ff9b::10.0.0.1',
+  '64:ff9b::a9fe:a9fe',
+  '64:ff9b:1::8.8.8.8',
+  '2002:7f00:1::1',
+  '2002:c0a8:0101::',
+  '2001:db8::1',
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  'localhost',
+  'not an address',
+  '',
+  '2130706433',
+  '0x7f.0.0.1',
+];
+/** The loopback addresses of `forbidden`: the only ones test mode may reach (unless turned off). */
+const loopback = new Set(['127.0.0.1', '127.8.9.10', '::1', '[::1]', '::ffff:127.0.0.1', '::ffff:7f00:1']);
+
 describe('isForbiddenAddress', () => {
-  const forbidden = [
-    '10.0.0.1',
-    '10.255.255.255',
-    '172.16.0.1',
-    '172.31.255.254',
-    '192.168.1.10',
-    '127.0.0.1',
-    '127.8.9.10',
-    '169.254.169.254',
-    '0.0.0.0',
-    '0.1.2.3',
-    '100.64.0.1',
-    '100.127.255.254',
-    '224.0.0.251',
-    '239.255.255.250',
-    '240.0.0.1',
-    '255.255.255.255',
-    '192.0.2.1',
-    '198.18.0.1',
-    '::1',
-    '::',
-    '[::1]',
-    'fe80::1',
-    'fe80::1%eth0',
-    'febf::1',
-    'fc00::1',
-    'fd12:3456:789a::1',
-    'ff02::1',
-    '::ffff:127.0.0.1',
-    '::ffff:7f00:1',
-    '::FFFF:10.0.0.1',
-    '::ffff:a9fe:a9fe',
-    '::127.0.0.1',
-    '::ffff:0:192.168.0.1',
-    '64:ff9b::10.0.0.1',
-    '64:ff9b::a9fe:a9fe',
-    '64:ff9b:1::8.8.8.8',
-    '2002:7f00:1::1',
-    '2002:c0a8:0101::',
-    '2001:db8::1',
-    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
-    'localhost',
-    'not an address',
-    '',
-    '2130706433',
-    '0x7f.0.0.1',
-  ];
   for (const ip of forbidden) {
     it(`forbids ${JSON.stringify(ip)}`, () => assert.equal(isForbiddenAddress(ip), true));
   }
@@ -240,10 +244,67 @@ describe('assertPublicResolution', () => {
     await assert.rejects(check('empty.example'), ValidationError);
   });
 
-  it('allows localhost and private targets in test mode', async () => {
+  it('allows loopback in test mode, and refuses private, metadata and mixed targets there too', async () => {
     await check('loopback.example', false);
     await check('localhost', false);
-    await check('private.example', false);
+    await check('127.0.0.1', false);
+    for (const host of ['private.example', 'metadata.example', 'mixed.example', '10.0.0.1', '[fd00::1]']) {
+      await assert.rejects(check(host, false), ForbiddenAddressError, host);
+    }
+  });
+
+  it('refuses loopback in test mode too when the operator turned it off', async () => {
+    for (const host of ['loopback.example', 'localhost', '127.0.0.1', '[::1]', 'mapped.example']) {
+      await assert.rejects(
+        assertPublicResolution(host, false, dnsTable.lookupAll, false),
+        ForbiddenAddressError,
+        host,
+      );
+    }
+    await assertPublicResolution('public.example', false, dnsTable.lookupAll, false);
+  });
+});
+
+describe('test mode reaches no internal address but loopback', () => {
+  const testable = forbidden.filter((ip) => isIP(ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '')) !== 0);
+
+  it('allows exactly the loopback addresses of the forbidden ranges, and none when turned off', () => {
+    for (const ip of forbidden) {
+      assert.equal(isAllowedAddress(ip, false, true), loopback.has(ip), ip);
+      assert.equal(isAllowedAddress(ip, false, false), false, ip);
+      assert.equal(isAllowedAddress(ip, true, true), false, ip);
+    }
+    assert.equal(isAllowedAddress('8.8.8.8', false, false), true);
+  });
+
+  it('refuses every forbidden IP literal as a test-mode URL except loopback', () => {
+    for (const ip of testable) {
+      const bareIp = ip.replace(/^\[|\]$/g, '');
+      if (bareIp.includes('%')) continue; // a zone id is not valid in a URL at all
+      const host = bareIp.includes(':') ? `[${bareIp}]` : bareIp;
+      const url = `https://${host}/hooks`;
+      if (loopback.has(ip)) assert.equal(validateEndpointUrl(url, false).protocol, 'https:', url);
+      else assert.throws(() => validateEndpointUrl(url, false), ForbiddenAddressError, url);
+      assert.throws(() => validateEndpointUrl(url, false, false), ValidationError, url);
+    }
+  });
+
+  it('refuses every name resolving to a forbidden address in test mode except loopback', async () => {
+    const table = Object.fromEntries(
+      testable.map((ip, i) => [`h${i}.example`, [ip.replace(/^\[|\]$/g, '')]]),
+    );
+    const dns = fakeDns(table);
+    for (const [i, ip] of testable.entries()) {
+      const check = assertPublicResolution(`h${i}.example`, false, dns.lookupAll);
+      if (loopback.has(ip)) await check;
+      else await assert.rejects(check, ForbiddenAddressError, ip);
+    }
+  });
+
+  it('refuses http to loopback in test mode when loopback is turned off', () => {
+    for (const url of ['http://localhost:3000/hooks', 'http://127.0.0.1:4242/w', 'http://[::1]:8080/']) {
+      assert.throws(() => validateEndpointUrl(url, false, false), ValidationError, url);
+    }
   });
 });
 
@@ -264,9 +325,9 @@ describe('createGuardedLookup with a real undici Agent and local receiver', () =
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  async function post(host: string, livemode: boolean, lookup: LookupAllCallback) {
+  async function post(host: string, livemode: boolean, lookup: LookupAllCallback, testAllowsLoopback = true) {
     const dispatcher = new Agent({
-      connect: { lookup: createGuardedLookup(livemode, lookup), timeout: 2000 },
+      connect: { lookup: createGuardedLookup(livemode, lookup, testAllowsLoopback), timeout: 2000 },
     });
     try {
       const res = await request(`http://${host}:${port}/hook`, { method: 'POST', body: '{}', dispatcher });
@@ -291,6 +352,24 @@ describe('createGuardedLookup with a real undici Agent and local receiver', () =
     const before = received;
     assert.deepEqual(await post('hooks.test', false, lookupCallback), { status: 200, body: 'ok' });
     assert.equal(received, before + 1);
+  });
+
+  it('refuses at connect time in test mode a name that now resolves to a private address', async () => {
+    for (const address of ['10.0.0.7', '169.254.169.254', '192.168.1.1']) {
+      const { lookupCallback } = fakeDns({ 'hooks.test': [address] });
+      await assert.rejects(post('hooks.test', false, lookupCallback), (error: unknown) =>
+        causeChain(error).some((e) => e instanceof ForbiddenAddressError),
+      );
+    }
+  });
+
+  it('refuses loopback at connect time in test mode when it is turned off', async () => {
+    const { lookupCallback } = fakeDns({ 'hooks.test': ['127.0.0.1'] });
+    const before = received;
+    await assert.rejects(post('hooks.test', false, lookupCallback, false), (error: unknown) =>
+      causeChain(error).some((e) => e instanceof ForbiddenAddressError),
+    );
+    assert.equal(received, before);
   });
 
   it('refuses at connect time in live mode, and nothing reaches the receiver', async () => {

@@ -2,11 +2,15 @@ import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { ValidationError } from '../domain/errors.ts';
 
-// The URL rules and SSRF guard of CONTRACT.md. Live-mode endpoints must be https and must not
-// reach a private, loopback, link-local or otherwise non-public address; test-mode endpoints may
-// also be plain http on a loopback host for local development. The address rule is applied three
-// times: to an IP literal in the URL, to every address the name resolves to at registration, and
-// again to the address actually connected to at delivery (a name can be re-pointed in between).
+// The URL rules and SSRF guard of CONTRACT.md. Endpoints of both modes must not reach a private,
+// link-local, metadata or otherwise non-public address: a test key is as easy to get as a live
+// one, so test mode must not be a way into the operator's network. Live-mode endpoints must be
+// https and must not reach loopback either; test-mode endpoints may use loopback (https, or plain
+// http on a loopback host), which is how developers receive test webhooks on their own machine,
+// unless the operator turns that off (PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK=false). The address
+// rule is applied three times: to an IP literal in the URL, to every address the name resolves to
+// at registration, and again to the address actually connected to at delivery (a name can be
+// re-pointed in between).
 
 const MAX_URL_LENGTH = 2048;
 const TEST_MODE_HTTP_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -57,6 +61,33 @@ for (const [network, prefix] of [
   ['ff00::', 8], // multicast
 ] as const) {
   forbiddenV6.addSubnet(network, prefix, 'ipv6');
+}
+
+const loopbackV4 = new BlockList();
+loopbackV4.addSubnet('127.0.0.0', 8, 'ipv4');
+
+/** True for 127.0.0.0/8, ::1 and the IPv6 forms that carry a 127.x address. */
+export function isLoopbackAddress(ip: string): boolean {
+  let address = ip.trim();
+  if (address.startsWith('[') && address.endsWith(']')) address = address.slice(1, -1);
+  const family = isIP(address);
+  if (family === 4) return loopbackV4.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const bytes = ipv6Bytes(address);
+  if (bytes.every((b, i) => b === (i === 15 ? 1 : 0))) return true;
+  // Only the IPv4-mapped form (how a dual-stack socket reports 127.0.0.1) is the local host; the
+  // tunnelling forms (6to4, NAT64) that carry a 127.x address lead elsewhere and stay refused.
+  const mapped = bytes.slice(0, 12).every((b, i) => b === (i >= 10 ? 0xff : 0));
+  return mapped && loopbackV4.check(bytes.slice(12).join('.'), 'ipv4');
+}
+
+/**
+ * Whether a delivery of this mode may connect to `ip`: a public address always; a loopback one
+ * only in test mode with loopback allowed.
+ */
+export function isAllowedAddress(ip: string, livemode: boolean, testAllowsLoopback: boolean): boolean {
+  if (!isForbiddenAddress(ip)) return true;
+  return !livemode && testAllowsLoopback && isLoopbackAddress(ip);
 }
 
 /** 16 bytes of an address that `isIP` already accepted as IPv6 (zone removed). */
@@ -119,6 +150,10 @@ export function isForbiddenAddress(ip: string): boolean {
   return v4 !== null && forbiddenV4.check(v4, 'ipv4');
 }
 
+function bare(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
 function isLocalhostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
@@ -126,10 +161,11 @@ function isLocalhostName(hostname: string): boolean {
 
 /**
  * Parses and checks an endpoint URL at registration. Live mode: https only. Test mode: https, or
- * http on `localhost`, `127.0.0.1` or `[::1]`. Never credentials or a fragment. In live mode an IP
- * literal or `localhost` host that is not public is refused here, before any DNS.
+ * http on `localhost`, `127.0.0.1` or `[::1]` (while loopback is allowed). Never credentials or a
+ * fragment. An IP literal or `localhost` host that the mode may not reach is refused here, before
+ * any DNS.
  */
-export function validateEndpointUrl(url: string, livemode: boolean): URL {
+export function validateEndpointUrl(url: string, livemode: boolean, testAllowsLoopback = true): URL {
   if (typeof url !== 'string' || url.length === 0) throw new ValidationError('url', 'is required');
   if (url.length > MAX_URL_LENGTH)
     throw new ValidationError('url', `must be at most ${MAX_URL_LENGTH} characters`);
@@ -144,7 +180,7 @@ export function validateEndpointUrl(url: string, livemode: boolean): URL {
   }
   if (parsed.protocol === 'http:') {
     if (livemode) throw new ValidationError('url', 'must use https in live mode');
-    if (!TEST_MODE_HTTP_HOSTS.has(parsed.hostname)) {
+    if (!TEST_MODE_HTTP_HOSTS.has(parsed.hostname) || !testAllowsLoopback) {
       throw new ValidationError(
         'url',
         'may use http only with localhost, 127.0.0.1 or [::1] (test mode); use https',
@@ -158,12 +194,12 @@ export function validateEndpointUrl(url: string, livemode: boolean): URL {
   if (parsed.hash !== '' || parsed.href.includes('#')) {
     throw new ValidationError('url', 'must not contain a fragment');
   }
-  if (livemode) {
-    const host = parsed.hostname;
-    if (isLocalhostName(host)) throw new ForbiddenAddressError(host, 'loopback');
-    const literal = host.startsWith('[') ? host.slice(1, -1) : host;
-    if (isIP(literal) !== 0 && isForbiddenAddress(literal)) throw new ForbiddenAddressError(host, literal);
-  }
+  const host = parsed.hostname;
+  const loopbackAllowed = !livemode && testAllowsLoopback;
+  if (isLocalhostName(host) && !loopbackAllowed) throw new ForbiddenAddressError(host, 'loopback');
+  const literal = bare(host);
+  if (isIP(literal) !== 0 && !isAllowedAddress(literal, livemode, testAllowsLoopback))
+    throw new ForbiddenAddressError(host, literal);
   return parsed;
 }
 
@@ -177,25 +213,25 @@ export type LookupAllCallback = (
   callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
 ) => void;
 
-function bare(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-}
-
 /**
- * Resolves every address of `hostname` and, in live mode, refuses the host if ANY of them is
- * forbidden (an attacker controls which one a client picks). Throws a `ValidationError` on field
- * `url` when the name does not resolve. In test mode nothing is resolved or refused.
+ * Resolves every address of `hostname` and refuses the host if ANY of them is one the mode may not
+ * reach (an attacker controls which one a client picks). Throws a `ValidationError` on field `url`
+ * when the name does not resolve.
  */
 export async function assertPublicResolution(
   hostname: string,
   livemode: boolean,
   lookup: LookupAll = dns.promises.lookup,
+  testAllowsLoopback = true,
 ): Promise<void> {
-  if (!livemode) return;
   const host = bare(hostname);
-  if (isLocalhostName(host)) throw new ForbiddenAddressError(hostname, 'loopback');
+  if (isLocalhostName(host)) {
+    if (!livemode && testAllowsLoopback) return;
+    throw new ForbiddenAddressError(hostname, 'loopback');
+  }
   if (isIP(host) !== 0) {
-    if (isForbiddenAddress(host)) throw new ForbiddenAddressError(hostname, host);
+    if (!isAllowedAddress(host, livemode, testAllowsLoopback))
+      throw new ForbiddenAddressError(hostname, host);
     return;
   }
   let addresses: dns.LookupAddress[];
@@ -205,20 +241,21 @@ export async function assertPublicResolution(
     throw new ValidationError('url', `host '${host}' could not be resolved`);
   }
   if (addresses.length === 0) throw new ValidationError('url', `host '${host}' could not be resolved`);
-  const bad = addresses.find((a) => isForbiddenAddress(a.address));
+  const bad = addresses.find((a) => !isAllowedAddress(a.address, livemode, testAllowsLoopback));
   if (bad) throw new ForbiddenAddressError(hostname, bad.address);
 }
 
 /**
  * A `lookup` for `net.connect`/`tls.connect` (so for undici's `Agent({ connect: { lookup } })`)
- * that, in live mode, checks every resolved address at connect time and fails the connection
- * with a {@link ForbiddenAddressError} if any is forbidden: a DNS answer that changed since
- * registration (rebinding) cannot reach an internal host. Node skips `lookup` for an IP-literal
- * host, so the caller must also run {@link validateEndpointUrl} before each attempt.
+ * that checks every resolved address at connect time and fails the connection with a
+ * {@link ForbiddenAddressError} if any is one the mode may not reach: a DNS answer that changed
+ * since registration (rebinding) cannot reach an internal host. Node skips `lookup` for an
+ * IP-literal host, so the caller must also run {@link validateEndpointUrl} before each attempt.
  */
 export function createGuardedLookup(
   livemode: boolean,
   lookup: LookupAllCallback = dns.lookup,
+  testAllowsLoopback = true,
 ): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
@@ -226,12 +263,10 @@ export function createGuardedLookup(
         callback(err, []);
         return;
       }
-      if (livemode) {
-        const bad = addresses.find((a) => isForbiddenAddress(a.address));
-        if (bad) {
-          callback(new ForbiddenAddressError(hostname, bad.address), []);
-          return;
-        }
+      const bad = addresses.find((a) => !isAllowedAddress(a.address, livemode, testAllowsLoopback));
+      if (bad) {
+        callback(new ForbiddenAddressError(hostname, bad.address), []);
+        return;
       }
       const first = addresses[0];
       if (first === undefined) {

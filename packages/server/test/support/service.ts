@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/app/context.ts';
 import { createAppContext } from '../../src/app/create-context.ts';
 import { ShiftedClock } from '../../src/clock.ts';
+import type { GatewayConnector } from '../../src/gateways/connector.ts';
 import { GatewayRegistry } from '../../src/gateways/registry.ts';
 import { createSimConnector } from '../../src/gateways/sim/connector.ts';
 import { buildHttpApp } from '../../src/http/app.ts';
@@ -24,6 +25,8 @@ export interface TestService {
   app: FastifyInstance;
   ctx: AppContext;
   clock: ShiftedClock;
+  /** Real time for signatures (ctx.wallClock): moved only by a test that needs distinct signing times. */
+  wallClock: ShiftedClock;
   database: TestDatabase;
   sim: GatewaySim;
   masterKey: Buffer;
@@ -56,6 +59,10 @@ export async function startTestService(
   kind: DatabaseKind,
   options: {
     rateLimitPerSecond?: number;
+    /** Captures the HTTP app's log lines (at level info) instead of silencing them. */
+    logStream?: NodeJS.WritableStream;
+    /** Per client address for requests failing authentication (default: rateLimitPerSecond). */
+    unauthenticatedRateLimitPerSecond?: number;
     redisUrl?: string | null;
     /** Listen on a loopback port (for real HTTP, e.g. the gateway's notifications); see `baseUrl`. */
     listen?: boolean;
@@ -65,10 +72,13 @@ export async function startTestService(
     refundSettleDelaySeconds?: number;
     /** The service's clock (default: real time, movable by the test). */
     clock?: ShiftedClock;
+    /** Connectors of other gateways (e.g. Stripe and Adyen against their fakes), beside `sim`. */
+    extraGateways?: GatewayConnector[];
   } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
   const clock = options.clock ?? new ShiftedClock();
+  const wallClock = new ShiftedClock();
   const masterKey = randomBytes(32);
   const apiSecret = randomBytes(16).toString('hex');
   const notificationSecret = randomBytes(16).toString('hex');
@@ -99,15 +109,20 @@ export async function startTestService(
   const ctx = createAppContext({
     db: database.db,
     clock,
-    gateways: new GatewayRegistry([connector, liveConnector]),
+    wallClock,
+    gateways: new GatewayRegistry([connector, liveConnector, ...(options.extraGateways ?? [])]),
     masterKey,
     publicUrl: 'http://localhost:8080',
   });
   const app = await buildHttpApp(ctx, {
     adminToken: ADMIN_TOKEN,
     rateLimitPerSecond: options.rateLimitPerSecond ?? 100_000,
+    ...(options.unauthenticatedRateLimitPerSecond !== undefined
+      ? { unauthenticatedRateLimitPerSecond: options.unauthenticatedRateLimitPerSecond }
+      : {}),
     redisUrl: options.redisUrl ?? null,
-    logLevel: 'silent',
+    logLevel: options.logStream ? 'info' : 'silent',
+    ...(options.logStream ? { logStream: options.logStream } : {}),
     testClock: clock,
   });
   await app.ready();
@@ -135,6 +150,7 @@ export async function startTestService(
     app,
     ctx,
     clock,
+    wallClock,
     database,
     sim,
     masterKey,
@@ -173,5 +189,7 @@ let keyCounter = 0;
 /** A fresh idempotency key, unique within the test run. */
 export function freshKey(label = 'key'): string {
   keyCounter += 1;
-  return `${label}-${keyCounter}-${randomBytes(6).toString('hex')}`;
+  // Underscores and 12 base64url characters: no run of 13 digits, so the card-data guard (which
+  // also reads Idempotency-Key) can never take a test key for a card number.
+  return `${label}_${keyCounter}_${randomBytes(9).toString('base64url')}`;
 }

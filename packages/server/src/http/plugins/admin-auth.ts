@@ -10,9 +10,11 @@ export const adminAuth = fp(
       if (request.routeOptions.config.credential !== 'admin') return;
       const presented = request.headers['x-admin-token'];
       if (typeof presented !== 'string' || !secretsEqual(presented, options.adminToken)) {
+        // Guessing the operator token spends the address's budget for unauthenticated requests.
+        await app.limitUnauthenticated(request);
         throw new AuthenticationError('invalid_admin_token', 'The X-Admin-Token header is missing or wrong.');
       }
     });
   },
-  { name: 'admin-auth', fastify: '5.x' },
+  { name: 'admin-auth', fastify: '5.x', dependencies: ['rate-limiting'] },
 );

@@ -7,7 +7,11 @@ import { clockedCache } from '../../clock.ts';
 import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import { type ApiKeyRow, findActiveApiKeyByHash } from '../../storage/repositories/api-keys.ts';
+import {
+  API_KEY_CHANGES_CHANNEL,
+  type ApiKeyRow,
+  findActiveApiKeyByHash,
+} from '../../storage/repositories/api-keys.ts';
 
 export interface Principal extends TenantScope {
   keyId: string;
@@ -33,27 +37,49 @@ export function principalOf(request: FastifyRequest): Principal {
 
 const KEY_CACHE_TTL_MS = 5_000;
 const KEY_CACHE_MAX_ENTRIES = 10_000;
+/** Unknown keys are remembered briefly: keys are random, so one that is unknown now stays so. */
+const UNKNOWN_KEY_CACHE_TTL_MS = 5_000;
+const UNKNOWN_KEY_CACHE_MAX_ENTRIES = 10_000;
 
 /**
- * Known keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
- * database round trip for authentication. Unknown keys are never remembered (a new key works at
- * once); a revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
+ * Keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
+ * database round trip for authentication, and a flood of one unknown key costs one lookup (keys
+ * are random: one unknown now stays unknown). A revocation or a disabled merchant is announced on
+ * API_KEY_CHANGES_CHANNEL at its commit and every process forgets the key then; the TTL bounds
+ * what a lost notification could cost.
  */
 class ApiKeyCache {
-  private readonly entries: LRUCache<string, ApiKeyRow>;
+  private readonly known: LRUCache<string, ApiKeyRow>;
+  private readonly unknown: LRUCache<string, true>;
   constructor(private readonly ctx: AppContext) {
-    this.entries = clockedCache<string, ApiKeyRow>(ctx.clock, {
+    this.known = clockedCache<string, ApiKeyRow>(ctx.clock, {
       maxEntries: KEY_CACHE_MAX_ENTRIES,
       ttlMs: KEY_CACHE_TTL_MS,
     });
+    this.unknown = clockedCache<string, true>(ctx.clock, {
+      maxEntries: UNKNOWN_KEY_CACHE_MAX_ENTRIES,
+      ttlMs: UNKNOWN_KEY_CACHE_TTL_MS,
+    });
   }
 
-  async find(keyHash: string): Promise<ApiKeyRow | null> {
-    const cached = this.entries.get(keyHash);
-    if (cached) return cached;
+  /** The cached answer: a row, `null` for a key known to be unknown, `undefined` when not cached. */
+  cached(keyHash: string): ApiKeyRow | null | undefined {
+    const row = this.known.get(keyHash);
+    if (row) return row;
+    return this.unknown.get(keyHash) ? null : undefined;
+  }
+
+  async lookUp(keyHash: string): Promise<ApiKeyRow | null> {
     const row = await findActiveApiKeyByHash(this.ctx.db, keyHash);
-    if (row) this.entries.set(keyHash, row);
+    if (row) this.known.set(keyHash, row);
+    else this.unknown.set(keyHash, true);
     return row;
+  }
+
+  /** A key revoked (its hash) or `*` (a merchant disabled): forget it now, not after the TTL. */
+  forget(keyHashOrAll: string): void {
+    if (keyHashOrAll === '*') this.known.clear();
+    else this.known.delete(keyHashOrAll);
   }
 }
 
@@ -70,9 +96,24 @@ export const apiKeyAuth = fp(
   async (app: FastifyInstance, options: { ctx: AppContext }) => {
     app.decorateRequest('principal', null);
     const keys = new ApiKeyCache(options.ctx);
+    // Every process forgets a revoked key (or a disabled merchant's keys) when the change commits.
+    const stopListening = await options.ctx.db.listen(API_KEY_CHANGES_CHANNEL, (payload) =>
+      keys.forget(payload),
+    );
+    app.addHook('onClose', async () => {
+      await stopListening();
+    });
     app.addHook('onRequest', async (request) => {
       const credential = request.routeOptions.config.credential;
       if (credential !== 'secret' && credential !== 'secret_or_client') return;
+
+      // Every way of failing authentication spends the client address's budget for
+      // unauthenticated requests first (429 once it is spent), and so does a database lookup of
+      // a key not cached: floods of bad or guessed keys reach neither the database nor others.
+      const unauthenticated = async (error: AuthenticationError) => {
+        await app.limitUnauthenticated(request);
+        return error;
+      };
 
       const query = request.query as Record<string, unknown> | undefined;
       if (query && 'client_secret' in query) {
@@ -85,15 +126,22 @@ export const apiKeyAuth = fp(
       const presented = request.headers['x-api-key'];
       if (typeof presented !== 'string' || presented === '') {
         if (request.headers.authorization) {
-          throw invalidKey(
-            'Send your API key in the X-API-Key header; Authorization: Bearer is not accepted.',
+          throw await unauthenticated(
+            invalidKey('Send your API key in the X-API-Key header; Authorization: Bearer is not accepted.'),
           );
         }
-        throw invalidKey('No API key was sent. Send it in the X-API-Key header.');
+        throw await unauthenticated(invalidKey('No API key was sent. Send it in the X-API-Key header.'));
       }
-      if (!parseApiKeyShape(presented)) throw invalidKey('The API key is malformed.');
-      const row = await keys.find(hashApiKey(presented));
-      if (!row) throw invalidKey('The API key is not valid: it is unknown or was revoked.');
+      if (!parseApiKeyShape(presented)) throw await unauthenticated(invalidKey('The API key is malformed.'));
+      const keyHash = hashApiKey(presented);
+      const unknownKey = () => invalidKey('The API key is not valid: it is unknown or was revoked.');
+      let row = keys.cached(keyHash);
+      if (row === null) throw await unauthenticated(unknownKey());
+      if (row === undefined) {
+        await app.limitUnauthenticated(request);
+        row = await keys.lookUp(keyHash);
+        if (!row) throw unknownKey();
+      }
 
       if (row.kind === 'publishable' && credential !== 'secret_or_client') {
         throw new AuthenticationError(
@@ -117,5 +165,5 @@ export const apiKeyAuth = fp(
       };
     });
   },
-  { name: 'api-key-auth', fastify: '5.x' },
+  { name: 'api-key-auth', fastify: '5.x', dependencies: ['rate-limiting'] },
 );

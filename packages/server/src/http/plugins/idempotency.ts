@@ -12,6 +12,7 @@ import {
   tryLockKey,
 } from '../../storage/repositories/idempotency-keys.ts';
 import { problemDocument } from '../problem.ts';
+import { withClientSecrets, withoutClientSecrets } from '../stored-answers.ts';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -91,14 +92,14 @@ export async function respondIdempotently(
   // exists only once its work committed, so it is final.
   const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
   if (finished) {
-    return replay(reply, assertSameRequest(finished, hash));
+    return replay(reply, assertSameRequest(ctx, finished, hash));
   }
 
   const outcome = await ctx.db.transaction(async (tx) => {
     if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
     const now = ctx.clock.now();
     const stored = await findStoredResponse(tx, scope, key, now);
-    if (stored) return { replayed: true, ...assertSameRequest(stored, hash) };
+    if (stored) return { replayed: true, ...assertSameRequest(ctx, stored, hash) };
 
     await tx.query('SAVEPOINT idempotent_work');
     let status: number;
@@ -125,7 +126,7 @@ export async function respondIdempotently(
         requestPath: path,
         requestHash: hash,
         responseStatus: status,
-        responseBody: body,
+        responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
         expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
       },
       now,
@@ -167,20 +168,20 @@ export async function respondInPhases<Started, Outcome>(
   const path = request.url.split('?')[0] ?? request.url;
   const hash = requestHash(request.method, path, request.body);
   const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
-  if (finished) return replay(reply, assertSameRequest(finished, hash));
+  if (finished) return replay(reply, assertSameRequest(ctx, finished, hash));
 
   const stored = (status: number, body: string): StoredResponse => ({
     requestMethod: request.method,
     requestPath: path,
     requestHash: hash,
     responseStatus: status,
-    responseBody: body,
+    responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
     expiresAt: new Date(ctx.clock.now().getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
   });
   const first = await ctx.db.transaction(async (tx) => {
     if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
     const earlier = await findStoredResponse(tx, scope, key, ctx.clock.now());
-    if (earlier) return { kind: 'replay' as const, ...assertSameRequest(earlier, hash) };
+    if (earlier) return { kind: 'replay' as const, ...assertSameRequest(ctx, earlier, hash) };
     await tx.query('SAVEPOINT idempotent_work');
     try {
       return { kind: 'started' as const, started: await work.start(tx, { key, hash }) };
@@ -264,7 +265,7 @@ async function tryOneStatement(
     requestPath: key.path,
     requestHash: key.hash,
     responseStatus: prepared.status,
-    responseBody: body,
+    responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
   });
   // Not written: the key is held by another request or already answered. The general path tells
@@ -280,14 +281,18 @@ function inFlightError(): IdempotencyError {
   );
 }
 
-function assertSameRequest(stored: StoredResponse, hash: string): { status: number; body: string } {
+function assertSameRequest(
+  ctx: AppContext,
+  stored: StoredResponse,
+  hash: string,
+): { status: number; body: string } {
   if (stored.requestHash !== hash) {
     throw new IdempotencyError(
       'idempotency_key_reuse',
       'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
     );
   }
-  return { status: stored.responseStatus, body: stored.responseBody };
+  return { status: stored.responseStatus, body: withClientSecrets(stored.responseBody, ctx.clientSecretKey) };
 }
 
 function replay(reply: FastifyReply, response: { status: number; body: string }): FastifyReply {

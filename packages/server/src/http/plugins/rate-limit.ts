@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../domain/errors.ts';
@@ -9,18 +9,38 @@ import { clockedRateLimitStore } from './rate-limit-store.ts';
 /** Budgets are per second. */
 const WINDOW_MS = 1000;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Spends one unit of the client address's budget for unauthenticated requests (no, a
+     * malformed, an unknown or a wrong credential); throws `429 rate_limited` once it is spent.
+     */
+    limitUnauthenticated(request: FastifyRequest): Promise<void>;
+  }
+}
+
 export interface RateLimitOptions {
   perSecond: number;
+  /** Requests per second and client address that fail authentication. */
+  unauthenticatedPerSecond: number;
   /** When set, budgets are shared by every process using this Redis. */
   redisUrl: string | null;
   /** Measures the windows of the in-process budgets (Redis measures its own). */
   clock: Clock;
 }
 
+function rateLimited(seconds: number, whose: string): AppError {
+  return new AppError('rate_limited', `Too many requests ${whose}; retry after ${seconds} s.`, {
+    retryAfterSeconds: seconds,
+  });
+}
+
 /**
- * Per-API-key request budgets (per client address for unauthenticated requests), using
- * @fastify/rate-limit. It runs after authentication, so the key is known and a stolen
- * publishable key cannot spend a secret key's budget.
+ * Per-API-key request budgets, using @fastify/rate-limit. The per-key limit runs after
+ * authentication, so the key is known and a stolen publishable key cannot spend a secret key's
+ * budget. Requests that fail authentication have no key: authentication spends a budget per
+ * client address for them instead (`limitUnauthenticated`), before it looks an unknown key up, so
+ * guessing keys or flooding with bad ones costs neither the database nor other clients.
  */
 export const rateLimiting = fp(
   async (app: FastifyInstance, options: RateLimitOptions) => {
@@ -52,13 +72,20 @@ export const rateLimiting = fp(
         ? { redis, nameSpace: 'paygate-rl:', skipOnError: true }
         : { store: clockedRateLimitStore(options.clock, WINDOW_MS) }),
       keyGenerator: (request) => request.principal?.keyId ?? `ip:${request.ip}`,
-      errorResponseBuilder: (_request, context) => {
-        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-        return new AppError('rate_limited', `Too many requests for this API key; retry after ${seconds} s.`, {
-          retryAfterSeconds: seconds,
-        });
-      },
+      errorResponseBuilder: (_request, context) =>
+        rateLimited(Math.max(1, Math.ceil(context.ttl / 1000)), 'for this API key'),
+    });
+    const unauthenticated = app.createRateLimit({
+      max: options.unauthenticatedPerSecond,
+      timeWindow: WINDOW_MS,
+      keyGenerator: (request) => `unauthenticated:${request.ip}`,
+    });
+    app.decorate('limitUnauthenticated', async (request: FastifyRequest) => {
+      const verdict = await unauthenticated(request);
+      if (!verdict.isAllowed && verdict.isExceeded) {
+        throw rateLimited(Math.max(1, verdict.ttlInSeconds), 'without a valid credential from this address');
+      }
     });
   },
-  { name: 'rate-limiting', fastify: '5.x', dependencies: ['api-key-auth'] },
+  { name: 'rate-limiting', fastify: '5.x' },
 );

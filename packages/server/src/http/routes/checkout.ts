@@ -1,20 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
+import { isCanonicalEmbedOrigin } from '../../app/embed-domains.ts';
 import { checkoutAssets, type ServedAsset } from '../../checkout/assets.ts';
 import { resolveFrameAccess } from '../../checkout/frame-access.ts';
 import { frameCsp, framePage } from '../../checkout/frame-page.ts';
 
-/** The page's origin exactly as `location.origin` gives it, or null. */
+/**
+ * The page's origin exactly as `location.origin` gives it, or null. It goes into the frame's
+ * `frame-ancestors`, so it follows the embed-domain rules: one exact host, no wildcard.
+ */
 function exactOrigin(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 300) return null;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    return url.origin === value ? value : null;
-  } catch {
-    return null;
-  }
+  return isCanonicalEmbedOrigin(value) ? value : null;
 }
 
 function localeOf(value: unknown): string {
