@@ -7,6 +7,7 @@ import { request } from 'undici';
 import { parseListenArgs, startListening } from '../src/cli/listen-command.ts';
 import { trigger, triggerableEventTypes } from '../src/cli/trigger-command.ts';
 import { apiKeyAuth } from '../src/http/plugins/auth.ts';
+import { rateLimiting } from '../src/http/plugins/rate-limit.ts';
 import { eventStreamRoutes } from '../src/http/routes/v1/event-stream.ts';
 import { listEventsForObject } from '../src/storage/repositories/events.ts';
 import { databaseKinds } from './support/databases.ts';
@@ -96,6 +97,12 @@ for (const kind of databaseKinds()) {
     it("is woken by the outbox's NOTIFY: an event for a merchant with an endpoint arrives without any poll", async () => {
       // The same route on its own server whose poll never comes due: only the NOTIFY can wake it.
       const streamOnly = Fastify();
+      await streamOnly.register(rateLimiting, {
+        perSecond: 1000,
+        unauthenticatedPerSecond: 1000,
+        redisUrl: null,
+        clock: svc.ctx.clock,
+      });
       await streamOnly.register(apiKeyAuth, { ctx: svc.ctx });
       await streamOnly.register(eventStreamRoutes, { ctx: svc.ctx, pollIntervalMs: 3_600_000 });
       const streamUrl = await streamOnly.listen({ port: 0, host: '127.0.0.1' });
