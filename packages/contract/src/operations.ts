@@ -28,6 +28,8 @@ import {
   ListWebhookDeliveriesQuery,
   ResendFailedBody,
   ResendFailedResult,
+  SendTestEventBody,
+  SendTestEventResult,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookDeliveryIdParams,
@@ -367,6 +369,17 @@ export const operations = {
     params: WebhookEndpointIdParams,
     body: ResendFailedBody,
     response: ResendFailedResult,
+    tag: 'Operator',
+  },
+  adminSendTestWebhookEvent: {
+    method: 'POST',
+    path: '/admin/v1/webhook-endpoints/{id}/send-test-event',
+    summary:
+      'Queue a sample event (made-up objects, metadata paygate_test_event=true) for this one endpoint, signed and delivered like any other',
+    credential: 'admin',
+    params: WebhookEndpointIdParams,
+    body: SendTestEventBody,
+    response: SendTestEventResult,
     tag: 'Operator',
   },
   adminRetryWebhookDelivery: {

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IdOf, Livemode, Timestamp } from './common.ts';
+import { eventTypes } from './events.ts';
 
 // The operator API for webhook endpoints and their deliveries (CONTRACT.md, "Operator interface").
 
@@ -101,6 +102,26 @@ export const ResendFailedResult = Type.Object({
   object: Type.Literal('webhook_resend'),
   endpoint_id: IdOf('we'),
   queued: Type.Integer({ minimum: 0, description: 'FAILED deliveries queued for one attempt each' }),
+});
+
+export const SendTestEventBody = Type.Object(
+  {
+    type: Type.Optional(
+      Type.Enum(eventTypes, {
+        default: 'payment_intent.succeeded',
+        description: 'The event type of the sample event (default payment_intent.succeeded)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SendTestEventBody = Static<typeof SendTestEventBody>;
+
+export const SendTestEventResult = Type.Object({
+  object: Type.Literal('webhook_test_event'),
+  endpoint_id: IdOf('we'),
+  event_id: IdOf('evt'),
+  delivery_id: IdOf('wd'),
 });
 
 /** Change where an endpoint receives events and which ones; what is not given stays as it is. */

@@ -43,6 +43,22 @@ async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const answered = answerWithoutConfig(command, rest);
   if (answered !== null) return answered;
+  // listen and trigger are clients of a running service: they read no service configuration.
+  if (command === 'listen' || command === 'trigger') {
+    const runCommand =
+      command === 'listen'
+        ? (await import('./cli/listen-command.ts')).listenCommand
+        : (await import('./cli/trigger-command.ts')).triggerCommand;
+    try {
+      return await runCommand(rest);
+    } catch (error) {
+      if (error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
+        process.stderr.write(`paygate ${command}: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    }
+  }
   const config: Config = loadConfig();
   // Each command loads only its own modules: a `paygate worker` process has no HTTP server and no
   // simulated gateway in memory, and `migrate` or `help` start quickly.

@@ -57,6 +57,21 @@ PAYGATE_DATABASE_URL. See docs/operations.md.`,
 With the embedded database, stop \`paygate start\` first, or create the merchant through the
 operator API (POST /admin/v1/merchants) of the running service.`,
   },
+  listen: {
+    synopsis: 'listen --forward-to <url> [--api-key sk_test_...] [--base-url <url>]',
+    summary: "forward the merchant's test-mode events, signed, to a local URL",
+    details: `Prints a whsec_ secret made for this session; verify the forwarded deliveries with it.
+The key (a secret TEST key) may come from PAYGATE_API_KEY, the service address from
+PAYGATE_BASE_URL (default http://localhost:8080). See docs/webhooks.md.`,
+    options: ['--forward-to', '--api-key', '--base-url'],
+  },
+  trigger: {
+    synopsis: 'trigger <event type> [--api-key sk_test_...] [--base-url <url>]',
+    summary: 'create test-mode objects through the API so that the event happens',
+    details: `Types: payment_intent.succeeded, payment_intent.failed, payment_intent.requires_action,
+payment_intent.canceled, refund.succeeded. Key and address as for listen.`,
+    options: ['--api-key', '--base-url'],
+  },
   help: {
     synopsis: 'help [command]',
     summary: "show this text, or one command's help",

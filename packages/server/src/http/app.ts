@@ -21,6 +21,7 @@ import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
+import { eventStreamRoutes } from './routes/v1/event-stream.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
 import { refundRoutes } from './routes/v1/refunds.ts';
 import { transactionRoutes } from './routes/v1/transactions.ts';
@@ -119,6 +120,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });
+  await app.register(eventStreamRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });
   await app.register(merchantManagementRoutes, { ctx });
   await app.register(apiKeyAdminRoutes, { ctx });

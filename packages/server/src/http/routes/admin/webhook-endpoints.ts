@@ -5,6 +5,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { disableWebhookEndpoint } from '../../../app/disable-webhook-endpoint.ts';
 import { listWebhookEndpoints } from '../../../app/list-webhook-endpoints.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
+import { sendTestWebhookEvent } from '../../../app/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/update-webhook-endpoint.ts';
 import {
   closeWebhookRotation,
@@ -80,6 +81,22 @@ export async function webhookAdminRoutes(
     async (request) => {
       const queued = await resendFailedDeliveries(ctx, request.params.id, request.body.since);
       return { object: 'webhook_resend', endpoint_id: request.params.id, queued };
+    },
+  );
+
+  const sendTest = operations.adminSendTestWebhookEvent;
+  api.post(
+    routePath(sendTest),
+    { schema: { params: sendTest.params, body: sendTest.body }, config },
+    async (request) => {
+      const type = request.body.type ?? 'payment_intent.succeeded';
+      const sent = await sendTestWebhookEvent(ctx, request.params.id, type);
+      return {
+        object: 'webhook_test_event',
+        endpoint_id: request.params.id,
+        event_id: sent.eventId,
+        delivery_id: sent.deliveryId,
+      };
     },
   );
 

@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { AuthenticationError } from '../../../domain/errors.ts';
+import { eventsSince } from '../../../storage/repositories/event-stream.ts';
+import { EVENTS_CHANNEL } from '../../../storage/repositories/events.ts';
+import { principalOf } from '../../plugins/auth.ts';
+
+export const EVENT_STREAM_PATH = '/v1/events/stream';
+const POLL_INTERVAL_MS = 250;
+const BATCH = 100;
+// An event whose transaction commits after a later-stamped one would fall behind a plain cursor;
+// looking back this far (and skipping what was already sent) catches it.
+const LOOKBACK_MS = 10_000;
+const KEEPALIVE_MS = 15_000;
+
+/**
+ * `GET /v1/events/stream` (secret test-mode key): the merchant's test-mode events as they are
+ * written to the outbox, as Server-Sent Events (`id:` the event id, `event:` its type, `data:` the
+ * exact payload a webhook delivery carries). `paygate listen` reads it and forwards each event,
+ * signed, to a local URL. Events written before the stream opened are not sent. A restricted key
+ * needs payment_intents:read (events carry payment intents and refunds).
+ */
+/**
+ * One LISTEN on the outbox's channel for every open stream of this process, held only while a
+ * stream is open. The outbox notifies only when a delivery was queued (a merchant with endpoints),
+ * so this makes those events immediate; the poll still finds the others.
+ */
+function outboxWakeups(ctx: AppContext, log: FastifyInstance['log']) {
+  const streams = new Set<() => void>();
+  let listening: Promise<(() => Promise<void>) | null> | null = null;
+  return {
+    subscribe(wake: () => void): () => void {
+      streams.add(wake);
+      if (!listening) {
+        listening = ctx.db
+          .listen(EVENTS_CHANNEL, () => {
+            for (const stream of streams) stream();
+          })
+          .catch((error: unknown) => {
+            log.warn({ err: error }, 'event streams: LISTEN failed; streams rely on their poll');
+            return null;
+          });
+      }
+      return () => {
+        streams.delete(wake);
+        if (streams.size > 0 || !listening) return;
+        const held = listening;
+        listening = null;
+        void held.then((unlisten) => unlisten?.()).catch(() => {});
+      };
+    },
+  };
+}
+
+export async function eventStreamRoutes(
+  app: FastifyInstance,
+  { ctx, pollIntervalMs = POLL_INTERVAL_MS }: { ctx: AppContext; pollIntervalMs?: number },
+): Promise<void> {
+  const wakeups = outboxWakeups(ctx, app.log);
+  // Open streams end before the server stops listening (preClose), so a shutdown is not held up
+  // by a connection that never goes idle.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+  app.get(
+    EVENT_STREAM_PATH,
+    { config: { credential: 'secret', permission: 'payment_intents:read' } },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      if (principal.livemode) {
+        throw new AuthenticationError(
+          'insufficient_permissions',
+          'The event stream is for test mode only; use a sk_test_ key (live events go to webhook endpoints).',
+        );
+      }
+      const scope = { merchantId: principal.merchantId, livemode: false };
+      const opened = ctx.clock.now();
+      let cursor = opened;
+      const sent = new Map<string, number>();
+      let closed = false;
+      let polling = false;
+      let pollAgain = false;
+
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-request-id': request.id,
+      });
+      reply.raw.write(': paygate event stream, test mode\n\n');
+
+      const poll = async () => {
+        if (closed) return;
+        if (polling) {
+          pollAgain = true;
+          return;
+        }
+        polling = true;
+        pollAgain = false;
+        try {
+          const since = new Date(Math.max(opened.getTime(), cursor.getTime() - LOOKBACK_MS));
+          for (const event of await eventsSince(ctx.db, scope, since, BATCH + sent.size)) {
+            if (closed || sent.has(event.id)) continue;
+            sent.set(event.id, event.createdAt.getTime());
+            if (event.createdAt > cursor) cursor = event.createdAt;
+            // The payload is one line of JSON, so one `data:` line carries it unchanged.
+            reply.raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${event.payload}\n\n`);
+          }
+          const horizon = cursor.getTime() - LOOKBACK_MS;
+          for (const [id, createdMs] of sent) if (createdMs < horizon) sent.delete(id);
+        } catch (error) {
+          request.log.warn({ err: error }, 'event stream poll failed; retrying');
+        } finally {
+          polling = false;
+        }
+        if (pollAgain) void poll();
+      };
+
+      const pollTimer = setInterval(() => void poll(), pollIntervalMs);
+      const unsubscribe = wakeups.subscribe(() => void poll());
+      // A comment line now and then keeps proxies from closing an idle stream.
+      const keepAlive = setInterval(() => reply.raw.write(': keep-alive\n\n'), KEEPALIVE_MS);
+      const stop = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(pollTimer);
+        clearInterval(keepAlive);
+        unsubscribe();
+        open.delete(end);
+      };
+      const end = () => {
+        stop();
+        reply.raw.end();
+      };
+      open.add(end);
+      request.raw.on('close', stop);
+      reply.raw.on('close', stop);
+    },
+  );
+}
