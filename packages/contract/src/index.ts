@@ -6,6 +6,7 @@ export * from './late-captures.ts';
 export * from './openapi.ts';
 export * from './operations.ts';
 export * from './payment-intent.ts';
+export * from './dashboard.ts';
 export * from './problem.ts';
 export * from './refund.ts';
 export * from './transaction.ts';

@@ -7,14 +7,19 @@ import { newId } from '../domain/ids.ts';
 import { adminAuth } from './plugins/admin-auth.ts';
 import { apiKeyAuth } from './plugins/auth.ts';
 import { cardGuard } from './plugins/card-guard.ts';
+import { dashboardAuth } from './plugins/dashboard-auth.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
+import { dashboardInvitationAdminRoutes } from './routes/admin/dashboard-invitations.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
+import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
+import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
@@ -92,6 +97,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(problemErrors);
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
+  await app.register(dashboardAuth, { ctx });
   await app.register(rateLimiting, {
     perSecond: options.rateLimitPerSecond,
     redisUrl: options.redisUrl,
@@ -109,6 +115,10 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(checkoutRoutes, { ctx });
   await app.register(webhookAdminRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
+  await app.register(dashboardInvitationAdminRoutes, { ctx });
+  await app.register(dashboardSessionRoutes, { ctx });
+  await app.register(dashboardTeamRoutes, { ctx });
+  await app.register(dashboardPaymentRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
