@@ -2,10 +2,18 @@ import { type Static, Type } from 'typebox';
 import { IdOf, Timestamp } from './common.ts';
 
 /** The merchant back office's API (cookie session; every change also carries X-CSRF-Token). */
-export const DashboardRole = Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('viewer')]);
+export const DashboardRole = Type.Union([
+  Type.Literal('owner'),
+  Type.Literal('developer'),
+  Type.Literal('viewer'),
+]);
 
 export const DashboardModeParams = Type.Object(
-  { mode: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'Which data: test or live' }) },
+  {
+    mode: Type.Union([Type.Literal('test'), Type.Literal('live')], {
+      description: 'Which data: test or live',
+    }),
+  },
   { additionalProperties: false },
 );
 export const DashboardModeAndIdParams = Type.Object(
@@ -17,7 +25,10 @@ export const DashboardModeAndIdParams = Type.Object(
 );
 
 export const SignInBody = Type.Object(
-  { email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) },
+  {
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
   { additionalProperties: false },
 );
 export type SignInBody = Static<typeof SignInBody>;
@@ -35,7 +46,10 @@ export const DashboardSession = Type.Object({
 });
 
 export const AcceptInvitationBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 100 }), password: Type.String({ minLength: 1, maxLength: 256 }) },
+  {
+    token: Type.String({ minLength: 1, maxLength: 100 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
   { additionalProperties: false },
 );
 

@@ -94,7 +94,7 @@ export const operations = {
   dashboardSignOutEverywhere: {
     method: 'POST',
     path: '/dashboard/api/v1/session/sign-out-everywhere',
-    summary: "End every session of the signed-in user, on every device",
+    summary: 'End every session of the signed-in user, on every device',
     credential: 'session',
     response: SignedOut,
     tag: 'Dashboard',

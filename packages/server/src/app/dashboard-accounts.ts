@@ -1,9 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { DashboardRole } from '../domain/dashboard-roles.ts';
+import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { newId, randomBase62 } from '../domain/ids.ts';
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../domain/passwords.ts';
-import { findMerchant } from '../storage/repositories/merchants.ts';
+import {
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from '../domain/passwords.ts';
+import type { Queryable } from '../storage/db.ts';
 import {
   type DashboardUserRow,
   deleteSession,
@@ -18,9 +23,9 @@ import {
   recordSignInResult,
   type SessionRow,
 } from '../storage/repositories/dashboard-users.ts';
-import type { Queryable } from '../storage/db.ts';
-import { recordAudit } from './dashboard-audit.ts';
+import { findMerchant } from '../storage/repositories/merchants.ts';
 import type { AppContext } from './context.ts';
+import { recordAudit } from './dashboard-audit.ts';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -58,7 +63,8 @@ export async function inviteUser(
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
   await ctx.db.transaction(async (tx) => {
     if (!(await findMerchant(tx, merchantId))) throw new NotFoundError('merchant', merchantId);
-    if (await findUserByEmail(tx, email)) throw new ValidationError('email', 'already belongs to a dashboard user');
+    if (await findUserByEmail(tx, email))
+      throw new ValidationError('email', 'already belongs to a dashboard user');
     await insertInvitation(tx, {
       token_hash: secretDigest(token),
       merchant_id: merchantId,
@@ -69,7 +75,12 @@ export async function inviteUser(
       accepted_at: null,
       created_at: now,
     });
-    await recordAudit(tx, now, { merchantId, userId: invitedBy, action: 'invitation.created', target: email });
+    await recordAudit(tx, now, {
+      merchantId,
+      userId: invitedBy,
+      action: 'invitation.created',
+      target: email,
+    });
   });
   return { token, email, role: input.role, expiresAt };
 }
@@ -152,34 +163,46 @@ export async function signIn(
     });
   }
   const good = await verifyPassword(input.password, user.password_hash);
-  return ctx.db.transaction(async (tx) => {
-    if (!good) {
-      const failures = user.failed_sign_ins + 1;
-      const over = failures - SIGN_IN_FREE_FAILURES;
-      const blockedUntil =
-        over > 0
-          ? new Date(now.getTime() + Math.min(SIGN_IN_BLOCK_BASE_MS * 2 ** (over - 1), SIGN_IN_BLOCK_MAX_MS))
-          : null;
-      await recordSignInResult(tx, user.id, failures, blockedUntil);
-      await recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action: 'sign_in.failed' });
-      return null;
-    }
-    await recordSignInResult(tx, user.id, 0, null);
-    const sessionId = randomBase62(43);
-    const csrfToken = randomBase62(43);
-    await insertSession(tx, {
-      id_hash: secretDigest(sessionId),
-      user_id: user.id,
-      csrf_token: csrfToken,
-      expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
-      created_at: now,
+  return ctx.db
+    .transaction(async (tx) => {
+      if (!good) {
+        const failures = user.failed_sign_ins + 1;
+        const over = failures - SIGN_IN_FREE_FAILURES;
+        const blockedUntil =
+          over > 0
+            ? new Date(
+                now.getTime() + Math.min(SIGN_IN_BLOCK_BASE_MS * 2 ** (over - 1), SIGN_IN_BLOCK_MAX_MS),
+              )
+            : null;
+        await recordSignInResult(tx, user.id, failures, blockedUntil);
+        await recordAudit(tx, now, {
+          merchantId: user.merchant_id,
+          userId: user.id,
+          action: 'sign_in.failed',
+        });
+        return null;
+      }
+      await recordSignInResult(tx, user.id, 0, null);
+      const sessionId = randomBase62(43);
+      const csrfToken = randomBase62(43);
+      await insertSession(tx, {
+        id_hash: secretDigest(sessionId),
+        user_id: user.id,
+        csrf_token: csrfToken,
+        expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+        created_at: now,
+      });
+      await recordAudit(tx, now, {
+        merchantId: user.merchant_id,
+        userId: user.id,
+        action: 'sign_in.succeeded',
+      });
+      return { sessionId, csrfToken, user };
+    })
+    .then((opened) => {
+      if (!opened) throw signInFailed();
+      return opened;
     });
-    await recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action: 'sign_in.succeeded' });
-    return { sessionId, csrfToken, user };
-  }).then((opened) => {
-    if (!opened) throw signInFailed();
-    return opened;
-  });
 }
 
 /** The session a cookie names, or null when it is unknown or expired. */
@@ -193,7 +216,11 @@ export async function resolveSession(
 export async function signOut(ctx: AppContext, user: DashboardUserRow, sessionId: string): Promise<void> {
   await ctx.db.transaction(async (tx: Queryable) => {
     await deleteSession(tx, secretDigest(sessionId));
-    await recordAudit(tx, ctx.clock.now(), { merchantId: user.merchant_id, userId: user.id, action: 'sign_out' });
+    await recordAudit(tx, ctx.clock.now(), {
+      merchantId: user.merchant_id,
+      userId: user.id,
+      action: 'sign_out',
+    });
   });
 }
 

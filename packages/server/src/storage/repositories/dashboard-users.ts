@@ -24,19 +24,16 @@ export async function findUserByEmail(q: Queryable, email: string): Promise<Dash
 }
 
 export async function insertUser(q: Queryable, row: DashboardUserRow): Promise<void> {
-  await q.query(
-    `INSERT INTO dashboard_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      row.id,
-      row.merchant_id,
-      row.email,
-      row.role,
-      row.password_hash,
-      row.failed_sign_ins,
-      row.sign_in_blocked_until,
-      row.created_at,
-    ],
-  );
+  await q.query(`INSERT INTO dashboard_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    row.id,
+    row.merchant_id,
+    row.email,
+    row.role,
+    row.password_hash,
+    row.failed_sign_ins,
+    row.sign_in_blocked_until,
+    row.created_at,
+  ]);
 }
 
 export async function recordSignInResult(
@@ -93,7 +90,10 @@ export async function insertInvitation(q: Queryable, row: InvitationRow): Promis
 }
 
 /** Locks the invitation, so that two acceptances of one token cannot both create a user. */
-export async function findInvitationForUpdate(q: Queryable, tokenHash: string): Promise<InvitationRow | null> {
+export async function findInvitationForUpdate(
+  q: Queryable,
+  tokenHash: string,
+): Promise<InvitationRow | null> {
   const { rows } = await q.query<InvitationRow>(
     `SELECT token_hash, merchant_id, email, role, invited_by, expires_at, accepted_at, created_at
        FROM dashboard_invitations WHERE token_hash = $1 FOR UPDATE`,
@@ -127,7 +127,9 @@ export async function findLiveSession(
   idHash: string,
   now: Date,
 ): Promise<{ session: SessionRow; user: DashboardUserRow } | null> {
-  const { rows } = await q.query<Omit<SessionRow, 'created_at'> & { s_created_at: Date; u_id: string } & Omit<DashboardUserRow, 'id'>>(
+  const { rows } = await q.query<
+    Omit<SessionRow, 'created_at'> & { s_created_at: Date; u_id: string } & Omit<DashboardUserRow, 'id'>
+  >(
     `SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.created_at AS s_created_at,
             u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.failed_sign_ins,
             u.sign_in_blocked_until, u.created_at

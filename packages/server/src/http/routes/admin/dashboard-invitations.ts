@@ -13,9 +13,17 @@ export async function dashboardInvitationAdminRoutes(
   const invite = operations.adminInviteDashboardOwner;
   api.post(
     routePath(invite),
-    { schema: { params: invite.params, body: invite.body }, config: { credential: 'admin', rateLimit: false } },
+    {
+      schema: { params: invite.params, body: invite.body },
+      config: { credential: 'admin', rateLimit: false },
+    },
     async (request, reply) => {
-      const invitation = await inviteUser(ctx, request.params.id, { email: request.body.email, role: 'owner' }, null);
+      const invitation = await inviteUser(
+        ctx,
+        request.params.id,
+        { email: request.body.email, role: 'owner' },
+        null,
+      );
       return reply.code(201).send({
         object: 'dashboard_invitation',
         email: invitation.email,

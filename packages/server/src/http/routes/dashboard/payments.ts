@@ -23,7 +23,10 @@ function scopeOf(merchantId: string, mode: 'test' | 'live'): TenantScope {
  * Payments: the list, one payment, a refund. Each calls the use case the public API calls, with
  * the tenant taken from the session instead of an API key; nothing here decides a payment rule.
  */
-export async function dashboardPaymentRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function dashboardPaymentRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   const list = operations.dashboardListTransactions;
@@ -44,7 +47,9 @@ export async function dashboardPaymentRoutes(app: FastifyInstance, { ctx }: { ct
     async (request) => {
       const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
       // The event view: no client_secret, which the back office has no use for.
-      return paymentIntentResource(await retrievePaymentIntent(ctx, scope, request.params.id), { kind: 'event' });
+      return paymentIntentResource(await retrievePaymentIntent(ctx, scope, request.params.id), {
+        kind: 'event',
+      });
     },
   );
 

@@ -16,7 +16,10 @@ function sessionBody(user: DashboardUserRow, session: Pick<SessionRow, 'csrf_tok
 }
 
 /** Sign-in, sign-out (here or everywhere) and accepting an invitation. */
-export async function dashboardSessionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function dashboardSessionRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const cookieOptions = sessionCookieOptions(ctx.publicUrl);
 
@@ -41,12 +44,16 @@ export async function dashboardSessionRoutes(app: FastifyInstance, { ctx }: { ct
 
   // Signing out changes nothing of the merchant's, so every role may (action `read`); the CSRF
   // token is still required, because it is a POST.
-  api.post(routePath(operations.dashboardSignOut), { config: { dashboard: 'read' } }, async (request, reply) => {
-    const caller = dashboardCallerOf(request);
-    await signOut(ctx, caller.user, caller.sessionId);
-    reply.clearCookie(SESSION_COOKIE, cookieOptions);
-    return { object: 'signed_out' as const, sessions_ended: 1 };
-  });
+  api.post(
+    routePath(operations.dashboardSignOut),
+    { config: { dashboard: 'read' } },
+    async (request, reply) => {
+      const caller = dashboardCallerOf(request);
+      await signOut(ctx, caller.user, caller.sessionId);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return { object: 'signed_out' as const, sessions_ended: 1 };
+    },
+  );
 
   api.post(
     routePath(operations.dashboardSignOutEverywhere),

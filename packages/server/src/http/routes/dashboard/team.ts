@@ -32,12 +32,21 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const users = await listUsersOfMerchant(ctx.db, dashboardCallerOf(request).user.merchant_id);
     return {
       object: 'list' as const,
-      data: users.map((u) => ({ id: u.id, email: u.email, role: u.role, created_at: u.created_at.toISOString() })),
+      data: users.map((u) => ({
+        id: u.id,
+        email: u.email,
+        role: u.role,
+        created_at: u.created_at.toISOString(),
+      })),
     };
   });
 
-  api.get(routePath(operations.dashboardAuditLog), { config: { dashboard: 'administer' } }, async (request) => ({
-    object: 'list' as const,
-    data: await listAudit(ctx, dashboardCallerOf(request).user.merchant_id),
-  }));
+  api.get(
+    routePath(operations.dashboardAuditLog),
+    { config: { dashboard: 'administer' } },
+    async (request) => ({
+      object: 'list' as const,
+      data: await listAudit(ctx, dashboardCallerOf(request).user.merchant_id),
+    }),
+  );
 }
