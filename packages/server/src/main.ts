@@ -7,6 +7,8 @@ Commands:
   migrate                    apply pending database migrations and exit
   worker                     run only the webhook delivery worker (no HTTP); run several beside the API
   merchant create <name>     create a merchant and print its API keys (shown once)
+  dashboard invite-owner <merchant id> <e-mail>
+                             invite a merchant's first dashboard owner (prints the token once)
   help                       show this text
 
 Configuration comes from the environment; see docs/operations.md.`;
@@ -81,6 +83,13 @@ async function run(argv: string[]): Promise<number> {
       if (rest[0] === 'create' && rest[1]) {
         const { createMerchantCommand } = await import('./cli/merchant-commands.ts');
         return createMerchantCommand(config, rest.slice(1).join(' '));
+      }
+      process.stderr.write(`${usage}\n`);
+      return 1;
+    case 'dashboard':
+      if (rest[0] === 'invite-owner' && rest[1] && rest[2] && rest.length === 3) {
+        const { inviteOwnerCommand } = await import('./cli/dashboard-commands.ts');
+        return inviteOwnerCommand(config, rest[1], rest[2]);
       }
       process.stderr.write(`${usage}\n`);
       return 1;
