@@ -17,6 +17,7 @@ import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
@@ -119,6 +120,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardSessionRoutes, { ctx });
   await app.register(dashboardTeamRoutes, { ctx });
   await app.register(dashboardPaymentRoutes, { ctx });
+  await app.register(dashboardPageRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
