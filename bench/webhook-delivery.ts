@@ -14,19 +14,19 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import type { AppContext } from '../packages/server/src/app/context.ts';
-import { createAppContext } from '../packages/server/src/app/create-context.ts';
-import { systemClock } from '../packages/server/src/clock.ts';
-import { buildEvent } from '../packages/server/src/domain/events.ts';
-import { newId } from '../packages/server/src/domain/ids.ts';
-import { GatewayRegistry } from '../packages/server/src/gateways/registry.ts';
-import type { Database } from '../packages/server/src/storage/db.ts';
-import { openEmbedded } from '../packages/server/src/storage/embedded.ts';
-import { migrate } from '../packages/server/src/storage/migrate.ts';
-import { openPostgres } from '../packages/server/src/storage/postgres.ts';
-import { insertEvent } from '../packages/server/src/storage/repositories/events.ts';
-import { createDeliveryWorker } from '../packages/server/src/webhooks/delivery-worker.ts';
-import { createWebhookEndpoint } from '../packages/server/src/webhooks/endpoints.ts';
+import {
+  type AppContext,
+  createContext,
+  createDeliveryWorker,
+  createMerchant,
+  createWebhookEndpoint,
+  type Database,
+  migrate,
+  newId,
+  openDatabase,
+  type Queryable,
+  recordEvent,
+} from '@paygate/server';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './lib/processes.ts';
 
@@ -100,16 +100,16 @@ class Receiver {
   }
 }
 
-function eventFor(ctx: AppContext, i: number) {
-  const objectId = newId('pi');
+/** One `payment_intent.canceled` event in `q`; its id. */
+function recordEventFor(ctx: AppContext, q: Queryable, merchantId: string, i: number) {
   const object = {
-    id: objectId,
+    id: newId('pi'),
     object: 'payment_intent',
     amount_minor: 1000 + i,
     currency: 'USD',
     status: 'CANCELED',
   };
-  return { objectId, event: buildEvent('payment_intent.canceled', object, false, ctx.clock.now()) };
+  return recordEvent(ctx, q, { merchantId, type: 'payment_intent.canceled', object, livemode: false });
 }
 
 async function measure(
@@ -120,10 +120,7 @@ async function measure(
   // Throughput: one commit makes the whole backlog visible at once.
   await receiver.reset();
   await ctx.db.transaction(async (tx) => {
-    for (let i = 0; i < EVENTS; i += 1) {
-      const { objectId, event } = eventFor(ctx, i);
-      await insertEvent(tx, merchantId, objectId, event);
-    }
+    for (let i = 0; i < EVENTS; i += 1) await recordEventFor(ctx, tx, merchantId, i);
   });
   const committedAt = Date.now();
   const backlog = await receiver.waitFor(EVENTS, 300_000);
@@ -149,9 +146,8 @@ async function measure(
     const due = start + (i * 1000) / ratePerSecond;
     const wait = due - Date.now();
     if (wait > 0) await sleep(wait);
-    const { objectId, event } = eventFor(ctx, i);
-    await ctx.db.transaction((tx) => insertEvent(tx, merchantId, objectId, event));
-    commits.set(event.envelope.id, Date.now());
+    const eventId = await ctx.db.transaction((tx) => recordEventFor(ctx, tx, merchantId, i));
+    commits.set(eventId, Date.now());
   }
   const stream = await receiver.waitFor(LATENCY_EVENTS, 120_000);
   const latencies = stream.arrivals
@@ -180,19 +176,9 @@ async function measure(
 
 async function setUp(db: Database, masterKey: Buffer, receiver: Receiver) {
   await migrate(db);
-  const ctx = createAppContext({
-    db,
-    clock: systemClock,
-    gateways: new GatewayRegistry([]),
-    masterKey,
-    publicUrl: 'http://localhost:8080',
-  });
-  const merchantId = newId('acct');
-  await db.query('INSERT INTO merchants (id, name, created_at) VALUES ($1, $2, $3)', [
-    merchantId,
-    'Bench shop',
-    ctx.clock.now(),
-  ]);
+  const ctx = createContext({ db, masterKey });
+  const { merchant } = await createMerchant(ctx, 'Bench shop');
+  const merchantId = merchant.id;
   const { secret } = await createWebhookEndpoint(ctx, merchantId, {
     url: `${receiver.base}/hooks`,
     livemode: false,
@@ -205,7 +191,7 @@ async function runPostgres(receiver: Receiver): Promise<RunResult> {
   const name = await createFreshDatabase('paygate_bench_webhooks');
   const url = databaseUrl(name);
   const masterKey = randomBytes(32);
-  const db = await openPostgres({ connectionString: url, maxConnections: 10 });
+  const db = await openDatabase({ databaseUrl: url, maxConnections: 10 });
   const workers: NodeChild[] = [];
   try {
     const { ctx, merchantId } = await setUp(db, masterKey, receiver);
@@ -236,7 +222,7 @@ async function runPostgres(receiver: Receiver): Promise<RunResult> {
 }
 
 async function runEmbedded(receiver: Receiver): Promise<RunResult> {
-  const db = await openEmbedded(null);
+  const db = await openDatabase({});
   const { ctx, merchantId } = await setUp(db, randomBytes(32), receiver);
   const worker = createDeliveryWorker(ctx);
   await worker.start();

@@ -63,6 +63,13 @@ if (files.length === 0 && clientSuites.length === 0) {
 
 let status = 0;
 if (files.length > 0) {
+  // The service serves the checkout's build output; build it from the current sources first.
+  const built = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'packages/checkout/scripts/build.ts', '--quiet'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (built.status !== 0) process.exit(built.status ?? 1);
   const result = spawnSync(
     process.execPath,
     [

@@ -7,7 +7,7 @@
 //   POST /reset             forgets what was counted
 //   GET  /stats             {verified, rejected, byType, firstAtMs, lastAtMs}
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { SIGNATURE_HEADER, verifySignature } from '../../packages/server/src/webhooks/signing.ts';
+import { webhooks } from '@paygate/node';
 
 let secret: string | null = null;
 let verified = 0;
@@ -32,13 +32,12 @@ function json(response: ServerResponse, status: number, body: unknown): void {
 
 function receive(body: Buffer, header: string | undefined): boolean {
   if (!secret) return false;
+  let type: string;
   try {
-    verifySignature(body, header, [secret], { nowSeconds: Date.now() / 1000 });
+    ({ type } = webhooks.constructEvent(body, header, secret));
   } catch {
     return false;
   }
-  const event = JSON.parse(body.toString('utf8')) as { type?: string };
-  const type = event.type ?? 'unknown';
   byType[type] = (byType[type] ?? 0) + 1;
   return true;
 }
@@ -59,7 +58,7 @@ const server = createServer(async (request, response) => {
     lastAtMs = 0;
     return json(response, 200, { ok: true });
   }
-  const header = request.headers[SIGNATURE_HEADER.toLowerCase()];
+  const header = request.headers['service-signature'];
   if (receive(body, typeof header === 'string' ? header : undefined)) {
     verified += 1;
     const now = Date.now();

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../../packages/server/src/config.ts';
-import { type RunningService, startService } from '../../../packages/server/src/service.ts';
+import { loadConfig, type RunningService, startService } from '@paygate/server';
 
 export interface LocalPaygate {
   service: RunningService;

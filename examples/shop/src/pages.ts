@@ -1,13 +1,6 @@
+// escape-html escapes & < > " ' for element content and quoted attribute values.
+import escapeHtml from 'escape-html';
 import type { Order } from './orders.ts';
-
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** JSON that is safe inside an inline <script>. */
 function scriptLiteral(value: unknown): string {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
+// The signature computed independently of the client: HMAC-SHA256 of `t.body`, lowercase hex.
+import { referenceSignature as hmacHex } from '@paygate/contract/webhook-vectors';
 import fc from 'fast-check';
 import {
   constructEvent,
@@ -28,13 +29,6 @@ const envelope = {
   data: { object: { id: 'pi_0123456789abcdefghijABCD', object: 'payment_intent', status: 'SUCCEEDED' } },
 };
 const body = JSON.stringify(envelope);
-
-/** The signature computed here, independently of the client: HMAC-SHA256 of `t.body`, lowercase hex. */
-function hmacHex(secret: string, t: number | string, raw: string | Buffer): string {
-  return createHmac('sha256', secret)
-    .update(Buffer.concat([Buffer.from(`${t}.`), Buffer.from(raw)]))
-    .digest('hex');
-}
 
 const at = { now: () => NOW };
 

@@ -5,26 +5,15 @@
 //
 //   node --conditions=development --import tsx packages/contract/scripts/generate-webhook-vectors.ts
 //   ... generate-webhook-vectors.ts --check   (exit 1 if the committed file differs)
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-
-type VectorError =
-  | null
-  | 'no_matching_signature'
-  | 'timestamp_outside_tolerance'
-  | 'malformed_header'
-  | 'invalid_payload';
-
-interface VectorCase {
-  name: string;
-  secrets: string[];
-  raw_body: string;
-  header: string;
-  now: number;
-  valid: boolean;
-  error: VectorError;
-}
+import {
+  referenceSignature,
+  type WebhookVectorCase as VectorCase,
+  type WebhookVectorError as VectorError,
+  webhookVectorsFile,
+} from '../src/webhook-vectors.ts';
 
 const TOLERANCE_SECONDS = 300;
 const T = 1_767_225_600; // 2026-01-01T00:00:00Z, the instant every header below was signed
@@ -38,11 +27,7 @@ const OLD = fixedSecret('old');
 const NEW = fixedSecret('new');
 const STRANGER = fixedSecret('stranger');
 
-function v1(secret: string, t: number | string, body: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(Buffer.concat([Buffer.from(`${t}.`, 'utf8'), Buffer.from(body, 'utf8')]))
-    .digest('hex');
-}
+const v1 = referenceSignature;
 
 function header(secrets: string[], body: string, t: number = T): string {
   return [`t=${t}`, ...secrets.map((s) => `v1=${v1(s, t, body)}`)].join(',');
@@ -259,7 +244,7 @@ const description = [
 
 const vectors = { description, tolerance_seconds: TOLERANCE_SECONDS, cases };
 const text = `${JSON.stringify(vectors, null, 2)}\n`;
-const target = fileURLToPath(new URL('../vectors/webhook-signatures.json', import.meta.url));
+const target = fileURLToPath(webhookVectorsFile);
 
 if (process.argv.includes('--check')) {
   let current = '';

@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { problemCodes, problemStatusByCode } from './errors.ts';
+import { eventEnvelope, eventSummary, eventTypes } from './events.ts';
 import { type Operation, operations } from './operations.ts';
 import { Problem } from './problem.ts';
 
@@ -90,11 +91,40 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     };
   }
+  // What Paygate POSTs to a merchant's endpoint: one entry per event type, signed with
+  // Service-Signature (see docs/webhooks.md); any 2xx acknowledges.
+  const webhooks = Object.fromEntries(
+    eventTypes.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `event_${type.replace('.', '_')}`,
+          summary: eventSummary(type),
+          tags: ['Events'],
+          parameters: [
+            {
+              name: 'Service-Signature',
+              in: 'header',
+              required: true,
+              schema: { type: 'string' },
+              description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">[,v1=…]',
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: plain(eventEnvelope(type)) } },
+          },
+          responses: { '2XX': { description: 'Acknowledged; anything else is retried on the schedule' } },
+        },
+      },
+    ]),
+  );
   return {
     openapi: '3.1.0',
     info: { title: 'Paygate API', version: '1.0.0', description: 'Payment intents, refunds, transactions.' },
     servers: [{ url: 'http://localhost:8080' }],
     paths,
+    webhooks,
     components: {
       schemas: { Problem: plain(Problem) },
       securitySchemes: {

@@ -1,8 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SimContext } from './context.ts';
-import { type RefundResource, SimError } from './ledger.ts';
+import type { SimAccount, SimContext } from './context.ts';
+import { type BooksQuery, type RefundResource, SimError } from './ledger.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account whose API secret the request carried (set by the authentication hook). */
+    simAccount: SimAccount | null;
+  }
+}
 
 const idempotencyKey = { type: 'string', minLength: 1, maxLength: 255 } as const;
 const amountMinor = { type: 'integer', minimum: 1, maximum: 999_999_999_999 } as const;
@@ -42,6 +49,42 @@ const lookupQuery = {
   properties: { idempotency_key: idempotencyKey },
 } as const;
 
+/** The books' window: `created` in unix seconds, `[created_gte, created_lt)`, paged by id. */
+const booksQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['created_gte', 'created_lt'],
+  properties: {
+    created_gte: { type: 'string', pattern: '^[0-9]{1,12}$' },
+    created_lt: { type: 'string', pattern: '^[0-9]{1,12}$' },
+    limit: { type: 'string', pattern: '^[0-9]{1,3}$' },
+    starting_after: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+} as const;
+
+interface BooksQuerystring {
+  created_gte: string;
+  created_lt: string;
+  limit?: string;
+  starting_after?: string;
+}
+
+const BOOKS_PAGE_MAX = 100;
+
+function booksQueryOf(query: BooksQuerystring, account: SimAccount): BooksQuery {
+  const limit = query.limit === undefined ? BOOKS_PAGE_MAX : Number(query.limit);
+  if (limit < 1 || limit > BOOKS_PAGE_MAX) {
+    throw new SimError(400, 'invalid_request', `limit must be from 1 to ${BOOKS_PAGE_MAX}.`);
+  }
+  return {
+    livemode: account.livemode,
+    createdFrom: Number(query.created_gte),
+    createdTo: Number(query.created_lt),
+    limit,
+    startingAfter: query.starting_after ?? null,
+  };
+}
+
 const settleBody = {
   type: ['object', 'null'],
   additionalProperties: false,
@@ -69,16 +112,27 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-/** `Authorization: Bearer <apiSecret>`, compared as SHA-256 digests so lengths never leak. */
-function requireSecret(apiSecret: string) {
-  const expected = digest(apiSecret);
+/**
+ * `Authorization: Bearer <apiSecret>` of one of the accounts, compared as SHA-256 digests so
+ * lengths never leak; the matching account is what the request acts for.
+ */
+function requireSecret(accounts: readonly SimAccount[]) {
+  const expected = accounts.map((account) => ({ account, digest: digest(account.apiSecret) }));
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-    if (!timingSafeEqual(digest(given), expected)) {
-      throw new SimError(401, 'unauthorized', 'A valid API secret is required.');
+    const given = digest(header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '');
+    let matched: SimAccount | null = null;
+    for (const candidate of expected) {
+      if (timingSafeEqual(given, candidate.digest)) matched = candidate.account;
     }
+    if (!matched) throw new SimError(401, 'unauthorized', 'A valid API secret is required.');
+    request.simAccount = matched;
   };
+}
+
+function accountOf(request: FastifyRequest): SimAccount {
+  if (!request.simAccount) throw new SimError(401, 'unauthorized', 'A valid API secret is required.');
+  return request.simAccount;
 }
 
 function httpUrlOrNull(value: string | null | undefined): string | null {
@@ -101,12 +155,16 @@ function replay(reply: FastifyReply, replayed: boolean): FastifyReply {
 
 /** The server-to-server API: charges, refunds and test controls, all behind the shared secret. */
 export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<void> {
-  app.addHook('onRequest', requireSecret(ctx.apiSecret));
+  app.decorateRequest('simAccount', null);
+  app.addHook('onRequest', requireSecret(ctx.accounts));
+  // Refunds due to settle late settle before anything reads or changes the books.
+  app.addHook('preHandler', async () => ctx.settleDueRefunds());
   if (ctx.responseDelayMs > 0) app.addHook('preHandler', async () => sleep(ctx.responseDelayMs));
 
   app.post<{ Body: ChargeBody }>('/v1/charges', { schema: { body: chargeBody } }, async (request, reply) => {
     const body = request.body;
     const { charge, replayed, hang } = ctx.ledger.createCharge({
+      livemode: accountOf(request).livemode,
       idempotencyKey: body.idempotency_key,
       reference: body.reference,
       amountMinor: body.amount_minor,
@@ -123,14 +181,14 @@ export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<
     '/v1/charges',
     { schema: { querystring: lookupQuery } },
     async (request) => {
-      const charge = ctx.ledger.chargeByKey(request.query.idempotency_key);
+      const charge = ctx.ledger.chargeByKey(request.query.idempotency_key, accountOf(request).livemode);
       if (!charge) throw new SimError(404, 'charge_not_found', 'No charge with this idempotency key.');
       return charge;
     },
   );
 
   app.get<{ Params: { id: string } }>('/v1/charges/:id', async (request) => {
-    const charge = ctx.ledger.charge(request.params.id);
+    const charge = ctx.ledger.charge(request.params.id, accountOf(request).livemode);
     if (!charge) throw new SimError(404, 'charge_not_found', 'No such charge.');
     return charge;
   });
@@ -138,13 +196,13 @@ export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<
   app.post<{ Body: RefundBody }>('/v1/refunds', { schema: { body: refundBody } }, async (request, reply) => {
     const body = request.body;
     const { refund, replayed } = ctx.ledger.createRefund({
+      livemode: accountOf(request).livemode,
       idempotencyKey: body.idempotency_key,
       reference: body.reference ?? null,
       chargeId: body.charge,
       amountMinor: body.amount_minor,
       currency: body.currency,
     });
-    if (!replayed && refund.status === 'pending') ctx.refundPending(refund);
     return replay(reply, replayed).send(refund);
   });
 
@@ -152,22 +210,38 @@ export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<
     '/v1/refunds',
     { schema: { querystring: lookupQuery } },
     async (request) => {
-      const refund = ctx.ledger.refundByKey(request.query.idempotency_key);
+      const refund = ctx.ledger.refundByKey(request.query.idempotency_key, accountOf(request).livemode);
       if (!refund) throw new SimError(404, 'refund_not_found', 'No refund with this idempotency key.');
       return refund;
     },
   );
 
   app.get<{ Params: { id: string } }>('/v1/refunds/:id', async (request) => {
-    const refund = ctx.ledger.refund(request.params.id);
+    const refund = ctx.ledger.refund(request.params.id, accountOf(request).livemode);
     if (!refund) throw new SimError(404, 'refund_not_found', 'No such refund.');
     return refund;
   });
 
+  // The gateway's books, for reconciliation: what this account charged and refunded in a window.
+  app.get<{ Querystring: BooksQuerystring }>(
+    '/v1/reports/charges',
+    { schema: { querystring: booksQuery } },
+    async (request) => ctx.ledger.listCharges(booksQueryOf(request.query, accountOf(request))),
+  );
+  app.get<{ Querystring: BooksQuerystring }>(
+    '/v1/reports/refunds',
+    { schema: { querystring: booksQuery } },
+    async (request) => ctx.ledger.listRefunds(booksQueryOf(request.query, accountOf(request))),
+  );
+
   app.post<{ Params: { id: string }; Body: { outcome?: 'succeeded' | 'failed' } | null }>(
     '/control/refunds/:id/settle',
     { schema: { body: settleBody } },
-    async (request): Promise<RefundResource> =>
-      ctx.settleRefund(request.params.id, request.body?.outcome ?? 'succeeded'),
+    async (request): Promise<RefundResource> => {
+      if (!ctx.ledger.refund(request.params.id, accountOf(request).livemode)) {
+        throw new SimError(404, 'refund_not_found', 'No such refund.');
+      }
+      return ctx.settleRefund(request.params.id, request.body?.outcome ?? 'succeeded');
+    },
   );
 }

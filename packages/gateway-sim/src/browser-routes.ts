@@ -122,7 +122,7 @@ export async function browserRoutes(app: FastifyInstance, ctx: SimContext): Prom
         throw new SimError(400, 'invalid_request', 'decision must be approve or decline.');
       }
       const { charge, changed } = ctx.ledger.decideChallenge(request.params.id, decision);
-      if (changed) ctx.notifier.send('charge', charge);
+      if (changed) ctx.notify('charge', charge);
       if (charge.return_url) return reply.code(303).header('location', continueUrl(charge)).send();
       const nonce = randomBytes(16).toString('base64');
       return sendHtml(reply, 200, donePage(charge, nonce), pageCsp(nonce, "frame-ancestors 'none'"));

@@ -23,6 +23,8 @@ export interface ChargeResource {
   redirect_url: string | null;
   return_url: string | null;
   amount_refunded_minor: number;
+  /** Which account made it: the test account, or the live-capable one. */
+  livemode: boolean;
   created: number;
 }
 
@@ -36,10 +38,12 @@ export interface RefundResource {
   currency: string;
   status: RefundStatus;
   failure_message: string | null;
+  livemode: boolean;
   created: number;
 }
 
 export interface ChargeInput {
+  livemode: boolean;
   idempotencyKey: string;
   reference: string;
   amountMinor: number;
@@ -49,6 +53,7 @@ export interface ChargeInput {
 }
 
 export interface RefundInput {
+  livemode: boolean;
   idempotencyKey: string;
   reference: string | null;
   chargeId: string;
@@ -73,6 +78,46 @@ const MAX_ISSUED_TOKENS = 10_000;
 /** Seconds a caller should wait after the simulated outage of `tok_sim_unavailable`. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
+/** A page of the gateway's books: objects created in `[from, to)`, oldest first. */
+export interface BooksPage<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+export interface BooksQuery {
+  livemode: boolean;
+  /** Unix seconds, inclusive. */
+  createdFrom: number;
+  /** Unix seconds, exclusive. */
+  createdTo: number;
+  limit: number;
+  /** The id of the last object of the previous page. */
+  startingAfter: string | null;
+}
+
+/** Idempotency keys are scoped per account, as a real gateway scopes them per API key. */
+function scopedKey(livemode: boolean, idempotencyKey: string): string {
+  return `${livemode ? 'live' : 'test'}:${idempotencyKey}`;
+}
+
+/** The objects of one account created in the window, in creation order, one page at a time. */
+function pageOf<T extends { id: string; livemode: boolean; created: number }>(
+  all: Iterable<{ resource: T }>,
+  query: BooksQuery,
+): BooksPage<T> {
+  const matching: T[] = [];
+  for (const { resource } of all) {
+    if (resource.livemode !== query.livemode) continue;
+    if (resource.created < query.createdFrom || resource.created >= query.createdTo) continue;
+    matching.push(resource);
+  }
+  const start =
+    query.startingAfter === null ? 0 : matching.findIndex((r) => r.id === query.startingAfter) + 1;
+  const data = matching.slice(start, start + query.limit).map((r) => ({ ...r }));
+  return { object: 'list', data, has_more: start + query.limit < matching.length };
+}
+
 /** The simulator's in-memory books: tokens, charges and refunds, with the gateway's rules. */
 export class Ledger {
   private readonly issuedTokens = new Map<string, Behaviour>();
@@ -80,6 +125,7 @@ export class Ledger {
   private readonly chargeIdByKey = new Map<string, string>();
   private readonly refunds = new Map<string, { resource: RefundResource; fingerprint: string }>();
   private readonly refundIdByKey = new Map<string, string>();
+  private readonly pendingRefundIds = new Set<string>();
 
   constructor(
     private readonly clock: SimClock,
@@ -99,7 +145,7 @@ export class Ledger {
   /** Creates a charge, or returns the one already made with this idempotency key. */
   createCharge(input: ChargeInput): { charge: ChargeResource; replayed: boolean; hang: boolean } {
     const fingerprint = JSON.stringify([input.reference, input.amountMinor, input.currency, input.token]);
-    const existing = this.chargeByKey(input.idempotencyKey);
+    const existing = this.chargeByKey(input.idempotencyKey, input.livemode);
     if (existing) {
       if (this.charges.get(existing.id)?.fingerprint !== fingerprint) {
         throw new SimError(
@@ -130,6 +176,7 @@ export class Ledger {
       redirect_url: null,
       return_url: input.returnUrl,
       amount_refunded_minor: 0,
+      livemode: input.livemode,
       created: this.nowSeconds(),
     };
     if (behaviour === 'decline') this.fail(charge, 'card_declined', 'The card was declined.');
@@ -140,18 +187,28 @@ export class Ledger {
       charge.redirect_url = this.challengeUrl(id);
     }
     this.charges.set(id, { resource: charge, fingerprint });
-    this.chargeIdByKey.set(input.idempotencyKey, id);
+    this.chargeIdByKey.set(scopedKey(input.livemode, input.idempotencyKey), id);
     return { charge: { ...charge }, replayed: false, hang: behaviour === 'hang' };
   }
 
-  charge(id: string): ChargeResource | null {
+  /** A charge by id; with `livemode`, only one of that account (another account's is not found). */
+  charge(id: string, livemode?: boolean): ChargeResource | null {
     const found = this.charges.get(id);
-    return found ? { ...found.resource } : null;
+    if (!found || (livemode !== undefined && found.resource.livemode !== livemode)) return null;
+    return { ...found.resource };
   }
 
-  chargeByKey(idempotencyKey: string): ChargeResource | null {
-    const id = this.chargeIdByKey.get(idempotencyKey);
+  chargeByKey(idempotencyKey: string, livemode: boolean): ChargeResource | null {
+    const id = this.chargeIdByKey.get(scopedKey(livemode, idempotencyKey));
     return id === undefined ? null : this.charge(id);
+  }
+
+  listCharges(query: BooksQuery): BooksPage<ChargeResource> {
+    return pageOf(this.charges.values(), query);
+  }
+
+  listRefunds(query: BooksQuery): BooksPage<RefundResource> {
+    return pageOf(this.refunds.values(), query);
   }
 
   /** The payer's answer on the challenge page. Only a charge still waiting for it changes. */
@@ -168,7 +225,7 @@ export class Ledger {
   /** Creates a refund, or returns the one already made with this idempotency key. */
   createRefund(input: RefundInput): { refund: RefundResource; replayed: boolean } {
     const fingerprint = JSON.stringify([input.chargeId, input.amountMinor, input.currency]);
-    const existing = this.refundByKey(input.idempotencyKey);
+    const existing = this.refundByKey(input.idempotencyKey, input.livemode);
     if (existing) {
       if (this.refunds.get(existing.id)?.fingerprint !== fingerprint) {
         throw new SimError(
@@ -180,7 +237,9 @@ export class Ledger {
       return { refund: existing, replayed: true };
     }
     const charge = this.charges.get(input.chargeId)?.resource;
-    if (!charge) throw new SimError(404, 'charge_not_found', 'No such charge.');
+    if (!charge || charge.livemode !== input.livemode) {
+      throw new SimError(404, 'charge_not_found', 'No such charge.');
+    }
     if (charge.status !== 'succeeded') {
       throw new SimError(409, 'charge_not_refundable', `A ${charge.status} charge cannot be refunded.`);
     }
@@ -200,6 +259,7 @@ export class Ledger {
       currency: input.currency,
       status: 'succeeded',
       failure_message: null,
+      livemode: input.livemode,
       created: this.nowSeconds(),
     };
     const rule = refundBehaviour(input.amountMinor);
@@ -212,18 +272,30 @@ export class Ledger {
       charge.amount_refunded_minor += refund.amount_minor;
     }
     this.refunds.set(refund.id, { resource: refund, fingerprint });
-    this.refundIdByKey.set(input.idempotencyKey, refund.id);
+    this.refundIdByKey.set(scopedKey(input.livemode, input.idempotencyKey), refund.id);
+    if (refund.status === 'pending') this.pendingRefundIds.add(refund.id);
     return { refund: { ...refund }, replayed: false };
   }
 
-  refund(id: string): RefundResource | null {
+  refund(id: string, livemode?: boolean): RefundResource | null {
     const found = this.refunds.get(id);
-    return found ? { ...found.resource } : null;
+    if (!found || (livemode !== undefined && found.resource.livemode !== livemode)) return null;
+    return { ...found.resource };
   }
 
-  refundByKey(idempotencyKey: string): RefundResource | null {
-    const id = this.refundIdByKey.get(idempotencyKey);
+  refundByKey(idempotencyKey: string, livemode: boolean): RefundResource | null {
+    const id = this.refundIdByKey.get(scopedKey(livemode, idempotencyKey));
     return id === undefined ? null : this.refund(id);
+  }
+
+  /** Pending refunds created at or before `createdBy` (unix seconds), oldest first. */
+  pendingRefundsCreatedBy(createdBy: number): RefundResource[] {
+    const due: RefundResource[] = [];
+    for (const id of this.pendingRefundIds) {
+      const refund = this.refunds.get(id)?.resource;
+      if (refund && refund.created <= createdBy) due.push({ ...refund });
+    }
+    return due;
   }
 
   /** Settles a pending refund (the "settle late" rule); refuses one that is already settled. */
@@ -233,6 +305,7 @@ export class Ledger {
     if (refund.status !== 'pending')
       throw new SimError(409, 'refund_not_pending', `The refund is ${refund.status}.`);
     refund.status = outcome;
+    this.pendingRefundIds.delete(id);
     if (outcome === 'failed') refund.failure_message = 'The gateway could not refund this charge.';
     else {
       const charge = this.charges.get(refund.charge)?.resource;

@@ -1,14 +1,6 @@
+// escape-html escapes & < > " ' for element content and quoted attribute values.
+import escapeHtml from 'escape-html';
 import type { ChargeResource } from './ledger.ts';
-
-/** HTML-escapes text for element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** A JSON literal that is safe inside an inline <script> (no "</script>" or U+2028 surprises). */
 function scriptLiteral(value: unknown): string {

@@ -96,16 +96,33 @@ describe('simulated gateway: refunds', () => {
     assert.equal((await api(sim, 'GET', `/v1/refunds/${created.json.id}`)).json.status, 'failed');
   });
 
-  it('settles pending refunds by itself when pendingRefundSettleAfterMs is set', async () => {
-    const auto = await startSim({ pendingRefundSettleAfterMs: 50 });
+  it('settles pending refunds by itself once refundSettleDelaySeconds pass on its clock', async () => {
+    let nowMs = Date.parse('2026-03-01T00:00:00Z');
+    const autoReceiver = await startReceiver();
+    const auto = await startSim({
+      refundSettleDelaySeconds: 60,
+      clock: { now: () => new Date(nowMs) },
+      notificationUrl: autoReceiver.url,
+    });
     try {
       const { json: charge } = await api(auto, 'POST', '/v1/charges', chargeBody('tok_sim_approve'));
       const { json: refund } = await api(auto, 'POST', '/v1/refunds', refundBody(charge.id, 113));
       assert.equal(refund.status, 'pending');
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      nowMs += 59_000;
+      assert.equal((await api(auto, 'GET', `/v1/refunds/${refund.id}`)).json.status, 'pending');
+      nowMs += 1_000;
+      // Read right after the clock moved: the read itself settles what is due.
       assert.equal((await api(auto, 'GET', `/v1/refunds/${refund.id}`)).json.status, 'succeeded');
+      assert.equal((await api(auto, 'GET', `/v1/charges/${charge.id}`)).json.amount_refunded_minor, 113);
+      await auto.idle();
+      const bodies = autoReceiver.received.map((r) => JSON.parse(r.rawBody) as NotificationBody);
+      assert.deepEqual(
+        bodies.filter((b) => b.subject === 'refund').map((b) => [b.data.id, b.data.status]),
+        [[refund.id, 'succeeded']],
+      );
     } finally {
       await auto.close();
+      await autoReceiver.close();
     }
   });
 

@@ -1,8 +1,8 @@
 import Fastify, { type FastifyError } from 'fastify';
 import { apiRoutes } from './api-routes.ts';
 import { browserRoutes } from './browser-routes.ts';
-import type { SimContext } from './context.ts';
-import { Ledger, type RefundResource, type SimClock, SimError } from './ledger.ts';
+import type { SimAccount, SimContext } from './context.ts';
+import { type ChargeResource, Ledger, type RefundResource, type SimClock, SimError } from './ledger.ts';
 import { type NotificationRecord, Notifier } from './notifier.ts';
 
 export interface GatewaySimOptions {
@@ -21,8 +21,16 @@ export interface GatewaySimOptions {
   responseDelayMs?: number;
   /** How long `tok_sim_hang` withholds its answer (default 120 000). */
   hangMs?: number;
-  /** Settle a pending refund as succeeded by itself after this long; null (default) waits for a control call. */
-  pendingRefundSettleAfterMs?: number | null;
+  /**
+   * Seconds of the simulator's clock after which a pending refund settles as succeeded by itself
+   * (so the test clock settles them); null (default) waits for a control call.
+   */
+  refundSettleDelaySeconds?: number | null;
+  /**
+   * A second, live-capable account: its charges and refunds are `livemode: true`, kept apart from
+   * the test account's (another account's objects and idempotency keys are not found).
+   */
+  liveAccount?: { apiSecret: string; notificationSecret: string; notificationUrl: string | null } | null;
   /** Pauses before each retry of a notification (default [500, 2000, 5000]: four attempts in all). */
   notificationRetryDelaysMs?: readonly number[];
   /** Signature timestamps and `created` fields read this clock (default: real time), e.g. Paygate's test clock. */
@@ -33,8 +41,8 @@ export interface GatewaySim {
   /** Base URL of the simulator, without a trailing slash. */
   readonly url: string;
   readonly origin: string;
-  /** Changes where notifications go (the service may start after the simulator). */
-  setNotificationUrl(url: string | null): void;
+  /** Changes where an account's notifications go (the service may start after the simulator). */
+  setNotificationUrl(url: string | null, livemode?: boolean): void;
   /** Settles a pending refund (the late-settling rule) and notifies the service. */
   settlePendingRefund(refundId: string, outcome?: 'succeeded' | 'failed'): RefundResource;
   /** Every notification sent so far, with its attempts and fate. */
@@ -59,39 +67,62 @@ export async function startGatewaySim(options: GatewaySimOptions): Promise<Gatew
   });
   let baseUrl = '';
   const ledger = new Ledger(clock, (chargeId) => `${baseUrl}/challenge/${chargeId}`);
-  const notifier = new Notifier({
-    url: options.notificationUrl,
-    secret: options.notificationSecret,
-    clock,
-    retryDelaysMs: options.notificationRetryDelaysMs ?? [500, 2000, 5000],
-    attemptTimeoutMs: 5000,
-  });
+  const accounts: SimAccount[] = [
+    { livemode: false, apiSecret: options.apiSecret, notificationSecret: options.notificationSecret },
+  ];
+  if (options.liveAccount) accounts.push({ livemode: true, ...options.liveAccount });
+  const notifiers = new Map<boolean, Notifier>();
+  for (const account of accounts) {
+    const url = account.livemode ? (options.liveAccount?.notificationUrl ?? null) : options.notificationUrl;
+    notifiers.set(
+      account.livemode,
+      new Notifier({
+        url,
+        secret: account.notificationSecret,
+        clock,
+        retryDelaysMs: options.notificationRetryDelaysMs ?? [500, 2000, 5000],
+        attemptTimeoutMs: 5000,
+      }),
+    );
+  }
+  const notifierOf = (livemode: boolean): Notifier => {
+    const notifier = notifiers.get(livemode);
+    if (!notifier) throw new SimError(404, 'account_not_found', 'No such account.');
+    return notifier;
+  };
   const closing = new AbortController();
-  const settleTimers = new Set<NodeJS.Timeout>();
 
+  function notify(subject: 'charge', data: ChargeResource): void;
+  function notify(subject: 'refund', data: RefundResource): void;
+  function notify(subject: 'charge' | 'refund', data: ChargeResource | RefundResource): void {
+    const notifier = notifierOf(data.livemode);
+    if (subject === 'charge' && data.object === 'charge') notifier.send('charge', data);
+    if (subject === 'refund' && data.object === 'refund') notifier.send('refund', data);
+  }
   const settleRefund = (refundId: string, outcome: 'succeeded' | 'failed'): RefundResource => {
     const refund = ledger.settleRefund(refundId, outcome);
-    notifier.send('refund', refund);
+    notify('refund', refund);
     return refund;
+  };
+  const settleDelaySeconds = options.refundSettleDelaySeconds ?? null;
+  const settleDueRefunds = (): void => {
+    if (settleDelaySeconds === null) return;
+    const createdBy = Math.floor(clock.now().getTime() / 1000) - settleDelaySeconds;
+    for (const refund of ledger.pendingRefundsCreatedBy(createdBy)) settleRefund(refund.id, 'succeeded');
   };
   const ctx: SimContext = {
     ledger,
-    notifier,
-    apiSecret: options.apiSecret,
+    accounts,
     responseDelayMs: options.responseDelayMs ?? 0,
     hang: () => abortableDelay(options.hangMs ?? 120_000, closing.signal),
-    refundPending: (refund) => {
-      const afterMs = options.pendingRefundSettleAfterMs ?? null;
-      if (afterMs === null) return;
-      const timer = setTimeout(() => {
-        settleTimers.delete(timer);
-        if (ledger.refund(refund.id)?.status === 'pending') settleRefund(refund.id, 'succeeded');
-      }, afterMs);
-      timer.unref();
-      settleTimers.add(timer);
-    },
+    notify,
     settleRefund,
+    settleDueRefunds,
   };
+  // The clock may be moved from elsewhere (the shared test clock), so due refunds are looked for
+  // every second as well as before every API request.
+  const settleTimer = settleDelaySeconds === null ? null : setInterval(settleDueRefunds, 1000);
+  settleTimer?.unref();
 
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -129,14 +160,16 @@ export async function startGatewaySim(options: GatewaySimOptions): Promise<Gatew
   return {
     url: baseUrl,
     origin: new URL(baseUrl).origin,
-    setNotificationUrl: (url) => notifier.setUrl(url),
+    setNotificationUrl: (url, livemode = false) => notifierOf(livemode).setUrl(url),
     settlePendingRefund: (refundId, outcome = 'succeeded') => settleRefund(refundId, outcome),
-    notifications: () => notifier.log(),
-    idle: () => notifier.idle(),
+    notifications: () => [...notifiers.values()].flatMap((notifier) => notifier.log()),
+    idle: async () => {
+      await Promise.all([...notifiers.values()].map((notifier) => notifier.idle()));
+    },
     close: async () => {
       closing.abort();
-      for (const timer of settleTimers) clearTimeout(timer);
-      await notifier.stop();
+      if (settleTimer) clearInterval(settleTimer);
+      await Promise.all([...notifiers.values()].map((notifier) => notifier.stop()));
       await app.close();
     },
   };

@@ -4,14 +4,11 @@
 //                            (ES modules; a chunk per lazily loaded part); npm dependencies stay
 //                            imports from node_modules
 //   migrations/*.sql         read at run time by storage/migrate.ts, next to main.js
-//   checkout/*.js            the browser files served under /checkout/v1/, built here once instead
-//                            of by esbuild inside every service process
 // Running compiled JavaScript instead of `node --import tsx` is what keeps the idle service small
 // (see docs/operations.md).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleCheckoutAssets } from '@paygate/checkout/bundle';
 import { build, type Plugin } from 'esbuild';
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -39,53 +36,26 @@ const dependenciesStayExternal: Plugin = {
   },
 };
 
-/** `@paygate/checkout/bundle` becomes a reader of the files built below: no esbuild in the service. */
-const prebuiltCheckoutAssets: Plugin = {
-  name: 'prebuilt-checkout-assets',
-  setup(builder) {
-    builder.onResolve({ filter: /^@paygate\/checkout\/bundle$/ }, () => ({
-      path: 'prebuilt-checkout-assets',
-      namespace: 'paygate-build',
-    }));
-    builder.onLoad({ filter: /.*/, namespace: 'paygate-build' }, () => ({
-      loader: 'js',
-      resolveDir: serverRoot,
-      contents: `
-        import { readFile } from 'node:fs/promises';
-        const read = (name) => readFile(new URL('./checkout/' + name, import.meta.url), 'utf8');
-        export async function bundleCheckoutAssets() {
-          const [checkoutScript, checkoutModule, frameScript] = await Promise.all([
-            read('checkout.js'), read('checkout.mjs'), read('frame.js'),
-          ]);
-          return { checkoutScript, checkoutModule, frameScript };
-        }`,
-    }));
-  },
-};
-
 const startedAt = performance.now();
-const [service, checkout] = await Promise.all([
-  build({
-    entryPoints: [join(serverRoot, 'src/main.ts')],
-    outdir: dist,
-    bundle: true,
-    // Modules behind a dynamic import() (the database driver not chosen) become chunks of their
-    // own, loaded only when used. They sit beside main.js, so `import.meta.url` means the same
-    // directory in every chunk (migrate.ts finds migrations/ through it).
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // Not minified: names and layout stay readable in stack traces even without source maps.
-    sourcemap: 'linked',
-    sourcesContent: false,
-    legalComments: 'none',
-    plugins: [dependenciesStayExternal, prebuiltCheckoutAssets],
-    write: false,
-    logLevel: 'warning',
-  }),
-  bundleCheckoutAssets(),
-]);
+const service = await build({
+  entryPoints: [join(serverRoot, 'src/main.ts')],
+  outdir: dist,
+  bundle: true,
+  // Modules behind a dynamic import() (the database driver not chosen) become chunks of their
+  // own, loaded only when used. They sit beside main.js, so `import.meta.url` means the same
+  // directory in every chunk (migrate.ts finds migrations/ through it).
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Not minified: names and layout stay readable in stack traces even without source maps.
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  plugins: [dependenciesStayExternal],
+  write: false,
+  logLevel: 'warning',
+});
 
 const migrationsSource = join(serverRoot, 'src/storage/migrations');
 const migrations = readdirSync(migrationsSource).filter((name) => name.endsWith('.sql'));
@@ -96,9 +66,9 @@ for (const name of migrations) {
 for (const name of readdirSync(join(dist, 'migrations'))) {
   if (!migrations.includes(name)) rmSync(join(dist, 'migrations', name), { force: true });
 }
-writeAtomically(join(dist, 'checkout/checkout.js'), checkout.checkoutScript);
-writeAtomically(join(dist, 'checkout/checkout.mjs'), checkout.checkoutModule);
-writeAtomically(join(dist, 'checkout/frame.js'), checkout.frameScript);
+// The checkout's browser files are served from its own build output (packages/checkout/dist),
+// which `npm run build` writes before this script runs; an older copy here is removed.
+rmSync(join(dist, 'checkout'), { recursive: true, force: true });
 for (const file of service.outputFiles) writeAtomically(file.path, file.contents);
 // Chunks are named by content hash; those of older builds are removed.
 const current = new Set(service.outputFiles.map((file) => file.path));

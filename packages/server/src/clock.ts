@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 /**
  * The one source of "now" for everything time-driven (expiry, delayed outcomes, retry schedules,
  * key lifetimes, signature tolerance). Production uses the system clock; tests and the operator's
@@ -5,6 +6,11 @@
  */
 export interface Clock {
   now(): Date;
+}
+
+/** A clock the operator's test-clock endpoint can move forward (in memory, or shared through the database). */
+export interface TestClock extends Clock {
+  advance(seconds: number): Date | Promise<Date>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -38,4 +44,23 @@ export class ManualClock implements Clock {
     this.current = new Date(this.current.getTime() + seconds * 1000);
     return this.now();
   }
+}
+
+/**
+ * A bounded cache whose entries live `ttlMs` on the injected Clock (so the test clock ages them
+ * too), least recently used dropped first. `ttlResolution: 0` reads the clock on every check:
+ * lru-cache otherwise memoises "now" for a millisecond with a timer, which a manual clock breaks.
+ * lru-cache keeps an entry while its age is at most `ttl`; ours lives strictly less than `ttlMs`
+ * (an entry read exactly `ttlMs` later is gone), hence `ttlMs - 1` on whole milliseconds.
+ */
+export function clockedCache<K extends {}, V extends {}>(
+  clock: Clock,
+  options: { maxEntries: number; ttlMs: number },
+): LRUCache<K, V> {
+  return new LRUCache<K, V>({
+    max: options.maxEntries,
+    ttl: options.ttlMs - 1,
+    ttlResolution: 0,
+    perf: { now: () => clock.now().getTime() },
+  });
 }

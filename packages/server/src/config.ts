@@ -14,10 +14,15 @@ export interface Config {
   masterKey: Buffer;
   testClock: boolean;
   simPort: number | null;
+  /** A shared simulator (`paygate sim`) to use instead of starting one in this process. */
+  simUrl: string | null;
   redisUrl: string | null;
   migrateOnStart: boolean;
   rateLimitPerSecond: number;
   logLevel: string;
+  /** The Prometheus metrics listener (`GET /metrics`); null: none. */
+  metricsPort: number | null;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -35,6 +40,20 @@ function parseBoolean(name: string, value: string | undefined, fallback: boolean
   if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(value.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false`);
+}
+
+function parseHttpUrl(name: string, value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  return value.replace(/\/+$/, '');
 }
 
 /** Reads a secret kept in the data dir, creating it on first use. */
@@ -86,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const simOff = (env.PAYGATE_SIM ?? '').toLowerCase() === 'off';
   const simPort = parsePort('PAYGATE_SIM_PORT', env.PAYGATE_SIM_PORT, 8081);
+  const simUrl = parseHttpUrl('PAYGATE_SIM_URL', env.PAYGATE_SIM_URL);
   const rateLimitPerSecond = Number(env.PAYGATE_RATE_LIMIT_PER_SECOND ?? 100);
   if (!Number.isInteger(rateLimitPerSecond) || rateLimitPerSecond < 1) {
     throw new ConfigError('PAYGATE_RATE_LIMIT_PER_SECOND must be a positive integer');
@@ -102,9 +122,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: Buffer.from(masterKeyHex, 'hex'),
     testClock: parseBoolean('PAYGATE_TEST_CLOCK', env.PAYGATE_TEST_CLOCK, false),
     simPort: simOff || simPort === 0 ? null : simPort,
+    simUrl,
     redisUrl: env.PAYGATE_REDIS_URL || null,
     migrateOnStart: parseBoolean('PAYGATE_MIGRATE_ON_START', env.PAYGATE_MIGRATE_ON_START, true),
     rateLimitPerSecond,
     logLevel: env.PAYGATE_LOG_LEVEL || 'info',
+    metricsPort: env.PAYGATE_METRICS_PORT
+      ? parsePort('PAYGATE_METRICS_PORT', env.PAYGATE_METRICS_PORT, 0)
+      : null,
+    metricsHost: env.PAYGATE_METRICS_HOST || '127.0.0.1',
   };
 }

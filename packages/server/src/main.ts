@@ -6,6 +6,10 @@ Commands:
   start                      start the service (API, operator API, workers, simulated gateway)
   migrate                    apply pending database migrations and exit
   worker                     run only the webhook delivery worker (no HTTP); run several beside the API
+  sim                        run only the simulated gateway, shared by every process (PAYGATE_SIM_URL)
+  reconcile [--from <instant>] [--to <instant>] [--dry-run] [--json]
+                             compare charges and refunds with the gateway's books (default: the last
+                             24 hours), repair what can be, exit 3 while differences remain
   merchant create <name>     create a merchant and print its API keys (shown once)
   dashboard invite-owner <merchant id> <e-mail>
                              invite a merchant's first dashboard owner (prints the token once)
@@ -62,6 +66,31 @@ async function run(argv: string[]): Promise<number> {
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
       return -1;
+    }
+    case 'sim': {
+      const { startSimProcess } = await import('./cli/sim-command.ts');
+      const sim = await startSimProcess(config);
+      const stop = () => {
+        sim.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      return -1;
+    }
+    case 'reconcile': {
+      const { reconcileCommand } = await import('./cli/reconcile-command.ts');
+      try {
+        return await reconcileCommand(config, rest);
+      } catch (error) {
+        if (error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
+          process.stderr.write(`paygate reconcile: ${error.message}\n`);
+          return 2;
+        }
+        throw error;
+      }
     }
     case 'migrate': {
       const [{ openDatabase }, { migrate }] = await Promise.all([

@@ -1,16 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { type GatewaySim, startGatewaySim } from '@paygate/gateway-sim';
+import type { GatewaySim } from '@paygate/gateway-sim';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { AppContext } from './app/context.ts';
 import { createAppContext } from './app/create-context.ts';
 import { ensureDemoMerchant, welcomeText } from './cli/demo-merchant.ts';
-import { type Clock, ShiftedClock, systemClock } from './clock.ts';
+import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { GatewayConnector } from './gateways/connector.ts';
 import { GatewayRegistry } from './gateways/registry.ts';
-import { createSimConnector } from './gateways/sim/connector.ts';
+import { simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
+import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
+import { SharedTestClock } from './shared-test-clock.ts';
 import type { Database } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
 import { openDatabase } from './storage/open.ts';
@@ -23,6 +23,7 @@ import {
   reconciliationJob,
 } from './workers/charges.ts';
 import { EXPIRY_JOB, expiryJob } from './workers/expiry.ts';
+import { gatewayReconciliationJob } from './workers/gateway-reconciliation.ts';
 import { idempotencySweeper } from './workers/idempotency-sweeper.ts';
 import { LATE_CAPTURE_REPAIR_JOB, lateCaptureRepairJob } from './workers/late-captures.ts';
 import { REFUND_RECONCILIATION_JOB, refundReconciliationJob } from './workers/refunds.ts';
@@ -34,41 +35,26 @@ export interface RunningService {
   logger: Logger;
   baseUrl: string;
   sim: GatewaySim | null;
+  /** The metrics listener, when PAYGATE_METRICS_PORT is set. */
+  metrics: MetricsServer | null;
   stop(): Promise<void>;
-}
-
-/**
- * The simulated gateway runs in this process on its own port (its own origin), reading the same
- * clock, so the test clock moves both. Its shared secrets live only in memory.
- */
-async function startSim(
-  config: Config,
-  clock: Clock,
-): Promise<{ sim: GatewaySim; connector: GatewayConnector }> {
-  const apiSecret = randomBytes(24).toString('base64url');
-  const notificationSecret = randomBytes(24).toString('base64url');
-  const sim = await startGatewaySim({
-    port: config.simPort ?? 0,
-    host: config.host,
-    apiSecret,
-    notificationSecret,
-    notificationUrl: `http://127.0.0.1:${config.port}/gateway-notifications/sim`,
-    clock,
-  });
-  const connector = createSimConnector({ baseUrl: sim.url, apiSecret, notificationSecret, clock });
-  return { sim, connector };
 }
 
 export async function startService(config: Config): Promise<RunningService> {
   const logger = pino({ level: config.logLevel });
-  const clock = config.testClock ? new ShiftedClock(systemClock) : systemClock;
   const db: Database = await openDatabase(config);
   if (config.migrateOnStart) {
     const applied = await migrate(db);
     if (applied.length) logger.info({ applied }, 'database migrated');
   }
+  // Moving the test clock (here or in another process) wakes the time-driven jobs; the scheduler
+  // starts after the listen.
+  let wakeTimeDrivenJobs = () => {};
+  const testClock = config.testClock ? new SharedTestClock(db, () => wakeTimeDrivenJobs()) : null;
+  await testClock?.start();
+  const clock: Clock = testClock ?? systemClock;
 
-  const simulated = config.simPort !== null ? await startSim(config, clock) : null;
+  const simulated = await simulatedGateway(config, clock);
   const gateways = new GatewayRegistry(simulated ? [simulated.connector] : []);
   const ctx = createAppContext({
     db,
@@ -78,20 +64,18 @@ export async function startService(config: Config): Promise<RunningService> {
     publicUrl: config.publicUrl,
   });
 
-  // Moving the test clock wakes the time-driven jobs (the scheduler starts after the listen).
-  let wakeTimeDrivenJobs = () => {};
   const http = await buildHttpApp(ctx, {
     adminToken: config.adminToken,
     rateLimitPerSecond: config.rateLimitPerSecond,
     redisUrl: config.redisUrl,
     logLevel: config.logLevel,
-    testClock: clock instanceof ShiftedClock ? clock : null,
+    testClock,
     onTestClockAdvance: () => wakeTimeDrivenJobs(),
   });
   await http.listen({ port: config.port, host: config.host });
   // The simulator notifies this process; with PORT=0 only the listening socket knows the port.
   const address = http.server.address();
-  if (simulated && address !== null && typeof address === 'object') {
+  if (simulated?.sim && address !== null && typeof address === 'object') {
     simulated.sim.setNotificationUrl(`http://127.0.0.1:${address.port}/gateway-notifications/sim`);
   }
 
@@ -103,6 +87,7 @@ export async function startService(config: Config): Promise<RunningService> {
       reconciliationJob(ctx, logger),
       refundReconciliationJob(ctx, logger),
       lateCaptureRepairJob(ctx, logger),
+      gatewayReconciliationJob(ctx, logger, { notBefore: simulated?.sim ? clock.now() : null }),
     ],
     logger,
   );
@@ -121,6 +106,15 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     webhookWorker.wake();
   };
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : await startMetricsServer({
+          registry: ctx.metrics.registry,
+          port: config.metricsPort,
+          host: config.metricsHost,
+        });
+  if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
   const demo = await ensureDemoMerchant(ctx);
   process.stdout.write(
     welcomeText({
@@ -140,12 +134,15 @@ export async function startService(config: Config): Promise<RunningService> {
     logger,
     baseUrl: config.publicUrl,
     sim: simulated?.sim ?? null,
+    metrics,
     async stop() {
       // Order matters: stop taking requests (in-flight ones finish), then workers, then the database.
       await http.close();
       await scheduler.stop();
       await webhookWorker.stop();
-      await simulated?.sim.close();
+      await metrics?.close();
+      await simulated?.sim?.close();
+      await testClock?.stop();
       await db.close();
     },
   };

@@ -114,7 +114,7 @@ describe('dashboard pages in headless Chromium', () => {
     });
     assert.equal(intent.json().amount_refunded_minor, 1200);
     await page.reload();
-    assert.match(await page.locator('main dl').innerText(), /12\.00 USD/);
+    assert.match((await page.locator('main dl').textContent()) ?? '', /12\.00 USD/);
     await page.close();
   });
 
@@ -126,7 +126,7 @@ describe('dashboard pages in headless Chromium', () => {
     assert.equal(await page.getAttribute('html', 'lang'), 'es');
     assert.deepEqual(await seriousViolations(page), [], 'team page (es)');
     await page.goto(`${svc.baseUrl}/dashboard/team?lang=en`);
-    assert.match(await page.locator('main').innerText(), /refund\.created/);
+    assert.match((await page.locator('main').textContent()) ?? '', /refund\.created/);
     await page.screenshot({ path: `${screenshots}dashboard-team.png`, fullPage: true });
     await page.close();
   });

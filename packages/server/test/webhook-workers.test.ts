@@ -5,12 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../src/app/context.ts';
 import { createAppContext } from '../src/app/create-context.ts';
+import { createWebhookEndpoint } from '../src/app/webhook-endpoints.ts';
 import { systemClock } from '../src/clock.ts';
 import { buildEvent } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';
 import { GatewayRegistry } from '../src/gateways/registry.ts';
 import { insertEvent } from '../src/storage/repositories/events.ts';
-import { createWebhookEndpoint } from '../src/webhooks/endpoints.ts';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './support/databases.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
+import type { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
 import type { SecretBox } from '../webhooks/secret-box.ts';
 
@@ -14,4 +15,6 @@ export interface AppContext {
   secretBox: SecretBox;
   /** Where this service is reachable from browsers and gateways (no trailing slash). */
   publicUrl: string;
+  /** Prometheus metrics of this process (served by the metrics listener when configured). */
+  metrics: ServiceMetrics;
 }

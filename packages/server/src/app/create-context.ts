@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.ts';
 import { deriveSubKey } from '../domain/api-keys.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
+import { instrumentGateways } from '../observability/instrumented-gateways.ts';
+import { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
 import { createSecretBox } from '../webhooks/secret-box.ts';
 import type { AppContext } from './context.ts';
@@ -12,10 +14,12 @@ export function createAppContext(options: {
   masterKey: Buffer;
   publicUrl: string;
 }): AppContext {
+  const metrics = new ServiceMetrics(options.db, options.clock);
   return {
     db: options.db,
     clock: options.clock,
-    gateways: options.gateways,
+    gateways: instrumentGateways(options.gateways, metrics),
+    metrics,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,

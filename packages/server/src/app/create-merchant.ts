@@ -1,8 +1,9 @@
 import { type ApiKeyKind, apiKeyHint, generateApiKey, hashApiKey } from '../domain/api-keys.ts';
+import { NotFoundError } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import type { Queryable } from '../storage/db.ts';
 import { insertApiKey } from '../storage/repositories/api-keys.ts';
-import { insertMerchant, type MerchantRow } from '../storage/repositories/merchants.ts';
+import { findMerchant, insertMerchant, type MerchantRow } from '../storage/repositories/merchants.ts';
 import type { AppContext } from './context.ts';
 
 export interface CreatedApiKey {
@@ -69,5 +70,18 @@ export async function createMerchant(ctx: AppContext, name: string): Promise<Cre
         publishableLive: await issue(true, 'publishable'),
       },
     };
+  });
+}
+
+/** Another key for an existing merchant (the operator's `POST /admin/merchants/{id}/api_keys`). */
+export async function createApiKey(
+  ctx: AppContext,
+  merchantId: string,
+  input: { livemode: boolean; kind: ApiKeyKind; permissions: string[] | null },
+): Promise<CreatedApiKey> {
+  return ctx.db.transaction(async (tx) => {
+    const merchant = await findMerchant(tx, merchantId);
+    if (!merchant) throw new NotFoundError('merchant', merchantId);
+    return issueApiKey(tx, ctx.clock.now(), merchant.id, input);
   });
 }

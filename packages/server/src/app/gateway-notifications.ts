@@ -1,29 +1,12 @@
 import { AuthenticationError, NotFoundError } from '../domain/errors.ts';
 import { type GatewayNotification, GatewayNotificationError } from '../gateways/connector.ts';
-import type { Queryable } from '../storage/db.ts';
 import { findAttemptByKey } from '../storage/repositories/charge-attempts.ts';
 import { recordGatewayNotification } from '../storage/repositories/gateway-notifications.ts';
 import { findPaymentIntentById } from '../storage/repositories/payment-intents.ts';
 import { applyChargeOutcome } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
+import type { NotificationHandler, NotificationHandlers } from './notification-handler.ts';
 import { applyRefundNotification } from './refund-outcome.ts';
-
-export type NotificationSubject = GatewayNotification['subject'];
-export type NotificationOf<S extends NotificationSubject> = Extract<GatewayNotification, { subject: S }>;
-
-/**
- * Applies one verified notification of a subject inside the transaction that also records it as
- * received (so a redelivery changes nothing). It must apply only transitions its state machine
- * allows and write its events with `insertEvent` in `tx`. Returns a warning for the operator, or null.
- */
-export type NotificationHandler<S extends NotificationSubject> = (
-  ctx: AppContext,
-  tx: Queryable,
-  gatewayId: string,
-  notification: NotificationOf<S>,
-) => Promise<string | null>;
-
-export type NotificationHandlers = { [S in NotificationSubject]: NotificationHandler<S> };
 
 /** A charge's new state (the payer's decision on a challenge page, or a pending charge settled). */
 const applyChargeNotification: NotificationHandler<'charge'> = async (ctx, tx, gatewayId, notification) => {

@@ -6,7 +6,7 @@ import {
   type PaymentIntentRecord,
   updatePaymentIntentStatus,
 } from '../storage/repositories/payment-intents.ts';
-import { paymentIntentResource } from './resources.ts';
+import { paymentIntentResource } from './resources/payment-intent.ts';
 
 /**
  * A row was not in the state a decision was made on: another transaction changed it first. Under

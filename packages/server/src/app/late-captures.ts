@@ -1,3 +1,4 @@
+import { NotFoundError } from '../domain/errors.ts';
 import { buildEvent } from '../domain/events.ts';
 import { newId } from '../domain/ids.ts';
 import type { RefundOutcome } from '../gateways/connector.ts';
@@ -6,14 +7,17 @@ import type { ChargeAttemptRecord } from '../storage/repositories/charge-attempt
 import { insertEvent } from '../storage/repositories/events.ts';
 import {
   claimDueLateCaptures,
+  findLateCapture,
   findLateCaptureByRefundKey,
   insertLateCapture,
   type LateCaptureRecord,
+  type LateCaptureRepairStatus,
+  listLateCaptures,
   updateLateCaptureRepair,
 } from '../storage/repositories/late-captures.ts';
 import { findPaymentIntentById, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
 import type { AppContext } from './context.ts';
-import { paymentIntentResource } from './resources.ts';
+import { paymentIntentResource } from './resources/payment-intent.ts';
 import type { BatchResult } from './settle-open-charges.ts';
 
 /** Longer than any gateway call: no other worker takes a claimed repair while this one asks. */
@@ -208,27 +212,17 @@ export async function repairLateCaptures(ctx: AppContext, limit: number): Promis
   return { handled: claimed.length, warnings };
 }
 
-/** The operator's view of a late capture and its repair. */
-export function lateCaptureResource(capture: LateCaptureRecord) {
-  return {
-    id: capture.id,
-    object: 'late_capture' as const,
-    merchant_id: capture.merchantId,
-    livemode: capture.livemode,
-    payment_intent_id: capture.paymentIntentId,
-    attempt_number: capture.attemptNumber,
-    gateway_id: capture.gatewayId,
-    charge_reference: capture.chargeReference,
-    amount_minor: capture.amountMinor,
-    currency: capture.currency,
-    intent_status: capture.intentStatus,
-    detected_by: capture.detectedBy,
-    repair_status: capture.repairStatus,
-    refund_reference: capture.refundReference,
-    failure_message: capture.failureMessage,
-    tries: capture.tries,
-    next_repair_at: capture.nextRepairAt ? capture.nextRepairAt.toISOString() : null,
-    detected_at: capture.detectedAt.toISOString(),
-    updated_at: capture.updatedAt.toISOString(),
-  };
+/** The operator's list of late captures, newest first, optionally of one repair status. */
+export function listLateCapturesFor(
+  ctx: AppContext,
+  filter: { repairStatus: LateCaptureRepairStatus | null; limit: number },
+): Promise<LateCaptureRecord[]> {
+  return listLateCaptures(ctx.db, filter);
+}
+
+/** One late capture as the operator sees it. */
+export async function retrieveLateCapture(ctx: AppContext, id: string): Promise<LateCaptureRecord> {
+  const capture = await findLateCapture(ctx.db, id);
+  if (!capture) throw new NotFoundError('late capture', id);
+  return capture;
 }

@@ -13,9 +13,9 @@ import {
 } from '../storage/repositories/refunds.ts';
 import { settleRefundTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
-import type { NotificationHandler } from './gateway-notifications.ts';
 import { applyLateCaptureRefundOutcome } from './late-captures.ts';
-import { refundResource } from './ledger-resources.ts';
+import type { NotificationHandler } from './notification-handler.ts';
+import { refundResource } from './resources/refund.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */
 export const REFUND_SYNC_INTERVAL_SECONDS = 60;

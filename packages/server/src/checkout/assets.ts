@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bundleCheckoutAssets } from '@paygate/checkout/bundle';
+import { readFile } from 'node:fs/promises';
 
 export interface ServedAsset {
   body: string;
@@ -17,21 +17,37 @@ function served(body: string): ServedAsset {
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
 
-let building: Promise<ServedCheckoutAssets> | null = null;
+/** A file of the checkout package's build output (`npm run build -w @paygate/checkout`). */
+async function builtFile(name: string): Promise<string> {
+  const url = import.meta.resolve(`@paygate/checkout/dist/${name}`);
+  try {
+    return await readFile(new URL(url), 'utf8');
+  } catch (error) {
+    throw new Error(
+      `the checkout's browser files are not built (${name}): run \`npm run build -w @paygate/checkout\``,
+      { cause: error },
+    );
+  }
+}
+
+let loading: Promise<ServedCheckoutAssets> | null = null;
 
 /**
- * The browser files, built once per process from the component's sources (the service and the
- * component are always the same version, so `/checkout/v1/checkout.js` never drifts from them).
+ * The browser files, read once per process from the checkout package's build output. Every way of
+ * running the service builds them first (`npm run build`, `npm run dev`, the test runner), so
+ * `/checkout/v1/checkout.js` is the component of this very checkout.
  */
 export function checkoutAssets(): Promise<ServedCheckoutAssets> {
-  building ??= bundleCheckoutAssets().then((assets) => ({
-    checkoutScript: served(assets.checkoutScript),
-    checkoutModule: served(assets.checkoutModule),
-    frameScript: served(assets.frameScript),
-  }));
-  // A failed build is not cached: the next request tries again.
-  building.catch(() => {
-    building = null;
+  loading ??= Promise.all([builtFile('checkout.js'), builtFile('checkout.mjs'), builtFile('frame.js')]).then(
+    ([checkoutScript, checkoutModule, frameScript]) => ({
+      checkoutScript: served(checkoutScript),
+      checkoutModule: served(checkoutModule),
+      frameScript: served(frameScript),
+    }),
+  );
+  // A failed read is not cached: the next request tries again.
+  loading.catch(() => {
+    loading = null;
   });
-  return building;
+  return loading;
 }

@@ -1,16 +1,8 @@
+// The event list lives in the contract, once: the server emits exactly the types it describes.
+import { type EventType, eventTypes } from '@paygate/contract';
 import { newId } from './ids.ts';
 
-export const eventTypes = [
-  'payment_intent.requires_action',
-  'payment_intent.succeeded',
-  'payment_intent.failed',
-  'payment_intent.canceled',
-  'payment_intent.expired',
-  'payment_intent.late_capture_refunded',
-  'refund.succeeded',
-  'refund.failed',
-] as const;
-export type EventType = (typeof eventTypes)[number];
+export { type EventType, eventTypes };
 
 export interface EventEnvelope {
   id: string;

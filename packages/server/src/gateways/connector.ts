@@ -39,6 +39,38 @@ export interface GatewayConnector {
   ): GatewayNotification;
   /** Where the payer's browser enters card details, for the checkout frame (null if none). */
   hostedFields(): { url: string; origin: string } | null;
+  /**
+   * The gateway's own records of the charges and refunds created in `[from, to)`, for
+   * reconciliation (`paygate reconcile`). Absent when the gateway offers no such list. Throws when
+   * the list cannot be read completely: a partial list would report differences that are not.
+   */
+  readBooks?(window: { from: Date; to: Date }): Promise<GatewayBooks>;
+}
+
+/** A charge as the gateway's books show it. */
+export interface BookCharge {
+  gatewayReference: string;
+  idempotencyKey: string;
+  amountMinor: number;
+  currency: string;
+  status: 'succeeded' | 'failed' | 'pending' | 'requires_action';
+  createdAt: Date;
+}
+
+/** A refund as the gateway's books show it. */
+export interface BookRefund {
+  gatewayReference: string;
+  idempotencyKey: string;
+  chargeReference: string;
+  amountMinor: number;
+  currency: string;
+  status: 'succeeded' | 'failed' | 'pending';
+  createdAt: Date;
+}
+
+export interface GatewayBooks {
+  charges: BookCharge[];
+  refunds: BookRefund[];
 }
 
 export interface ChargeRequest {

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { AppContext } from '../app/context.ts';
-import type { ShiftedClock } from '../clock.ts';
+import type { TestClock } from '../clock.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { adminAuth } from './plugins/admin-auth.ts';
@@ -16,13 +17,14 @@ import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes } from './routes/admin/webhook-endpoints.ts';
+import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
-import { healthRoutes } from './routes/health.ts';
+import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
 import { refundRoutes } from './routes/v1/refunds.ts';
 import { transactionRoutes } from './routes/v1/transactions.ts';
@@ -35,8 +37,10 @@ export interface HttpOptions {
   rateLimitPerSecond: number;
   redisUrl: string | null;
   logLevel: string;
+  /** Where log lines go (stdout when absent). */
+  logStream?: DestinationStream;
   /** Present only when the test clock is enabled. */
-  testClock: ShiftedClock | null;
+  testClock: TestClock | null;
   /** Called after the test clock moved, so time-driven jobs run promptly (the scheduler's wake). */
   onTestClockAdvance?: () => void;
 }
@@ -47,9 +51,13 @@ export interface HttpOptions {
  */
 export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    logger:
+      options.logLevel === 'silent'
+        ? false
+        : { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // Request logging is ours (below): one line per request, without bodies, keys or query strings.
-    logController: new LogController({ disableRequestLogging: true }),
+    // The request id is logged under the name problem documents use: a caller's request_id finds its lines.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -71,13 +79,12 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     if (closing) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the path: ids in paths would make a label value per object.
+    const route = request.routeOptions.url ?? 'unmatched';
+    ctx.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    ctx.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
+      { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
   });
@@ -106,7 +113,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   });
   await app.register(cardGuard);
 
-  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(healthRoutes, { checks: [databaseCheck(ctx.db)] });
   await app.register(gatewayNotificationRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
@@ -114,6 +121,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(merchantAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
+  await app.register(apiReferenceRoutes);
   await app.register(webhookAdminRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   await app.register(dashboardInvitationAdminRoutes, { ctx });

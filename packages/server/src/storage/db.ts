@@ -18,9 +18,28 @@ export interface Database extends Queryable {
   readonly kind: 'postgres' | 'embedded';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. A lost connection is
+   * re-established with back-off; notifications sent meanwhile are lost, so `onState` says
+   * `lost` (with the error) and later `restored`, when the caller should look for missed work.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onState?: (state: ListenState, error?: Error) => void,
+  ): Promise<() => Promise<void>>;
+  /** The connection pool's use right now, for metrics; null where there is no pool (embedded). */
+  poolUse(): PoolUse | null;
   close(): Promise<void>;
+}
+
+export type ListenState = 'lost' | 'restored';
+
+export interface PoolUse {
+  total: number;
+  idle: number;
+  /** Callers queued for a connection: a pool too small for the load. */
+  waiting: number;
 }
 
 /** int8 columns (amounts) arrive as numbers; a value beyond 2^53 is a bug, never rounded. */
@@ -39,4 +58,54 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const fields = error as { code?: unknown; constraint?: unknown };
   return fields.code === '23505' && fields.constraint === constraint;
+}
+
+// Rows without boilerplate: one typed description per table of how its rows map to records,
+// instead of a Row type, a column list, a row mapper and a parameter list written out by hand in
+// every repository. The SQL stays plain and parameterised; only the column list and the mapping
+// are derived.
+
+/** How a field is stored: as is, or as JSON text (a jsonb column). */
+export type ColumnKind = 'plain' | 'json';
+
+/** Every field of the record, each once: a field left out or a stray one is a type error. */
+export type ColumnsOf<R> = { [K in keyof R]-?: ColumnKind };
+
+export interface RowMapping<R> {
+  /** The column names in order, `a, b, c`; with `alias`, `t.a, t.b, t.c` (for RETURNING after a join). */
+  columns(alias?: string): string;
+  /** `$start, $start+1, ...`: one placeholder per column, in the order of {@link values}. */
+  placeholders(start?: number): string;
+  /** The record's values in column order, JSON columns as text: the parameters of an INSERT. */
+  values(record: R): unknown[];
+  /** The record of a row selected with {@link columns} (the drivers already parse jsonb and int8). */
+  fromRow(row: Record<string, unknown>): R;
+  /** The record of the first row, or null when there is none. */
+  first(rows: readonly Record<string, unknown>[]): R | null;
+}
+
+/** `merchantId` -> `merchant_id`: every column is its field's name in snake case. */
+export function columnName(field: string): string {
+  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+export function rowMapping<R>(kinds: ColumnsOf<R>): RowMapping<R> {
+  const fields = Object.keys(kinds) as (keyof R & string)[];
+  const names = fields.map(columnName);
+  const list = names.join(', ');
+  return {
+    columns: (alias) => (alias ? names.map((name) => `${alias}.${name}`).join(', ') : list),
+    placeholders: (start = 1) => names.map((_, i) => `$${start + i}`).join(', '),
+    values: (record) =>
+      fields.map((field) => (kinds[field] === 'json' ? JSON.stringify(record[field]) : record[field])),
+    fromRow(row) {
+      const record: Partial<Record<keyof R, unknown>> = {};
+      for (let i = 0; i < fields.length; i += 1) record[fields[i] as keyof R] = row[names[i] as string];
+      return record as R;
+    },
+    first(rows) {
+      const row = rows[0];
+      return row ? this.fromRow(row) : null;
+    },
+  };
 }

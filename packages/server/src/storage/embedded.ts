@@ -86,6 +86,8 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
         await unsubscribe();
       };
     },
+    // One in-process connection, no pool.
+    poolUse: () => null,
     async close() {
       await db.close();
     },

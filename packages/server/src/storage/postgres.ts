@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { type Database, parseInt8, type Queryable, type QueryResult } from './db.ts';
+import { listenWithReconnect } from './postgres-listen.ts';
 
 const INT8_OID = 20;
 
@@ -69,6 +70,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     exec: plain.exec,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // The pool listens for errors only on idle clients. A connection ended while checked out
+      // but between two queries (a backend terminated during the gateway call of a use case)
+      // emits 'error' with no listener, which would crash the process; the next query rejects
+      // instead, and the broken client is discarded on release.
+      const ignoreError = () => {};
+      client.on('error', ignoreError);
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -83,21 +90,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         }
         throw error;
       } finally {
+        client.off('error', ignoreError);
         client.release(broken);
       }
     },
-    async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString: options.connectionString, types: typeParsers() });
-      await client.connect();
-      client.on('error', () => {});
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end().catch(() => {});
-      };
-    },
+    listen: (channel, onNotify, onState) =>
+      listenWithReconnect({ connectionString: options.connectionString, channel, onNotify, onState }),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

@@ -1,4 +1,5 @@
 import type { AppContext } from '../app/context.ts';
+import { endpointHealth, nextAttemptAt } from '../domain/webhook-retry-schedule.ts';
 import {
   type ClaimedDelivery,
   type DeliveryStatus,
@@ -7,7 +8,6 @@ import {
   finishClaims,
 } from '../storage/repositories/webhook-deliveries.ts';
 import { setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
-import { endpointHealth, nextAttemptAt } from './retry-schedule.ts';
 import type { AttemptOutcome, WebhookSender } from './sender.ts';
 import { signPayload } from './signing.ts';
 
@@ -172,6 +172,19 @@ async function applyHealth(
   }
 }
 
+/** Counts a recorded attempt; the first scheduled attempt of a delivery also measures its lag. */
+function countAttempt(ctx: AppContext, made: MadeAttempt, attemptNumber: number): void {
+  const next = stateAfterAttempt(made.claimed, made.attemptedAt, made.outcome.delivered, made.manual);
+  const delivery = made.claimed.delivery;
+  const first = !made.manual && delivery.status === 'PENDING' && delivery.attemptsMade === 0;
+  ctx.metrics.recordWebhookAttempt({
+    attemptNumber,
+    manual: made.manual,
+    outcome: made.outcome.delivered ? 'delivered' : next.status === 'FAILED' ? 'failed' : 'retrying',
+    firstLagSeconds: first ? (made.attemptedAt.getTime() - delivery.createdAt.getTime()) / 1000 : null,
+  });
+}
+
 /**
  * Records attempts, in order, with one statement: each delivery's new state and attempt row, and
  * each endpoint's failure history; then the health of every endpoint a failure in the batch
@@ -193,6 +206,10 @@ export async function recordAttempts(
     if (!seen || seen.lastFailureAt < made.attemptedAt) {
       changed.set(endpointId, { history: f.endpoint, lastFailureAt: made.attemptedAt });
     }
+  });
+  finished.forEach((f, i) => {
+    const made = attempts[i];
+    if (f && made) countAttempt(ctx, made, f.attemptNumber);
   });
   for (const [endpointId, { history, lastFailureAt }] of changed) {
     await applyHealth(ctx, endpointId, history, lastFailureAt, logger);

@@ -4,7 +4,7 @@ import { EVENTS_CHANNEL } from '../storage/repositories/events.ts';
 import { type ClaimedDelivery, claimDueDeliveries } from '../storage/repositories/webhook-deliveries.ts';
 import { type MadeAttempt, makeAttempt, recordAttempts, type WorkerLogger } from './attempt-outcomes.ts';
 import { createOutcomeBatcher } from './outcome-batcher.ts';
-import { createSecretCache } from './secret-cache.ts';
+import { createSecretCache } from './secret-box.ts';
 import type { AttemptOutcome, SenderOptions, WebhookSender } from './sender.ts';
 import { createWebhookSender } from './sender.ts';
 
@@ -197,7 +197,18 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
     wake: trigger,
     idle,
     async start() {
-      unlisten = await ctx.db.listen(EVENTS_CHANNEL, trigger);
+      unlisten = await ctx.db.listen(EVENTS_CHANNEL, trigger, (state, error) => {
+        if (state === 'lost') {
+          logger.warn(
+            { channel: EVENTS_CHANNEL, error: error?.message },
+            'webhook notification connection lost; reconnecting with back-off (the poll still runs)',
+          );
+          return;
+        }
+        logger.info({ channel: EVENTS_CHANNEL }, 'webhook notification connection re-established');
+        // Events committed while it was down woke nobody: look for them now.
+        trigger();
+      });
       poll = setInterval(trigger, pollIntervalMs);
       trigger();
     },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { referenceSignature as independentHmac } from '@paygate/contract/webhook-vectors';
 import fc from 'fast-check';
 import { AppError } from '../domain/errors.ts';
 import {
@@ -16,12 +16,6 @@ const SECRET = 'whsec_test_secret_for_unit_tests_000000';
 const OTHER = 'whsec_another_secret_for_unit_tests_111';
 const T = 1_767_225_600;
 const BODY = '{"id":"evt_0123456789abcdefghijABCD","object":"event"}';
-
-function independentHmac(secret: string, t: number | string, body: string | Buffer): string {
-  return createHmac('sha256', secret)
-    .update(Buffer.concat([Buffer.from(`${t}.`), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]))
-    .digest('hex');
-}
 
 function failureOf(fn: () => unknown): WebhookSignatureFailure {
   try {

@@ -1,8 +1,10 @@
 import pino, { type Logger } from 'pino';
 import { createAppContext } from '../app/create-context.ts';
-import { systemClock } from '../clock.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import { type Config, ConfigError } from '../config.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';
+import { startMetricsServer } from '../observability/metrics-server.ts';
+import { SharedTestClock } from '../shared-test-clock.ts';
 import { migrate } from '../storage/migrate.ts';
 import { openDatabase } from '../storage/open.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
@@ -60,20 +62,39 @@ export async function startWorkerProcess(
     const applied = await migrate(db);
     if (applied.length) logger.info({ applied }, 'database migrated');
   }
+  // The retry schedule follows the deployment's test clock, wherever it is advanced.
+  let wake = () => {};
+  const testClock = config.testClock ? new SharedTestClock(db, () => wake()) : null;
+  await testClock?.start();
+  const clock: Clock = testClock ?? systemClock;
   const ctx = createAppContext({
     db,
-    clock: systemClock,
+    clock,
     gateways: new GatewayRegistry([]),
     masterKey: config.masterKey,
     publicUrl: config.publicUrl,
   });
   const worker = createDeliveryWorker(ctx, { ...options, logger });
   await worker.start();
-  logger.info({ pid: process.pid }, 'webhook delivery worker started');
+  wake = () => worker.wake();
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : await startMetricsServer({
+          registry: ctx.metrics.registry,
+          port: config.metricsPort,
+          host: config.metricsHost,
+        });
+  logger.info(
+    { pid: process.pid, ...(metrics ? { metrics: `${metrics.url}/metrics` } : {}) },
+    'webhook delivery worker started',
+  );
   return {
     logger,
     async stop() {
       await worker.stop();
+      await testClock?.stop();
+      await metrics?.close();
       await db.close();
     },
   };

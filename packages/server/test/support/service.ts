@@ -4,7 +4,6 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/app/context.ts';
 import { createAppContext } from '../../src/app/create-context.ts';
 import { ShiftedClock } from '../../src/clock.ts';
-import type { GatewayConnector } from '../../src/gateways/connector.ts';
 import { GatewayRegistry } from '../../src/gateways/registry.ts';
 import { createSimConnector } from '../../src/gateways/sim/connector.ts';
 import { buildHttpApp } from '../../src/http/app.ts';
@@ -34,6 +33,9 @@ export interface TestService {
   simNotificationSecret: string;
   /** The simulator's API secret, to read its books (e.g. a charge's amount_refunded_minor) directly. */
   simApiSecret: string;
+  /** The same two secrets of the simulator's live-capable account (gateway `sim_live`). */
+  simLiveNotificationSecret: string;
+  simLiveApiSecret: string;
   createMerchant(name?: string): Promise<MerchantKeys>;
   /** Shorthand for app.inject with a JSON body and headers. */
   request(options: {
@@ -59,6 +61,8 @@ export async function startTestService(
     listen?: boolean;
     /** The sim connector's per-request time-out (default 10 000 ms). */
     gatewayTimeoutMs?: number;
+    /** Pending refunds settle by themselves after this many seconds of the test clock (default: never). */
+    refundSettleDelaySeconds?: number;
     /** The service's clock (default: real time, movable by the test). */
     clock?: ShiftedClock;
   } = {},
@@ -68,18 +72,34 @@ export async function startTestService(
   const masterKey = randomBytes(32);
   const apiSecret = randomBytes(16).toString('hex');
   const notificationSecret = randomBytes(16).toString('hex');
-  const sim = await startGatewaySim({ port: 0, apiSecret, notificationSecret, notificationUrl: null, clock });
+  const live = {
+    apiSecret: randomBytes(16).toString('hex'),
+    notificationSecret: randomBytes(16).toString('hex'),
+  };
+  const sim = await startGatewaySim({
+    port: 0,
+    apiSecret,
+    notificationSecret,
+    notificationUrl: null,
+    liveAccount: { ...live, notificationUrl: null },
+    clock,
+    refundSettleDelaySeconds: options.refundSettleDelaySeconds ?? null,
+  });
+  const timeout =
+    options.gatewayTimeoutMs !== undefined ? { requestTimeoutMs: options.gatewayTimeoutMs } : {};
   const connector = createSimConnector({
     baseUrl: sim.url,
     apiSecret,
     notificationSecret,
     clock,
-    ...(options.gatewayTimeoutMs !== undefined ? { requestTimeoutMs: options.gatewayTimeoutMs } : {}),
+    ...timeout,
   });
+  // The simulator's live-capable account as gateway `sim_live`: live mode reaches real outcomes.
+  const liveConnector = createSimConnector({ account: 'live', baseUrl: sim.url, ...live, clock, ...timeout });
   const ctx = createAppContext({
     db: database.db,
     clock,
-    gateways: new GatewayRegistry([connector, liveCapable(connector)]),
+    gateways: new GatewayRegistry([connector, liveConnector]),
     masterKey,
     publicUrl: 'http://localhost:8080',
   });
@@ -95,6 +115,7 @@ export async function startTestService(
   if (options.listen) {
     baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
     sim.setNotificationUrl(`${baseUrl}/gateway-notifications/sim`);
+    sim.setNotificationUrl(`${baseUrl}/gateway-notifications/sim_live`, true);
   }
 
   const request: TestService['request'] = ({ method, url, key, headers = {}, body }) =>
@@ -120,6 +141,8 @@ export async function startTestService(
     baseUrl,
     simNotificationSecret: notificationSecret,
     simApiSecret: apiSecret,
+    simLiveNotificationSecret: live.notificationSecret,
+    simLiveApiSecret: live.apiSecret,
     request,
     async createMerchant(name = 'Test merchant') {
       const response = await request({
@@ -151,23 +174,4 @@ let keyCounter = 0;
 export function freshKey(label = 'key'): string {
   keyCounter += 1;
   return `${label}-${keyCounter}-${randomBytes(6).toString('hex')}`;
-}
-
-/**
- * The simulator presented as a live-mode gateway `sim_live`, for tests of live-mode rules (the
- * real `sim` is test mode only and no real live gateway is reachable from here).
- */
-function liveCapable(sim: GatewayConnector): GatewayConnector {
-  return {
-    id: 'sim_live',
-    allowsLivemode: true,
-    currencies: sim.currencies,
-    minimumAmountMinor: (currency) => sim.minimumAmountMinor(currency),
-    charge: (request) => sim.charge(request),
-    syncCharge: (request) => sim.syncCharge(request),
-    refund: (request) => sim.refund(request),
-    syncRefund: (request) => sim.syncRefund(request),
-    parseNotification: (rawBody, headers) => sim.parseNotification(rawBody, headers),
-    hostedFields: () => sim.hostedFields(),
-  };
 }

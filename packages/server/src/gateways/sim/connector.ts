@@ -11,10 +11,17 @@ import {
   type SyncChargeRequest,
   type SyncRefundRequest,
 } from '../connector.ts';
+import { readSimBooks } from './books.ts';
 import { verifySimSignature } from './signature.ts';
 import { chargeOutcomeOf, errorOf, isObject, refundOutcomeOf } from './wire.ts';
 
 export interface SimConnectorOptions {
+  /**
+   * Which account of the simulator this connector speaks for: the test account (gateway `sim`,
+   * the default) or the live-capable one (gateway `sim_live`, which only tests configure: the
+   * contract keeps `sim` out of live mode).
+   */
+  account?: 'test' | 'live';
   /** The simulated gateway's base URL, e.g. `http://127.0.0.1:8081`. */
   baseUrl: string;
   apiSecret: string;
@@ -72,6 +79,13 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
   const clock = options.clock ?? systemClock;
+  const livemode = options.account === 'live';
+  const id = livemode ? 'sim_live' : 'sim';
+  const rightMode = (request: { livemode: boolean }, what: string): void => {
+    if (request.livemode !== livemode) {
+      throw new Error(`gateway ${id} never takes ${request.livemode ? 'live' : 'test'}-mode ${what}`);
+    }
+  };
 
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Reply> {
     try {
@@ -156,13 +170,13 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
   }
 
   return {
-    id: 'sim',
-    allowsLivemode: false,
+    id,
+    allowsLivemode: livemode,
     currencies: SIM_CURRENCIES,
     minimumAmountMinor: minimumFor,
 
     async charge(request: ChargeRequest): Promise<ChargeOutcome> {
-      if (request.livemode) throw new Error('the simulated gateway never takes live-mode charges');
+      rightMode(request, 'charges');
       const reply = await call('POST', '/v1/charges', {
         idempotency_key: request.idempotencyKey,
         reference: request.paymentIntentId,
@@ -180,7 +194,7 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
     },
 
     async refund(request: RefundRequest): Promise<RefundOutcome> {
-      if (request.livemode) throw new Error('the simulated gateway never takes live-mode refunds');
+      rightMode(request, 'refunds');
       const reply = await call('POST', '/v1/refunds', {
         idempotency_key: request.idempotencyKey,
         reference: request.refundId,
@@ -208,6 +222,18 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
 
     hostedFields() {
       return { url: `${baseUrl}/hosted-fields`, origin: new URL(baseUrl).origin };
+    },
+
+    readBooks(window) {
+      return readSimBooks(async (path) => {
+        const reply = await call('GET', path);
+        if (reply.kind !== 'answer' || reply.status !== 200) {
+          throw new Error(
+            reply.kind === 'none' ? reply.detail : `simulated gateway answered ${reply.status} to ${path}`,
+          );
+        }
+        return reply.body;
+      }, window);
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { ApiKeyPermission, Credential } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../app/context.ts';
+import { clockedCache } from '../../clock.ts';
 import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
@@ -38,22 +40,19 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
  * once); a revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
  */
 class ApiKeyCache {
-  private readonly entries = new Map<string, { row: ApiKeyRow; expiresAtMs: number }>();
-  constructor(private readonly ctx: AppContext) {}
+  private readonly entries: LRUCache<string, ApiKeyRow>;
+  constructor(private readonly ctx: AppContext) {
+    this.entries = clockedCache<string, ApiKeyRow>(ctx.clock, {
+      maxEntries: KEY_CACHE_MAX_ENTRIES,
+      ttlMs: KEY_CACHE_TTL_MS,
+    });
+  }
 
   async find(keyHash: string): Promise<ApiKeyRow | null> {
-    const nowMs = this.ctx.clock.now().getTime();
     const cached = this.entries.get(keyHash);
-    if (cached && cached.expiresAtMs > nowMs) return cached.row;
+    if (cached) return cached;
     const row = await findActiveApiKeyByHash(this.ctx.db, keyHash);
-    this.entries.delete(keyHash);
-    if (row) {
-      if (this.entries.size >= KEY_CACHE_MAX_ENTRIES) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
-      }
-      this.entries.set(keyHash, { row, expiresAtMs: nowMs + KEY_CACHE_TTL_MS });
-    }
+    if (row) this.entries.set(keyHash, row);
     return row;
   }
 }

@@ -1,20 +1,70 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../storage/db.ts';
 
-/** Liveness says the process answers; readiness says it can serve (database reachable, not closing). */
-export async function healthRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
+/** One dependency the service cannot serve without; `check` throws (or hangs) when it is failing. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+/** A check that has not answered by then counts as failing: a hung database must not hang the probe. */
+const CHECK_TIMEOUT_MS = 2000;
+
+async function probe(check: ReadinessCheck): Promise<Error | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check.check(), timedOut]);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function databaseCheck(db: Database): ReadinessCheck {
+  return {
+    name: 'database',
+    async check() {
+      await db.query('SELECT 1');
+    },
+  };
+}
+
+/**
+ * Liveness says the process answers; readiness says it can serve: not closing, and every
+ * dependency answering. A failing dependency is named in the answer (its error only in the log,
+ * where an operator reads it; the probe is public) and logged when it starts and stops failing.
+ */
+export async function healthRoutes(
+  app: FastifyInstance,
+  { checks }: { checks: readonly ReadinessCheck[] },
+): Promise<void> {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.get('/healthz', { config: { rateLimit: false } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { rateLimit: false } }, async (_request, reply) => {
-    if (closing) return reply.code(503).send({ status: 'closing' });
-    try {
-      await db.query('SELECT 1');
-      return { status: 'ready' };
-    } catch {
-      return reply.code(503).send({ status: 'database_unavailable' });
+  const failingBefore = new Set<string>();
+  const noteChange = (log: FastifyBaseLogger, name: string, error: Error | null) => {
+    if (error && !failingBefore.has(name)) {
+      failingBefore.add(name);
+      log.warn({ dependency: name, error: error.message }, `not ready: ${name} is failing`);
+    } else if (!error && failingBefore.delete(name)) {
+      log.info({ dependency: name }, `ready again: ${name} answers`);
     }
+  };
+
+  app.get('/healthz', { config: { rateLimit: false } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { rateLimit: false } }, async (request, reply) => {
+    if (closing) return reply.code(503).send({ status: 'closing' });
+    const results = await Promise.all(checks.map(async (c) => ({ name: c.name, error: await probe(c) })));
+    for (const { name, error } of results) noteChange(request.log, name, error);
+    const failing = results.filter((r) => r.error).map((r) => r.name);
+    const status = Object.fromEntries(results.map((r) => [r.name, r.error ? 'failing' : 'ok']));
+    if (failing.length) return reply.code(503).send({ status: 'unavailable', failing, checks: status });
+    return { status: 'ready', checks: status };
   });
 }

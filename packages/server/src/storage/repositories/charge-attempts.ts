@@ -1,4 +1,4 @@
-import { isUniqueViolation, type Queryable } from '../db.ts';
+import { isUniqueViolation, type Queryable, rowMapping } from '../db.ts';
 
 /**
  * CHARGING: the charge is being sent (or a crash interrupted it); DELAYED: the amount-13 rule's
@@ -42,44 +42,22 @@ export interface ChargeAttemptRecord {
   updatedAt: Date;
 }
 
-interface Row {
-  payment_intent_id: string;
-  attempt_number: number;
-  merchant_id: string;
-  livemode: boolean;
-  gateway_id: string;
-  idempotency_key: string;
-  payment_method_token: string;
-  status: AttemptStatus;
-  gateway_reference: string | null;
-  failure_code: string | null;
-  next_check_at: Date | null;
-  checks: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const columns = `payment_intent_id, attempt_number, merchant_id, livemode, gateway_id, idempotency_key,
-  payment_method_token, status, gateway_reference, failure_code, next_check_at, checks, created_at, updated_at`;
-
-function fromRow(row: Row): ChargeAttemptRecord {
-  return {
-    paymentIntentId: row.payment_intent_id,
-    attemptNumber: row.attempt_number,
-    merchantId: row.merchant_id,
-    livemode: row.livemode,
-    gatewayId: row.gateway_id,
-    idempotencyKey: row.idempotency_key,
-    paymentMethodToken: row.payment_method_token,
-    status: row.status,
-    gatewayReference: row.gateway_reference,
-    failureCode: row.failure_code,
-    nextCheckAt: row.next_check_at,
-    checks: row.checks,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const attempts = rowMapping<ChargeAttemptRecord>({
+  paymentIntentId: 'plain',
+  attemptNumber: 'plain',
+  merchantId: 'plain',
+  livemode: 'plain',
+  gatewayId: 'plain',
+  idempotencyKey: 'plain',
+  paymentMethodToken: 'plain',
+  status: 'plain',
+  gatewayReference: 'plain',
+  failureCode: 'plain',
+  nextCheckAt: 'plain',
+  checks: 'plain',
+  createdAt: 'plain',
+  updatedAt: 'plain',
+});
 
 /** The idempotency key sent to the gateway for one attempt; notifications carry it back. */
 export function attemptIdempotencyKey(paymentIntentId: string, attemptNumber: number): string {
@@ -111,12 +89,12 @@ export async function insertChargeAttempt(
   >,
 ): Promise<ChargeAttemptRecord> {
   try {
-    const { rows } = await q.query<Row>(
-      `INSERT INTO charge_attempts (${columns})
+    const { rows } = await q.query(
+      `INSERT INTO charge_attempts (${attempts.columns()})
        SELECT $1, next.n, $2, $3, $4, ${sqlAttemptIdempotencyKey('$1', 'next.n')}, $5, $6, NULL, NULL, $7, 0, $8, $9
          FROM (SELECT coalesce(max(attempt_number), 0) + 1 AS n FROM charge_attempts
                 WHERE payment_intent_id = $1) AS next
-       RETURNING ${columns}`,
+       RETURNING ${attempts.columns()}`,
       [
         attempt.paymentIntentId,
         attempt.merchantId,
@@ -131,7 +109,7 @@ export async function insertChargeAttempt(
     );
     const row = rows[0];
     if (!row) throw new Error('INSERT ... RETURNING gave no row');
-    return fromRow(row);
+    return attempts.fromRow(row);
   } catch (error) {
     if (isUniqueViolation(error, 'charge_attempts_one_open')) {
       throw new OpenAttemptExistsError(attempt.paymentIntentId);
@@ -146,13 +124,12 @@ export async function findOpenAttempt(
   paymentIntentId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<ChargeAttemptRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM charge_attempts
+  const { rows } = await q.query(
+    `SELECT ${attempts.columns()} FROM charge_attempts
       WHERE payment_intent_id = $1 AND status = ANY($2::text[])${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [paymentIntentId, openAttemptStatuses],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return attempts.first(rows);
 }
 
 export async function findAttemptByKey(
@@ -161,21 +138,20 @@ export async function findAttemptByKey(
   idempotencyKey: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<ChargeAttemptRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM charge_attempts
+  const { rows } = await q.query(
+    `SELECT ${attempts.columns()} FROM charge_attempts
       WHERE idempotency_key = $1 AND gateway_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [idempotencyKey, gatewayId],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return attempts.first(rows);
 }
 
 export async function listAttempts(q: Queryable, paymentIntentId: string): Promise<ChargeAttemptRecord[]> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM charge_attempts WHERE payment_intent_id = $1 ORDER BY attempt_number`,
+  const { rows } = await q.query(
+    `SELECT ${attempts.columns()} FROM charge_attempts WHERE payment_intent_id = $1 ORDER BY attempt_number`,
     [paymentIntentId],
   );
-  return rows.map(fromRow);
+  return rows.map(attempts.fromRow);
 }
 
 export interface AttemptChange {
@@ -235,7 +211,7 @@ export async function claimDueAttempts(
   leaseUntil: Date,
   limit: number,
 ): Promise<ChargeAttemptRecord[]> {
-  const { rows } = await q.query<Row>(
+  const { rows } = await q.query(
     `WITH due AS (
        SELECT payment_intent_id, attempt_number FROM charge_attempts
         WHERE status = ANY($1::text[]) AND next_check_at <= $2
@@ -246,10 +222,10 @@ export async function claimDueAttempts(
      UPDATE charge_attempts a SET next_check_at = $3
        FROM due
       WHERE a.payment_intent_id = due.payment_intent_id AND a.attempt_number = due.attempt_number
-      RETURNING ${columns.replace(/(\w+)/g, 'a.$1')}`,
+      RETURNING ${attempts.columns('a')}`,
     [statuses, now, leaseUntil, limit],
   );
-  return rows.map(fromRow);
+  return rows.map(attempts.fromRow);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../../domain/events.ts';
-import { BASE62, idPrefixes, randomBase62 } from '../../domain/ids.ts';
+import { idPrefixes, randomBase62 } from '../../domain/ids.ts';
+import { eventsWritten } from '../../observability/metrics.ts';
 import type { Queryable } from '../db.ts';
 
 /**
@@ -18,24 +19,18 @@ export interface EventRow {
   created_at: Date;
 }
 
-/** Base62 digit `place` (0 = the last) of the integer expression `n`, as SQL. */
-const base62Digit = (n: string, place: number) => `substr('${BASE62}', (${n} / ${62 ** place}) % 62 + 1, 1)`;
-
-/**
- * A delivery id has the shape of every id (`wd_` and 24 base62 characters): 20 random characters
- * drawn once per event in JS, then the endpoint's rank among the event's endpoints in 4 base62
- * digits (room for 62^4 endpoints; beyond that the primary key refuses, nothing is overwritten).
- * The endpoints are only known inside the statement, so their ids cannot all be drawn before it.
- */
-const deliveryId = (stem: string, rank: string) =>
-  `'${idPrefixes.webhookDelivery}_' || ${stem} || ${[3, 2, 1, 0].map((p) => base62Digit(rank, p)).join(' || ')}`;
-
 /**
  * Writes an event into the outbox, inside the caller's transaction, in ONE statement: the event,
  * one PENDING delivery (due at once) for every endpoint of the merchant and mode that subscribes to
  * its type and is not disabled, and a NOTIFY to the delivery workers only when at least one
  * delivery was queued. Event and deliveries commit together or not at all, and the NOTIFY is sent
  * at commit. (A data-modifying WITH runs to completion whatever the outer query reads of it.)
+ *
+ * A delivery id has the shape of every id (`wd_` and 24 base62 characters): 20 random characters
+ * drawn once per event in JS, then the endpoint's rank among the event's endpoints in 4 base62
+ * digits (`base62_digits`, migration 040; room for 62^4 endpoints, beyond that the primary key
+ * refuses and nothing is overwritten). The endpoints are only known inside the statement, so
+ * their ids cannot all be drawn before it.
  */
 export async function insertEvent(
   q: Queryable,
@@ -56,7 +51,7 @@ export async function insertEvent(
      ),
      queued AS (
        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
-       SELECT ${deliveryId('$8::text', 'subscribed.rank')}, event.id, subscribed.id, 'PENDING', $7, $7, $7
+       SELECT $10::text || $8::text || base62_digits(subscribed.rank, 4), event.id, subscribed.id, 'PENDING', $7, $7, $7
          FROM event, subscribed
        RETURNING 1
      )
@@ -71,8 +66,10 @@ export async function insertEvent(
       new Date(event.envelope.created),
       randomBase62(20),
       EVENTS_CHANNEL,
+      `${idPrefixes.webhookDelivery}_`,
     ],
   );
+  eventsWritten.inc({ type: event.envelope.type });
 }
 
 export async function listEventsForObject(q: Queryable, objectId: string): Promise<EventRow[]> {

@@ -1,6 +1,7 @@
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import type { Queryable } from '../db.ts';
+import { type Queryable, rowMapping } from '../db.ts';
+
 import type { KeyClaim } from './idempotency-keys.ts';
 
 export interface PaymentIntentRecord {
@@ -21,72 +22,29 @@ export interface PaymentIntentRecord {
   updatedAt: Date;
 }
 
-interface Row {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  amount_minor: number;
-  currency: string;
-  status: PaymentIntentStatus;
-  gateway_id: string;
-  redirect_url: string | null;
-  return_url: string | null;
-  metadata: Record<string, string>;
-  amount_refunded_minor: number;
-  cancellation_reason: string | null;
-  expires_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const columns = `id, merchant_id, livemode, amount_minor, currency, status, gateway_id, redirect_url, return_url,
-  metadata, amount_refunded_minor, cancellation_reason, expires_at, created_at, updated_at`;
-
-function fromRow(row: Row): PaymentIntentRecord {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    livemode: row.livemode,
-    amountMinor: row.amount_minor,
-    currency: row.currency,
-    status: row.status,
-    gatewayId: row.gateway_id,
-    redirectUrl: row.redirect_url,
-    returnUrl: row.return_url,
-    metadata: row.metadata,
-    amountRefundedMinor: row.amount_refunded_minor,
-    cancellationReason: row.cancellation_reason,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function insertParams(intent: PaymentIntentRecord): unknown[] {
-  return [
-    intent.id,
-    intent.merchantId,
-    intent.livemode,
-    intent.amountMinor,
-    intent.currency,
-    intent.status,
-    intent.gatewayId,
-    intent.redirectUrl,
-    intent.returnUrl,
-    JSON.stringify(intent.metadata),
-    intent.amountRefundedMinor,
-    intent.cancellationReason,
-    intent.expiresAt,
-    intent.createdAt,
-    intent.updatedAt,
-  ];
-}
+const intents = rowMapping<PaymentIntentRecord>({
+  id: 'plain',
+  merchantId: 'plain',
+  livemode: 'plain',
+  amountMinor: 'plain',
+  currency: 'plain',
+  status: 'plain',
+  gatewayId: 'plain',
+  redirectUrl: 'plain',
+  returnUrl: 'plain',
+  metadata: 'json',
+  amountRefundedMinor: 'plain',
+  cancellationReason: 'plain',
+  expiresAt: 'plain',
+  createdAt: 'plain',
+  updatedAt: 'plain',
+});
 
 export async function insertPaymentIntent(q: Queryable, intent: PaymentIntentRecord): Promise<void> {
   await q.query(
-    `INSERT INTO payment_intents (${columns})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    insertParams(intent),
+    `INSERT INTO payment_intents (${intents.columns()})
+     VALUES (${intents.placeholders()})`,
+    intents.values(intent),
   );
 }
 
@@ -116,13 +74,13 @@ export async function insertPaymentIntentWithKey(
        RETURNING 1
      ),
      intent AS (
-       INSERT INTO payment_intents (${columns})
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM key_row
+       INSERT INTO payment_intents (${intents.columns()})
+       SELECT ${intents.placeholders()} FROM key_row
        RETURNING 1
      )
      SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM intent) AS created`,
     [
-      ...insertParams(intent),
+      ...intents.values(intent),
       claim.lockId.toString(),
       claim.key,
       claim.requestMethod,
@@ -148,13 +106,12 @@ export async function findPaymentIntent(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM payment_intents
+  const { rows } = await q.query(
+    `SELECT ${intents.columns()} FROM payment_intents
       WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id, scope.merchantId, scope.livemode],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return intents.first(rows);
 }
 
 /** Reads an intent by id alone, for workers and gateway notifications that carry no tenant. */
@@ -163,12 +120,11 @@ export async function findPaymentIntentById(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+  const { rows } = await q.query(
+    `SELECT ${intents.columns()} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return intents.first(rows);
 }
 
 export interface StatusChange {
@@ -188,14 +144,14 @@ export async function updatePaymentIntentStatus(
   expectedStatus: PaymentIntentStatus,
   change: StatusChange,
 ): Promise<PaymentIntentRecord | null> {
-  const { rows } = await q.query<Row>(
+  const { rows } = await q.query(
     `UPDATE payment_intents
         SET status = $3,
             redirect_url = $4,
             cancellation_reason = COALESCE($5, cancellation_reason),
             updated_at = $6
       WHERE id = $1 AND status = $2
-      RETURNING ${columns}`,
+      RETURNING ${intents.columns()}`,
     [
       id,
       expectedStatus,
@@ -205,8 +161,7 @@ export async function updatePaymentIntentStatus(
       change.updatedAt,
     ],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return intents.first(rows);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { TenantScope } from '../../domain/tenant.ts';
-import type { Queryable } from '../db.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 
 export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
@@ -24,50 +24,25 @@ export interface RefundRecord {
   updatedAt: Date;
 }
 
-interface Row {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  payment_intent_id: string;
-  amount_minor: number;
-  currency: string;
-  status: RefundStatus;
-  metadata: Record<string, string>;
-  gateway_id: string;
-  gateway_idempotency_key: string;
-  gateway_reference: string | null;
-  failure_message: string | null;
-  next_sync_at: Date | null;
-  request_key: string | null;
-  request_hash: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const columns = `id, merchant_id, livemode, payment_intent_id, amount_minor, currency, status, metadata, gateway_id,
-  gateway_idempotency_key, gateway_reference, failure_message, next_sync_at, request_key, request_hash, created_at, updated_at`;
-
-function fromRow(row: Row): RefundRecord {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    livemode: row.livemode,
-    paymentIntentId: row.payment_intent_id,
-    amountMinor: row.amount_minor,
-    currency: row.currency,
-    status: row.status,
-    metadata: row.metadata,
-    gatewayId: row.gateway_id,
-    gatewayIdempotencyKey: row.gateway_idempotency_key,
-    gatewayReference: row.gateway_reference,
-    failureMessage: row.failure_message,
-    nextSyncAt: row.next_sync_at,
-    requestKey: row.request_key,
-    requestHash: row.request_hash,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const refunds = rowMapping<RefundRecord>({
+  id: 'plain',
+  merchantId: 'plain',
+  livemode: 'plain',
+  paymentIntentId: 'plain',
+  amountMinor: 'plain',
+  currency: 'plain',
+  status: 'plain',
+  metadata: 'json',
+  gatewayId: 'plain',
+  gatewayIdempotencyKey: 'plain',
+  gatewayReference: 'plain',
+  failureMessage: 'plain',
+  nextSyncAt: 'plain',
+  requestKey: 'plain',
+  requestHash: 'plain',
+  createdAt: 'plain',
+  updatedAt: 'plain',
+});
 
 function lockClause(options: { forUpdate?: boolean }): string {
   return options.forUpdate ? ' FOR UPDATE' : '';
@@ -75,27 +50,9 @@ function lockClause(options: { forUpdate?: boolean }): string {
 
 export async function insertRefund(q: Queryable, refund: RefundRecord): Promise<void> {
   await q.query(
-    `INSERT INTO refunds (${columns})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-    [
-      refund.id,
-      refund.merchantId,
-      refund.livemode,
-      refund.paymentIntentId,
-      refund.amountMinor,
-      refund.currency,
-      refund.status,
-      JSON.stringify(refund.metadata),
-      refund.gatewayId,
-      refund.gatewayIdempotencyKey,
-      refund.gatewayReference,
-      refund.failureMessage,
-      refund.nextSyncAt,
-      refund.requestKey,
-      refund.requestHash,
-      refund.createdAt,
-      refund.updatedAt,
-    ],
+    `INSERT INTO refunds (${refunds.columns()})
+     VALUES (${refunds.placeholders()})`,
+    refunds.values(refund),
   );
 }
 
@@ -106,12 +63,11 @@ export async function findRefund(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<RefundRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM refunds WHERE id = $1 AND merchant_id = $2 AND livemode = $3${lockClause(options)}`,
+  const { rows } = await q.query(
+    `SELECT ${refunds.columns()} FROM refunds WHERE id = $1 AND merchant_id = $2 AND livemode = $3${lockClause(options)}`,
     [id, scope.merchantId, scope.livemode],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return refunds.first(rows);
 }
 
 /** Reads a refund by id alone, for workers that carry no tenant. */
@@ -120,11 +76,11 @@ export async function findRefundById(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<RefundRecord | null> {
-  const { rows } = await q.query<Row>(`SELECT ${columns} FROM refunds WHERE id = $1${lockClause(options)}`, [
-    id,
-  ]);
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  const { rows } = await q.query(
+    `SELECT ${refunds.columns()} FROM refunds WHERE id = $1${lockClause(options)}`,
+    [id],
+  );
+  return refunds.first(rows);
 }
 
 /** Reads a refund by the idempotency key we sent its gateway (gateway notifications carry it back). */
@@ -133,12 +89,11 @@ export async function findRefundByGatewayKey(
   gatewayId: string,
   gatewayIdempotencyKey: string,
 ): Promise<RefundRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM refunds WHERE gateway_idempotency_key = $1 AND gateway_id = $2`,
+  const { rows } = await q.query(
+    `SELECT ${refunds.columns()} FROM refunds WHERE gateway_idempotency_key = $1 AND gateway_id = $2`,
     [gatewayIdempotencyKey, gatewayId],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return refunds.first(rows);
 }
 
 /**
@@ -151,14 +106,13 @@ export async function findRefundByRequest(
   requestKey: string,
   since: Date,
 ): Promise<RefundRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM refunds
+  const { rows } = await q.query(
+    `SELECT ${refunds.columns()} FROM refunds
       WHERE merchant_id = $1 AND livemode = $2 AND request_key = $3 AND created_at > $4
       ORDER BY created_at DESC LIMIT 1`,
     [scope.merchantId, scope.livemode, requestKey, since],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return refunds.first(rows);
 }
 
 /**
@@ -208,16 +162,15 @@ export async function settleRefund(
   id: string,
   settlement: RefundSettlement,
 ): Promise<RefundRecord | null> {
-  const { rows } = await q.query<Row>(
+  const { rows } = await q.query(
     `UPDATE refunds
         SET status = $2, gateway_reference = COALESCE($3, gateway_reference), failure_message = $4,
             next_sync_at = NULL, updated_at = $5
       WHERE id = $1 AND status = 'PENDING'
-      RETURNING ${columns}`,
+      RETURNING ${refunds.columns()}`,
     [id, settlement.status, settlement.gatewayReference, settlement.failureMessage, settlement.updatedAt],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return refunds.first(rows);
 }
 
 /** Records what the gateway told us about a refund that is still PENDING, and when to ask again. */
@@ -244,14 +197,14 @@ export async function claimRefundsDueForSync(
   nextSyncAt: Date,
   limit: number,
 ): Promise<RefundRecord[]> {
-  const { rows } = await q.query<Row>(
+  const { rows } = await q.query(
     `UPDATE refunds SET next_sync_at = $2
       WHERE id IN (SELECT id FROM refunds
                     WHERE status = 'PENDING' AND next_sync_at <= $1
                     ORDER BY next_sync_at LIMIT $3
                     FOR UPDATE SKIP LOCKED)
-      RETURNING ${columns}`,
+      RETURNING ${refunds.columns()}`,
     [now, nextSyncAt, limit],
   );
-  return rows.map(fromRow);
+  return rows.map(refunds.fromRow);
 }

@@ -1,6 +1,6 @@
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
-import type { Queryable } from '../db.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 
 export type TransactionType = 'PAYMENT' | 'REFUND';
 export type TransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED';
@@ -20,27 +20,25 @@ export interface TransactionRecord {
   updatedAt: Date;
 }
 
-export const transactionColumns = `id, merchant_id, livemode, type, status, amount_minor, currency, payment_intent_id,
-  refund_id, gateway_id, created_at, updated_at`;
+const transactions = rowMapping<TransactionRecord>({
+  id: 'plain',
+  merchantId: 'plain',
+  livemode: 'plain',
+  type: 'plain',
+  status: 'plain',
+  amountMinor: 'plain',
+  currency: 'plain',
+  paymentIntentId: 'plain',
+  refundId: 'plain',
+  gatewayId: 'plain',
+  createdAt: 'plain',
+  updatedAt: 'plain',
+});
 
 export async function insertTransaction(q: Queryable, txn: TransactionRecord): Promise<void> {
   await q.query(
-    `INSERT INTO transactions (${transactionColumns})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      txn.id,
-      txn.merchantId,
-      txn.livemode,
-      txn.type,
-      txn.status,
-      txn.amountMinor,
-      txn.currency,
-      txn.paymentIntentId,
-      txn.refundId,
-      txn.gatewayId,
-      txn.createdAt,
-      txn.updatedAt,
-    ],
+    `INSERT INTO transactions (${transactions.columns()}) VALUES (${transactions.placeholders()})`,
+    transactions.values(txn),
   );
 }
 

@@ -1,5 +1,5 @@
-import type { EndpointHealth } from '../../webhooks/retry-schedule.ts';
-import type { Queryable } from '../db.ts';
+import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
@@ -41,66 +41,60 @@ export interface ClaimedDelivery {
   previousSecretSealed: string | null;
 }
 
-interface DeliveryRow {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempts_made: number;
-  attempt_count: number;
-  first_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  claim_token: string | null;
-  delivered_at: Date | null;
-  created_at: Date;
-}
+const deliveryFields = rowMapping<Omit<WebhookDeliveryRecord, 'eventType'>>({
+  id: 'plain',
+  eventId: 'plain',
+  endpointId: 'plain',
+  status: 'plain',
+  attemptsMade: 'plain',
+  attemptCount: 'plain',
+  firstAttemptAt: 'plain',
+  nextAttemptAt: 'plain',
+  claimToken: 'plain',
+  deliveredAt: 'plain',
+  createdAt: 'plain',
+});
 
-interface AttemptRow {
-  delivery_id: string;
-  attempt_number: number;
-  schedule_slot: number | null;
-  attempted_at: Date;
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-  response_excerpt: string | null;
-}
-
-const deliveryColumns = (d: string, e: string) =>
-  `${d}.id, ${d}.event_id, ${d}.endpoint_id, ${e}.type AS event_type, ${d}.status, ${d}.attempts_made,
-   ${d}.attempt_count, ${d}.first_attempt_at, ${d}.next_attempt_at, ${d}.claim_token, ${d}.delivered_at,
-   ${d}.created_at`;
+/** A delivery's columns (alias `d`) and its event's type (alias `e`: kept once, on the event). */
+const deliveryColumns = `${deliveryFields.columns('d')}, e.type AS event_type`;
+type DeliveryRow = Record<string, unknown> & { event_type: string };
 
 function deliveryFromRow(row: DeliveryRow): WebhookDeliveryRecord {
+  return { ...deliveryFields.fromRow(row), eventType: row.event_type };
+}
+
+/** What a claim returns beside the delivery: the event's bytes and the endpoint's address and secrets. */
+const claimColumns = 'e.payload, w.url, w.livemode, w.secret_sealed, w.previous_secret_sealed';
+type ClaimRow = DeliveryRow & {
+  payload: string;
+  url: string;
+  livemode: boolean;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+};
+
+function claimedFromRow(row: ClaimRow, reclaimed: boolean): ClaimedDelivery {
   return {
-    id: row.id,
-    eventId: row.event_id,
-    endpointId: row.endpoint_id,
-    eventType: row.event_type,
-    status: row.status,
-    attemptsMade: row.attempts_made,
-    attemptCount: row.attempt_count,
-    firstAttemptAt: row.first_attempt_at,
-    nextAttemptAt: row.next_attempt_at,
-    claimToken: row.claim_token,
-    deliveredAt: row.delivered_at,
-    createdAt: row.created_at,
+    delivery: deliveryFromRow(row),
+    reclaimed,
+    payload: row.payload,
+    url: row.url,
+    livemode: row.livemode,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
   };
 }
 
-function attemptFromRow(row: AttemptRow): WebhookAttemptRecord {
-  return {
-    deliveryId: row.delivery_id,
-    attemptNumber: row.attempt_number,
-    scheduleSlot: row.schedule_slot,
-    attemptedAt: row.attempted_at,
-    statusCode: row.status_code,
-    latencyMs: row.latency_ms,
-    error: row.error,
-    responseExcerpt: row.response_excerpt,
-  };
-}
+const attempts = rowMapping<WebhookAttemptRecord>({
+  deliveryId: 'plain',
+  attemptNumber: 'plain',
+  scheduleSlot: 'plain',
+  attemptedAt: 'plain',
+  statusCode: 'plain',
+  latencyMs: 'plain',
+  error: 'plain',
+  responseExcerpt: 'plain',
+});
 
 /**
  * Claims up to `limit` due deliveries for one worker: each is locked with SKIP LOCKED (so workers
@@ -112,16 +106,7 @@ export async function claimDueDeliveries(
   q: Queryable,
   input: { now: Date; leaseUntil: Date; claimToken: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await q.query<
-    DeliveryRow & {
-      previous_claim: string | null;
-      payload: string;
-      url: string;
-      livemode: boolean;
-      secret_sealed: string;
-      previous_secret_sealed: string | null;
-    }
-  >(
+  const { rows } = await q.query<ClaimRow & { previous_claim: string | null }>(
     `WITH due AS (
        SELECT id, claim_token AS previous_claim FROM webhook_deliveries
         WHERE next_attempt_at <= $1
@@ -133,19 +118,10 @@ export async function claimDueDeliveries(
         SET next_attempt_at = $2, claim_token = $3
        FROM due, events e, webhook_endpoints w
       WHERE d.id = due.id AND e.id = d.event_id AND w.id = d.endpoint_id
-     RETURNING ${deliveryColumns('d', 'e')}, due.previous_claim, e.payload, w.url, w.livemode,
-               w.secret_sealed, w.previous_secret_sealed`,
+     RETURNING ${deliveryColumns}, due.previous_claim, ${claimColumns}`,
     [input.now, input.leaseUntil, input.claimToken, input.limit],
   );
-  return rows.map((row) => ({
-    delivery: deliveryFromRow(row),
-    reclaimed: row.previous_claim !== null,
-    payload: row.payload,
-    url: row.url,
-    livemode: row.livemode,
-    secretSealed: row.secret_sealed,
-    previousSecretSealed: row.previous_secret_sealed,
-  }));
+  return rows.map((row) => claimedFromRow(row, row.previous_claim !== null));
 }
 
 /** Claims one delivery for a manual attempt, unless a worker holds an unexpired claim on it. */
@@ -166,33 +142,16 @@ export async function claimDeliveryById(
   ) {
     return 'busy';
   }
-  const claimed = await q.query<
-    DeliveryRow & {
-      payload: string;
-      url: string;
-      livemode: boolean;
-      secret_sealed: string;
-      previous_secret_sealed: string | null;
-    }
-  >(
+  const claimed = await q.query<ClaimRow>(
     `UPDATE webhook_deliveries d
         SET next_attempt_at = $2, claim_token = $3
        FROM events e, webhook_endpoints w
       WHERE d.id = $1 AND e.id = d.event_id AND w.id = d.endpoint_id
-     RETURNING ${deliveryColumns('d', 'e')}, e.payload, w.url, w.livemode, w.secret_sealed, w.previous_secret_sealed`,
+     RETURNING ${deliveryColumns}, ${claimColumns}`,
     [input.id, input.leaseUntil, input.claimToken],
   );
   const row = claimed.rows[0];
-  if (!row) return null;
-  return {
-    delivery: deliveryFromRow(row),
-    reclaimed: current.claim_token !== null,
-    payload: row.payload,
-    url: row.url,
-    livemode: row.livemode,
-    secretSealed: row.secret_sealed,
-    previousSecretSealed: row.previous_secret_sealed,
-  };
+  return row ? claimedFromRow(row, current.claim_token !== null) : null;
 }
 
 /** An endpoint's failure history after attempts were recorded. */
@@ -340,7 +299,7 @@ export async function finishClaims(
 
 export async function findDelivery(q: Queryable, id: string): Promise<WebhookDeliveryRecord | null> {
   const { rows } = await q.query<DeliveryRow>(
-    `SELECT ${deliveryColumns('d', 'e')} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+    `SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
       WHERE d.id = $1`,
     [id],
   );
@@ -355,7 +314,7 @@ export async function listDeliveries(
   limit: number,
 ): Promise<WebhookDeliveryRecord[]> {
   const { rows } = await q.query<DeliveryRow>(
-    `SELECT ${deliveryColumns('d', 'e')} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+    `SELECT ${deliveryColumns} FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
       WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
     [endpointId, limit],
   );
@@ -369,12 +328,15 @@ export async function listAttempts(
 ): Promise<Map<string, WebhookAttemptRecord[]>> {
   const byDelivery = new Map<string, WebhookAttemptRecord[]>(deliveryIds.map((id) => [id, []]));
   if (deliveryIds.length === 0) return byDelivery;
-  const { rows } = await q.query<AttemptRow>(
-    `SELECT delivery_id, attempt_number, schedule_slot, attempted_at, status_code, latency_ms, error, response_excerpt
+  const { rows } = await q.query(
+    `SELECT ${attempts.columns()}
        FROM webhook_attempts WHERE delivery_id = ANY ($1::text[]) ORDER BY delivery_id, attempt_number`,
     [deliveryIds],
   );
-  for (const row of rows) byDelivery.get(row.delivery_id)?.push(attemptFromRow(row));
+  for (const row of rows) {
+    const attempt = attempts.fromRow(row);
+    byDelivery.get(attempt.deliveryId)?.push(attempt);
+  }
   return byDelivery;
 }
 

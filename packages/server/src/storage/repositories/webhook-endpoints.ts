@@ -1,5 +1,5 @@
-import type { EndpointHealth } from '../../webhooks/retry-schedule.ts';
-import type { Queryable } from '../db.ts';
+import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 
 export interface WebhookEndpointRecord {
   id: string;
@@ -17,62 +17,27 @@ export interface WebhookEndpointRecord {
   updatedAt: Date;
 }
 
-interface Row {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  url: string;
-  enabled_events: string[];
-  secret_sealed: string;
-  previous_secret_sealed: string | null;
-  rotation_started_at: Date | null;
-  status: EndpointHealth;
-  failing_since: Date | null;
-  failed_deliveries_since_success: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const columns = `id, merchant_id, livemode, url, enabled_events, secret_sealed, previous_secret_sealed,
-  rotation_started_at, status, failing_since, failed_deliveries_since_success, created_at, updated_at`;
-
-function fromRow(row: Row): WebhookEndpointRecord {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    livemode: row.livemode,
-    url: row.url,
-    enabledEvents: row.enabled_events,
-    secretSealed: row.secret_sealed,
-    previousSecretSealed: row.previous_secret_sealed,
-    rotationStartedAt: row.rotation_started_at,
-    status: row.status,
-    failingSince: row.failing_since,
-    failedDeliveriesSinceSuccess: row.failed_deliveries_since_success,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const endpoints = rowMapping<WebhookEndpointRecord>({
+  id: 'plain',
+  merchantId: 'plain',
+  livemode: 'plain',
+  url: 'plain',
+  enabledEvents: 'plain',
+  secretSealed: 'plain',
+  previousSecretSealed: 'plain',
+  rotationStartedAt: 'plain',
+  status: 'plain',
+  failingSince: 'plain',
+  failedDeliveriesSinceSuccess: 'plain',
+  createdAt: 'plain',
+  updatedAt: 'plain',
+});
 
 export async function insertWebhookEndpoint(q: Queryable, endpoint: WebhookEndpointRecord): Promise<void> {
   await q.query(
-    `INSERT INTO webhook_endpoints (${columns})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      endpoint.id,
-      endpoint.merchantId,
-      endpoint.livemode,
-      endpoint.url,
-      endpoint.enabledEvents,
-      endpoint.secretSealed,
-      endpoint.previousSecretSealed,
-      endpoint.rotationStartedAt,
-      endpoint.status,
-      endpoint.failingSince,
-      endpoint.failedDeliveriesSinceSuccess,
-      endpoint.createdAt,
-      endpoint.updatedAt,
-    ],
+    `INSERT INTO webhook_endpoints (${endpoints.columns()})
+     VALUES (${endpoints.placeholders()})`,
+    endpoints.values(endpoint),
   );
 }
 
@@ -81,12 +46,11 @@ export async function findWebhookEndpoint(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<WebhookEndpointRecord | null> {
-  const { rows } = await q.query<Row>(
-    `SELECT ${columns} FROM webhook_endpoints WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+  const { rows } = await q.query(
+    `SELECT ${endpoints.columns()} FROM webhook_endpoints WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return endpoints.first(rows);
 }
 
 /** Writes the secrets of a rotation step (open: two sealed secrets; closed: previous is null). */
@@ -100,15 +64,15 @@ export async function updateWebhookEndpointSecrets(
     now: Date;
   },
 ): Promise<WebhookEndpointRecord> {
-  const { rows } = await q.query<Row>(
+  const { rows } = await q.query(
     `UPDATE webhook_endpoints
         SET secret_sealed = $2, previous_secret_sealed = $3, rotation_started_at = $4, updated_at = $5
-      WHERE id = $1 RETURNING ${columns}`,
+      WHERE id = $1 RETURNING ${endpoints.columns()}`,
     [id, change.secretSealed, change.previousSecretSealed, change.rotationStartedAt, change.now],
   );
   const row = rows[0];
   if (!row) throw new Error(`webhook endpoint ${id} vanished under its row lock`);
-  return fromRow(row);
+  return endpoints.fromRow(row);
 }
 
 /** The operator turns an endpoint back on: its failure history starts again from nothing. */
@@ -117,14 +81,13 @@ export async function enableWebhookEndpoint(
   id: string,
   now: Date,
 ): Promise<WebhookEndpointRecord | null> {
-  const { rows } = await q.query<Row>(
+  const { rows } = await q.query(
     `UPDATE webhook_endpoints
         SET status = 'enabled', failing_since = NULL, failed_deliveries_since_success = 0, updated_at = $2
-      WHERE id = $1 RETURNING ${columns}`,
+      WHERE id = $1 RETURNING ${endpoints.columns()}`,
     [id, now],
   );
-  const row = rows[0];
-  return row ? fromRow(row) : null;
+  return endpoints.first(rows);
 }
 
 export async function setWebhookEndpointStatus(

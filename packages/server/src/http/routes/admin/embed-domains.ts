@@ -3,16 +3,7 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains.ts';
-import type { EmbedDomainRow } from '../../../storage/repositories/embed-domains.ts';
-
-function embedDomainResource(row: EmbedDomainRow) {
-  return {
-    object: 'embed_domain' as const,
-    merchant_id: row.merchant_id,
-    origin: row.origin,
-    created_at: row.created_at.toISOString(),
-  };
-}
+import { embedDomainResource } from '../../../app/resources/operator.ts';
 
 /** The back office's list of web origins that may embed a merchant's checkout frame. */
 export async function embedDomainAdminRoutes(

@@ -2,9 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { createMerchant, issueApiKey } from '../../../app/create-merchant.ts';
-import { NotFoundError } from '../../../domain/errors.ts';
-import { findMerchant } from '../../../storage/repositories/merchants.ts';
+import { createApiKey, createMerchant } from '../../../app/create-merchant.ts';
+import { apiKeyResource, merchantResource } from '../../../app/resources/operator.ts';
 
 export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -14,19 +13,7 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
     routePath(create),
     { schema: { body: create.body }, config: { credential: 'admin', rateLimit: false } },
     async (request, reply) => {
-      const { merchant, keys } = await createMerchant(ctx, request.body.name);
-      return reply.code(201).send({
-        id: merchant.id,
-        object: 'merchant',
-        name: merchant.name,
-        created_at: merchant.created_at.toISOString(),
-        api_keys: {
-          secret_test: keys.secretTest,
-          publishable_test: keys.publishableTest,
-          secret_live: keys.secretLive,
-          publishable_live: keys.publishableLive,
-        },
-      });
+      return reply.code(201).send(merchantResource(await createMerchant(ctx, request.body.name)));
     },
   );
 
@@ -38,27 +25,13 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
       config: { credential: 'admin', rateLimit: false },
     },
     async (request, reply) => {
-      const created = await ctx.db.transaction(async (tx) => {
-        const merchant = await findMerchant(tx, request.params.id);
-        if (!merchant) throw new NotFoundError('merchant', request.params.id);
-        return issueApiKey(tx, ctx.clock.now(), merchant.id, {
-          livemode: request.body.livemode,
-          kind: request.body.kind,
-          // Permissions narrow what a secret key may do; a publishable key is already limited.
-          permissions: request.body.permissions ?? null,
-        });
+      const created = await createApiKey(ctx, request.params.id, {
+        livemode: request.body.livemode,
+        kind: request.body.kind,
+        // Permissions narrow what a secret key may do; a publishable key is already limited.
+        permissions: request.body.permissions ?? null,
       });
-      return reply.code(201).send({
-        id: created.id,
-        object: 'api_key',
-        merchant_id: created.merchantId,
-        livemode: created.livemode,
-        kind: created.kind,
-        permissions: created.permissions,
-        key_hint: created.keyHint,
-        created_at: created.createdAt.toISOString(),
-        key: created.key,
-      });
+      return reply.code(201).send(apiKeyResource(created));
     },
   );
 }

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
-import type { ShiftedClock } from '../../../clock.ts';
+import type { TestClock } from '../../../clock.ts';
 
 /** Registered only when PAYGATE_TEST_CLOCK=1; otherwise the path is a plain 404. */
 export async function testClockRoutes(
   app: FastifyInstance,
-  { clock, onAdvance }: { clock: ShiftedClock; onAdvance?: (() => void) | undefined },
+  { clock, onAdvance }: { clock: TestClock; onAdvance?: (() => void) | undefined },
 ): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const advance = operations.adminAdvanceTestClock;
@@ -14,7 +14,7 @@ export async function testClockRoutes(
     routePath(advance),
     { schema: { body: advance.body }, config: { credential: 'admin', rateLimit: false } },
     async (request) => {
-      const now = clock.advance(request.body.seconds);
+      const now = await clock.advance(request.body.seconds);
       // Work that became due (expiry, delayed outcomes, retries) runs now, not at its next tick.
       onAdvance?.();
       return { now: now.toISOString() };

@@ -2,70 +2,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { NotFoundError, ValidationError } from '../../../domain/errors.ts';
-import type { WebhookAttemptRecord } from '../../../storage/repositories/webhook-deliveries.ts';
-import {
-  findWebhookEndpoint,
-  type WebhookEndpointRecord,
-} from '../../../storage/repositories/webhook-endpoints.ts';
+import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
 import {
   closeWebhookRotation,
   createWebhookEndpoint,
-  type DeliveryWithAttempts,
   enableEndpoint,
   listEndpointDeliveries,
   resendFailedDeliveries,
+  retrieveWebhookEndpoint,
   retryDelivery,
   rotateWebhookSecret,
-} from '../../../webhooks/endpoints.ts';
+} from '../../../app/webhook-endpoints.ts';
 import { createWebhookSender, type SenderOptions } from '../../../webhooks/sender.ts';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
-export function webhookEndpointResource(endpoint: WebhookEndpointRecord, secret?: string) {
-  return {
-    id: endpoint.id,
-    object: 'webhook_endpoint' as const,
-    merchant_id: endpoint.merchantId,
-    url: endpoint.url,
-    livemode: endpoint.livemode,
-    enabled_events: endpoint.enabledEvents,
-    status: endpoint.status,
-    failing_since: iso(endpoint.failingSince),
-    rotation_started_at: iso(endpoint.rotationStartedAt),
-    created_at: endpoint.createdAt.toISOString(),
-    ...(secret !== undefined ? { secret } : {}),
-  };
-}
-
-function attemptResource(attempt: WebhookAttemptRecord) {
-  return {
-    attempt_number: attempt.attemptNumber,
-    schedule_slot: attempt.scheduleSlot,
-    attempted_at: attempt.attemptedAt.toISOString(),
-    status_code: attempt.statusCode,
-    latency_ms: attempt.latencyMs,
-    error: attempt.error,
-    response_excerpt: attempt.responseExcerpt,
-  };
-}
-
-export function webhookDeliveryResource({ delivery, attempts }: DeliveryWithAttempts) {
-  return {
-    id: delivery.id,
-    object: 'webhook_delivery' as const,
-    endpoint_id: delivery.endpointId,
-    event_id: delivery.eventId,
-    event_type: delivery.eventType,
-    status: delivery.status,
-    attempts_made: delivery.attemptsMade,
-    // While a worker holds the delivery this is its lease, not a schedule slot: show no time then.
-    next_attempt_at: delivery.claimToken ? null : iso(delivery.nextAttemptAt),
-    delivered_at: iso(delivery.deliveredAt),
-    created_at: delivery.createdAt.toISOString(),
-    attempts: attempts.map(attemptResource),
-  };
-}
 
 /** The operator's webhook routes. Manual retries are sent from this process, with its own sender. */
 export async function webhookAdminRoutes(
@@ -92,11 +40,9 @@ export async function webhookAdminRoutes(
   );
 
   const retrieve = operations.adminRetrieveWebhookEndpoint;
-  api.get(routePath(retrieve), { schema: { params: retrieve.params }, config }, async (request) => {
-    const endpoint = await findWebhookEndpoint(ctx.db, request.params.id);
-    if (!endpoint) throw new NotFoundError('webhook endpoint', request.params.id);
-    return webhookEndpointResource(endpoint);
-  });
+  api.get(routePath(retrieve), { schema: { params: retrieve.params }, config }, async (request) =>
+    webhookEndpointResource(await retrieveWebhookEndpoint(ctx, request.params.id)),
+  );
 
   const rotate = operations.adminRotateWebhookSecret;
   api.post(routePath(rotate), { schema: { params: rotate.params }, config }, async (request) => {
@@ -129,9 +75,7 @@ export async function webhookAdminRoutes(
     routePath(resend),
     { schema: { params: resend.params, body: resend.body }, config },
     async (request) => {
-      const since = new Date(request.body.since);
-      if (Number.isNaN(since.getTime())) throw new ValidationError('since', 'must be an ISO 8601 instant');
-      const queued = await resendFailedDeliveries(ctx, request.params.id, since);
+      const queued = await resendFailedDeliveries(ctx, request.params.id, request.body.since);
       return { object: 'webhook_resend', endpoint_id: request.params.id, queued };
     },
   );

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard-accounts.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
 import { listTransactions } from '../../../app/list-transactions.ts';
-import { paymentIntentResource } from '../../../app/resources.ts';
+import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';

@@ -9,9 +9,8 @@ import {
   preparePaymentIntent,
   writePaymentIntentWithKey,
 } from '../../../app/create-payment-intent.ts';
-import { paymentIntentResource } from '../../../app/resources.ts';
+import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
-import type { PaymentIntentRecord } from '../../../storage/repositories/payment-intents.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { respondIdempotently } from '../../plugins/idempotency.ts';
 

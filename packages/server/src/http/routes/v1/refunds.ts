@@ -3,7 +3,7 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { finishRefund, sendRefund, startRefund } from '../../../app/create-refund.ts';
-import { refundResource } from '../../../app/ledger-resources.ts';
+import { refundResource } from '../../../app/resources/refund.ts';
 import { retrieveRefund } from '../../../app/retrieve-refund.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { principalOf } from '../../plugins/auth.ts';

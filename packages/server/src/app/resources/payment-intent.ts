@@ -1,7 +1,15 @@
 import type { PaymentIntent } from '@paygate/contract';
-import { deriveClientSecret } from '../domain/api-keys.ts';
-import type { GatewayConnector } from '../gateways/connector.ts';
-import type { PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
+import { deriveClientSecret } from '../../domain/api-keys.ts';
+import type { GatewayConnector } from '../../gateways/connector.ts';
+import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
+
+// Every resource the APIs and the events show is rendered in this folder, from the records the use
+// cases return, so that the merchant API, the operator API, the events and (later) the dashboard
+// show one shape of each: one file per resource family. Transactions are the exception: the
+// database writes their JSON text itself (storage/repositories/transactions.ts), so a page of the
+// list is never parsed and re-rendered.
+
+export type { PaymentIntentRecord };
 
 /**
  * How a payment intent is shown: to its merchant's secret key (with client_secret), to the

@@ -8,7 +8,7 @@ import {
   FAILING_AFTER_SECONDS,
   MAX_ATTEMPTS,
   nextAttemptAt,
-} from './retry-schedule.ts';
+} from './webhook-retry-schedule.ts';
 
 const FIRST = new Date('2026-01-01T00:00:00.000Z');
 const MINUTE = 60_000;

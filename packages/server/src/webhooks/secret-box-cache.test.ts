@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../clock.ts';
-import { createSecretBox, type SecretBox, SecretBoxError } from './secret-box.ts';
-import { createSecretCache } from './secret-cache.ts';
+import { createSecretBox, createSecretCache, type SecretBox, SecretBoxError } from './secret-box.ts';
 
 const KEY = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
 const ENDPOINT = 'we_0123456789abcdefghijABCD';

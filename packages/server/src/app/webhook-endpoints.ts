@@ -1,4 +1,3 @@
-import type { AppContext } from '../app/context.ts';
 import { AppError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { eventTypes } from '../domain/events.ts';
 import { newId, randomBase62 } from '../domain/ids.ts';
@@ -21,10 +20,11 @@ import {
   updateWebhookEndpointSecrets,
   type WebhookEndpointRecord,
 } from '../storage/repositories/webhook-endpoints.ts';
-import { attemptDelivery, silentLogger, type WorkerLogger } from './delivery-worker.ts';
-import type { WebhookSender } from './sender.ts';
-import { generateWebhookSecret } from './signing.ts';
-import { assertPublicResolution, type LookupAll, validateEndpointUrl } from './url-guard.ts';
+import { attemptDelivery, silentLogger, type WorkerLogger } from '../webhooks/delivery-worker.ts';
+import type { WebhookSender } from '../webhooks/sender.ts';
+import { generateWebhookSecret } from '../webhooks/signing.ts';
+import { assertPublicResolution, type LookupAll, validateEndpointUrl } from '../webhooks/url-guard.ts';
+import type { AppContext } from './context.ts';
 
 // Operator use cases for webhook endpoints and their deliveries (the back office of the spec).
 
@@ -84,6 +84,13 @@ export async function createWebhookEndpoint(
     await insertWebhookEndpoint(tx, endpoint);
   });
   return { endpoint, secret };
+}
+
+/** One endpoint as the operator sees it. */
+export async function retrieveWebhookEndpoint(ctx: AppContext, id: string): Promise<WebhookEndpointRecord> {
+  const endpoint = await findWebhookEndpoint(ctx.db, id);
+  if (!endpoint) throw new NotFoundError('webhook endpoint', id);
+  return endpoint;
 }
 
 async function lockedEndpoint(tx: Queryable, id: string): Promise<WebhookEndpointRecord> {
@@ -205,8 +212,10 @@ export async function retryDelivery(
 export async function resendFailedDeliveries(
   ctx: AppContext,
   endpointId: string,
-  since: Date,
+  sinceIso: string,
 ): Promise<number> {
+  const since = new Date(sinceIso);
+  if (Number.isNaN(since.getTime())) throw new ValidationError('since', 'must be an ISO 8601 instant');
   return ctx.db.transaction(async (tx) => {
     if (!(await findWebhookEndpoint(tx, endpointId))) throw new NotFoundError('webhook endpoint', endpointId);
     const queued = await queueFailedForResend(tx, { endpointId, since, now: ctx.clock.now() });

@@ -1,5 +1,5 @@
 import type { Refund } from '@paygate/contract';
-import type { RefundRecord } from '../storage/repositories/refunds.ts';
+import type { RefundRecord } from '../../storage/repositories/refunds.ts';
 
 /** A refund as the API and the refund.* events show it (CONTRACT.md "Refund"). */
 export function refundResource(refund: RefundRecord): Refund {

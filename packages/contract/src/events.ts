@@ -1,0 +1,64 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { IdOf, Livemode, Timestamp } from './common.ts';
+import { PaymentIntent } from './payment-intent.ts';
+import { Refund } from './refund.ts';
+
+/**
+ * Every event type, with the resource its `data.object` carries: the one list the server emits
+ * from, the OpenAPI `webhooks:` section describes, and the TypeScript client is checked against.
+ * A new type is added here, once.
+ */
+export const eventObjectByType = {
+  'payment_intent.requires_action': 'payment_intent',
+  'payment_intent.succeeded': 'payment_intent',
+  'payment_intent.failed': 'payment_intent',
+  'payment_intent.canceled': 'payment_intent',
+  'payment_intent.expired': 'payment_intent',
+  /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
+  'payment_intent.late_capture_refunded': 'payment_intent',
+  'refund.succeeded': 'refund',
+  'refund.failed': 'refund',
+} as const;
+
+export type EventType = keyof typeof eventObjectByType;
+export const eventTypes = Object.keys(eventObjectByType) as EventType[];
+
+const eventSummaries: Record<EventType, string> = {
+  'payment_intent.requires_action': 'The payer must complete a challenge at redirect_url.',
+  'payment_intent.succeeded': 'The payment succeeded.',
+  'payment_intent.failed': 'The payment failed (declined or rejected by the gateway).',
+  'payment_intent.canceled': 'The merchant canceled the intent.',
+  'payment_intent.expired': 'The intent expired before it was paid.',
+  'payment_intent.late_capture_refunded':
+    'A capture that arrived after the intent was canceled, expired or failed was refunded in full.',
+  'refund.succeeded': 'The refund succeeded.',
+  'refund.failed': 'The refund failed.',
+};
+
+const objectSchemas = { payment_intent: PaymentIntent, refund: Refund } as const;
+
+/** The envelope every delivery carries, for one event type. */
+export function eventEnvelope<Type extends EventType>(type: Type): TSchema {
+  return Type.Object({
+    id: IdOf('evt'),
+    object: Type.Literal('event'),
+    type: Type.Literal(type),
+    created: Timestamp,
+    livemode: Livemode,
+    data: Type.Object({ object: objectSchemas[eventObjectByType[type]] }),
+  });
+}
+
+export const EventEnvelope = Type.Object({
+  id: IdOf('evt'),
+  object: Type.Literal('event'),
+  type: Type.String({ description: 'One of the event types; a client ignores types it does not know' }),
+  created: Timestamp,
+  livemode: Livemode,
+  data: Type.Object({ object: Type.Union([PaymentIntent, Refund]) }),
+});
+export type EventEnvelope = Static<typeof EventEnvelope>;
+
+export function eventSummary(type: EventType): string {
+  return eventSummaries[type];
+}
