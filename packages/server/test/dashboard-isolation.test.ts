@@ -7,7 +7,7 @@ import { type IntentJson, paymentHelpers } from './support/payments.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
 /**
- * Every dashboard route as `METHOD /path`, read from Fastify's own route table (`printRoutes`),
+ * Every dashboard route (API and pages) as `METHOD /path`, read from Fastify's own route table (`printRoutes`),
  * so that a route added later is walked here without anyone listing it.
  */
 function dashboardRoutes(app: FastifyInstance): string[] {
@@ -20,14 +20,21 @@ function dashboardRoutes(app: FastifyInstance): string[] {
     stack.length = depth;
     const path = `${stack.join('')}${match[2]}`;
     stack.push(match[2] ?? '');
-    if (!path.startsWith('/dashboard/api/') || !match[3]) continue;
+    if (!path.startsWith('/dashboard') || !match[3]) continue;
     for (const method of match[3].split(', ')) if (method !== 'HEAD') found.push(`${method} ${path}`);
   }
   return found.sort();
 }
 
 /** Routes that need no session: whoever calls them acts on no merchant's data. */
-const PUBLIC = new Set(['POST /dashboard/api/v1/session', 'POST /dashboard/api/v1/invitations/accept']);
+const PUBLIC = new Set([
+  'POST /dashboard/api/v1/session',
+  'POST /dashboard/api/v1/invitations/accept',
+  'GET /dashboard',
+  'GET /dashboard/sign-in',
+  'GET /dashboard/accept-invitation',
+  'GET /dashboard/assets/:name',
+]);
 /** Changes that touch only the caller's own sessions, which every role may make. */
 const OWN_SESSION = new Set([
   'POST /dashboard/api/v1/session/sign-out',
@@ -99,6 +106,7 @@ for (const kind of databaseKinds()) {
     it('finds the dashboard routes in the route table', () => {
       assert.ok(routes.length >= 10, routes.join('\n'));
       assert.ok(routes.includes('POST /dashboard/api/v1/:mode/refunds'), routes.join('\n'));
+      assert.ok(routes.includes('GET /dashboard/:mode/payments/:id'), routes.join('\n'));
     });
 
     it('a viewer cannot change anything on any route', async () => {
