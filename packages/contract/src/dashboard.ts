@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IdOf, Timestamp } from './common.ts';
+import { CreateWebhookEndpointBody, WebhookEndpoint } from './webhooks.ts';
 
 /** The merchant back office's API (cookie session; every change also carries X-CSRF-Token). */
 export const DashboardRole = Type.Union([
@@ -92,3 +93,13 @@ export const AuditLog = Type.Object({
 });
 
 export const SignedOut = Type.Object({ object: Type.Literal('signed_out'), sessions_ended: Type.Integer() });
+
+export const DashboardWebhookEndpointList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(WebhookEndpoint),
+});
+
+/** The operator's body without `livemode`: the dashboard's mode switch decides it. */
+export const DashboardCreateWebhookEndpointBody = Type.Omit(CreateWebhookEndpointBody, ['livemode'], {
+  additionalProperties: false,
+});

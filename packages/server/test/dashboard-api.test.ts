@@ -277,6 +277,62 @@ for (const kind of databaseKinds()) {
       );
     });
 
+    it('lists, creates and disables webhook endpoints in the mode the switch names', async () => {
+      const created = await dashboardRequest(svc, owner, 'POST', '/dashboard/api/v1/test/webhook-endpoints', {
+        url: 'http://127.0.0.1:9/hooks',
+        enabled_events: ['payment_intent.succeeded'],
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const endpoint = created.json();
+      assert.match(endpoint.secret, /^whsec_/, 'the secret is shown once, at creation');
+      assert.equal(endpoint.livemode, false);
+      const listed = await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/test/webhook-endpoints');
+      assert.deepEqual(
+        listed.json().data.map((e: { id: string }) => e.id),
+        [endpoint.id],
+      );
+      assert.equal(listed.json().data[0].secret, undefined, 'never shown again');
+      const live = await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/live/webhook-endpoints');
+      assert.deepEqual(live.json().data, []);
+      // The operator's URL rule, from the same use case: plain http to a public host is refused.
+      const publicHttp = await dashboardRequest(
+        svc,
+        owner,
+        'POST',
+        '/dashboard/api/v1/live/webhook-endpoints',
+        {
+          url: 'http://hooks.example.com/x',
+        },
+      );
+      assert.equal(publicHttp.statusCode, 400, publicHttp.body);
+      const wrongMode = await dashboardRequest(
+        svc,
+        owner,
+        'POST',
+        `/dashboard/api/v1/live/webhook-endpoints/${endpoint.id}/disable`,
+      );
+      assert.equal(wrongMode.statusCode, 404);
+      const disabled = await dashboardRequest(
+        svc,
+        owner,
+        'POST',
+        `/dashboard/api/v1/test/webhook-endpoints/${endpoint.id}/disable`,
+      );
+      assert.equal(disabled.statusCode, 200, disabled.body);
+      assert.equal(disabled.json().status, 'disabled');
+      const stored = await svc.ctx.db.query<{ status: string }>(
+        'SELECT status FROM webhook_endpoints WHERE id = $1',
+        [endpoint.id],
+      );
+      assert.equal(stored.rows[0]?.status, 'disabled');
+      const audit = await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/audit-log');
+      const actions = audit.json().data.map((e: { action: string }) => e.action);
+      assert.ok(
+        actions.includes('webhook_endpoint.created') && actions.includes('webhook_endpoint.disabled'),
+        audit.body,
+      );
+    });
+
     it('signs out here, and everywhere', async () => {
       const laptop = await signIn(svc, 'owner@shop.example');
       const phone = await signIn(svc, 'owner@shop.example');

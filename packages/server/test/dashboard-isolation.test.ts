@@ -51,6 +51,7 @@ for (const kind of databaseKinds()) {
     let viewerA: DashboardUser;
     let ownerB: DashboardUser;
     let paidA: IntentJson;
+    let endpointA: string;
     let routes: string[];
 
     before(async () => {
@@ -64,6 +65,17 @@ for (const kind of databaseKinds()) {
       paidA = await pay.create({ amount_minor: 5000, metadata: { note: MARKER } });
       const confirmed = await pay.confirm(paidA.id, { payment_method_token: 'tok_sim_approve' });
       assert.equal(confirmed.json().status, 'SUCCEEDED', confirmed.body);
+      const endpoint = await dashboardRequest(
+        svc,
+        ownerA,
+        'POST',
+        '/dashboard/api/v1/test/webhook-endpoints',
+        {
+          url: 'http://127.0.0.1:9/a-hooks',
+        },
+      );
+      assert.equal(endpoint.statusCode, 201, endpoint.body);
+      endpointA = endpoint.json().id;
       routes = dashboardRoutes(svc.app);
     });
     after(() => svc.close());
@@ -72,11 +84,14 @@ for (const kind of databaseKinds()) {
     function requestFor(route: string): { method: 'GET' | 'POST'; url: string; body?: unknown } {
       const [method, path = ''] = route.split(' ');
       assert.ok(method === 'GET' || method === 'POST', route);
-      const url = path.replace(':mode', 'test').replace(':id', paidA.id);
+      const id = path.includes('/webhook-endpoints/:id') ? endpointA : paidA.id;
+      const url = path.replace(':mode', 'test').replace(':id', id);
       if (method === 'GET') return { method, url };
       const bodies: Record<string, unknown> = {
         'POST /dashboard/api/v1/test/refunds': { payment_intent_id: paidA.id, amount_minor: 100 },
         'POST /dashboard/api/v1/invitations': { email: `new-${freshKey()}@a.example`, role: 'owner' },
+        'POST /dashboard/api/v1/test/webhook-endpoints': { url: 'http://127.0.0.1:9/other-hooks' },
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/disable`]: undefined,
       };
       assert.ok(
         url in Object.fromEntries(Object.keys(bodies).map((k) => [k.split(' ')[1], 1])) ||
@@ -100,7 +115,11 @@ for (const kind of databaseKinds()) {
         'SELECT count(*)::int AS n FROM dashboard_invitations WHERE merchant_id = $1',
         [merchantA.id],
       );
-      return JSON.stringify([refunds.rows, users.rows, invites.rows]);
+      const hooks = await svc.ctx.db.query(
+        'SELECT id, status FROM webhook_endpoints WHERE merchant_id = $1 ORDER BY id',
+        [merchantA.id],
+      );
+      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows]);
     }
 
     it('finds the dashboard routes in the route table', () => {
@@ -135,8 +154,18 @@ for (const kind of databaseKinds()) {
         walked++;
         // A 404's detail echoes the id the caller sent; beyond that echo, nothing of A may show.
         const shown =
-          response.statusCode === 404 ? response.body.replaceAll(`'${paidA.id}'`, '') : response.body;
-        for (const secret of [paidA.id, MARKER, 'owner@a.example', 'viewer@a.example', merchantA.id]) {
+          response.statusCode === 404
+            ? response.body.replaceAll(`'${paidA.id}'`, '').replaceAll(`'${endpointA}'`, '')
+            : response.body;
+        for (const secret of [
+          paidA.id,
+          endpointA,
+          'a-hooks',
+          MARKER,
+          'owner@a.example',
+          'viewer@a.example',
+          merchantA.id,
+        ]) {
           assert.equal(shown.includes(secret), false, `${route} shows A's ${secret}: ${response.body}`);
         }
         if (route.includes(':id')) assert.equal(response.statusCode, 404, `${route}: ${response.body}`);

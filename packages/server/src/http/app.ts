@@ -23,6 +23,7 @@ import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
+import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
@@ -128,6 +129,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardSessionRoutes, { ctx });
   await app.register(dashboardTeamRoutes, { ctx });
   await app.register(dashboardPaymentRoutes, { ctx });
+  await app.register(dashboardWebhookRoutes, { ctx });
   await app.register(dashboardPageRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
