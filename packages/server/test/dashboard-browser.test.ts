@@ -118,6 +118,24 @@ describe('dashboard pages in headless Chromium', () => {
     await page.close();
   });
 
+  it('adds and disables a webhook endpoint on the webhooks page', async () => {
+    const page = await newPage();
+    await signIn(page, 'owner@browser.example');
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL(/\/dashboard\/test\/webhooks/);
+    await page.getByLabel('URL').fill('http://127.0.0.1:9/browser-hooks');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('status').filter({ hasText: 'whsec_' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Disable http://127.0.0.1:9/browser-hooks' }).click();
+    await page.getByRole('status').filter({ hasText: 'Disabled' }).waitFor();
+    await page.reload();
+    assert.match((await page.locator('main table').textContent()) ?? '', /disabled/);
+    assert.deepEqual(await seriousViolations(page), [], 'webhooks page');
+    await page.screenshot({ path: `${screenshots}dashboard-webhooks.png` });
+    await page.close();
+  });
+
   it('shows the team and the audit log to an owner, in Spanish too', async () => {
     const page = await newPage();
     await signIn(page, 'owner@browser.example', 'es');

@@ -49,6 +49,13 @@ const en = {
   accepted: 'Your account is ready. Sign in.',
   skip: 'Skip to content',
   next: 'Next page',
+  webhooks: 'Webhooks',
+  url: 'URL',
+  addEndpoint: 'Add endpoint',
+  endpointAdded: 'Endpoint added; its signing secret (shown once):',
+  disable: 'Disable',
+  disabled: 'Disabled',
+  noEndpoints: 'No webhook endpoints in this mode.',
 } as const;
 
 export type Messages = { [K in keyof typeof en]: string };
@@ -100,6 +107,13 @@ const es: Messages = {
   accepted: 'Su cuenta está lista. Inicie sesión.',
   skip: 'Saltar al contenido',
   next: 'Página siguiente',
+  webhooks: 'Webhooks',
+  url: 'URL',
+  addEndpoint: 'Añadir endpoint',
+  endpointAdded: 'Endpoint añadido; su secreto de firma (se muestra una vez):',
+  disable: 'Desactivar',
+  disabled: 'Desactivado',
+  noEndpoints: 'No hay endpoints de webhook en este modo.',
 };
 
 export const messages: Record<Language, Messages> = { en, es };

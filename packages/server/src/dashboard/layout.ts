@@ -40,12 +40,13 @@ function header(frame: PageFrame): string {
   const mode = frame.mode ?? 'test';
   const otherMode = mode === 'test' ? 'live' : 'test';
   const modeSwitch = frame.path.startsWith(`/dashboard/${mode}/`)
-    ? `<a href="${h(href(`/dashboard/${otherMode}/payments`, frame.lang))}">${h(otherMode === 'live' ? m.liveData : m.testData)}</a>`
+    ? `<a href="${h(href(frame.path.endsWith('/webhooks') ? `/dashboard/${otherMode}/webhooks` : `/dashboard/${otherMode}/payments`, frame.lang))}">${h(otherMode === 'live' ? m.liveData : m.testData)}</a>`
     : '';
   return `<header class="mode-${mode}">
   <strong>${h(m.title)}</strong>
   <nav aria-label="${h(m.title)}"><ul>
     <li><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.payments)}</a></li>
+    <li><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang))}">${h(m.webhooks)}</a></li>
     <li><a href="${h(href('/dashboard/team', frame.lang))}">${h(m.team)}</a></li>
   </ul></nav>
   <span class="mode">${h(m.viewing)}: ${h(mode === 'live' ? m.liveData : m.testData)}</span> ${modeSwitch}

@@ -4,8 +4,10 @@ import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard-accounts.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
 import { listTransactions } from '../../../app/list-transactions.ts';
+import { webhookEndpointResource } from '../../../app/resources/operator.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
+import { listTenantWebhookEndpoints } from '../../../app/webhook-endpoints.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
 import { DASHBOARD_CSP, href, type PageFrame } from '../../../dashboard/layout.ts';
@@ -16,6 +18,7 @@ import {
   paymentsPage,
   signInPage,
   teamPage,
+  webhooksPage,
 } from '../../../dashboard/pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
@@ -133,6 +136,18 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     },
   );
 
+  app.get<{ Params: { mode: string } }>('/dashboard/:mode/webhooks', async (request, reply) => {
+    const lang = pickLanguage(request.query, request.headers['accept-language']);
+    const { mode } = request.params;
+    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
+    const found = await signedIn(request, reply, lang);
+    if (!found) return reply;
+    const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
+    const endpoints = (await listTenantWebhookEndpoints(ctx, scope)).map((e) => webhookEndpointResource(e));
+    const frame = frameOf(lang, `/dashboard/${mode}/webhooks`, mode, found);
+    return html(reply, webhooksPage(frame, endpoints, roleAllows(found.user.role, 'operate')));
+  });
+
   app.get('/dashboard/team', async (request, reply) => {
     const lang = pickLanguage(request.query, request.headers['accept-language']);
     const found = await signedIn(request, reply, lang);
@@ -154,12 +169,19 @@ function frameOf(
   mode: Mode,
   found: NonNullable<Awaited<ReturnType<typeof resolveSession>>>,
 ): PageFrame {
-  const titles = { en: { payments: 'Payments', team: 'Team' }, es: { payments: 'Pagos', team: 'Equipo' } };
+  const titles = {
+    en: { payments: 'Payments', team: 'Team', webhooks: 'Webhooks' },
+    es: { payments: 'Pagos', team: 'Equipo', webhooks: 'Webhooks' },
+  };
   return {
     lang,
     path,
     mode,
-    title: path.endsWith('/team') ? titles[lang].team : titles[lang].payments,
+    title: path.endsWith('/team')
+      ? titles[lang].team
+      : path.endsWith('/webhooks')
+        ? titles[lang].webhooks
+        : titles[lang].payments,
     session: { email: found.user.email, role: found.user.role, csrfToken: found.session.csrf_token },
   };
 }
