@@ -21,6 +21,8 @@ export interface RoundTrips {
   /** Successful requests (payments, for the flow) the counts are divided by. */
   units: number;
   perUnit: number;
+  /** Round trips per unit: fewer than statements when statements are pipelined. */
+  roundTripsPerUnit?: number;
   statements: { sql: string; perUnit: number }[];
 }
 
@@ -99,8 +101,11 @@ export async function countRoundTrips(
       await service.child.stop();
     }
     if (!existsSync(logPath) || units === 0) continue;
-    const counts = JSON.parse(readFileSync(logPath, 'utf8')) as Record<string, number>;
-    const statements = Object.entries(counts)
+    const log = JSON.parse(readFileSync(logPath, 'utf8')) as {
+      statements: Record<string, number>;
+      roundTrips: number;
+    };
+    const statements = Object.entries(log.statements)
       .map(([sql, count]) => ({ sql, perUnit: round(count / units, 2) }))
       .filter((s) => s.perUnit >= 0.05)
       .sort((a, b) => b.perUnit - a.perUnit);
@@ -108,7 +113,10 @@ export async function countRoundTrips(
       statements.reduce((sum, s) => sum + s.perUnit, 0),
       1,
     );
-    results.roundTrips.push({ scenario: scenario.name, units, perUnit, statements });
-    options.log(`round trips per ${scenario.name}: ${perUnit} (${units} units)`);
+    const roundTripsPerUnit = round(log.roundTrips / units, 1);
+    results.roundTrips.push({ scenario: scenario.name, units, perUnit, roundTripsPerUnit, statements });
+    options.log(
+      `statements per ${scenario.name}: ${perUnit}, round trips ${roundTripsPerUnit} (${units} units)`,
+    );
   }
 }

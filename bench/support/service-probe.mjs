@@ -2,8 +2,9 @@
 // Plain JavaScript, because the service under test runs compiled, without tsx (which would add
 // its own memory and start-up to what is measured).
 //
-// - it counts the statements sent to PostgreSQL, by statement text (each is one network round
-//   trip, since node-postgres sends one query at a time per connection), written to
+// - it counts the statements sent to PostgreSQL, by statement text, and the round trips: a
+//   statement is a round trip of its own unless it was written on a pipelined connection while
+//   another was still waiting for its answer (then it travels with that one); both written to
 //   BENCH_QUERY_LOG at exit;
 // - on SIGUSR2 it writes process.memoryUsage() to BENCH_MEMORY_REPORT (what the RSS is made of),
 //   and starts counting statements afresh, so start-up statements are not counted;
@@ -15,6 +16,9 @@ import { createRequire } from 'node:module';
 
 /** @type {Map<string, number>} */
 const counts = new Map();
+let roundTrips = 0;
+/** Full statement texts, kept only with BENCH_QUERY_TEXTS (to write pgbench scripts from). */
+const texts = new Map();
 // Counting costs a little CPU per statement, so it is on only when asked for.
 if (process.env.BENCH_QUERY_LOG) {
   const requireFromServer = createRequire(new URL('../../packages/server/package.json', import.meta.url));
@@ -26,14 +30,24 @@ if (process.env.BENCH_QUERY_LOG) {
     if (typeof text === 'string') {
       const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
       counts.set(key, (counts.get(key) ?? 0) + 1);
+      if (process.env.BENCH_QUERY_TEXTS && !texts.has(key)) texts.set(key, text);
     }
+    // node-postgres's own queue fields: on a pipelined client a query written while others are
+    // unanswered shares their round trip; without pipelining every query waits for its answer.
+    const inFlight =
+      this.pipeline &&
+      (this._activeQuery || this._sentQueryQueue?.length > 0 || this._queryQueue?.length > 0);
+    if (!inFlight) roundTrips += 1;
     return original.apply(this, args);
   };
 }
 
 process.on('exit', () => {
   const path = process.env.BENCH_QUERY_LOG;
-  if (path) writeFileSync(path, JSON.stringify(Object.fromEntries(counts), null, 2));
+  if (path)
+    writeFileSync(path, JSON.stringify({ statements: Object.fromEntries(counts), roundTrips }, null, 2));
+  const textsPath = process.env.BENCH_QUERY_TEXTS;
+  if (textsPath) writeFileSync(textsPath, JSON.stringify(Object.fromEntries(texts), null, 2));
 });
 
 /** @type {Session | null} */
@@ -58,6 +72,7 @@ function toggleProfiler(path) {
 process.on('SIGUSR2', () => {
   if (process.env.BENCH_CPU_PROFILE) toggleProfiler(process.env.BENCH_CPU_PROFILE);
   counts.clear();
+  roundTrips = 0;
   const path = process.env.BENCH_MEMORY_REPORT;
   if (path) writeFileSync(path, JSON.stringify(process.memoryUsage()));
 });

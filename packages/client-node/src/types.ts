@@ -11,6 +11,16 @@ export type PaymentIntentStatus =
 
 export type Metadata = Record<string, string>;
 
+/** Why the last payment attempt failed (on a `FAILED` intent and in `payment_intent.failed`). */
+export interface LastPaymentError {
+  /** Stable reason: `card_declined` or `gateway_rejected`. */
+  code: string;
+  /** The gateway's own decline reason (e.g. `insufficient_funds`) when it gives one, else null. */
+  decline_code: string | null;
+  /** A human-readable explanation, safe to show to the payer. */
+  message: string;
+}
+
 export interface PaymentIntent {
   id: string;
   object: 'payment_intent';
@@ -27,6 +37,8 @@ export interface PaymentIntent {
   amount_refunded_minor: number;
   /** Always null: no card metadata is ever captured. */
   payment_method: null;
+  /** Why the last payment attempt failed; null unless `status` is `FAILED`. */
+  last_payment_error: LastPaymentError | null;
   created_at: string;
   expires_at: string;
   /** Present when read with a secret key; hand it to the browser component, never log it. */

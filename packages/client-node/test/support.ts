@@ -147,6 +147,7 @@ export const intentBody = {
   livemode: false,
   amount_refunded_minor: 0,
   payment_method: null,
+  last_payment_error: null,
   created_at: '2025-01-01T00:00:00.000Z',
   expires_at: '2025-01-02T00:00:00.000Z',
   client_secret: 'pi_0123456789abcdefghijABCD_secret_0123456789abcdefghijABCD',

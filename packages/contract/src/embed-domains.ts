@@ -25,3 +25,11 @@ export const EmbedDomainList = Type.Object({
   object: Type.Literal('list'),
   data: Type.Array(EmbedDomain),
 });
+
+/** The answer to a removal: which origin, and whether it was registered at all. */
+export const RemovedEmbedDomain = Type.Object({
+  object: Type.Literal('embed_domain'),
+  merchant_id: IdOf('acct'),
+  origin: EmbedOrigin,
+  deleted: Type.Literal(true),
+});

@@ -61,6 +61,19 @@ export const CheckoutBlock = Type.Object({
   gateway_origin: Type.Union([Type.String(), Type.Null()]),
 });
 
+/** Why the last payment attempt failed; null unless the intent is FAILED. */
+export const LastPaymentError = Type.Object(
+  {
+    code: Type.String({ description: 'stable reason: card_declined or gateway_rejected' }),
+    decline_code: Type.Union([Type.String(), Type.Null()], {
+      description: "the gateway's own decline reason (e.g. insufficient_funds) when it gives one",
+    }),
+    message: Type.String({ description: 'a human-readable explanation, safe to show to the payer' }),
+  },
+  { additionalProperties: false },
+);
+export type LastPaymentError = Static<typeof LastPaymentError>;
+
 export const PaymentIntent = Type.Object({
   id: IdOf('pi'),
   object: Type.Literal('payment_intent'),
@@ -74,6 +87,7 @@ export const PaymentIntent = Type.Object({
   livemode: Livemode,
   amount_refunded_minor: Type.Integer({ minimum: 0 }),
   payment_method: Type.Null(),
+  last_payment_error: Type.Union([LastPaymentError, Type.Null()]),
   created_at: Timestamp,
   expires_at: Timestamp,
   client_secret: Type.Optional(Type.String()),

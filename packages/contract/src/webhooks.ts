@@ -102,3 +102,26 @@ export const ResendFailedResult = Type.Object({
   endpoint_id: IdOf('we'),
   queued: Type.Integer({ minimum: 0, description: 'FAILED deliveries queued for one attempt each' }),
 });
+
+/** Change where an endpoint receives events and which ones; what is not given stays as it is. */
+export const UpdateWebhookEndpointBody = Type.Object(
+  {
+    url: Type.Optional(CreateWebhookEndpointBody.properties.url),
+    enabled_events: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 50,
+        uniqueItems: true,
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateWebhookEndpointBody = Static<typeof UpdateWebhookEndpointBody>;
+
+export const WebhookEndpointList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(WebhookEndpoint),
+  has_more: Type.Boolean(),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
+});

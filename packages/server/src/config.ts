@@ -1,6 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import {
+  type Env,
+  invalid,
+  readBoolean,
+  readChoice,
+  readHost,
+  readInteger,
+  readPort,
+  readPublicUrl,
+  readString,
+  readUrl,
+  required,
+} from './config-values.ts';
+
+export { ConfigError } from './config-values.ts';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export interface Config {
   port: number;
@@ -19,41 +36,14 @@ export interface Config {
   redisUrl: string | null;
   migrateOnStart: boolean;
   rateLimitPerSecond: number;
-  logLevel: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** `NODE_ENV=production`: nothing is created or started that an operator did not ask for. */
+  production: boolean;
+  /** The demo merchant of the first start: for development only, never in production. */
+  createDemoMerchant: boolean;
   /** The Prometheus metrics listener (`GET /metrics`); null: none. */
   metricsPort: number | null;
   metricsHost: string;
-}
-
-export class ConfigError extends Error {}
-
-function parsePort(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new ConfigError(`${name} must be a port number`);
-  return port;
-}
-
-function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
-  if (['0', 'false', 'no'].includes(value.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be true or false`);
-}
-
-function parseHttpUrl(name: string, value: string | undefined): string | null {
-  if (value === undefined || value === '') return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`${name} must be an http:// or https:// URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an http:// or https:// URL`);
-  }
-  return value.replace(/\/+$/, '');
 }
 
 /** Reads a secret kept in the data dir, creating it on first use. */
@@ -74,62 +64,64 @@ function keptSecret(
  * The whole configuration, from the environment, validated at start-up. Every variable is
  * optional: with none set, `npm start` runs a complete local service on the embedded database.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = parsePort('PORT', env.PORT, 8080);
-  const dataDir = resolve(env.PAYGATE_DATA_DIR || '.paygate');
-  const databaseUrl = env.PAYGATE_DATABASE_URL || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('PAYGATE_DATABASE_URL must be a postgres:// URL');
-  }
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const port = readPort(env, 'PORT', 8080);
+  const dataDir = resolve(readString(env, 'PAYGATE_DATA_DIR') ?? '.paygate');
+  const databaseUrl = readUrl(
+    env,
+    'PAYGATE_DATABASE_URL',
+    ['postgres:', 'postgresql:'],
+    'a postgres:// URL such as postgres://user:password@host:5432/paygate',
+  );
 
-  let masterKeyHex = env.PAYGATE_MASTER_KEY;
-  if (!masterKeyHex) {
-    if (databaseUrl) {
-      throw new ConfigError(
-        'PAYGATE_MASTER_KEY is required with PostgreSQL: 64 hex characters (generate with `openssl rand -hex 32`)',
-      );
-    }
+  const masterKeyShape = '64 hex characters (generate with `openssl rand -hex 32`)';
+  let masterKeyHex = readString(env, 'PAYGATE_MASTER_KEY');
+  if (masterKeyHex === undefined) {
+    if (databaseUrl) throw required('PAYGATE_MASTER_KEY', 'with PostgreSQL', masterKeyShape);
     masterKeyHex = keptSecret(dataDir, 'master-key', () => randomBytes(32).toString('hex')).value;
   }
   if (!/^[0-9a-fA-F]{64}$/.test(masterKeyHex))
-    throw new ConfigError('PAYGATE_MASTER_KEY must be 64 hex characters');
+    throw invalid('PAYGATE_MASTER_KEY', masterKeyHex, masterKeyShape);
 
-  let adminToken = env.PAYGATE_ADMIN_TOKEN;
+  // With PostgreSQL several processes share one database, and each would generate its own token
+  // in its own data dir: one token for all of them must come from the environment.
+  const tokenShape = 'at least 16 characters (generate with `openssl rand -hex 24`)';
+  let adminToken = readString(env, 'PAYGATE_ADMIN_TOKEN');
   let adminTokenSource: Config['adminTokenSource'] = 'environment';
-  if (!adminToken) {
+  if (adminToken === undefined) {
+    if (databaseUrl)
+      throw required('PAYGATE_ADMIN_TOKEN', 'with PostgreSQL (one token for every process)', tokenShape);
     const kept = keptSecret(dataDir, 'admin-token', () => `adm_${randomBytes(24).toString('base64url')}`);
     adminToken = kept.value;
     adminTokenSource = kept.generated ? 'generated' : 'data-dir';
   }
-  if (adminToken.length < 16) throw new ConfigError('PAYGATE_ADMIN_TOKEN must be at least 16 characters');
+  if (adminToken.length < 16) throw invalid('PAYGATE_ADMIN_TOKEN', adminToken, tokenShape);
 
-  const simOff = (env.PAYGATE_SIM ?? '').toLowerCase() === 'off';
-  const simPort = parsePort('PAYGATE_SIM_PORT', env.PAYGATE_SIM_PORT, 8081);
-  const simUrl = parseHttpUrl('PAYGATE_SIM_URL', env.PAYGATE_SIM_URL);
-  const rateLimitPerSecond = Number(env.PAYGATE_RATE_LIMIT_PER_SECOND ?? 100);
-  if (!Number.isInteger(rateLimitPerSecond) || rateLimitPerSecond < 1) {
-    throw new ConfigError('PAYGATE_RATE_LIMIT_PER_SECOND must be a positive integer');
-  }
+  // In production the simulated gateway runs only when asked for by name: a port alone is not asking.
+  const sim = readChoice(env, 'PAYGATE_SIM', ['on', 'off'], production ? 'off' : 'on');
+  const simPort = readPort(env, 'PAYGATE_SIM_PORT', 8081);
+  const simUrl = readUrl(env, 'PAYGATE_SIM_URL', ['http:', 'https:'], 'an http:// or https:// URL');
 
   return {
     port,
-    host: env.HOST || '0.0.0.0',
-    publicUrl: (env.PAYGATE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    host: readHost(env, 'HOST', '0.0.0.0'),
+    publicUrl: readPublicUrl(env, 'PAYGATE_PUBLIC_URL', `http://localhost:${port}`),
     databaseUrl,
     dataDir,
     adminToken,
     adminTokenSource,
     masterKey: Buffer.from(masterKeyHex, 'hex'),
-    testClock: parseBoolean('PAYGATE_TEST_CLOCK', env.PAYGATE_TEST_CLOCK, false),
-    simPort: simOff || simPort === 0 ? null : simPort,
-    simUrl,
-    redisUrl: env.PAYGATE_REDIS_URL || null,
-    migrateOnStart: parseBoolean('PAYGATE_MIGRATE_ON_START', env.PAYGATE_MIGRATE_ON_START, true),
-    rateLimitPerSecond,
-    logLevel: env.PAYGATE_LOG_LEVEL || 'info',
-    metricsPort: env.PAYGATE_METRICS_PORT
-      ? parsePort('PAYGATE_METRICS_PORT', env.PAYGATE_METRICS_PORT, 0)
-      : null,
-    metricsHost: env.PAYGATE_METRICS_HOST || '127.0.0.1',
+    testClock: readBoolean(env, 'PAYGATE_TEST_CLOCK', false),
+    simPort: sim === 'off' || simPort === 0 ? null : simPort,
+    simUrl: simUrl === null ? null : simUrl.replace(/\/+$/, ''),
+    redisUrl: readUrl(env, 'PAYGATE_REDIS_URL', ['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
+    migrateOnStart: readBoolean(env, 'PAYGATE_MIGRATE_ON_START', true),
+    rateLimitPerSecond: readInteger(env, 'PAYGATE_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
+    logLevel: readChoice(env, 'PAYGATE_LOG_LEVEL', LOG_LEVELS, 'info'),
+    production,
+    createDemoMerchant: !production,
+    metricsPort: env.PAYGATE_METRICS_PORT ? readPort(env, 'PAYGATE_METRICS_PORT', 0) : null,
+    metricsHost: readHost(env, 'PAYGATE_METRICS_HOST', '127.0.0.1'),
   };
 }

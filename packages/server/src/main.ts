@@ -1,83 +1,69 @@
+import { COMMANDS, commandHelp, overview, PAYGATE_VERSION } from './cli/usage.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
-const usage = `Usage: paygate <command>
+const HELP_FLAGS = new Set(['--help', '-h']);
 
-Commands:
-  start                      start the service (API, operator API, workers, simulated gateway)
-  migrate                    apply pending database migrations and exit
-  worker                     run only the webhook delivery worker (no HTTP); run several beside the API
-  sim                        run only the simulated gateway, shared by every process (PAYGATE_SIM_URL)
-  reconcile [--from <instant>] [--to <instant>] [--dry-run] [--json]
-                             compare charges and refunds with the gateway's books (default: the last
-                             24 hours), repair what can be, exit 3 while differences remain
-  merchant create <name>     create a merchant and print its API keys (shown once)
-  dashboard invite-owner <merchant id> <e-mail>
-                             invite a merchant's first dashboard owner (prints the token once)
-  help                       show this text
-
-Configuration comes from the environment; see docs/operations.md.`;
+/** `--help`, `--version` and `help`: answered before any configuration is read. */
+function answerWithoutConfig(command: string | undefined, rest: string[]): number | null {
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`paygate ${PAYGATE_VERSION}\n`);
+    return 0;
+  }
+  if (command === undefined) {
+    process.stderr.write(overview());
+    return 1;
+  }
+  if (HELP_FLAGS.has(command) || command === 'help') {
+    const topic = rest[0];
+    const text = topic === undefined ? overview() : commandHelp(HELP_FLAGS.has(topic) ? 'help' : topic);
+    if (text === null) {
+      process.stderr.write(`paygate: unknown command '${topic}'\n\n${overview()}`);
+      return 1;
+    }
+    process.stdout.write(text);
+    return 0;
+  }
+  const help = commandHelp(command);
+  // A command without a help entry is left to run(), which refuses it if it does not exist.
+  if (help === null) return null;
+  if (rest.some((arg) => HELP_FLAGS.has(arg))) {
+    process.stdout.write(help);
+    return 0;
+  }
+  const accepted = COMMANDS[command]?.options ?? [];
+  const option = rest.find((arg) => arg.startsWith('-') && !accepted.includes(arg.split('=')[0] ?? arg));
+  if (option !== undefined) {
+    process.stderr.write(`paygate: unknown option '${option}' for '${command}'\n\n${help}`);
+    return 1;
+  }
+  return null;
+}
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help') {
-    process.stdout.write(`${usage}\n`);
-    return command ? 0 : 1;
-  }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`paygate: configuration error: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  const answered = answerWithoutConfig(command, rest);
+  if (answered !== null) return answered;
+  const config: Config = loadConfig();
   // Each command loads only its own modules: a `paygate worker` process has no HTTP server and no
   // simulated gateway in memory, and `migrate` or `help` start quickly.
   switch (command) {
     case 'start': {
       const { startService } = await import('./service.ts');
-      const service = await startService(config);
-      const stop = (signal: string) => {
-        service.logger.info({ signal }, 'shutting down: finishing in-flight requests');
-        service
-          .stop()
-          .then(() => process.exit(0))
-          .catch((error: unknown) => {
-            service.logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          });
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      await runUntilSignal(startService(config), (service, signal) =>
+        service.logger.info({ signal }, 'shutting down: finishing in-flight requests'),
+      );
       return -1;
     }
     case 'worker': {
       const { startWorkerProcess } = await import('./webhooks/worker-process.ts');
-      const worker = await startWorkerProcess(config);
-      const stop = (signal: string) => {
-        worker.logger.info({ signal }, 'shutting down: finishing attempts in flight');
-        worker.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      await runUntilSignal(startWorkerProcess(config), (worker, signal) =>
+        worker.logger.info({ signal }, 'shutting down: finishing attempts in flight'),
+      );
       return -1;
     }
     case 'sim': {
       const { startSimProcess } = await import('./cli/sim-command.ts');
-      const sim = await startSimProcess(config);
-      const stop = () => {
-        sim.stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      await runUntilSignal(startSimProcess(config));
       return -1;
     }
     case 'reconcile': {
@@ -113,17 +99,19 @@ async function run(argv: string[]): Promise<number> {
         const { createMerchantCommand } = await import('./cli/merchant-commands.ts');
         return createMerchantCommand(config, rest.slice(1).join(' '));
       }
-      process.stderr.write(`${usage}\n`);
+      process.stderr.write(`paygate: expected 'merchant create <name>'\n\n${commandHelp('merchant')}`);
       return 1;
     case 'dashboard':
       if (rest[0] === 'invite-owner' && rest[1] && rest[2] && rest.length === 3) {
         const { inviteOwnerCommand } = await import('./cli/dashboard-commands.ts');
         return inviteOwnerCommand(config, rest[1], rest[2]);
       }
-      process.stderr.write(`${usage}\n`);
+      process.stderr.write(
+        `paygate: expected 'dashboard invite-owner <merchant id> <e-mail>'\n\n${commandHelp('dashboard')}`,
+      );
       return 1;
     default:
-      process.stderr.write(`paygate: unknown command '${command}'\n\n${usage}\n`);
+      process.stderr.write(`paygate: unknown command '${command}'\n\n${overview()}`);
       return 1;
   }
 }
@@ -133,7 +121,42 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
+    // A configuration error (a bad variable, a port in use) is the operator's to fix: exit 2.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`paygate: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`paygate: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );
+
+/**
+ * Waits for a long-running process part to start, with SIGTERM and SIGINT handled from the first
+ * moment: a signal that arrives while it is still starting (or right after it said it listens)
+ * stops it gracefully once it has started, instead of killing the process mid-start.
+ */
+async function runUntilSignal<T extends { stop(): Promise<void> }>(
+  starting: Promise<T>,
+  announce?: (started: T, signal: string) => void,
+): Promise<T> {
+  const stop = (signal: string) => {
+    starting
+      .then(async (started) => {
+        announce?.(started, signal);
+        await started.stop();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(
+            `shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return starting;
+}

@@ -6,8 +6,9 @@ import { createAppContext } from './app/create-context.ts';
 import { ensureDemoMerchant, welcomeText } from './cli/demo-merchant.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import { GatewayRegistry } from './gateways/registry.ts';
-import { simulatedGateway } from './gateways/sim/deployment.ts';
+import { invalid } from './config-values.ts';
+import { configuredConnectors, GatewayRegistry } from './gateways/registry.ts';
+import { type SimulatedGateway, simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
 import { type MetricsServer, startMetricsServer } from './observability/metrics-server.ts';
 import { SharedTestClock } from './shared-test-clock.ts';
@@ -40,6 +41,28 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** A port already taken is a configuration problem: say which variable moves it. */
+async function listenOrExplain<T>(
+  variable: string,
+  port: number,
+  listen: () => Promise<T>,
+  alternative = '',
+): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+      throw invalid(
+        variable,
+        String(port),
+        `a free port number: set ${variable} to another port${alternative ? ` ${alternative}` : ''}`,
+        'the port is already in use by another process',
+      );
+    }
+    throw error;
+  }
+}
+
 export async function startService(config: Config): Promise<RunningService> {
   const logger = pino({ level: config.logLevel });
   const db: Database = await openDatabase(config);
@@ -54,8 +77,23 @@ export async function startService(config: Config): Promise<RunningService> {
   await testClock?.start();
   const clock: Clock = testClock ?? systemClock;
 
-  const simulated = await simulatedGateway(config, clock);
-  const gateways = new GatewayRegistry(simulated ? [simulated.connector] : []);
+  let simulated: SimulatedGateway | null = null;
+  try {
+    simulated = await listenOrExplain(
+      'PAYGATE_SIM_PORT',
+      config.simPort ?? 0,
+      () => simulatedGateway(config, clock),
+      'or PAYGATE_SIM=off to run without the simulated gateway',
+    );
+  } catch (error) {
+    await testClock?.stop();
+    await db.close();
+    throw error;
+  }
+  const gateways = new GatewayRegistry([
+    ...(simulated ? [simulated.connector] : []),
+    ...configuredConnectors(process.env, { clock, logger }),
+  ]);
   const ctx = createAppContext({
     db,
     clock,
@@ -72,7 +110,15 @@ export async function startService(config: Config): Promise<RunningService> {
     testClock,
     onTestClockAdvance: () => wakeTimeDrivenJobs(),
   });
-  await http.listen({ port: config.port, host: config.host });
+  try {
+    await listenOrExplain('PORT', config.port, () => http.listen({ port: config.port, host: config.host }));
+  } catch (error) {
+    await http.close();
+    await simulated?.sim?.close();
+    await testClock?.stop();
+    await db.close();
+    throw error;
+  }
   // The simulator notifies this process; with PORT=0 only the listening socket knows the port.
   const address = http.server.address();
   if (simulated?.sim && address !== null && typeof address === 'object') {
@@ -115,7 +161,7 @@ export async function startService(config: Config): Promise<RunningService> {
           host: config.metricsHost,
         });
   if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
-  const demo = await ensureDemoMerchant(ctx);
+  const demo = config.createDemoMerchant ? await ensureDemoMerchant(ctx) : null;
   process.stdout.write(
     welcomeText({
       baseUrl: config.publicUrl,

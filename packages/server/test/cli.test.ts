@@ -23,18 +23,37 @@ function freePort(): Promise<number> {
   });
 }
 
+// Every process a test started: a failed or timed-out test must not leave one running, or the
+// test runner waits for it forever.
+const started = new Set<ChildProcessWithoutNullStreams>();
+after(() => {
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** Another process's listening socket, as a port already in use. */
+async function occupyPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const address = server.address();
+  assert.ok(address && typeof address === 'object');
+  return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 function paygate(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
-  return spawn(process.execPath, [mainPath, ...args], {
+  const child = spawn(process.execPath, [mainPath, ...args], {
     env: { ...clean, PAYGATE_LOG_LEVEL: 'warn', ...env },
   });
+  started.add(child);
+  return child;
 }
 
 /** Collects stdout until `done` says it has seen enough (or the process exits). */
 function readUntil(child: ChildProcessWithoutNullStreams, done: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`timed out; output so far:\n${text}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`timed out; output so far:\n${text}`)), 180_000);
     child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
       if (done(text)) {
@@ -119,7 +138,7 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     await waitFor('the service listens', () => output.includes('Paygate is listening'), {
-      timeoutMs: 60_000,
+      timeoutMs: 180_000,
     });
     child.kill('SIGTERM');
     assert.equal(await exitCode(child), 0);
@@ -170,6 +189,124 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     const refused = await readUntil(unknown, () => false);
     assert.equal(await exitCode(unknown), 1);
     assert.match(refused, /No merchant with id 'acct_000000000000000000000000'/);
+  });
+
+  it('in production creates no demo merchant and starts no simulated gateway, even with its port set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-production-'));
+    const port = await freePort();
+    const simPort = await freePort();
+    const child = paygate(['start'], {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      PAYGATE_SIM_PORT: String(simPort),
+      PAYGATE_DATA_DIR: dir,
+    });
+    try {
+      const output = await readUntil(child, (text) => text.includes('Paygate is listening'));
+      assert.match(output, /Paygate is listening/);
+      assert.doesNotMatch(output, /Demo merchant|sk_test_/);
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      assert.equal(health.status, 200);
+      await assert.rejects(fetch(`http://127.0.0.1:${simPort}/`), 'nothing listens on PAYGATE_SIM_PORT');
+    } finally {
+      child.kill('SIGTERM');
+      await exitCode(child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses PostgreSQL without PAYGATE_ADMIN_TOKEN with a clear configuration error', async () => {
+    const child = paygate(['start'], {
+      PAYGATE_DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+      PAYGATE_MASTER_KEY: 'ab'.repeat(32),
+      PAYGATE_DATA_DIR: dataDir,
+    });
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 2);
+    assert.match(output, /configuration error: PAYGATE_ADMIN_TOKEN is required with PostgreSQL/);
+  });
+
+  it('names the variable and its allowed values for a bad PAYGATE_LOG_LEVEL (exit 2, no stack)', async () => {
+    const child = paygate(['start'], { PAYGATE_LOG_LEVEL: 'loud', PAYGATE_DATA_DIR: dataDir });
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 2);
+    assert.equal(
+      output.trim(),
+      'paygate: configuration error: PAYGATE_LOG_LEVEL="loud" is not valid; allowed: fatal, error, warn, info, debug, trace, silent',
+    );
+  });
+
+  it('names PORT when the port is already in use', async () => {
+    const blocker = await occupyPort();
+    try {
+      const child = paygate(['start'], {
+        PORT: String(blocker.port),
+        PAYGATE_SIM: 'off',
+        PAYGATE_DATA_DIR: dataDir,
+      });
+      const output = await readUntil(child, () => false);
+      assert.equal(await exitCode(child), 2);
+      assert.match(
+        output,
+        new RegExp(
+          `configuration error: PORT="${blocker.port}" is not valid \\(the port is already in use by another process\\); allowed: a free port number: set PORT to another port`,
+        ),
+      );
+    } finally {
+      await blocker.close();
+    }
+  });
+
+  it("names PAYGATE_SIM_PORT when the simulated gateway's port is already in use", async () => {
+    const blocker = await occupyPort();
+    try {
+      const child = paygate(['start'], {
+        PORT: String(await freePort()),
+        PAYGATE_SIM_PORT: String(blocker.port),
+        PAYGATE_DATA_DIR: dataDir,
+      });
+      const output = await readUntil(child, () => false);
+      assert.equal(await exitCode(child), 2);
+      assert.match(
+        output,
+        /configuration error: PAYGATE_SIM_PORT="\d+" is not valid \(the port is already in use/,
+      );
+      assert.match(output, /or PAYGATE_SIM=off/);
+    } finally {
+      await blocker.close();
+    }
+  });
+
+  it('prints its version with --version', async () => {
+    const child = paygate(['--version'], {});
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 0);
+    assert.equal(output.trim(), 'paygate 1.0.0');
+  });
+
+  it('prints help with --help and for every command with <command> --help, without reading the configuration', async () => {
+    // A broken variable does not stand in the way of reading the help.
+    const broken = { PAYGATE_LOG_LEVEL: 'loud' };
+    const overview = paygate(['--help'], broken);
+    const text = await readUntil(overview, () => false);
+    assert.equal(await exitCode(overview), 0);
+    const commands = ['start', 'migrate', 'worker', 'merchant', 'help'];
+    for (const command of commands) assert.match(text, new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of commands) {
+      const child = paygate([command, '--help'], broken);
+      const help = await readUntil(child, () => false);
+      assert.equal(await exitCode(child), 0, `${command} --help`);
+      assert.match(help, new RegExp(`^Usage: paygate ${command}`), help);
+    }
+    const start = await readUntil(paygate(['help', 'start'], broken), () => false);
+    assert.match(start, /PORT=9080 PAYGATE_SIM_PORT=9081 npm start/);
+  });
+
+  it('refuses an unknown option of a command', async () => {
+    const child = paygate(['migrate', '--force'], {});
+    const output = await readUntil(child, () => false);
+    assert.equal(await exitCode(child), 1);
+    assert.match(output, /unknown option '--force' for 'migrate'/);
   });
 
   it('migrates with `paygate migrate` and reports an up-to-date database the second time', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '@paygate/testing';
+import { TransactionAbortedError, together } from '../src/storage/db.ts';
 import { loadMigrations, migrate } from '../src/storage/migrate.ts';
 import { openPostgres } from '../src/storage/postgres.ts';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './support/databases.ts';
@@ -58,6 +59,81 @@ for (const kind of databaseKinds()) {
       );
       const { rowCount } = await database.db.query("SELECT 1 FROM merchants WHERE id = 'acct_rollback'");
       assert.equal(rowCount, 0);
+    });
+
+    const insertMerchant = (q: { query(sql: string, params: unknown[]): Promise<unknown> }, id: string) =>
+      q.query("INSERT INTO merchants (id, name, created_at) VALUES ($1, 'm', now())", [id]);
+    const merchantExists = async (id: string) =>
+      (await database.db.query('SELECT 1 FROM merchants WHERE id = $1', [id])).rowCount === 1;
+
+    it('refuses to report a commit when a statement failed and its error was caught inside', async () => {
+      // PostgreSQL answers the COMMIT of an aborted transaction with ROLLBACK, not an error.
+      await assert.rejects(
+        database.db.transaction(async (tx) => {
+          await insertMerchant(tx, 'acct_trap');
+          await tx.query('SELECT 1 / 0').catch(() => {});
+          return 'looks committed';
+        }),
+        TransactionAbortedError,
+      );
+      assert.equal(await merchantExists('acct_trap'), false);
+    });
+
+    it('refuses to report a commit when a statement sent without awaiting failed', async () => {
+      await assert.rejects(
+        database.db.transaction(async (tx) => {
+          tx.query('SELECT 1 / 0').catch(() => {});
+          await insertMerchant(tx, 'acct_unawaited').catch(() => {});
+        }),
+        TransactionAbortedError,
+      );
+      assert.equal(await merchantExists('acct_unawaited'), false);
+    });
+
+    it('commits a transaction whose failed statement was rolled back to a savepoint', async () => {
+      const answer = await database.db.transaction(async (tx) => {
+        await insertMerchant(tx, 'acct_savepoint');
+        await tx.query('SAVEPOINT work');
+        await tx.query('SELECT 1 / 0').catch(() => tx.query('ROLLBACK TO SAVEPOINT work'));
+        return 'committed';
+      });
+      assert.equal(answer, 'committed');
+      assert.equal(await merchantExists('acct_savepoint'), true);
+    });
+
+    it('sends independent statements together: all commit, or one failure rolls back all', async () => {
+      const results = await database.db.transaction((tx) =>
+        together(
+          tx,
+          () => insertMerchant(tx, 'acct_together_1'),
+          () => tx.query<{ n: number }>('SELECT 41 + 1 AS n'),
+          () => insertMerchant(tx, 'acct_together_2'),
+        ),
+      );
+      assert.equal(results[1].rows[0]?.n, 42);
+      assert.equal(await merchantExists('acct_together_1'), true);
+      assert.equal(await merchantExists('acct_together_2'), true);
+
+      // The second insert repeats a key: the first failure in the order given is thrown (23505),
+      // and the first insert, which succeeded, is rolled back with the rest.
+      await assert.rejects(
+        database.db.transaction((tx) =>
+          together(
+            tx,
+            () => insertMerchant(tx, 'acct_together_3'),
+            () => insertMerchant(tx, 'acct_together_1'),
+            () => insertMerchant(tx, 'acct_together_4'),
+          ),
+        ),
+        (error: { code?: string }) => error.code === '23505',
+      );
+      assert.equal(await merchantExists('acct_together_3'), false);
+      assert.equal(await merchantExists('acct_together_4'), false);
+    });
+
+    it(`runs transactions ${kind === 'postgres' ? 'pipelined' : 'unpipelined'}`, async () => {
+      const pipelined = await database.db.transaction(async (tx) => tx.pipelined === true);
+      assert.equal(pipelined, kind === 'postgres');
     });
 
     it('delivers NOTIFY to a listener only when the transaction commits', async () => {

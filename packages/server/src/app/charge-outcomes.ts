@@ -1,7 +1,7 @@
 import { AppError } from '../domain/errors.ts';
 import { type ChargeResult, canTransition, type IntentAction } from '../domain/payment-intent.ts';
 import type { ChargeOutcome, ChargeRequest, FailureCode, GatewayConnector } from '../gateways/connector.ts';
-import type { Queryable } from '../storage/db.ts';
+import { type Queryable, together } from '../storage/db.ts';
 import {
   type AttemptChange,
   type AttemptStatus,
@@ -295,15 +295,27 @@ async function settle(
 ): Promise<AppliedOutcome> {
   const succeeded = outcome.kind === 'succeeded';
   const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
-  // The intent first: its guarded UPDATE takes its row lock before the attempt's.
-  const updated = action ? await applyIntentAction(tx, intent, action, now) : null;
-  await moveAttempt(tx, attempt, {
-    status: succeeded ? 'SUCCEEDED' : 'FAILED',
-    gatewayReference: outcome.gatewayReference,
-    failureCode: succeeded ? null : outcome.failureCode,
-    nextCheckAt: null,
-    updatedAt: now,
-  });
+  // The intent first: its guarded UPDATE takes its row lock before the attempt's. The attempt's
+  // and the PAYMENT transaction's UPDATEs do not wait for the intent's answer: pipelined, all three
+  // travel in one round trip (a stale intent throws, and the other changes roll back with the
+  // transaction). The transaction settles only with the intent, so only when there is an action.
+  const lastPaymentError = succeeded
+    ? null
+    : { code: outcome.failureCode, declineCode: outcome.declineCode ?? null, message: outcome.message };
+  const [updated] = await together(
+    tx,
+    async () => (action ? applyIntentAction(tx, intent, action, now, { lastPaymentError }) : null),
+    () =>
+      moveAttempt(tx, attempt, {
+        status: succeeded ? 'SUCCEEDED' : 'FAILED',
+        gatewayReference: outcome.gatewayReference,
+        failureCode: succeeded ? null : outcome.failureCode,
+        nextCheckAt: null,
+        updatedAt: now,
+      }),
+    async () =>
+      action ? settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now) : undefined,
+  );
   if (!updated) {
     const late =
       succeeded && intent.status !== 'SUCCEEDED'
@@ -318,7 +330,6 @@ async function settle(
         `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
     };
   }
-  await settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now);
   return {
     intent: updated,
     failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },

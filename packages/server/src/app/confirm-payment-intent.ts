@@ -10,7 +10,7 @@ import { newId } from '../domain/ids.ts';
 import { canTransition } from '../domain/payment-intent.ts';
 import type { TenantScope } from '../domain/tenant.ts';
 import type { GatewayConnector } from '../gateways/connector.ts';
-import type { Queryable } from '../storage/db.ts';
+import { type Queryable, together } from '../storage/db.ts';
 import {
   type ChargeAttemptRecord,
   findOpenAttempt,
@@ -113,34 +113,41 @@ async function startAttempt(
     });
   }
   const delayed = hasDelayedOutcome(intent);
-  const attempt = await insertChargeAttempt(tx, {
-    paymentIntentId: intent.id,
-    merchantId: intent.merchantId,
-    livemode: intent.livemode,
-    gatewayId: intent.gatewayId,
-    paymentMethodToken: token,
-    status: delayed ? 'DELAYED' : 'CHARGING',
-    nextCheckAt: addSeconds(now, delayed ? DELAYED_OUTCOME_SECONDS : CHARGING_LEASE_SECONDS),
-    createdAt: now,
-    updatedAt: now,
-  }).catch((error: unknown) => {
-    // The open-attempt index, not a read before the insert, finds a confirm already in flight.
-    throw error instanceof OpenAttemptExistsError ? alreadyBeingConfirmed() : error;
-  });
-  await insertTransaction(tx, {
-    id: newId('txn'),
-    merchantId: intent.merchantId,
-    livemode: intent.livemode,
-    type: 'PAYMENT',
-    status: 'PENDING',
-    amountMinor: intent.amountMinor,
-    currency: intent.currency,
-    paymentIntentId: intent.id,
-    refundId: null,
-    gatewayId: intent.gatewayId,
-    createdAt: now,
-    updatedAt: now,
-  });
+  // The attempt and its PENDING transaction do not depend on each other: on a pipelined
+  // connection both travel in one round trip.
+  const [attempt] = await together(
+    tx,
+    () =>
+      insertChargeAttempt(tx, {
+        paymentIntentId: intent.id,
+        merchantId: intent.merchantId,
+        livemode: intent.livemode,
+        gatewayId: intent.gatewayId,
+        paymentMethodToken: token,
+        status: delayed ? 'DELAYED' : 'CHARGING',
+        nextCheckAt: addSeconds(now, delayed ? DELAYED_OUTCOME_SECONDS : CHARGING_LEASE_SECONDS),
+        createdAt: now,
+        updatedAt: now,
+      }).catch((error: unknown) => {
+        // The open-attempt index, not a read before the insert, finds a confirm already in flight.
+        throw error instanceof OpenAttemptExistsError ? alreadyBeingConfirmed() : error;
+      }),
+    () =>
+      insertTransaction(tx, {
+        id: newId('txn'),
+        merchantId: intent.merchantId,
+        livemode: intent.livemode,
+        type: 'PAYMENT',
+        status: 'PENDING',
+        amountMinor: intent.amountMinor,
+        currency: intent.currency,
+        paymentIntentId: intent.id,
+        refundId: null,
+        gatewayId: intent.gatewayId,
+        createdAt: now,
+        updatedAt: now,
+      }),
+  );
   if (delayed) {
     const processing = await applyIntentAction(tx, intent, { type: 'confirm', result: 'processing' }, now);
     return { kind: 'delayed', intent: processing };

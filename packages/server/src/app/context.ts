@@ -8,6 +8,12 @@ import type { SecretBox } from '../webhooks/secret-box.ts';
 export interface AppContext {
   db: Database;
   clock: Clock;
+  /**
+   * Real time, never moved by the test clock: for what a party outside the service checks against
+   * its own clock, such as the `t` of a webhook's Service-Signature (a receiver rejects a `t` more
+   * than 300 s from its time). `clock` drives business time (expiry, schedules, event `created`).
+   */
+  wallClock: Clock;
   gateways: GatewayRegistry;
   /** Derived from the master key; client secrets are an HMAC under it. */
   clientSecretKey: Buffer;

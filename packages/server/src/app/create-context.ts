@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import { deriveSubKey } from '../domain/api-keys.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import { instrumentGateways } from '../observability/instrumented-gateways.ts';
@@ -10,6 +10,8 @@ import type { AppContext } from './context.ts';
 export function createAppContext(options: {
   db: Database;
   clock: Clock;
+  /** Real time for what outside parties check against their own clocks; the system clock unless a test injects one. */
+  wallClock?: Clock;
   gateways: GatewayRegistry;
   masterKey: Buffer;
   publicUrl: string;
@@ -18,6 +20,7 @@ export function createAppContext(options: {
   return {
     db: options.db,
     clock: options.clock,
+    wallClock: options.wallClock ?? systemClock,
     gateways: instrumentGateways(options.gateways, metrics),
     metrics,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),

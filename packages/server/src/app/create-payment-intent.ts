@@ -88,6 +88,7 @@ export function preparePaymentIntent(
     metadata,
     amountRefundedMinor: 0,
     cancellationReason: null,
+    lastPaymentError: null,
     expiresAt: new Date(now.getTime() + (input.expires_in_seconds ?? DEFAULT_EXPIRY_SECONDS) * 1000),
     createdAt: now,
     updatedAt: now,

@@ -1,5 +1,5 @@
 import { AuthenticationError, NotFoundError } from '../domain/errors.ts';
-import { type GatewayNotification, GatewayNotificationError } from '../gateways/connector.ts';
+import { type GatewayNotificationBatch, GatewayNotificationError } from '../gateways/connector.ts';
 import { findAttemptByKey } from '../storage/repositories/charge-attempts.ts';
 import { recordGatewayNotification } from '../storage/repositories/gateway-notifications.ts';
 import { findPaymentIntentById } from '../storage/repositories/payment-intents.ts';
@@ -34,8 +34,10 @@ export const notificationHandlers: NotificationHandlers = {
 };
 
 /**
- * Verifies a gateway's notification on its exact bytes and applies it once: the row that marks it
- * received and the change it makes commit together. A bad signature is `invalid_webhook_signature`.
+ * Verifies a gateway's notification request on its exact bytes and applies each item once: the
+ * rows that mark them received and the changes they make commit together, so a batch is applied
+ * whole or not at all (the gateway then sends it again). A bad signature is
+ * `invalid_webhook_signature`. Returns the acknowledgement the gateway expects, if any.
  */
 export async function receiveGatewayNotification(
   ctx: AppContext,
@@ -43,12 +45,16 @@ export async function receiveGatewayNotification(
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
   handlers: NotificationHandlers = notificationHandlers,
-): Promise<{ duplicate: boolean; warning: string | null }> {
+): Promise<{
+  duplicate: boolean;
+  warning: string | null;
+  acknowledgement: GatewayNotificationBatch['acknowledgement'];
+}> {
   const connector = ctx.gateways.get(gatewayId);
   if (!connector) throw new NotFoundError('gateway', gatewayId);
-  let notification: GatewayNotification;
+  let batch: GatewayNotificationBatch;
   try {
-    notification = connector.parseNotification(rawBody, headers);
+    batch = connector.parseNotifications(rawBody, headers);
   } catch (error) {
     if (!(error instanceof GatewayNotificationError)) throw error;
     throw new AuthenticationError(
@@ -56,22 +62,29 @@ export async function receiveGatewayNotification(
       `The notification could not be verified: ${error.message}.`,
     );
   }
-  return ctx.db.transaction(async (tx) => {
-    const first = await recordGatewayNotification(
-      tx,
-      {
-        gatewayId,
-        notificationId: notification.notificationId,
-        subject: notification.subject,
-        idempotencyKey: notification.idempotencyKey,
-      },
-      ctx.clock.now(),
-    );
-    if (!first) return { duplicate: true, warning: null };
-    const warning =
-      notification.subject === 'charge'
-        ? await handlers.charge(ctx, tx, gatewayId, notification)
-        : await handlers.refund(ctx, tx, gatewayId, notification);
-    return { duplicate: false, warning };
+  const applied = await ctx.db.transaction(async (tx) => {
+    const warnings: string[] = [];
+    let fresh = 0;
+    for (const notification of batch.items) {
+      const first = await recordGatewayNotification(
+        tx,
+        {
+          gatewayId,
+          notificationId: notification.notificationId,
+          subject: notification.subject,
+          idempotencyKey: notification.idempotencyKey,
+        },
+        ctx.clock.now(),
+      );
+      if (!first) continue;
+      fresh += 1;
+      const warning =
+        notification.subject === 'charge'
+          ? await handlers.charge(ctx, tx, gatewayId, notification)
+          : await handlers.refund(ctx, tx, gatewayId, notification);
+      if (warning) warnings.push(warning);
+    }
+    return { duplicate: fresh === 0, warning: warnings.length > 0 ? warnings.join('; ') : null };
   });
+  return { ...applied, acknowledgement: batch.acknowledgement };
 }

@@ -3,6 +3,7 @@ import { type IntentAction, transition } from '../domain/payment-intent.ts';
 import type { Queryable } from '../storage/db.ts';
 import { insertEvent } from '../storage/repositories/events.ts';
 import {
+  type LastPaymentError,
   type PaymentIntentRecord,
   updatePaymentIntentStatus,
 } from '../storage/repositories/payment-intents.ts';
@@ -26,13 +27,18 @@ export async function applyIntentAction(
   intent: PaymentIntentRecord,
   action: IntentAction,
   now: Date,
-  change: { redirectUrl?: string | null; cancellationReason?: string | null } = {},
+  change: {
+    redirectUrl?: string | null;
+    cancellationReason?: string | null;
+    lastPaymentError?: LastPaymentError | null;
+  } = {},
 ): Promise<PaymentIntentRecord> {
   const step = transition(intent.status, action);
   const updated = await updatePaymentIntentStatus(tx, intent.id, intent.status, {
     status: step.to,
     redirectUrl: change.redirectUrl ?? null,
     cancellationReason: change.cancellationReason ?? null,
+    lastPaymentError: change.lastPaymentError ?? null,
     updatedAt: now,
   });
   if (!updated) throw new StaleStateError(`payment intent ${intent.id} is no longer ${intent.status}`);

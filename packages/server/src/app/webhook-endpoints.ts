@@ -36,7 +36,7 @@ export const ALL_EVENTS = '*';
 /** A manual attempt holds its delivery this long; longer than any attempt can take. */
 const MANUAL_LEASE_MS = 60_000;
 
-function normaliseEnabledEvents(requested: readonly string[] | undefined): string[] {
+export function normaliseEnabledEvents(requested: readonly string[] | undefined): string[] {
   if (requested === undefined) return [ALL_EVENTS];
   if (requested.length === 0)
     throw new ValidationError('enabled_events', 'must name at least one event type');

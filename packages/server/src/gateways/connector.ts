@@ -30,13 +30,20 @@ export interface GatewayConnector {
   /** Reads the current state of a refund made with `idempotencyKey`. */
   syncRefund(request: SyncRefundRequest): Promise<RefundOutcome>;
   /**
-   * Verifies and parses an asynchronous notification from the gateway. Throws
-   * `GatewayNotificationError` when the signature or shape is wrong.
+   * Verifies and parses one request of asynchronous notifications from the gateway: one item or
+   * several (Adyen batches them). Throws `GatewayNotificationError` when any signature or shape is
+   * wrong, so a batch is taken whole or not at all and the gateway sends it again.
    */
-  parseNotification(
+  parseNotifications(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
-  ): GatewayNotification;
+  ): GatewayNotificationBatch;
+  /**
+   * Finishes a charge after the payer returns from the gateway's redirect or 3-D Secure page
+   * (Adyen `/payments/details`, Stripe: reading the PaymentIntent back). Absent when the gateway
+   * reports such outcomes only by notification.
+   */
+  completeAction?(request: CompleteActionRequest): Promise<ChargeOutcome>;
   /** Where the payer's browser enters card details, for the checkout frame (null if none). */
   hostedFields(): { url: string; origin: string } | null;
   /**
@@ -73,6 +80,30 @@ export interface GatewayBooks {
   refunds: BookRefund[];
 }
 
+/**
+ * The longest idempotency key every gateway accepts (Adyen: 64 characters). Keys Paygate derives
+ * for charges and refunds stay within it; connectors refuse a longer one before calling out.
+ */
+export const GATEWAY_IDEMPOTENCY_KEY_MAX_LENGTH = 64;
+
+/** Throws before any call when a key would be cut or refused by a gateway. */
+export function assertGatewayIdempotencyKey(key: string): void {
+  if (key.length === 0 || key.length > GATEWAY_IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new RangeError(
+      `gateway idempotency key must be 1 to ${GATEWAY_IDEMPOTENCY_KEY_MAX_LENGTH} characters, got ${key.length}`,
+    );
+  }
+}
+
+export interface CompleteActionRequest {
+  idempotencyKey: string;
+  gatewayReference: string;
+  /** What the connector asked to keep with the charge when it required the action (opaque). */
+  connectorData: string | null;
+  /** The query or form parameters the gateway added when it sent the payer back. */
+  returnParameters: Record<string, string>;
+}
+
 export interface ChargeRequest {
   /** Ours, derived from the confirmation attempt; the gateway deduplicates by it. */
   idempotencyKey: string;
@@ -94,8 +125,21 @@ export type FailureCode = 'card_declined' | 'gateway_rejected';
 
 export type ChargeOutcome =
   | { kind: 'succeeded'; gatewayReference: string }
-  | { kind: 'failed'; gatewayReference: string | null; failureCode: FailureCode; message: string }
-  | { kind: 'requires_action'; gatewayReference: string; redirectUrl: string }
+  | {
+      kind: 'failed';
+      gatewayReference: string | null;
+      failureCode: FailureCode;
+      /** The gateway's own reason for a decline (e.g. `insufficient_funds`), when it gives one. */
+      declineCode?: string | null;
+      message: string;
+    }
+  | {
+      kind: 'requires_action';
+      gatewayReference: string;
+      redirectUrl: string;
+      /** Opaque to Paygate, kept beside the reference and handed back to `completeAction`. */
+      connectorData?: string;
+    }
   /** The gateway accepted the charge and will settle it later (notification or sync). */
   | { kind: 'pending'; gatewayReference: string }
   /** No readable answer (time-out, broken connection, unknown reply): the outcome is unknown. */
@@ -140,5 +184,12 @@ export type GatewayNotification =
       idempotencyKey: string;
       outcome: RefundOutcome;
     };
+
+/** What one notification request carried, and how the gateway wants its receipt acknowledged. */
+export interface GatewayNotificationBatch {
+  items: GatewayNotification[];
+  /** The exact answer body the gateway expects (Adyen: `[accepted]`); null for our JSON default. */
+  acknowledgement: { contentType: string; body: string } | null;
+}
 
 export class GatewayNotificationError extends Error {}

@@ -1,4 +1,15 @@
+import { adyenFromEnvironment } from './adyen/configure.ts';
+import type { ConfigureDependencies, Environment, GatewayConfigurer } from './configure.ts';
 import type { GatewayConnector } from './connector.ts';
+import { stripeFromEnvironment } from './stripe/configure.ts';
+
+/** The external gateways an operator can configure: one line per gateway. */
+const configurableGateways: readonly GatewayConfigurer[] = [stripeFromEnvironment, adyenFromEnvironment];
+
+/** The connectors of every gateway the environment configures (none when none is set). */
+export function configuredConnectors(env: Environment, deps: ConfigureDependencies): GatewayConnector[] {
+  return configurableGateways.flatMap((configure) => configure(env, deps) ?? []);
+}
 
 /** The gateways this process can use, by gateway_id. Built once at start-up from configuration. */
 export class GatewayRegistry {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, type Transaction, types } from '@electric-sql/pglite';
-import { type Database, parseInt8, type Queryable, type QueryResult } from './db.ts';
+import { type Database, parseInt8, type Queryable, type QueryResult, TransactionAbortedError } from './db.ts';
 
 /**
  * PostgreSQL settings of the embedded database. PGlite's WebAssembly memory only grows, and the
@@ -61,15 +61,21 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     startParams,
   });
 
-  function wrap(target: PGlite | Transaction): Queryable {
+  function wrap(target: PGlite | Transaction, onFailure: () => void = () => {}): Queryable {
     return {
       async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-        const result = await target.query<Row>(sql, params as unknown[]);
+        const result = await target.query<Row>(sql, params as unknown[]).catch((error: unknown) => {
+          onFailure();
+          throw error;
+        });
         // PGlite counts only written rows in affectedRows (0 for a SELECT); pg's rowCount counts both.
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
       },
       async exec(sql: string): Promise<void> {
-        await target.exec(sql);
+        await target.exec(sql).catch((error: unknown) => {
+          onFailure();
+          throw error;
+        });
       },
     };
   }
@@ -79,7 +85,24 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     kind: 'embedded',
     query: plain.query,
     exec: plain.exec,
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) =>
+      db.transaction(async (tx) => {
+        let failedStatement = false;
+        const result = await fn(
+          wrap(tx, () => {
+            failedStatement = true;
+          }),
+        );
+        // The COMMIT of a transaction in which a statement failed answers ROLLBACK without an error
+        // (see TransactionAbortedError). A failure rolled back to a savepoint left it usable, which
+        // one probe tells apart; it is sent only after a failure, never on the common path.
+        if (failedStatement) {
+          await tx.query('SELECT 1').catch(() => {
+            throw new TransactionAbortedError();
+          });
+        }
+        return result;
+      }),
     async listen(channel, onNotify) {
       const unsubscribe = await db.listen(channel, onNotify);
       return async () => {

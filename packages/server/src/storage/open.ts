@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { Database } from './db.ts';
 
 /**
@@ -14,6 +15,23 @@ export async function openDatabase(options: {
     const { openPostgres } = await import('./postgres.ts');
     return openPostgres({ connectionString: options.databaseUrl });
   }
-  const { openEmbedded } = await import('./embedded.ts');
-  return openEmbedded(join(options.dataDir, 'db'));
+  // One process per embedded data dir: a second one gets an error naming the first.
+  const lock = lockDataDir(options.dataDir);
+  try {
+    const { openEmbedded } = await import('./embedded.ts');
+    const db = await openEmbedded(join(options.dataDir, 'db'));
+    const close = db.close.bind(db);
+    return Object.assign(db, {
+      async close() {
+        try {
+          await close();
+        } finally {
+          lock.release();
+        }
+      },
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }

@@ -83,10 +83,11 @@ export async function makeAttempt(
   const secrets = [openSecret(endpointId, claimed.secretSealed)];
   if (claimed.previousSecretSealed) secrets.push(openSecret(endpointId, claimed.previousSecretSealed));
   const attemptedAt = ctx.clock.now();
+  // The receiver compares `t` with its own clock: real time, even when the test clock has moved.
   const signature = signPayload({
     payload: claimed.payload,
     secrets,
-    timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
+    timestampSeconds: Math.floor(ctx.wallClock.now().getTime() / 1000),
   });
   const outcome = await sender.send({
     url: claimed.url,

@@ -1,7 +1,8 @@
 import pino, { type Logger } from 'pino';
 import { createAppContext } from '../app/create-context.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { type Config, ConfigError } from '../config.ts';
+import type { Config } from '../config.ts';
+import { ConfigError, readInteger } from '../config-values.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';
 import { startMetricsServer } from '../observability/metrics-server.ts';
 import { SharedTestClock } from '../shared-test-clock.ts';
@@ -10,13 +11,7 @@ import { openDatabase } from '../storage/open.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {
-  const text = env[name];
-  if (text === undefined || text === '') return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new ConfigError(`${name} must be an integer from 1 to ${max}`);
-  }
-  return value;
+  return env[name] === undefined || env[name] === '' ? undefined : readInteger(env, name, 0, 1, max);
 }
 
 /**
@@ -36,7 +31,9 @@ export function deliveryWorkerOptionsFromEnv(env: NodeJS.ProcessEnv): DeliveryWo
   const leaseMs = (options.leaseSeconds ?? 60) * 1000;
   if (leaseMs <= (options.timeoutMs ?? 10_000)) {
     // A lease shorter than an attempt would let a second worker take a delivery still in flight.
-    throw new ConfigError('PAYGATE_WEBHOOK_LEASE_SECONDS must be longer than the attempt time-out');
+    throw new ConfigError(
+      `PAYGATE_WEBHOOK_LEASE_SECONDS=${options.leaseSeconds ?? 60} is not valid; allowed: more seconds than PAYGATE_WEBHOOK_TIMEOUT_MS (${options.timeoutMs ?? 10_000} ms)`,
+    );
   }
   return options;
 }

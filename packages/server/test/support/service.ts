@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/app/context.ts';
 import { createAppContext } from '../../src/app/create-context.ts';
 import { ShiftedClock } from '../../src/clock.ts';
+import type { GatewayConnector } from '../../src/gateways/connector.ts';
 import { GatewayRegistry } from '../../src/gateways/registry.ts';
 import { createSimConnector } from '../../src/gateways/sim/connector.ts';
 import { buildHttpApp } from '../../src/http/app.ts';
@@ -24,6 +25,8 @@ export interface TestService {
   app: FastifyInstance;
   ctx: AppContext;
   clock: ShiftedClock;
+  /** Real time for signatures (ctx.wallClock): moved only by a test that needs distinct signing times. */
+  wallClock: ShiftedClock;
   database: TestDatabase;
   sim: GatewaySim;
   masterKey: Buffer;
@@ -65,10 +68,13 @@ export async function startTestService(
     refundSettleDelaySeconds?: number;
     /** The service's clock (default: real time, movable by the test). */
     clock?: ShiftedClock;
+    /** Connectors of other gateways (e.g. Stripe and Adyen against their fakes), beside `sim`. */
+    extraGateways?: GatewayConnector[];
   } = {},
 ): Promise<TestService> {
   const database = await openTestDatabase(kind);
   const clock = options.clock ?? new ShiftedClock();
+  const wallClock = new ShiftedClock();
   const masterKey = randomBytes(32);
   const apiSecret = randomBytes(16).toString('hex');
   const notificationSecret = randomBytes(16).toString('hex');
@@ -99,7 +105,8 @@ export async function startTestService(
   const ctx = createAppContext({
     db: database.db,
     clock,
-    gateways: new GatewayRegistry([connector, liveConnector]),
+    wallClock,
+    gateways: new GatewayRegistry([connector, liveConnector, ...(options.extraGateways ?? [])]),
     masterKey,
     publicUrl: 'http://localhost:8080',
   });
@@ -135,6 +142,7 @@ export async function startTestService(
     app,
     ctx,
     clock,
+    wallClock,
     database,
     sim,
     masterKey,

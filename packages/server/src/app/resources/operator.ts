@@ -36,6 +36,7 @@ export function apiKeyResource(created: CreatedApiKey) {
     permissions: created.permissions,
     key_hint: created.keyHint,
     created_at: created.createdAt.toISOString(),
+    revoked_at: null,
     key: created.key,
   };
 }

@@ -34,6 +34,13 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
     livemode: intent.livemode,
     amount_refunded_minor: intent.amountRefundedMinor,
     payment_method: null,
+    last_payment_error: intent.lastPaymentError
+      ? {
+          code: intent.lastPaymentError.code,
+          decline_code: intent.lastPaymentError.declineCode,
+          message: intent.lastPaymentError.message,
+        }
+      : null,
     created_at: intent.createdAt.toISOString(),
     expires_at: intent.expiresAt.toISOString(),
   };

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type GatewaySim, startGatewaySim } from '@paygate/gateway-sim';
 import { ManualClock, systemClock } from '../../clock.ts';
-import { type ChargeOutcome, type GatewayConnector, GatewayNotificationError } from '../connector.ts';
-import { createSimConnector } from './connector.ts';
+import { type ChargeOutcome, GatewayNotificationError } from '../connector.ts';
+import { createSimConnector, type SimConnector } from './connector.ts';
 
 const API_SECRET = 'connector_test_api_secret';
 const NOTIFICATION_SECRET = 'connector_test_notification_secret';
@@ -57,7 +57,7 @@ function referenceOf(outcome: ChargeOutcome): string {
 
 describe('sim connector', () => {
   let sim: GatewaySim;
-  let connector: GatewayConnector;
+  let connector: SimConnector;
   const received: Received[] = [];
   let receiver: Server;
 

@@ -11,6 +11,7 @@ import {
   type SyncChargeRequest,
   type SyncRefundRequest,
 } from '../connector.ts';
+import { createGatewayHttpExecutor } from '../http-executor.ts';
 import { readSimBooks } from './books.ts';
 import { verifySimSignature } from './signature.ts';
 import { chargeOutcomeOf, errorOf, isObject, refundOutcomeOf } from './wire.ts';
@@ -75,7 +76,15 @@ function syncPath(
     : `/v1/${resource}?idempotency_key=${encodeURIComponent(request.idempotencyKey)}`;
 }
 
-export function createSimConnector(options: SimConnectorOptions): GatewayConnector {
+/** The sim gateway sends one notification per request, so it also parses a single one. */
+export type SimConnector = GatewayConnector & {
+  parseNotification(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): GatewayNotification;
+};
+
+export function createSimConnector(options: SimConnectorOptions): SimConnector {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
   const clock = options.clock ?? systemClock;
@@ -87,31 +96,33 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
     }
   };
 
+  const execute = createGatewayHttpExecutor({
+    gatewayId: id,
+    clock,
+    timeoutMs,
+    maxReplyBytes: MAX_REPLY_BYTES,
+    maxRetryAfterSeconds: MAX_RETRY_AFTER_SECONDS,
+  });
+
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Reply> {
+    const reply = await execute({
+      method,
+      url: `${baseUrl}${path}`,
+      headers: {
+        authorization: `Bearer ${options.apiSecret}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (reply.kind === 'none') return { kind: 'none', detail: reply.detail };
+    let parsed: unknown;
     try {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${options.apiSecret}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = text.length > 0 && text.length <= MAX_REPLY_BYTES ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      return { kind: 'answer', status: response.status, headers: response.headers, body: parsed };
-    } catch (error) {
-      const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
-      return { kind: 'none', detail: `no answer from the simulated gateway (${reason})` };
+      parsed = reply.text ? JSON.parse(reply.text) : undefined;
+    } catch {
+      parsed = undefined;
     }
+    return { kind: 'answer', status: reply.status, headers: reply.headers, body: parsed };
   }
 
   function retryAfterSeconds(headers: Headers): number {
@@ -169,6 +180,20 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
     return { kind: 'failed', gatewayReference: null, message: meaning.message };
   }
 
+  function parseNotification(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): GatewayNotification {
+    const header = headers['sim-signature'];
+    verifySimSignature(
+      Array.isArray(header) ? header[0] : header,
+      rawBody,
+      options.notificationSecret,
+      clock,
+    );
+    return notificationOf(rawBody);
+  }
+
   return {
     id,
     allowsLivemode: livemode,
@@ -209,16 +234,11 @@ export function createSimConnector(options: SimConnectorOptions): GatewayConnect
       return refundOutcome(await call('GET', syncPath('refunds', request)), request.idempotencyKey);
     },
 
-    parseNotification(rawBody, headers): GatewayNotification {
-      const header = headers['sim-signature'];
-      verifySimSignature(
-        Array.isArray(header) ? header[0] : header,
-        rawBody,
-        options.notificationSecret,
-        clock,
-      );
-      return notificationOf(rawBody);
+    parseNotifications(rawBody, headers) {
+      return { items: [parseNotification(rawBody, headers)], acknowledgement: null };
     },
+
+    parseNotification,
 
     hostedFields() {
       return { url: `${baseUrl}/hosted-fields`, origin: new URL(baseUrl).origin };

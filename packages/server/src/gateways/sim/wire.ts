@@ -50,7 +50,8 @@ export function chargeOutcomeOf(body: unknown, expectedKey: string | null): Char
       const failureCode: FailureCode =
         body.failure_code === 'card_declined' ? 'card_declined' : 'gateway_rejected';
       const message = stringField(body, 'failure_message') ?? 'The payment failed at the gateway.';
-      return { kind: 'failed', gatewayReference: id, failureCode, message };
+      const declineCode = stringField(body, 'decline_code');
+      return { kind: 'failed', gatewayReference: id, failureCode, declineCode, message };
     }
     default:
       return unreadable('charge status');

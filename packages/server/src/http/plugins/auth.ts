@@ -7,7 +7,11 @@ import { clockedCache } from '../../clock.ts';
 import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import { type ApiKeyRow, findActiveApiKeyByHash } from '../../storage/repositories/api-keys.ts';
+import {
+  API_KEY_CHANGES_CHANNEL,
+  type ApiKeyRow,
+  findActiveApiKeyByHash,
+} from '../../storage/repositories/api-keys.ts';
 
 export interface Principal extends TenantScope {
   keyId: string;
@@ -37,7 +41,8 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
 /**
  * Known keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
  * database round trip for authentication. Unknown keys are never remembered (a new key works at
- * once); a revoked key may keep working for at most KEY_CACHE_TTL_MS in a process that saw it.
+ * once). A revocation or a disabled merchant is announced on API_KEY_CHANGES_CHANNEL at its commit
+ * and every process forgets the key then; the TTL bounds what a lost notification could cost.
  */
 class ApiKeyCache {
   private readonly entries: LRUCache<string, ApiKeyRow>;
@@ -55,6 +60,12 @@ class ApiKeyCache {
     if (row) this.entries.set(keyHash, row);
     return row;
   }
+
+  /** A key revoked (its hash) or `*` (a merchant disabled): forget it now, not after the TTL. */
+  forget(keyHashOrAll: string): void {
+    if (keyHashOrAll === '*') this.entries.clear();
+    else this.entries.delete(keyHashOrAll);
+  }
 }
 
 function invalidKey(detail: string) {
@@ -70,6 +81,13 @@ export const apiKeyAuth = fp(
   async (app: FastifyInstance, options: { ctx: AppContext }) => {
     app.decorateRequest('principal', null);
     const keys = new ApiKeyCache(options.ctx);
+    // Every process forgets a revoked key (or a disabled merchant's keys) when the change commits.
+    const stopListening = await options.ctx.db.listen(API_KEY_CHANGES_CHANNEL, (payload) =>
+      keys.forget(payload),
+    );
+    app.addHook('onClose', async () => {
+      await stopListening();
+    });
     app.addHook('onRequest', async (request) => {
       const credential = request.routeOptions.config.credential;
       if (credential !== 'secret' && credential !== 'secret_or_client') return;

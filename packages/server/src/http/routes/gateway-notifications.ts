@@ -34,11 +34,15 @@ export async function gatewayNotificationRoutes(
       },
       config: { credential: 'none' },
     },
-    async (request) => {
+    async (request, reply) => {
       const body: unknown = request.body;
       if (!Buffer.isBuffer(body)) throw new ValidationError('body', 'must be a JSON notification');
       const result = await receiveGatewayNotification(ctx, request.params.gatewayId, body, request.headers);
       if (result.warning) request.log.warn({ gateway: request.params.gatewayId }, result.warning);
+      // Some gateways retry until they read their own acknowledgement (Adyen: `[accepted]`).
+      if (result.acknowledgement) {
+        return reply.type(result.acknowledgement.contentType).send(result.acknowledgement.body);
+      }
       return { received: true, duplicate: result.duplicate };
     },
   );

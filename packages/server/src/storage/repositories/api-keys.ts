@@ -1,4 +1,5 @@
 import type { ApiKeyKind } from '../../domain/api-keys.ts';
+import { type ListPosition, POSITION_SQL } from '../../domain/list-cursor.ts';
 import type { Queryable } from '../db.ts';
 
 export interface ApiKeyRow {
@@ -32,10 +33,65 @@ export async function insertApiKey(q: Queryable, key: Omit<ApiKeyRow, 'revoked_a
   );
 }
 
+/** A key that works: not revoked, and its merchant not disabled. */
 export async function findActiveApiKeyByHash(q: Queryable, keyHash: string): Promise<ApiKeyRow | null> {
   const { rows } = await q.query<ApiKeyRow>(
-    `SELECT ${columns} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    `SELECT ${columns} FROM api_keys
+      WHERE key_hash = $1 AND revoked_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM merchants m WHERE m.id = api_keys.merchant_id AND m.disabled_at IS NOT NULL)`,
     [keyHash],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Processes remember keys for a few seconds (the API-key cache); a revocation tells all of them
+ * at its commit through this channel: the payload is the key's hash, or `*` for "forget all"
+ * (a merchant was disabled).
+ */
+export const API_KEY_CHANGES_CHANNEL = 'paygate_api_key_changes';
+
+export async function announceApiKeyChange(q: Queryable, keyHashOrAll: string): Promise<void> {
+  await q.query('SELECT pg_notify($1, $2)', [API_KEY_CHANGES_CHANNEL, keyHashOrAll]);
+}
+
+export interface ApiKeyListRow extends ApiKeyRow {
+  position: string;
+}
+
+const listColumns = `${columns}, ${POSITION_SQL} AS position`;
+
+export async function findApiKey(
+  q: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ApiKeyListRow | null> {
+  const { rows } = await q.query<ApiKeyListRow>(
+    `SELECT ${listColumns} FROM api_keys WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listApiKeys(
+  q: Queryable,
+  merchantId: string,
+  page: { limit: number; after: ListPosition | null },
+): Promise<ApiKeyListRow[]> {
+  const { rows } = await q.query<ApiKeyListRow>(
+    `SELECT ${listColumns} FROM api_keys
+      WHERE merchant_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
+      ORDER BY created_at DESC, id DESC
+      LIMIT $4`,
+    [merchantId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit + 1],
+  );
+  return rows;
+}
+
+export async function revokeApiKey(q: Queryable, id: string, now: Date): Promise<ApiKeyListRow | null> {
+  const { rows } = await q.query<ApiKeyListRow>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${listColumns}`,
+    [id, now],
   );
   return rows[0] ?? null;
 }

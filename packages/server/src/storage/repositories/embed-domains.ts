@@ -33,3 +33,12 @@ export async function listEmbedDomains(q: Queryable, merchantId: string): Promis
   );
   return rows;
 }
+
+/** Whether the origin was registered (and is not any more). */
+export async function deleteEmbedDomain(q: Queryable, merchantId: string, origin: string): Promise<boolean> {
+  const { rowCount } = await q.query('DELETE FROM embed_domains WHERE merchant_id = $1 AND origin = $2', [
+    merchantId,
+    origin,
+  ]);
+  return rowCount > 0;
+}

@@ -4,6 +4,13 @@ import { type Queryable, rowMapping } from '../db.ts';
 
 import type { KeyClaim } from './idempotency-keys.ts';
 
+/** Why the last payment attempt failed: a stable code, the gateway's decline code when it gave one, a message. */
+export interface LastPaymentError {
+  code: string;
+  declineCode: string | null;
+  message: string;
+}
+
 export interface PaymentIntentRecord {
   id: string;
   merchantId: string;
@@ -17,12 +24,15 @@ export interface PaymentIntentRecord {
   metadata: Record<string, string>;
   amountRefundedMinor: number;
   cancellationReason: string | null;
+  /** Set when the intent became FAILED; null otherwise. */
+  lastPaymentError: LastPaymentError | null;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
 }
 
-const intents = rowMapping<PaymentIntentRecord>({
+/** The columns an INSERT writes; the last failure is written only by a status change. */
+const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError'>>({
   id: 'plain',
   merchantId: 'plain',
   livemode: 'plain',
@@ -39,6 +49,34 @@ const intents = rowMapping<PaymentIntentRecord>({
   createdAt: 'plain',
   updatedAt: 'plain',
 });
+
+/** What is read back: the inserted columns and the last failure. */
+const selectColumns = `${intents.columns()}, last_error_code, last_error_decline_code, last_error_message`;
+
+interface LastErrorColumns {
+  last_error_code: string | null;
+  last_error_decline_code: string | null;
+  last_error_message: string | null;
+}
+
+/** The record of the first row selected with {@link selectColumns}, or null when there is none. */
+function firstIntent(
+  rows: readonly (Record<string, unknown> & LastErrorColumns)[],
+): PaymentIntentRecord | null {
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    ...intents.fromRow(row),
+    lastPaymentError:
+      row.last_error_code === null
+        ? null
+        : {
+            code: row.last_error_code,
+            declineCode: row.last_error_decline_code,
+            message: row.last_error_message ?? '',
+          },
+  };
+}
 
 export async function insertPaymentIntent(q: Queryable, intent: PaymentIntentRecord): Promise<void> {
   await q.query(
@@ -106,12 +144,12 @@ export async function findPaymentIntent(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
-  const { rows } = await q.query(
-    `SELECT ${intents.columns()} FROM payment_intents
+  const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
+    `SELECT ${selectColumns} FROM payment_intents
       WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id, scope.merchantId, scope.livemode],
   );
-  return intents.first(rows);
+  return firstIntent(rows);
 }
 
 /** Reads an intent by id alone, for workers and gateway notifications that carry no tenant. */
@@ -120,17 +158,19 @@ export async function findPaymentIntentById(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
-  const { rows } = await q.query(
-    `SELECT ${intents.columns()} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+  const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
+    `SELECT ${selectColumns} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
-  return intents.first(rows);
+  return firstIntent(rows);
 }
 
 export interface StatusChange {
   status: PaymentIntentStatus;
   redirectUrl?: string | null;
   cancellationReason?: string | null;
+  /** Recorded with a move to FAILED; kept as it was otherwise. */
+  lastPaymentError?: LastPaymentError | null;
   updatedAt: Date;
 }
 
@@ -144,14 +184,17 @@ export async function updatePaymentIntentStatus(
   expectedStatus: PaymentIntentStatus,
   change: StatusChange,
 ): Promise<PaymentIntentRecord | null> {
-  const { rows } = await q.query(
+  const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
     `UPDATE payment_intents
         SET status = $3,
             redirect_url = $4,
             cancellation_reason = COALESCE($5, cancellation_reason),
-            updated_at = $6
+            updated_at = $6,
+            last_error_code = COALESCE($7, last_error_code),
+            last_error_decline_code = CASE WHEN $7::text IS NULL THEN last_error_decline_code ELSE $8 END,
+            last_error_message = COALESCE($9, last_error_message)
       WHERE id = $1 AND status = $2
-      RETURNING ${intents.columns()}`,
+      RETURNING ${selectColumns}`,
     [
       id,
       expectedStatus,
@@ -159,9 +202,12 @@ export async function updatePaymentIntentStatus(
       change.redirectUrl ?? null,
       change.cancellationReason ?? null,
       change.updatedAt,
+      change.lastPaymentError?.code ?? null,
+      change.lastPaymentError?.declineCode ?? null,
+      change.lastPaymentError?.message ?? null,
     ],
   );
-  return intents.first(rows);
+  return firstIntent(rows);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { type ListPosition, POSITION_SQL } from '../../domain/list-cursor.ts';
 import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
 import { type Queryable, rowMapping } from '../db.ts';
 
@@ -110,4 +111,41 @@ export async function listWebhookEndpointsOfTenant(
     [scope.merchantId, scope.livemode],
   );
   return rows.map((row) => endpoints.fromRow(row));
+}
+
+export interface WebhookEndpointListItem {
+  endpoint: WebhookEndpointRecord;
+  position: string;
+}
+
+/** One page of a merchant's endpoints, newest first; `limit + 1` rows tell whether more follow. */
+export async function listWebhookEndpoints(
+  q: Queryable,
+  merchantId: string,
+  page: { limit: number; after: ListPosition | null },
+): Promise<WebhookEndpointListItem[]> {
+  const { rows } = await q.query<Record<string, unknown> & { position: string }>(
+    `SELECT ${endpoints.columns()}, ${POSITION_SQL} AS position FROM webhook_endpoints
+      WHERE merchant_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
+      ORDER BY created_at DESC, id DESC
+      LIMIT $4`,
+    [merchantId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit + 1],
+  );
+  return rows.map((row) => ({ endpoint: endpoints.fromRow(row), position: row.position }));
+}
+
+/** Changes where an endpoint receives events and which ones (null keeps the current value). */
+export async function updateWebhookEndpointTarget(
+  q: Queryable,
+  id: string,
+  change: { url: string | null; enabledEvents: string[] | null },
+  now: Date,
+): Promise<WebhookEndpointRecord | null> {
+  const { rows } = await q.query(
+    `UPDATE webhook_endpoints
+        SET url = COALESCE($2, url), enabled_events = COALESCE($3::text[], enabled_events), updated_at = $4
+      WHERE id = $1 RETURNING ${endpoints.columns()}`,
+    [id, change.url, change.enabledEvents, now],
+  );
+  return endpoints.first(rows);
 }

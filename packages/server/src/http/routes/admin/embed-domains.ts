@@ -3,6 +3,7 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains.ts';
+import { removeEmbedDomain } from '../../../app/remove-embed-domain.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 
 /** The back office's list of web origins that may embed a merchant's checkout frame. */
@@ -33,5 +34,15 @@ export async function embedDomainAdminRoutes(
       object: 'list' as const,
       data: (await embedDomainsOf(ctx.db, request.params.id)).map(embedDomainResource),
     }),
+  );
+
+  const remove = operations.adminRemoveEmbedDomain;
+  api.post(
+    routePath(remove),
+    {
+      schema: { params: remove.params, body: remove.body },
+      config: { credential: 'admin', rateLimit: false },
+    },
+    (request) => removeEmbedDomain(ctx, request.params.id, request.body.origin),
   );
 }

@@ -3,7 +3,11 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { createApiKey, createMerchant } from '../../../app/create-merchant.ts';
+import { listMerchants } from '../../../app/list-merchants.ts';
 import { apiKeyResource, merchantResource } from '../../../app/resources/operator.ts';
+import { retrieveMerchant } from '../../../app/retrieve-merchant.ts';
+import { setMerchantEnabled } from '../../../app/set-merchant-enabled.ts';
+import { updateMerchant } from '../../../app/update-merchant.ts';
 
 export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -33,5 +37,41 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
       });
       return reply.code(201).send(apiKeyResource(created));
     },
+  );
+}
+
+/** Reading and changing merchants: list, retrieve, rename, disable and enable. */
+export async function merchantManagementRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const config = { credential: 'admin' as const, rateLimit: false };
+
+  const list = operations.adminListMerchants;
+  api.get(routePath(list), { schema: { querystring: list.querystring }, config }, (request) =>
+    listMerchants(ctx, request.query),
+  );
+
+  const retrieve = operations.adminRetrieveMerchant;
+  api.get(
+    routePath(retrieve),
+    { schema: { params: retrieve.params, querystring: retrieve.querystring }, config },
+    (request) => retrieveMerchant(ctx, request.params.id),
+  );
+
+  const update = operations.adminUpdateMerchant;
+  api.post(routePath(update), { schema: { params: update.params, body: update.body }, config }, (request) =>
+    updateMerchant(ctx, request.params.id, request.body),
+  );
+
+  const disable = operations.adminDisableMerchant;
+  api.post(routePath(disable), { schema: { params: disable.params }, config }, (request) =>
+    setMerchantEnabled(ctx, request.params.id, false),
+  );
+
+  const enable = operations.adminEnableMerchant;
+  api.post(routePath(enable), { schema: { params: enable.params }, config }, (request) =>
+    setMerchantEnabled(ctx, request.params.id, true),
   );
 }

@@ -2,7 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
+import { disableWebhookEndpoint } from '../../../app/disable-webhook-endpoint.ts';
+import { listWebhookEndpoints } from '../../../app/list-webhook-endpoints.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
+import { updateWebhookEndpoint } from '../../../app/update-webhook-endpoint.ts';
 import {
   closeWebhookRotation,
   createWebhookEndpoint,
@@ -83,5 +86,42 @@ export async function webhookAdminRoutes(
   const retry = operations.adminRetryWebhookDelivery;
   api.post(routePath(retry), { schema: { params: retry.params }, config }, async (request) =>
     webhookDeliveryResource(await retryDelivery(ctx, sender, request.params.id, request.log)),
+  );
+}
+
+/** Listing, changing and disabling endpoints (the operator's "delete": the history stays). */
+export async function webhookEndpointManagementRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const config = { credential: 'admin' as const, rateLimit: false };
+
+  const list = operations.adminListWebhookEndpoints;
+  api.get(
+    routePath(list),
+    { schema: { params: list.params, querystring: list.querystring }, config },
+    async (request) => {
+      const page = await listWebhookEndpoints(ctx, request.params.id, request.query);
+      return { ...page, data: page.data.map((endpoint) => webhookEndpointResource(endpoint)) };
+    },
+  );
+
+  const update = operations.adminUpdateWebhookEndpoint;
+  api.post(
+    routePath(update),
+    { schema: { params: update.params, body: update.body }, config },
+    async (request) =>
+      webhookEndpointResource(
+        await updateWebhookEndpoint(ctx, request.params.id, {
+          url: request.body.url,
+          enabledEvents: request.body.enabled_events,
+        }),
+      ),
+  );
+
+  const disable = operations.adminDisableWebhookEndpoint;
+  api.post(routePath(disable), { schema: { params: disable.params }, config }, async (request) =>
+    webhookEndpointResource(await disableWebhookEndpoint(ctx, request.params.id)),
   );
 }

@@ -1,0 +1,104 @@
+// Writes the trimmed copies of the gateways' official OpenAPI descriptions that this package
+// commits: only the operations Paygate's connectors use, and every component they reference.
+// Run once when a connector starts using another operation:
+//   node --import tsx packages/gateway-fakes/scripts/trim-specs.ts /path/to/shared/gateway-specs
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Json = Record<string, unknown>;
+
+const wanted: Array<{ source: string; target: string; paths: Record<string, string[]> }> = [
+  {
+    source: 'stripe-spec3-2022-04-12.json',
+    target: 'stripe-spec3-2022-04-12.trimmed.json',
+    paths: {
+      '/v1/payment_intents': ['post'],
+      '/v1/payment_intents/search': ['get'],
+      '/v1/payment_intents/{intent}': ['get'],
+      '/v1/refunds': ['post'],
+      '/v1/refunds/{refund}': ['get'],
+    },
+  },
+  {
+    source: 'adyen-checkout-v72.json',
+    target: 'adyen-checkout-v72.trimmed.json',
+    paths: {
+      '/payments': ['post'],
+      '/payments/details': ['post'],
+      '/payments/{paymentPspReference}/refunds': ['post'],
+    },
+  },
+  {
+    source: 'adyen-webhooks-v1.json',
+    target: 'adyen-webhooks-v1.trimmed.json',
+    paths: { '/AUTHORISATION': ['post'], '/REFUND': ['post'], '/REFUND_FAILED': ['post'] },
+  },
+];
+
+function collectRefs(node: unknown, into: Set<string>): void {
+  if (Array.isArray(node)) for (const item of node) collectRefs(item, into);
+  else if (typeof node === 'object' && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') into.add(value);
+      else collectRefs(value, into);
+    }
+  }
+}
+
+function resolvePointer(document: Json, ref: string): unknown {
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, part) => (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+}
+
+const sourceDir = process.argv[2];
+if (!sourceDir) throw new Error('usage: trim-specs.ts <directory of the vendored specs>');
+for (const spec of wanted) {
+  const document = JSON.parse(readFileSync(join(sourceDir, spec.source), 'utf8')) as Json;
+  const paths: Json = {};
+  for (const [path, methods] of Object.entries(spec.paths)) {
+    // Webhook descriptions (OpenAPI 3.1) keep their operations under `webhooks`.
+    const item = ((document.paths ?? document.webhooks) as Json)[path] as Json;
+    paths[path] = Object.fromEntries(methods.map((method) => [method, item[method]]));
+  }
+  // The transitive closure of every $ref reachable from the kept operations.
+  const seen = new Set<string>();
+  const queue = new Set<string>();
+  collectRefs(paths, queue);
+  while (queue.size > 0) {
+    const [ref] = queue;
+    queue.delete(ref!);
+    if (seen.has(ref!)) continue;
+    seen.add(ref!);
+    collectRefs(resolvePointer(document, ref!), queue);
+  }
+  const components: Record<string, Json> = {};
+  for (const ref of [...seen].sort()) {
+    const [, , kind, name] = ref.split('/');
+    components[kind!] ??= {};
+    components[kind!]![name!] = resolvePointer(document, ref) as Json;
+  }
+  const trimmed = {
+    openapi: document.openapi,
+    info: { ...(document.info as Json), 'x-trimmed-by': 'packages/gateway-fakes/scripts/trim-specs.ts' },
+    [document.paths ? 'paths' : 'webhooks']: paths,
+    components,
+  };
+  writeFileSync(new URL(`../specs/${spec.target}`, import.meta.url), `${JSON.stringify(trimmed)}\n`);
+  console.log(`${spec.target}: ${Object.keys(paths).length} paths, ${seen.size} components`);
+}
+
+// Stripe's own example resources, the starting point of the Stripe fake's objects and of the
+// connector's recorded-payload tests.
+const fixtures = JSON.parse(readFileSync(join(sourceDir, 'stripe-fixtures3-2022-04-12.json'), 'utf8')) as {
+  resources: Json;
+};
+const keptFixtures = Object.fromEntries(
+  ['payment_intent', 'refund'].map((name) => [name, fixtures.resources[name]]),
+);
+writeFileSync(
+  new URL('../specs/stripe-fixtures3-2022-04-12.trimmed.json', import.meta.url),
+  `${JSON.stringify({ resources: keptFixtures })}\n`,
+);
+console.log('stripe-fixtures3-2022-04-12.trimmed.json: payment_intent, refund');

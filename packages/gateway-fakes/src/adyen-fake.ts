@@ -1,0 +1,325 @@
+// A stateful fake of Adyen's Checkout API v72 (/payments, /payments/details, refunds) that
+// validates every request against Adyen's own OpenAPI description (400 to any request a connector
+// builds wrongly) and reports outcomes by HMAC-signed standard notifications, in batches.
+import { createHash, createHmac } from 'node:crypto';
+import {
+  challengePage,
+  type FakeAnswer,
+  type FakeRequest,
+  IdempotencyStore,
+  json,
+  Notifier,
+  randomReference,
+  redirectTo,
+  startFakeServer,
+} from './fake-server.ts';
+import { SpecValidator } from './spec-validator.ts';
+
+/** Stored payment method ids the fake's card component issues, by behaviour. */
+export const ADYEN_TEST_TOKENS = {
+  approve: 'adyen_test_approve',
+  decline: 'adyen_test_decline',
+  challenge: 'adyen_test_challenge',
+  slow: 'adyen_test_slow',
+} as const;
+
+export interface AdyenFakeOptions {
+  port?: number;
+  apiKey: string;
+  merchantAccount: string;
+  /** The notification HMAC key, hex as Adyen's Customer Area shows it. */
+  hmacKeyHex: string;
+  notificationUrl: string | null;
+  slowMs?: number;
+}
+
+type Json = Record<string, unknown>;
+
+interface Payment {
+  pspReference: string;
+  reference: string;
+  amount: { currency: string; value: number };
+  returnUrl: string;
+  result: 'Authorised' | 'Refused' | 'RedirectShopper';
+  redirectResult: string | null;
+}
+
+interface Refund {
+  pspReference: string;
+  paymentPspReference: string;
+  reference: string;
+  amount: { currency: string; value: number };
+  status: 'received' | 'settled' | 'failed';
+}
+
+export interface AdyenFake {
+  url: string;
+  origin: string;
+  violations: Array<{ operation: string; problems: string[] }>;
+  /** Settles every received refund (values ending in 99 fail) in one batched notification. */
+  settleRefunds(): number;
+  /** Where later notifications go, e.g. once the service under test listens. */
+  setNotificationUrl(url: string | null): void;
+  /** The status and body of every notification delivered, in order. */
+  readonly delivered: ReadonlyArray<{ status: number; body: string }>;
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Adyen's signing string and HMAC, written independently of the connector's on purpose. */
+function sign(item: Json, hmacKeyHex: string): string {
+  const amount = item.amount as { value: number; currency: string };
+  const fields = [
+    item.pspReference,
+    item.originalReference ?? '',
+    item.merchantAccountCode,
+    item.merchantReference,
+    amount.value,
+    amount.currency,
+    item.eventCode,
+    item.success,
+  ];
+  return createHmac('sha256', Buffer.from(hmacKeyHex, 'hex')).update(fields.join(':')).digest('base64');
+}
+
+export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFake> {
+  const spec = new SpecValidator('adyen-checkout');
+  const payments = new Map<string, Payment>();
+  const refunds = new Map<string, Refund>();
+  const idempotency = new IdempotencyStore();
+  const notifier = new Notifier(options.notificationUrl);
+  const violations: AdyenFake['violations'] = [];
+  let baseUrl = '';
+
+  const serviceError = (status: number, errorCode: string, message: string, errorType = 'validation') =>
+    json(status, { status, errorCode, message, errorType });
+
+  function notify(items: Json[]): void {
+    if (items.length === 0) return;
+    const notificationItems = items.map((item) => {
+      const full = {
+        merchantAccountCode: options.merchantAccount,
+        eventDate: new Date().toISOString(),
+        ...item,
+      };
+      return {
+        NotificationRequestItem: {
+          ...full,
+          additionalData: { hmacSignature: sign(full, options.hmacKeyHex) },
+        },
+      };
+    });
+    notifier.send(JSON.stringify({ live: 'false', notificationItems }), {});
+  }
+
+  function authorisation(payment: Payment): Json {
+    return {
+      eventCode: 'AUTHORISATION',
+      success: String(payment.result === 'Authorised'),
+      pspReference: payment.pspReference,
+      merchantReference: payment.reference,
+      amount: payment.amount,
+      paymentMethod: 'visa',
+      ...(payment.result === 'Refused' ? { reason: 'Refused' } : {}),
+    };
+  }
+
+  function paymentAnswer(payment: Payment): FakeAnswer {
+    if (payment.result === 'RedirectShopper') {
+      return json(200, {
+        resultCode: 'RedirectShopper',
+        pspReference: payment.pspReference,
+        action: {
+          paymentMethodType: 'scheme',
+          type: 'redirect',
+          method: 'GET',
+          url: `${baseUrl}/redirect/3ds/${payment.pspReference}`,
+        },
+      });
+    }
+    return json(200, {
+      resultCode: payment.result,
+      pspReference: payment.pspReference,
+      merchantReference: payment.reference,
+      ...(payment.result === 'Refused' ? { refusalReason: 'Refused', refusalReasonCode: '2' } : {}),
+    });
+  }
+
+  async function createPayment(body: Json): Promise<FakeAnswer> {
+    if (body.merchantAccount !== options.merchantAccount) {
+      return serviceError(403, '901', 'Invalid Merchant Account', 'security');
+    }
+    const token = String((body.paymentMethod as Json).storedPaymentMethodId ?? '');
+    if (token === ADYEN_TEST_TOKENS.slow)
+      await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 30_000));
+    const result =
+      token === ADYEN_TEST_TOKENS.approve || token === ADYEN_TEST_TOKENS.slow
+        ? 'Authorised'
+        : token === ADYEN_TEST_TOKENS.decline
+          ? 'Refused'
+          : token === ADYEN_TEST_TOKENS.challenge
+            ? 'RedirectShopper'
+            : null;
+    if (!result) return serviceError(422, '800', 'Contract not found');
+    const payment: Payment = {
+      pspReference: randomReference(16),
+      reference: String(body.reference),
+      amount: body.amount as Payment['amount'],
+      returnUrl: String(body.returnUrl),
+      result,
+      redirectResult: null,
+    };
+    payments.set(payment.pspReference, payment);
+    if (result !== 'RedirectShopper') notify([authorisation(payment)]);
+    return paymentAnswer(payment);
+  }
+
+  function details(body: Json): FakeAnswer {
+    const redirectResult = String((body.details as Json).redirectResult ?? '');
+    const payment = [...payments.values()].find(
+      (p) => p.redirectResult !== null && p.redirectResult === redirectResult,
+    );
+    if (!payment) return serviceError(422, '101', 'Invalid redirectResult');
+    return paymentAnswer(payment);
+  }
+
+  function refund(pspReference: string, body: Json): FakeAnswer {
+    const payment = payments.get(pspReference);
+    if (payment?.result !== 'Authorised')
+      return serviceError(422, '167', 'Original pspReference required for this operation');
+    const amount = body.amount as Refund['amount'];
+    const taken = [...refunds.values()]
+      .filter((r) => r.paymentPspReference === pspReference && r.status !== 'failed')
+      .reduce((sum, r) => sum + r.amount.value, 0);
+    if (taken + amount.value > payment.amount.value)
+      return serviceError(422, '137', 'Invalid amount specified');
+    const created: Refund = {
+      pspReference: randomReference(16),
+      paymentPspReference: pspReference,
+      reference: String(body.reference ?? ''),
+      amount,
+      status: 'received',
+    };
+    refunds.set(created.pspReference, created);
+    return json(201, {
+      merchantAccount: options.merchantAccount,
+      paymentPspReference: pspReference,
+      pspReference: created.pspReference,
+      reference: created.reference,
+      status: 'received',
+      amount,
+    });
+  }
+
+  async function challenge(request: FakeRequest): Promise<FakeAnswer> {
+    const payment = payments.get(request.path.split('/')[3] ?? '');
+    if (payment?.result !== 'RedirectShopper') return { status: 404, body: 'no such challenge' };
+    if (request.method === 'GET') {
+      return challengePage(
+        'Adyen',
+        request.path,
+        `${payment.amount.value} ${payment.amount.currency} (minor units)`,
+      );
+    }
+    payment.result =
+      new URLSearchParams(request.rawBody).get('decision') === 'approve' ? 'Authorised' : 'Refused';
+    payment.redirectResult = `rr_${randomReference(32)}`;
+    notify([authorisation(payment)]);
+    const back = new URL(payment.returnUrl);
+    back.searchParams.set('redirectResult', payment.redirectResult);
+    return redirectTo(back.toString());
+  }
+
+  function operationOf(method: string, path: string): { operation: string; psp: string | null } | null {
+    if (method !== 'POST') return null;
+    if (path === '/payments') return { operation: '/payments', psp: null };
+    if (path === '/payments/details') return { operation: '/payments/details', psp: null };
+    const match = /^\/payments\/([^/]+)\/refunds$/.exec(path);
+    return match
+      ? { operation: '/payments/{paymentPspReference}/refunds', psp: decodeURIComponent(match[1]!) }
+      : null;
+  }
+
+  async function api(operation: string, psp: string | null, body: Json): Promise<FakeAnswer> {
+    if (operation === '/payments') return createPayment(body);
+    if (operation === '/payments/details') return details(body);
+    return refund(psp ?? '', body);
+  }
+
+  const started = await startFakeServer(options.port ?? 0, async (request) => {
+    if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
+    if (request.path === '/adyen/card-component') return cardComponentPage();
+    if (request.headers['x-api-key'] !== options.apiKey)
+      return serviceError(401, '000', 'HTTP Status Response - Unauthorized', 'security');
+    const found = operationOf(request.method, request.path);
+    if (!found) return serviceError(404, '000', 'Not found');
+    let body: Json;
+    try {
+      body = JSON.parse(request.rawBody) as Json;
+    } catch {
+      return serviceError(400, '702', 'Structure of request is not valid JSON');
+    }
+    const problems = spec.validate('POST', found.operation, body);
+    if (problems.length > 0) {
+      violations.push({
+        operation: found.operation,
+        problems: problems.map((p) => `${p.path} ${p.message}`),
+      });
+      return serviceError(
+        400,
+        '702',
+        `Request does not match Adyen's description: ${problems[0]!.path} ${problems[0]!.message}`,
+      );
+    }
+    const key =
+      typeof request.headers['idempotency-key'] === 'string' ? request.headers['idempotency-key'] : null;
+    if (!key) return api(found.operation, found.psp, body);
+    const fingerprint = createHash('sha256').update(`${request.path} ${request.rawBody}`).digest('hex');
+    const replay = idempotency.begin(
+      key,
+      fingerprint,
+      serviceError(422, '704', 'request already processed or in progress'),
+      serviceError(422, '704', 'Idempotency-Key reused with another request body'),
+    );
+    return replay ?? idempotency.finish(key, await api(found.operation, found.psp, body));
+  });
+  baseUrl = started.url;
+
+  return {
+    url: started.url,
+    origin: started.url,
+    violations,
+    settleRefunds() {
+      const items: Json[] = [];
+      for (const pending of refunds.values()) {
+        if (pending.status !== 'received') continue;
+        const fails = pending.amount.value % 100 === 99;
+        pending.status = fails ? 'failed' : 'settled';
+        items.push({
+          eventCode: 'REFUND',
+          success: String(!fails),
+          pspReference: pending.pspReference,
+          originalReference: pending.paymentPspReference,
+          merchantReference: pending.reference,
+          amount: pending.amount,
+          ...(fails ? { reason: 'Refund declined by issuer' } : {}),
+        });
+      }
+      notify(items);
+      return items.length;
+    },
+    setNotificationUrl: (url) => notifier.retarget(url),
+    delivered: notifier.delivered,
+    idle: () => notifier.idle(),
+    close: () => started.close(),
+  };
+}
+
+/** The stand-in for Adyen's card component that the hosted frame loads in tests. */
+function cardComponentPage(): FakeAnswer {
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: '<!doctype html><title>Adyen card component (fake)</title><p>Test tokens: adyen_test_approve, adyen_test_decline, adyen_test_challenge</p>',
+  };
+}

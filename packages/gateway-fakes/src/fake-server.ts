@@ -1,0 +1,163 @@
+// What both fakes share: a real HTTP server, body reading, a notification sender whose deliveries
+// tests can wait for, the payer's challenge page, and an idempotency store like the gateways'.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  rawBody: string;
+}
+
+export interface FakeAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export type FakeHandler = (request: FakeRequest) => Promise<FakeAnswer>;
+
+export const json = (status: number, body: unknown): FakeAnswer => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+async function readBody(request: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of request) {
+    total += (chunk as Buffer).length;
+    if (total > MAX_BODY_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface StartedServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `handler` on 127.0.0.1:`port` (0: any free port). */
+export async function startFakeServer(port: number, handler: FakeHandler): Promise<StartedServer> {
+  const open = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    open.add(response);
+    response.on('close', () => open.delete(response));
+    void (async () => {
+      const rawBody = await readBody(request);
+      const url = new URL(request.url ?? '/', 'http://fake.invalid');
+      const answer =
+        rawBody === null
+          ? json(413, { error: 'body too large' })
+          : await handler({
+              method: request.method ?? 'GET',
+              path: url.pathname,
+              query: url.searchParams,
+              headers: request.headers,
+              rawBody,
+            }).catch((error: unknown) => json(500, { error: String(error) }));
+      if (response.destroyed) return;
+      response.writeHead(answer.status, answer.headers ?? {});
+      response.end(answer.body ?? '');
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    server,
+    url,
+    async close() {
+      for (const response of open) response.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Posts notifications to the service; `idle()` resolves once every one sent so far has landed. */
+export class Notifier {
+  private readonly inFlight = new Set<Promise<void>>();
+  readonly delivered: Array<{ status: number; body: string }> = [];
+
+  constructor(private targetUrl: string | null) {}
+
+  /** Where later notifications go (a service that started after its fake). */
+  retarget(url: string | null): void {
+    this.targetUrl = url;
+  }
+
+  send(body: string, headers: Record<string, string>): void {
+    if (!this.targetUrl) return;
+    const target = this.targetUrl;
+    const delivery = (async () => {
+      try {
+        const response = await fetch(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        });
+        this.delivered.push({ status: response.status, body: await response.text() });
+      } catch (error) {
+        this.delivered.push({ status: 0, body: String(error) });
+      }
+    })();
+    this.inFlight.add(delivery);
+    void delivery.finally(() => this.inFlight.delete(delivery));
+  }
+
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+}
+
+/** The gateways' idempotency: the first answer per key is replayed; a key still running is a conflict. */
+export class IdempotencyStore {
+  private readonly answers = new Map<string, { fingerprint: string; answer: FakeAnswer | null }>();
+
+  /** Null when the request should run; else the answer to give (replay, conflict or mismatch). */
+  begin(key: string, fingerprint: string, conflict: FakeAnswer, mismatch: FakeAnswer): FakeAnswer | null {
+    const known = this.answers.get(key);
+    if (!known) {
+      this.answers.set(key, { fingerprint, answer: null });
+      return null;
+    }
+    if (known.fingerprint !== fingerprint) return mismatch;
+    return known.answer ?? conflict;
+  }
+
+  finish(key: string, answer: FakeAnswer): FakeAnswer {
+    const known = this.answers.get(key);
+    if (known) known.answer = answer;
+    return answer;
+  }
+}
+
+export function randomReference(length: number, alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'): string {
+  return [...randomBytes(length)].map((byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+/** The payer's challenge page: approve or decline, as a bank's 3-D Secure page would ask. */
+export function challengePage(gateway: string, action: string, amount: string): FakeAnswer {
+  const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<!doctype html><html><head><title>${escapeHtml(gateway)} test 3-D Secure</title></head><body>
+<h1>${escapeHtml(gateway)} test authentication</h1><p>Amount: ${escapeHtml(amount)}</p>
+<form method="post" action="${escapeHtml(action)}">
+<button name="decision" value="approve" id="approve">Complete authentication</button>
+<button name="decision" value="decline" id="decline">Fail authentication</button>
+</form></body></html>`,
+  };
+}
+
+export function redirectTo(location: string): FakeAnswer {
+  return { status: 303, headers: { location } };
+}

@@ -1,0 +1,14 @@
+export { ADYEN_TEST_TOKENS, type AdyenFake, type AdyenFakeOptions, startAdyenFake } from './adyen-fake.ts';
+export {
+  decodeStripeForm,
+  type SpecName,
+  SpecValidator,
+  type SpecViolation,
+  stripeFixture,
+} from './spec-validator.ts';
+export {
+  STRIPE_TEST_PAYMENT_METHODS,
+  type StripeFake,
+  type StripeFakeOptions,
+  startStripeFake,
+} from './stripe-fake.ts';

@@ -1,0 +1,38 @@
+// `npm run fake:stripe` / `npm run fake:adyen`: a fake gateway on its own port, to watch a flow by
+// hand. Credentials and the notification target come from the environment (defaults for local use).
+import { startAdyenFake } from './adyen-fake.ts';
+import { startStripeFake } from './stripe-fake.ts';
+
+const which = process.argv[2];
+const env = process.env;
+const notificationBase = env.PAYGATE_URL ?? 'http://127.0.0.1:8080';
+
+if (which === 'stripe') {
+  const fake = await startStripeFake({
+    port: Number(env.FAKE_STRIPE_PORT ?? 12111),
+    secretKey: env.FAKE_STRIPE_SECRET_KEY ?? 'sk_test_fake',
+    webhookSecret: env.FAKE_STRIPE_WEBHOOK_SECRET ?? 'whsec_fake',
+    webhookUrl: `${notificationBase}/gateway-notifications/${env.FAKE_GATEWAY_ID ?? 'stripe'}`,
+    slowMs: 30_000,
+  });
+  console.log(
+    `Stripe fake on ${fake.url}; test payment methods pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired, pm_card_slow`,
+  );
+  process.on('SIGINT', () => void fake.close().then(() => process.exit(0)));
+} else if (which === 'adyen') {
+  const fake = await startAdyenFake({
+    port: Number(env.FAKE_ADYEN_PORT ?? 12112),
+    apiKey: env.FAKE_ADYEN_API_KEY ?? 'adyen_fake_api_key',
+    merchantAccount: env.FAKE_ADYEN_MERCHANT_ACCOUNT ?? 'PaygateECOM',
+    hmacKeyHex: env.FAKE_ADYEN_HMAC_KEY ?? '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+    notificationUrl: `${notificationBase}/gateway-notifications/${env.FAKE_GATEWAY_ID ?? 'adyen'}`,
+    slowMs: 30_000,
+  });
+  console.log(
+    `Adyen fake on ${fake.url}; test tokens adyen_test_approve, adyen_test_decline, adyen_test_challenge, adyen_test_slow`,
+  );
+  process.on('SIGINT', () => void fake.close().then(() => process.exit(0)));
+} else {
+  console.error('usage: main.ts stripe|adyen');
+  process.exit(2);
+}

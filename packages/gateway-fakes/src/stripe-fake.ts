@@ -1,0 +1,302 @@
+// A stateful fake of Stripe's PaymentIntents and Refunds API, validating every request against
+// Stripe's own OpenAPI description (400 to any request a connector builds wrongly).
+import { createHash, createHmac } from 'node:crypto';
+import {
+  challengePage,
+  type FakeAnswer,
+  type FakeRequest,
+  IdempotencyStore,
+  json,
+  Notifier,
+  randomReference,
+  redirectTo,
+  startFakeServer,
+} from './fake-server.ts';
+import { decodeStripeForm, SpecValidator, stripeFixture } from './spec-validator.ts';
+
+/** Stripe's own test payment methods, plus `pm_card_slow` (answers after `slowMs`). */
+export const STRIPE_TEST_PAYMENT_METHODS = {
+  approve: 'pm_card_visa',
+  decline: 'pm_card_chargeDeclined',
+  challenge: 'pm_card_authenticationRequired',
+  slow: 'pm_card_slow',
+} as const;
+
+export interface StripeFakeOptions {
+  port?: number;
+  secretKey: string;
+  webhookSecret: string;
+  /** Where events are posted (the service's `/gateway-notifications/<id>`); null: none sent. */
+  webhookUrl: string | null;
+  /** How long `pm_card_slow` takes to answer (default 30 000). */
+  slowMs?: number;
+  /** Unix seconds for event signatures (default: the system clock). */
+  nowSeconds?: () => number;
+}
+
+type Json = Record<string, unknown>;
+
+export interface StripeFake {
+  url: string;
+  origin: string;
+  /** Every request refused by the description, for tests to assert there were none. */
+  violations: Array<{ operation: string; problems: string[] }>;
+  /** Settles pending refunds (amounts ending in 99 fail) and sends their events. */
+  settleRefunds(): number;
+  /** Where later notifications go, e.g. once the service under test listens. */
+  setNotificationUrl(url: string | null): void;
+  /** The status and body of every notification delivered, in order. */
+  readonly delivered: ReadonlyArray<{ status: number; body: string }>;
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStripeFake(options: StripeFakeOptions): Promise<StripeFake> {
+  const spec = new SpecValidator('stripe');
+  const intents = new Map<string, Json>();
+  const refunds = new Map<string, Json>();
+  const idempotency = new IdempotencyStore();
+  const notifier = new Notifier(options.webhookUrl);
+  const violations: StripeFake['violations'] = [];
+  const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  let baseUrl = '';
+
+  const error = (status: number, type: string, message: string, extra: Json = {}) =>
+    json(status, { error: { type, message, ...extra } });
+
+  function sendEvent(type: string, object: Json): void {
+    const payload = JSON.stringify({
+      id: `evt_${randomReference(24)}`,
+      object: 'event',
+      api_version: '2020-08-27',
+      created: nowSeconds(),
+      livemode: false,
+      type,
+      data: { object },
+    });
+    const t = nowSeconds();
+    const v1 = createHmac('sha256', options.webhookSecret).update(`${t}.${payload}`).digest('hex');
+    notifier.send(payload, { 'stripe-signature': `t=${t},v1=${v1}` });
+  }
+
+  function createIntent(form: Json): FakeAnswer {
+    const id = `pi_${randomReference(24)}`;
+    const paymentMethod = String(form.payment_method ?? '');
+    const intent: Json = {
+      ...stripeFixture('payment_intent'),
+      id,
+      client_secret: `${id}_secret_${randomReference(24)}`,
+      amount: Number(form.amount),
+      currency: String(form.currency),
+      metadata: (form.metadata as Json | undefined) ?? {},
+      payment_method: paymentMethod || null,
+      created: nowSeconds(),
+      canceled_at: null,
+    };
+    intents.set(id, intent);
+    if (form.confirm !== 'true') return json(200, intent);
+    if (paymentMethod === STRIPE_TEST_PAYMENT_METHODS.decline) {
+      intent.last_payment_error = {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message: 'Your card was declined.',
+      };
+      sendEvent('payment_intent.payment_failed', intent);
+      return error(402, 'card_error', 'Your card was declined.', {
+        code: 'card_declined',
+        payment_intent: intent,
+      });
+    }
+    if (paymentMethod === STRIPE_TEST_PAYMENT_METHODS.challenge) {
+      intent.status = 'requires_action';
+      intent.next_action = {
+        type: 'redirect_to_url',
+        redirect_to_url: { url: `${baseUrl}/redirect/3ds/${id}`, return_url: form.return_url ?? null },
+      };
+      return json(200, intent);
+    }
+    if (
+      paymentMethod === STRIPE_TEST_PAYMENT_METHODS.approve ||
+      paymentMethod === STRIPE_TEST_PAYMENT_METHODS.slow
+    ) {
+      intent.status = 'succeeded';
+      intent.amount_received = intent.amount;
+      sendEvent('payment_intent.succeeded', intent);
+      return json(200, intent);
+    }
+    return error(400, 'invalid_request_error', `No such PaymentMethod: '${paymentMethod}'`, {
+      param: 'payment_method',
+    });
+  }
+
+  function createRefund(form: Json): FakeAnswer {
+    const intent = intents.get(String(form.payment_intent));
+    if (intent?.status !== 'succeeded') {
+      return error(400, 'invalid_request_error', 'This PaymentIntent has no successful charge to refund.');
+    }
+    const refunded = [...refunds.values()]
+      .filter((r) => r.payment_intent === intent.id && r.status !== 'failed')
+      .reduce((sum, r) => sum + Number(r.amount), 0);
+    const amount = form.amount === undefined ? Number(intent.amount) - refunded : Number(form.amount);
+    if (refunded + amount > Number(intent.amount)) {
+      return error(
+        400,
+        'invalid_request_error',
+        'Refund amount is greater than unrefunded amount on charge.',
+      );
+    }
+    const refund: Json = {
+      ...stripeFixture('refund'),
+      id: `re_${randomReference(24)}`,
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      charge: `ch_${randomReference(24)}`,
+      metadata: (form.metadata as Json | undefined) ?? {},
+      status: 'pending',
+      created: nowSeconds(),
+    };
+    refunds.set(String(refund.id), refund);
+    return json(200, refund);
+  }
+
+  async function api(request: FakeRequest, operation: string, body: Json): Promise<FakeAnswer> {
+    const [method, template] = operation.split(' ') as [string, string];
+    if (method === 'POST' && template === '/v1/payment_intents') {
+      if (body.payment_method === STRIPE_TEST_PAYMENT_METHODS.slow) {
+        await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 30_000));
+      }
+      return createIntent(body);
+    }
+    if (method === 'POST' && template === '/v1/refunds') return createRefund(body);
+    if (template === '/v1/payment_intents/search') {
+      const match = /^metadata\['([^']+)'\]:'([^']*)'$/.exec(request.query.get('query') ?? '');
+      if (!match) return error(400, 'invalid_request_error', 'Unsupported search query.');
+      const data = [...intents.values()].filter((i) => (i.metadata as Json)[match[1]!] === match[2]);
+      return json(200, { object: 'search_result', data, has_more: false, url: '/v1/payment_intents/search' });
+    }
+    const id = decodeURIComponent(request.path.split('/')[3] ?? '');
+    const found = template === '/v1/refunds/{refund}' ? refunds.get(id) : intents.get(id);
+    return found ? json(200, found) : error(404, 'invalid_request_error', `No such object: '${id}'`);
+  }
+
+  /** The operation of the description a request is for, or null. */
+  function operationOf(method: string, path: string): string | null {
+    if (path === '/v1/payment_intents' && method === 'POST') return 'POST /v1/payment_intents';
+    if (path === '/v1/payment_intents/search' && method === 'GET') return 'GET /v1/payment_intents/search';
+    if (/^\/v1\/payment_intents\/[^/]+$/.test(path) && method === 'GET')
+      return 'GET /v1/payment_intents/{intent}';
+    if (path === '/v1/refunds' && method === 'POST') return 'POST /v1/refunds';
+    if (/^\/v1\/refunds\/[^/]+$/.test(path) && method === 'GET') return 'GET /v1/refunds/{refund}';
+    return null;
+  }
+
+  async function challenge(request: FakeRequest): Promise<FakeAnswer> {
+    const intent = intents.get(request.path.split('/')[3] ?? '');
+    if (intent?.status !== 'requires_action') return { status: 404, body: 'no such challenge' };
+    if (request.method === 'GET') {
+      return challengePage(
+        'Stripe',
+        request.path,
+        `${intent.amount} ${String(intent.currency).toUpperCase()}`,
+      );
+    }
+    const approved = new URLSearchParams(request.rawBody).get('decision') === 'approve';
+    const redirect = ((intent.next_action as Json).redirect_to_url as Json).return_url;
+    intent.next_action = null;
+    if (approved) {
+      intent.status = 'succeeded';
+      intent.amount_received = intent.amount;
+      sendEvent('payment_intent.succeeded', intent);
+    } else {
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = {
+        type: 'card_error',
+        code: 'authentication_required',
+        message: 'The payer failed authentication.',
+      };
+      sendEvent('payment_intent.payment_failed', intent);
+    }
+    const back = new URL(String(redirect ?? `${baseUrl}/`));
+    back.searchParams.set('payment_intent', String(intent.id));
+    return redirectTo(back.toString());
+  }
+
+  const started = await startFakeServer(options.port ?? 0, async (request) => {
+    if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
+    if (request.path === '/stripe/card-element') return cardElementPage();
+    if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
+      return error(401, 'invalid_request_error', 'Invalid API Key provided.');
+    }
+    const operation = operationOf(request.method, request.path);
+    if (!operation)
+      return error(
+        404,
+        'invalid_request_error',
+        `Unrecognized request URL (${request.method}: ${request.path}).`,
+      );
+    const body = decodeStripeForm(request.rawBody);
+    const problems = spec.validate(request.method, operation.split(' ')[1]!, structuredClone(body));
+    if (problems.length > 0) {
+      violations.push({ operation, problems: problems.map((p) => `${p.path} ${p.message}`) });
+      return error(
+        400,
+        'invalid_request_error',
+        `Request does not match Stripe's description: ${problems[0]!.path} ${problems[0]!.message}`,
+      );
+    }
+    const key =
+      typeof request.headers['idempotency-key'] === 'string' ? request.headers['idempotency-key'] : null;
+    if (request.method !== 'POST' || !key) return api(request, operation, body);
+    const fingerprint = createHash('sha256').update(`${operation} ${request.rawBody}`).digest('hex');
+    const replay = idempotency.begin(
+      key,
+      fingerprint,
+      error(
+        409,
+        'idempotency_error',
+        'There is currently another in-progress request using this Idempotent Key.',
+        { code: 'idempotency_key_in_use' },
+      ),
+      error(
+        400,
+        'idempotency_error',
+        'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+      ),
+    );
+    return replay ?? idempotency.finish(key, await api(request, operation, body));
+  });
+  baseUrl = started.url;
+
+  return {
+    url: started.url,
+    origin: started.url,
+    violations,
+    settleRefunds() {
+      let settled = 0;
+      for (const refund of refunds.values()) {
+        if (refund.status !== 'pending') continue;
+        const fails = Number(refund.amount) % 100 === 99;
+        refund.status = fails ? 'failed' : 'succeeded';
+        if (fails) refund.failure_reason = 'expired_or_canceled_card';
+        sendEvent(fails ? 'refund.failed' : 'charge.refund.updated', refund);
+        settled += 1;
+      }
+      return settled;
+    },
+    setNotificationUrl: (url) => notifier.retarget(url),
+    delivered: notifier.delivered,
+    idle: () => notifier.idle(),
+    close: () => started.close(),
+  };
+}
+
+/** The stand-in for Stripe's card element that the hosted frame loads in tests. */
+function cardElementPage(): FakeAnswer {
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: '<!doctype html><title>Stripe card element (fake)</title><p>Test payment methods: pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired</p>',
+  };
+}

@@ -1,0 +1,15 @@
+import { ADMIN_LIST_DEFAULT_LIMIT } from '@paygate/contract';
+import { NotFoundError } from '../domain/errors.ts';
+import { listApiKeys as readPage } from '../storage/repositories/api-keys.ts';
+import { findMerchant } from '../storage/repositories/merchants.ts';
+import { apiKeyResource, type PageRequest, pageStart, toPage } from './admin-resources.ts';
+import type { AppContext } from './context.ts';
+
+/** A merchant's API keys (hints only, revoked ones included), newest first. */
+export async function listApiKeys(ctx: AppContext, merchantId: string, request: PageRequest) {
+  const limit = request.limit ?? ADMIN_LIST_DEFAULT_LIMIT;
+  const after = pageStart(request, 'key');
+  if (!(await findMerchant(ctx.db, merchantId))) throw new NotFoundError('merchant', merchantId);
+  const rows = await readPage(ctx.db, merchantId, { limit, after });
+  return toPage(rows, limit, (row) => apiKeyResource(row));
+}

@@ -1,0 +1,100 @@
+import serverPackage from '../../package.json' with { type: 'json' };
+
+/** The version of the service, as `paygate --version` prints it. */
+export const PAYGATE_VERSION: string = serverPackage.version;
+
+export interface CommandHelp {
+  /** How the command is written, after `paygate`. */
+  synopsis: string;
+  summary: string;
+  /** What `paygate <command> --help` adds to the summary. */
+  details: string;
+  /** The options the command takes (anything else starting with `-` is refused). */
+  options?: readonly string[];
+}
+
+const CONFIGURATION = 'Configuration comes from the environment: see docs/operations.md and .env.example.';
+
+/** One entry per command: the overview and each command's own --help are printed from here. */
+export const COMMANDS: Record<string, CommandHelp> = {
+  start: {
+    synopsis: 'start',
+    summary: 'start the service (API, operator API, checkout frame, workers, simulated gateway)',
+    details: `Listens on PORT (default 8080); the simulated gateway listens on PAYGATE_SIM_PORT (default 8081).
+To use other ports: PORT=9080 PAYGATE_SIM_PORT=9081 npm start
+Stops cleanly on SIGTERM or SIGINT (Ctrl-C).`,
+  },
+  migrate: {
+    synopsis: 'migrate',
+    summary: 'apply pending database migrations and exit',
+    details: 'Applies the SQL migrations not yet applied, each in its own transaction, and exits.',
+  },
+  worker: {
+    synopsis: 'worker',
+    summary: 'run only the webhook delivery worker (no HTTP); run several beside the API',
+    details: `For PostgreSQL (PAYGATE_DATABASE_URL): the embedded database belongs to one process.
+Tuning: PAYGATE_WEBHOOK_CONCURRENCY, PAYGATE_WEBHOOK_BATCH_SIZE, PAYGATE_WEBHOOK_POLL_MS,
+PAYGATE_WEBHOOK_LEASE_SECONDS, PAYGATE_WEBHOOK_TIMEOUT_MS.`,
+  },
+  sim: {
+    synopsis: 'sim',
+    summary: 'run only the simulated gateway, shared by every process of a deployment',
+    details: `Listens on PAYGATE_SIM_PORT and notifies PAYGATE_PUBLIC_URL; start the service processes
+with PAYGATE_SIM_URL=<its address>, the same PAYGATE_MASTER_KEY, PAYGATE_ADMIN_TOKEN and
+PAYGATE_DATABASE_URL. See docs/operations.md.`,
+  },
+  reconcile: {
+    synopsis: 'reconcile [--from <instant>] [--to <instant>] [--dry-run] [--json]',
+    summary: "compare charges and refunds with the gateway's books and repair what can be",
+    details: `Default window: the last 24 hours. Exits 0 when both sides agree, 3 while differences remain.
+--dry-run reports without repairing; --json prints the report as JSON.`,
+    options: ['--from', '--to', '--dry-run', '--json'],
+  },
+  merchant: {
+    synopsis: 'merchant create <name>',
+    summary: 'create a merchant and print its four API keys (shown once)',
+    details: `Prints {id, name, api_keys: {secret_test, publishable_test, secret_live, publishable_live}}.
+With the embedded database, stop \`paygate start\` first, or create the merchant through the
+operator API (POST /admin/v1/merchants) of the running service.`,
+  },
+  dashboard: {
+    synopsis: 'dashboard invite-owner <merchant id> <e-mail>',
+    summary: "invite a merchant's first dashboard owner (prints the token once)",
+    details: `Prints {email, role, expires_at, token, accept_url}. The owner opens accept_url, chooses a
+password and signs in at /dashboard; owners invite everyone else (docs/dashboard.md). The operator
+API does the same: POST /admin/v1/merchants/{id}/dashboard-invitations.`,
+  },
+  help: {
+    synopsis: 'help [command]',
+    summary: "show this text, or one command's help",
+    details: 'Also: paygate --help, paygate <command> --help.',
+  },
+};
+
+export function overview(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.synopsis.length)) + 2;
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.synopsis.padEnd(width)} ${c.summary}`);
+  return `Usage: paygate <command> [--help]
+
+Commands:
+${lines.join('\n')}
+
+Options:
+  --help, -h   show help (of a command: paygate <command> --help)
+  --version    print the version
+
+${CONFIGURATION}
+`;
+}
+
+export function commandHelp(name: string): string | null {
+  const command = COMMANDS[name];
+  if (!command) return null;
+  return `Usage: paygate ${command.synopsis}
+
+${command.summary[0]?.toUpperCase()}${command.summary.slice(1)}.
+${command.details}
+
+${CONFIGURATION}
+`;
+}

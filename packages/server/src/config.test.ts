@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'paygate-config-'));
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const POSTGRES = 'postgres://paygate:secret-password@db.internal:5432/paygate';
+const MASTER_KEY = 'ab'.repeat(32);
+
+function load(env: Record<string, string>) {
+  return loadConfig({ PAYGATE_DATA_DIR: dataDir, ...env });
+}
+
+function configError(env: Record<string, string>): string {
+  try {
+    load(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+    return error.message;
+  }
+  assert.fail(`no configuration error for ${JSON.stringify(env)}`);
+}
+
+describe('production mode is safe by default', () => {
+  it('creates no demo merchant and starts no simulated gateway with NODE_ENV=production', () => {
+    const config = load({ NODE_ENV: 'production' });
+    assert.equal(config.production, true);
+    assert.equal(config.createDemoMerchant, false);
+    assert.equal(config.simPort, null);
+  });
+
+  it('does not start the simulated gateway in production when only its port is set', () => {
+    assert.equal(load({ NODE_ENV: 'production', PAYGATE_SIM_PORT: '8081' }).simPort, null);
+  });
+
+  it('starts the simulated gateway in production only with PAYGATE_SIM=on', () => {
+    assert.equal(load({ NODE_ENV: 'production', PAYGATE_SIM: 'on' }).simPort, 8081);
+    assert.equal(load({ NODE_ENV: 'production', PAYGATE_SIM: 'on', PAYGATE_SIM_PORT: '9081' }).simPort, 9081);
+  });
+
+  it('keeps the zero-setup defaults outside production: demo merchant and simulator on', () => {
+    const config = load({});
+    assert.equal(config.production, false);
+    assert.equal(config.createDemoMerchant, true);
+    assert.equal(config.simPort, 8081);
+    assert.equal(load({ PAYGATE_SIM: 'off' }).simPort, null);
+  });
+
+  it('requires PAYGATE_ADMIN_TOKEN with PostgreSQL: one token for every process', () => {
+    const message = configError({ PAYGATE_DATABASE_URL: POSTGRES, PAYGATE_MASTER_KEY: MASTER_KEY });
+    assert.match(message, /^PAYGATE_ADMIN_TOKEN is required with PostgreSQL/);
+    assert.match(message, /allowed: at least 16 characters/);
+    const config = load({
+      PAYGATE_DATABASE_URL: POSTGRES,
+      PAYGATE_MASTER_KEY: MASTER_KEY,
+      PAYGATE_ADMIN_TOKEN: 'operator-token-0123456789',
+    });
+    assert.equal(config.adminToken, 'operator-token-0123456789');
+    assert.equal(config.adminTokenSource, 'environment');
+  });
+});
+
+describe('configuration errors name the variable and its allowed values', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['PORT', 'eighty', /a port number from 0 to 65535/],
+    ['PORT', '70000', /a port number from 0 to 65535/],
+    ['HOST', 'not a host', /an IP address/],
+    ['PAYGATE_PUBLIC_URL', 'localhost:8080', /an absolute http:\/\/ or https:\/\/ URL/],
+    ['PAYGATE_PUBLIC_URL', 'pay.example.com', /an absolute http:\/\/ or https:\/\/ URL/],
+    ['PAYGATE_PUBLIC_URL', 'https://pay.example.com/?x=1', /no query or fragment/],
+    ['PAYGATE_DATABASE_URL', 'mysql://db/paygate', /a postgres:\/\/ URL/],
+    ['PAYGATE_MASTER_KEY', 'abc', /64 hex characters/],
+    ['PAYGATE_ADMIN_TOKEN', 'short', /at least 16 characters/],
+    ['PAYGATE_TEST_CLOCK', 'sometimes', /1, true, yes, on \(on\) or 0, false, no, off \(off\)/],
+    ['PAYGATE_SIM', 'maybe', /allowed: on, off$/],
+    ['PAYGATE_SIM_PORT', '-1', /a port number from 0 to 65535/],
+    ['PAYGATE_REDIS_URL', 'localhost:6379', /a redis:\/\/ or rediss:\/\/ URL/],
+    ['PAYGATE_MIGRATE_ON_START', 'perhaps', /\(on\) or .* \(off\)/],
+    ['PAYGATE_RATE_LIMIT_PER_SECOND', '0', /an integer from 1 to 1000000/],
+    ['PAYGATE_RATE_LIMIT_PER_SECOND', '2.5', /an integer from 1 to 1000000/],
+    ['PAYGATE_LOG_LEVEL', 'loud', /allowed: fatal, error, warn, info, debug, trace, silent$/],
+  ];
+  for (const [name, value, allowed] of cases) {
+    it(`refuses ${name}=${value}`, () => {
+      const message = configError({ [name]: value });
+      assert.ok(message.startsWith(`${name}=`), message);
+      assert.match(message, / is not valid; allowed: /);
+      assert.match(message, allowed);
+    });
+  }
+
+  it('never echoes a secret value in the message', () => {
+    assert.doesNotMatch(configError({ PAYGATE_ADMIN_TOKEN: 'short' }), /short/);
+    assert.doesNotMatch(configError({ PAYGATE_DATABASE_URL: 'mysql://u:hunter2@db/x' }), /hunter2/);
+  });
+
+  it('accepts the documented values', () => {
+    const config = load({
+      PORT: '9080',
+      HOST: '127.0.0.1',
+      PAYGATE_PUBLIC_URL: 'https://pay.example.com/',
+      PAYGATE_LOG_LEVEL: 'WARN',
+      PAYGATE_TEST_CLOCK: '1',
+      PAYGATE_REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    assert.equal(config.port, 9080);
+    assert.equal(config.publicUrl, 'https://pay.example.com');
+    assert.equal(config.logLevel, 'warn');
+    assert.equal(config.testClock, true);
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable the service reads', () => {
+    const root = new URL('../../../', import.meta.url);
+    const example = readFileSync(new URL('.env.example', root), 'utf8');
+    const listed = new Set([...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    // Every quoted PAYGATE_* name in the service's sources is a variable it reads.
+    const read = new Set<string>(['PORT', 'HOST', 'NODE_ENV']);
+    const sources = new URL('packages/server/src/', root);
+    for (const file of readdirSync(sources, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+      const text = readFileSync(new URL(file, sources), 'utf8');
+      for (const match of text.matchAll(/['"`](PAYGATE_[A-Z0-9_]+)['"`]/g)) read.add(match[1] ?? '');
+    }
+    assert.ok(read.has('PAYGATE_LOG_LEVEL') && read.has('PAYGATE_WEBHOOK_TIMEOUT_MS'), [...read].join());
+    const missing = [...read].filter((name) => !listed.has(name));
+    assert.deepEqual(missing, [], `not in .env.example: ${missing.join(', ')}`);
+  });
+});

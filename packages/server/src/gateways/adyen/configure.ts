@@ -1,0 +1,35 @@
+import { type GatewayConfigurer, requiredTogether } from '../configure.ts';
+import { createAdyenConnector } from './connector.ts';
+
+/**
+ * Gateway `adyen` from `PAYGATE_ADYEN_API_KEY`, `PAYGATE_ADYEN_MERCHANT_ACCOUNT`,
+ * `PAYGATE_ADYEN_HMAC_KEY` (hex) and `PAYGATE_ADYEN_RETURN_URL`. Test mode unless
+ * `PAYGATE_ADYEN_LIVE=true`, which also requires `PAYGATE_ADYEN_API_URL` (Adyen assigns every live
+ * account its own URL prefix). `PAYGATE_ADYEN_HOSTED_FIELDS_URL` sets the card-entry page the checkout frame embeds.
+ */
+export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
+  const values = requiredTogether(env, 'adyen', [
+    'PAYGATE_ADYEN_API_KEY',
+    'PAYGATE_ADYEN_MERCHANT_ACCOUNT',
+    'PAYGATE_ADYEN_HMAC_KEY',
+    'PAYGATE_ADYEN_RETURN_URL',
+  ]);
+  if (!values) return null;
+  const live = env.PAYGATE_ADYEN_LIVE === 'true';
+  if (live && !env.PAYGATE_ADYEN_API_URL) {
+    throw new Error('PAYGATE_ADYEN_API_URL is required with PAYGATE_ADYEN_LIVE=true (your live URL prefix)');
+  }
+  if (!/^(?:[0-9a-fA-F]{2}){16,}$/.test(values.PAYGATE_ADYEN_HMAC_KEY)) {
+    throw new Error('PAYGATE_ADYEN_HMAC_KEY must be the hex HMAC key from the Customer Area');
+  }
+  return createAdyenConnector({
+    apiKey: values.PAYGATE_ADYEN_API_KEY,
+    merchantAccount: values.PAYGATE_ADYEN_MERCHANT_ACCOUNT,
+    hmacKeyHex: values.PAYGATE_ADYEN_HMAC_KEY,
+    defaultReturnUrl: values.PAYGATE_ADYEN_RETURN_URL,
+    live,
+    baseUrl: env.PAYGATE_ADYEN_API_URL ?? 'https://checkout-test.adyen.com/v72',
+    hostedFieldsUrl: env.PAYGATE_ADYEN_HOSTED_FIELDS_URL ?? null,
+    ...deps,
+  });
+};

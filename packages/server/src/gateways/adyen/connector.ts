@@ -1,0 +1,82 @@
+import type { Clock } from '../../clock.ts';
+import type { GatewayConnector } from '../connector.ts';
+import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-executor.ts';
+import { ADYEN_CURRENCIES, adyenMinimumAmountMinor } from './amounts.ts';
+import { parseAdyenNotifications } from './notifications.ts';
+import {
+  type AdyenAccount,
+  buildDetailsRequest,
+  buildPaymentRequest,
+  buildRefundRequest,
+  parsePaymentReply,
+  parseRefundReply,
+} from './wire.ts';
+
+export interface AdyenConnectorOptions extends AdyenAccount {
+  /** The gateway_id merchants use (`adyen`, or one per account such as `adyen_eu`). */
+  id?: string;
+  /** The HMAC key of the account's standard notifications webhook, hex as Adyen shows it. */
+  hmacKeyHex: string;
+  /** Whether this is a live account (notifications must say the same). */
+  live: boolean;
+  /**
+   * The page the checkout frame embeds for card entry (the gateway's card component, served from
+   * the gateway's own origin; the fakes serve a stand-in). Null: no hosted card entry, tokens come
+   * from the merchant's own integration of the gateway's component.
+   */
+  hostedFieldsUrl: string | null;
+  clock: Clock;
+  logger?: GatewayCallLogger;
+  requestTimeoutMs?: number;
+}
+
+/** The connector of Adyen's Checkout API v72 (`/payments`, `/payments/details`, refunds). */
+export function createAdyenConnector(options: AdyenConnectorOptions): GatewayConnector {
+  const id = options.id ?? 'adyen';
+  const execute = createGatewayHttpExecutor({
+    gatewayId: id,
+    clock: options.clock,
+    logger: options.logger,
+    timeoutMs: options.requestTimeoutMs,
+  });
+  /** Adyen's Checkout API has no read of a payment: outcomes not answered arrive by notification. */
+  const byNotificationOnly = {
+    kind: 'indeterminate' as const,
+    detail: 'adyen reports this outcome by notification only',
+  };
+
+  return {
+    id,
+    allowsLivemode: options.live,
+    currencies: ADYEN_CURRENCIES,
+    minimumAmountMinor: adyenMinimumAmountMinor,
+    async charge(request) {
+      if (request.livemode !== options.live) throw new Error(`adyen account ${id} is not for this mode`);
+      return parsePaymentReply(await execute(buildPaymentRequest(options, request)), request.idempotencyKey);
+    },
+    async syncCharge() {
+      return byNotificationOnly;
+    },
+    async completeAction(request) {
+      return parsePaymentReply(await execute(buildDetailsRequest(options, request)), request.idempotencyKey);
+    },
+    async refund(request) {
+      if (request.livemode !== options.live) throw new Error(`adyen account ${id} is not for this mode`);
+      return parseRefundReply(await execute(buildRefundRequest(options, request)));
+    },
+    async syncRefund(request) {
+      // A refund Adyen took stays pending until its REFUND or REFUND_FAILED notification.
+      return request.gatewayReference
+        ? { kind: 'pending', gatewayReference: request.gatewayReference }
+        : byNotificationOnly;
+    },
+    parseNotifications(rawBody) {
+      return parseAdyenNotifications(rawBody, options.hmacKeyHex, options.live);
+    },
+    hostedFields() {
+      return options.hostedFieldsUrl
+        ? { url: options.hostedFieldsUrl, origin: new URL(options.hostedFieldsUrl).origin }
+        : null;
+    },
+  };
+}

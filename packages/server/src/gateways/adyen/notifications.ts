@@ -1,0 +1,115 @@
+import {
+  type GatewayNotification,
+  type GatewayNotificationBatch,
+  GatewayNotificationError,
+} from '../connector.ts';
+import { stringOf } from '../reply-meaning.ts';
+import { type AdyenSignedFields, verifyAdyenHmac } from './hmac.ts';
+
+/** Adyen retries a notification request until it reads exactly this answer. */
+export const ADYEN_ACKNOWLEDGEMENT = { contentType: 'text/plain', body: '[accepted]' };
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The signed fields as sent; a field of the wrong type is left out, so the signature fails. */
+function signedFieldsOf(item: Json): AdyenSignedFields {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const amount = isObject(item.amount) ? item.amount : {};
+  return {
+    pspReference: text(item.pspReference),
+    originalReference: text(item.originalReference),
+    merchantAccountCode: text(item.merchantAccountCode),
+    merchantReference: text(item.merchantReference),
+    amount: {
+      value: typeof amount.value === 'number' ? amount.value : undefined,
+      currency: text(amount.currency),
+    },
+    eventCode: text(item.eventCode),
+    success: text(item.success),
+  };
+}
+
+/** One item as an outcome of ours; null for event codes Paygate does not act on (still verified). */
+function notificationOf(item: Json): GatewayNotification | null {
+  const pspReference = stringOf(item.pspReference);
+  const key = stringOf(item.merchantReference);
+  const eventCode = stringOf(item.eventCode);
+  if (!pspReference || !key || !eventCode || (item.success !== 'true' && item.success !== 'false')) {
+    throw new GatewayNotificationError('notification item lacks pspReference, merchantReference or success');
+  }
+  const success = item.success === 'true';
+  // Adyen's own identity of a notification: the same event for the same psp reference.
+  const notificationId = `${eventCode}:${pspReference}:${item.success}`;
+  const reason = stringOf(item.reason) ?? eventCode;
+  switch (eventCode) {
+    case 'AUTHORISATION':
+      return {
+        notificationId,
+        subject: 'charge',
+        idempotencyKey: key,
+        outcome: success
+          ? { kind: 'succeeded', gatewayReference: pspReference }
+          : { kind: 'failed', gatewayReference: pspReference, failureCode: 'card_declined', message: reason },
+      };
+    case 'REFUND':
+      return {
+        notificationId,
+        subject: 'refund',
+        idempotencyKey: key,
+        outcome: success
+          ? { kind: 'succeeded', gatewayReference: pspReference }
+          : { kind: 'failed', gatewayReference: pspReference, message: reason },
+      };
+    case 'REFUND_FAILED':
+    case 'REFUNDED_REVERSED':
+      return {
+        notificationId,
+        subject: 'refund',
+        idempotencyKey: key,
+        outcome: { kind: 'failed', gatewayReference: pspReference, message: `adyen ${eventCode}: ${reason}` },
+      };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Verifies and reads a standard notification request (`{live, notificationItems: [...]}`): every
+ * item's HMAC must match and its `live` flag must be the account's mode, or the whole request is
+ * refused (Adyen then sends it again).
+ */
+export function parseAdyenNotifications(
+  rawBody: Buffer,
+  hmacKeyHex: string,
+  live: boolean,
+): GatewayNotificationBatch {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new GatewayNotificationError('notification body is not JSON');
+  }
+  if (!isObject(body) || !Array.isArray(body.notificationItems) || body.notificationItems.length === 0) {
+    throw new GatewayNotificationError('notification body has no notificationItems');
+  }
+  if (body.live !== String(live)) {
+    throw new GatewayNotificationError(
+      `notification is for live=${String(body.live)}, this account is live=${live}`,
+    );
+  }
+  const items: GatewayNotification[] = [];
+  for (const wrapper of body.notificationItems) {
+    const item = isObject(wrapper) ? wrapper.NotificationRequestItem : undefined;
+    if (!isObject(item))
+      throw new GatewayNotificationError('notification item is not a NotificationRequestItem');
+    const additionalData = isObject(item.additionalData) ? item.additionalData : {};
+    verifyAdyenHmac(signedFieldsOf(item), additionalData.hmacSignature, hmacKeyHex);
+    const notification = notificationOf(item);
+    if (notification) items.push(notification);
+  }
+  return { items, acknowledgement: ADYEN_ACKNOWLEDGEMENT };
+}

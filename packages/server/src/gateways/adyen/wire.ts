@@ -1,0 +1,180 @@
+// Adyen Checkout API v72 as pure functions: requests built from our domain, answers read back.
+// Nothing here sends anything; the shared executor does. An answer we cannot read is
+// `indeterminate`, never success.
+import {
+  assertGatewayIdempotencyKey,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type CompleteActionRequest,
+  type RefundOutcome,
+  type RefundRequest,
+} from '../connector.ts';
+import type { GatewayHttpReply, GatewayHttpRequest } from '../http-executor.ts';
+import { jsonObjectOf, meaningOfRefusal, stringOf } from '../reply-meaning.ts';
+import { toAdyenValue } from './amounts.ts';
+
+export interface AdyenAccount {
+  /** `https://checkout-test.adyen.com/v72` in test, the live URL prefix Adyen assigns in live. */
+  baseUrl: string;
+  apiKey: string;
+  merchantAccount: string;
+  /** Where Adyen sends the payer back when the charge request named none. */
+  defaultReturnUrl: string;
+}
+
+function post(
+  account: AdyenAccount,
+  path: string,
+  idempotencyKey: string,
+  body: unknown,
+): GatewayHttpRequest {
+  assertGatewayIdempotencyKey(idempotencyKey);
+  return {
+    method: 'POST',
+    url: `${account.baseUrl.replace(/\/+$/, '')}${path}`,
+    headers: {
+      'x-api-key': account.apiKey,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'idempotency-key': idempotencyKey,
+    },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * `POST /payments`. The token is the stored payment method the Adyen card component created for
+ * this payment in the hosted frame (shopper = the intent), so no card data passes through Paygate.
+ * Our idempotency key is also the merchant reference: notifications carry it back.
+ */
+export function buildPaymentRequest(account: AdyenAccount, request: ChargeRequest): GatewayHttpRequest {
+  return post(account, '/payments', request.idempotencyKey, {
+    amount: { currency: request.currency, value: toAdyenValue(request.amountMinor, request.currency) },
+    merchantAccount: account.merchantAccount,
+    reference: request.idempotencyKey,
+    returnUrl: request.returnUrl ?? account.defaultReturnUrl,
+    paymentMethod: { type: 'scheme', storedPaymentMethodId: request.paymentMethodToken },
+    shopperReference: request.paymentIntentId,
+    shopperInteraction: 'ContAuth',
+    recurringProcessingModel: 'CardOnFile',
+    metadata: { paygatePaymentIntent: request.paymentIntentId },
+  });
+}
+
+/** `POST /payments/details`: what the payer's return from a redirect or 3-D Secure page carried. */
+export function buildDetailsRequest(
+  account: AdyenAccount,
+  request: CompleteActionRequest,
+): GatewayHttpRequest {
+  const details: Record<string, string> = {};
+  for (const name of ['redirectResult', 'threeDSResult', 'payload']) {
+    const value = request.returnParameters[name];
+    if (value) details[name] = value;
+  }
+  if (Object.keys(details).length === 0) throw new RangeError('the return carried no redirectResult');
+  return post(account, '/payments/details', `${request.idempotencyKey}:details`, { details });
+}
+
+/** `POST /payments/{pspReference}/refunds`; the reference is our refund's gateway key. */
+export function buildRefundRequest(account: AdyenAccount, request: RefundRequest): GatewayHttpRequest {
+  return post(
+    account,
+    `/payments/${encodeURIComponent(request.chargeReference)}/refunds`,
+    request.idempotencyKey,
+    {
+      amount: { currency: request.currency, value: toAdyenValue(request.amountMinor, request.currency) },
+      merchantAccount: account.merchantAccount,
+      reference: request.idempotencyKey,
+    },
+  );
+}
+
+function describeError(text: string | null): string {
+  const body = jsonObjectOf(text);
+  if (!body) return 'no readable error';
+  return `${stringOf(body.errorCode) ?? '?'} ${stringOf(body.message) ?? ''}`.trim();
+}
+
+/** Adyen answers 422 with errorCode 704 while a request with the same key is still in progress. */
+function isConflict(status: number, text: string | null): boolean {
+  return status === 422 && jsonObjectOf(text)?.errorCode === '704';
+}
+
+function redirectUrlOf(action: unknown): string | null {
+  const url =
+    typeof action === 'object' && action !== null ? stringOf((action as Record<string, unknown>).url) : null;
+  if (!url) return null;
+  try {
+    return ['http:', 'https:'].includes(new URL(url).protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A `/payments` or `/payments/details` answer as a charge outcome (the `resultCode` table). */
+export function parsePaymentReply(reply: GatewayHttpReply, idempotencyKey: string): ChargeOutcome {
+  if (reply.kind !== 'answer' || reply.status !== 200) {
+    const meaning = meaningOfRefusal(reply, 'adyen', describeError, isConflict);
+    if (meaning.kind !== 'failed') return meaning;
+    return {
+      kind: 'failed',
+      gatewayReference: null,
+      failureCode: 'gateway_rejected',
+      message: meaning.detail,
+    };
+  }
+  const body = jsonObjectOf(reply.text);
+  const resultCode = stringOf(body?.resultCode);
+  const pspReference = stringOf(body?.pspReference);
+  // A redirect answer may come before Adyen assigns a pspReference; our reference names it then.
+  const reference = pspReference ?? stringOf(body?.merchantReference) ?? idempotencyKey;
+  const refusal = stringOf(body?.refusalReason) ?? 'refused';
+  switch (resultCode) {
+    case 'Authorised':
+      return pspReference
+        ? { kind: 'succeeded', gatewayReference: pspReference }
+        : { kind: 'indeterminate', detail: 'adyen authorised without a pspReference' };
+    case 'Refused':
+      return {
+        kind: 'failed',
+        gatewayReference: pspReference,
+        failureCode: 'card_declined',
+        message: refusal,
+      };
+    case 'Cancelled':
+    case 'Error':
+      return {
+        kind: 'failed',
+        gatewayReference: pspReference,
+        failureCode: 'gateway_rejected',
+        message: `adyen ${resultCode}: ${refusal}`,
+      };
+    case 'RedirectShopper':
+    case 'ChallengeShopper':
+    case 'IdentifyShopper': {
+      const redirectUrl = redirectUrlOf(body?.action);
+      return redirectUrl
+        ? { kind: 'requires_action', gatewayReference: reference, redirectUrl }
+        : { kind: 'indeterminate', detail: `adyen ${resultCode} without a redirect action` };
+    }
+    case 'Pending':
+    case 'Received':
+      return { kind: 'pending', gatewayReference: reference };
+    default:
+      return { kind: 'indeterminate', detail: `unknown adyen resultCode ${resultCode ?? '(none)'}` };
+  }
+}
+
+/** A refund request's answer: Adyen takes it (201 `received`) and reports the outcome later. */
+export function parseRefundReply(reply: GatewayHttpReply): RefundOutcome {
+  if (reply.kind === 'answer' && reply.status === 201) {
+    const body = jsonObjectOf(reply.text);
+    const pspReference = stringOf(body?.pspReference);
+    return pspReference && body?.status === 'received'
+      ? { kind: 'pending', gatewayReference: pspReference }
+      : { kind: 'indeterminate', detail: 'unreadable adyen refund answer' };
+  }
+  const meaning = meaningOfRefusal(reply, 'adyen', describeError, isConflict);
+  if (meaning.kind !== 'failed') return meaning;
+  return { kind: 'failed', gatewayReference: null, message: meaning.detail };
+}

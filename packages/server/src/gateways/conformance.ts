@@ -1,0 +1,255 @@
+// The connector conformance suite (the pattern of Hyperswitch's ConnectorActions): one set of
+// tests that every connector runs against its gateway's fake. A connector's folder adds one
+// `conformance.test.ts` that builds a harness and calls `describeConnectorConformance`.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { waitFor } from '@paygate/testing';
+import {
+  type ChargeOutcome,
+  type ChargeRequest,
+  type GatewayConnector,
+  GatewayNotificationError,
+  type RefundRequest,
+} from './connector.ts';
+
+export interface ReceivedNotification {
+  rawBody: Buffer;
+  headers: IncomingHttpHeaders;
+}
+
+/** Everything the suite needs from one gateway's fake and its connector. */
+export interface ConformanceHarness {
+  connector: GatewayConnector;
+  /** A connector to the same fake whose time-out is shorter than the fake's slow answer. */
+  impatient: GatewayConnector;
+  currency: string;
+  tokens: { approve: string; decline: string; challenge: string; slow: string };
+  /** The payer answers the challenge page; returns the parameters the gateway sent them back with. */
+  answerChallenge(redirectUrl: string, decision: 'approve' | 'decline'): Promise<Record<string, string>>;
+  /** Settles the gateway's pending refunds (those named, or all) and waits for its notifications. */
+  settleRefunds(references: string[]): Promise<void>;
+  /** Waits until every notification the fake has sent so far was delivered. */
+  idle(): Promise<void>;
+  /** Requests the fake refused as not matching the gateway's description (must stay empty). */
+  violations(): string[];
+  close(): Promise<void>;
+}
+
+/** A real HTTP server that records the notifications a fake sends. */
+export async function startNotificationReceiver(): Promise<{
+  url: string;
+  received: ReceivedNotification[];
+  close(): Promise<void>;
+}> {
+  const received: ReceivedNotification[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ rawBody: Buffer.concat(chunks), headers: request.headers });
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('[accepted]');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/gateway-notifications`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+let sequence = 0;
+function chargeOf(token: string, currency: string, amountMinor = 10_000): ChargeRequest {
+  sequence += 1;
+  const paymentIntentId = `pi_conformance${String(sequence).padStart(10, '0')}${process.pid}`;
+  return {
+    idempotencyKey: `${paymentIntentId}:attempt:1`,
+    paymentIntentId,
+    amountMinor,
+    currency,
+    paymentMethodToken: token,
+    livemode: false,
+    returnUrl: 'http://shop.test/return',
+  };
+}
+
+function referenceOf(outcome: { kind: string; gatewayReference?: string | null }): string {
+  assert.ok(outcome.gatewayReference, `no gateway reference in a ${outcome.kind} outcome`);
+  return outcome.gatewayReference;
+}
+
+export function describeConnectorConformance(
+  name: string,
+  setup: (receiverUrl: string) => Promise<ConformanceHarness>,
+): void {
+  describe(`connector conformance: ${name}`, () => {
+    let harness: ConformanceHarness;
+    let receiver: Awaited<ReturnType<typeof startNotificationReceiver>>;
+
+    before(async () => {
+      receiver = await startNotificationReceiver();
+      harness = await setup(receiver.url);
+    });
+    after(async () => {
+      await harness.close();
+      await receiver.close();
+    });
+
+    /** The first notification about `key` that parses, with the subject wanted. */
+    async function notificationAbout(key: string, subject: 'charge' | 'refund') {
+      await harness.idle();
+      return waitFor(`a ${subject} notification about ${key}`, () => {
+        for (const note of receiver.received) {
+          const batch = harness.connector.parseNotifications(note.rawBody, note.headers);
+          const item = batch.items.find((i) => i.idempotencyKey === key && i.subject === subject);
+          if (item) return { item, note };
+        }
+        return undefined;
+      });
+    }
+
+    function refundOf(
+      chargeReference: string,
+      charge: ChargeRequest,
+      amountMinor: number,
+      label: string,
+    ): RefundRequest {
+      return {
+        idempotencyKey: `${charge.paymentIntentId}:refund:${label}`,
+        refundId: `re_${label}`,
+        paymentIntentId: charge.paymentIntentId,
+        chargeReference,
+        amountMinor,
+        currency: charge.currency,
+        livemode: false,
+      };
+    }
+
+    it('approves a charge', async () => {
+      const outcome = await harness.connector.charge(chargeOf(harness.tokens.approve, harness.currency));
+      assert.equal(outcome.kind, 'succeeded');
+      referenceOf(outcome as { kind: string; gatewayReference: string });
+    });
+
+    it('declines a charge as card_declined', async () => {
+      const outcome = await harness.connector.charge(chargeOf(harness.tokens.decline, harness.currency));
+      assert.equal(outcome.kind, 'failed');
+      assert.equal(outcome.kind === 'failed' && outcome.failureCode, 'card_declined');
+    });
+
+    it('challenges a charge, and completes it after the payer approves', async () => {
+      const charge = chargeOf(harness.tokens.challenge, harness.currency);
+      const outcome = await harness.connector.charge(charge);
+      assert.equal(outcome.kind, 'requires_action');
+      if (outcome.kind !== 'requires_action') return;
+      const returned = await harness.answerChallenge(outcome.redirectUrl, 'approve');
+      if (harness.connector.completeAction) {
+        const completed = await harness.connector.completeAction({
+          idempotencyKey: charge.idempotencyKey,
+          gatewayReference: outcome.gatewayReference,
+          connectorData: outcome.connectorData ?? null,
+          returnParameters: returned,
+        });
+        assert.equal(completed.kind, 'succeeded');
+      }
+      const { item } = await notificationAbout(charge.idempotencyKey, 'charge');
+      assert.equal(item.outcome.kind, 'succeeded');
+    });
+
+    it('fails a challenged charge the payer does not authenticate', async () => {
+      const charge = chargeOf(harness.tokens.challenge, harness.currency);
+      const outcome = await harness.connector.charge(charge);
+      if (outcome.kind !== 'requires_action') assert.fail(`expected requires_action, got ${outcome.kind}`);
+      await harness.answerChallenge(outcome.redirectUrl, 'decline');
+      const { item } = await notificationAbout(charge.idempotencyKey, 'charge');
+      assert.equal(item.outcome.kind, 'failed');
+    });
+
+    it('reads a charge without an answer as indeterminate, then reconciles it as succeeded', async () => {
+      const charge = chargeOf(harness.tokens.slow, harness.currency);
+      const outcome = await harness.impatient.charge(charge);
+      assert.equal(outcome.kind, 'indeterminate');
+      // Reconciliation: the gateway's read API where it has one, else its notification.
+      const settled = await waitFor('the slow charge to settle', async () => {
+        const synced: ChargeOutcome = await harness.connector.syncCharge({
+          idempotencyKey: charge.idempotencyKey,
+          gatewayReference: null,
+        });
+        if (synced.kind === 'succeeded') return synced;
+        const note = receiver.received
+          .flatMap((n) => harness.connector.parseNotifications(n.rawBody, n.headers).items)
+          .find((i) => i.idempotencyKey === charge.idempotencyKey && i.subject === 'charge');
+        return note?.outcome.kind === 'succeeded' ? note.outcome : undefined;
+      });
+      assert.equal(settled.kind, 'succeeded');
+    });
+
+    it('charges once for a retried idempotency key (the first answer lost in a crash)', async () => {
+      const charge = chargeOf(harness.tokens.approve, harness.currency);
+      const first = await harness.connector.charge(charge);
+      const retried = await harness.connector.charge(charge);
+      assert.equal(retried.kind, 'succeeded');
+      assert.equal(
+        referenceOf(retried as { kind: string; gatewayReference: string }),
+        referenceOf(first as never),
+      );
+    });
+
+    it('refunds partially, then fully, with the outcome settled later, and refuses more', async () => {
+      const charge = chargeOf(harness.tokens.approve, harness.currency, 10_000);
+      const charged = await harness.connector.charge(charge);
+      const chargeReference = referenceOf(charged as { kind: string; gatewayReference: string });
+      const partial = refundOf(chargeReference, charge, 3_000, 'partial');
+      const rest = refundOf(chargeReference, charge, 7_000, 'rest');
+      const outcomes = [await harness.connector.refund(partial), await harness.connector.refund(rest)];
+      for (const outcome of outcomes)
+        assert.ok(['pending', 'succeeded'].includes(outcome.kind), outcome.kind);
+      const pending = outcomes.filter((o) => o.kind === 'pending').map((o) => referenceOf(o as never));
+      await harness.settleRefunds(pending);
+      for (const [request, outcome] of [
+        [partial, outcomes[0]!],
+        [rest, outcomes[1]!],
+      ] as const) {
+        if (outcome.kind !== 'pending') continue;
+        const { item } = await notificationAbout(request.idempotencyKey, 'refund');
+        assert.equal(item.outcome.kind, 'succeeded');
+      }
+      const tooMuch = await harness.connector.refund(refundOf(chargeReference, charge, 1, 'over'));
+      assert.equal(tooMuch.kind, 'failed');
+    });
+
+    it('refunds once for a retried idempotency key', async () => {
+      const charge = chargeOf(harness.tokens.approve, harness.currency, 10_000);
+      const chargeReference = referenceOf((await harness.connector.charge(charge)) as never);
+      const request = refundOf(chargeReference, charge, 6_000, 'once');
+      const first = await harness.connector.refund(request);
+      const retried = await harness.connector.refund(request);
+      assert.equal(referenceOf(retried as never), referenceOf(first as never));
+      // Had the retry refunded again, 6 000 + 6 000 would exceed the charge; 4 000 more still fits.
+      const remaining = await harness.connector.refund(refundOf(chargeReference, charge, 4_000, 'remaining'));
+      assert.ok(['pending', 'succeeded'].includes(remaining.kind), remaining.kind);
+    });
+
+    it('refuses a notification whose body was changed after signing', async () => {
+      await harness.connector.charge(chargeOf(harness.tokens.approve, harness.currency));
+      await harness.idle();
+      const note = await waitFor('a notification', () => receiver.received.at(-1));
+      const text = note.rawBody.toString('utf8');
+      // Change one signed value, keeping the body well-formed.
+      const tampered = Buffer.from(text.replace('"pi_conformance', '"Xpi_conformance'));
+      assert.notDeepEqual(tampered, note.rawBody);
+      assert.doesNotThrow(() => harness.connector.parseNotifications(note.rawBody, note.headers));
+      assert.throws(
+        () => harness.connector.parseNotifications(tampered, note.headers),
+        GatewayNotificationError,
+      );
+    });
+
+    it('sent only requests that match the gateway’s description', () => {
+      assert.deepEqual(harness.violations(), []);
+    });
+  });
+}

@@ -1,0 +1,29 @@
+import { type GatewayConfigurer, requiredTogether } from '../configure.ts';
+import { createStripeConnector } from './connector.ts';
+
+/**
+ * Gateway `stripe` from `PAYGATE_STRIPE_SECRET_KEY` and `PAYGATE_STRIPE_WEBHOOK_SECRET`; the
+ * key's prefix (`sk_live_`/`sk_test_`) decides the mode. `PAYGATE_STRIPE_API_URL` and
+ * `PAYGATE_STRIPE_HOSTED_FIELDS_URL` point it at a fake in development.
+ */
+export const stripeFromEnvironment: GatewayConfigurer = (env, deps) => {
+  const values = requiredTogether(env, 'stripe', [
+    'PAYGATE_STRIPE_SECRET_KEY',
+    'PAYGATE_STRIPE_WEBHOOK_SECRET',
+    'PAYGATE_STRIPE_RETURN_URL',
+  ]);
+  if (!values) return null;
+  const secretKey = values.PAYGATE_STRIPE_SECRET_KEY;
+  if (!/^(sk|rk)_(test|live)_/.test(secretKey)) {
+    throw new Error('PAYGATE_STRIPE_SECRET_KEY must be a Stripe secret key (sk_test_... or sk_live_...)');
+  }
+  return createStripeConnector({
+    secretKey,
+    webhookSecret: values.PAYGATE_STRIPE_WEBHOOK_SECRET,
+    defaultReturnUrl: values.PAYGATE_STRIPE_RETURN_URL,
+    live: /^(sk|rk)_live_/.test(secretKey),
+    baseUrl: env.PAYGATE_STRIPE_API_URL ?? 'https://api.stripe.com',
+    hostedFieldsUrl: env.PAYGATE_STRIPE_HOSTED_FIELDS_URL ?? null,
+    ...deps,
+  });
+};

@@ -1,0 +1,96 @@
+import type { Clock } from '../../clock.ts';
+import type { GatewayConnector } from '../connector.ts';
+import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-executor.ts';
+import { parseStripeEvent } from './events.ts';
+import {
+  buildCreatePaymentIntent,
+  buildCreateRefund,
+  buildRetrievePaymentIntent,
+  buildRetrieveRefund,
+  buildSearchPaymentIntent,
+  parsePaymentIntentReply,
+  parseRefundReply,
+  STRIPE_MINIMUM_AMOUNT_MINOR,
+  type StripeAccount,
+} from './wire.ts';
+
+export interface StripeConnectorOptions extends StripeAccount {
+  /** The gateway_id merchants use (`stripe`, or one per account). */
+  id?: string;
+  /** The signing secret (`whsec_...`) of the account's webhook endpoint. */
+  webhookSecret: string;
+  /** Whether the secret key is a live key (events must say the same). */
+  live: boolean;
+  /**
+   * The page the checkout frame embeds for card entry (the gateway's card component, served from
+   * the gateway's own origin; the fakes serve a stand-in). Null: no hosted card entry, tokens come
+   * from the merchant's own integration of the gateway's component.
+   */
+  hostedFieldsUrl: string | null;
+  clock: Clock;
+  logger?: GatewayCallLogger;
+  requestTimeoutMs?: number;
+}
+
+const CURRENCIES: ReadonlySet<string> = new Set(Object.keys(STRIPE_MINIMUM_AMOUNT_MINOR));
+
+/** The connector of Stripe's PaymentIntents API. */
+export function createStripeConnector(options: StripeConnectorOptions): GatewayConnector {
+  const id = options.id ?? 'stripe';
+  const execute = createGatewayHttpExecutor({
+    gatewayId: id,
+    clock: options.clock,
+    logger: options.logger,
+    timeoutMs: options.requestTimeoutMs,
+  });
+  const sameMode = (livemode: boolean) => {
+    if (livemode !== options.live) throw new Error(`stripe account ${id} is not for this mode`);
+  };
+
+  return {
+    id,
+    allowsLivemode: options.live,
+    currencies: CURRENCIES,
+    minimumAmountMinor(currency) {
+      const minimum = STRIPE_MINIMUM_AMOUNT_MINOR[currency];
+      if (minimum === undefined) throw new RangeError(`the stripe gateway does not take ${currency}`);
+      return minimum;
+    },
+    async charge(request) {
+      sameMode(request.livemode);
+      return parsePaymentIntentReply(await execute(buildCreatePaymentIntent(options, request)));
+    },
+    async syncCharge(request) {
+      const read = request.gatewayReference
+        ? buildRetrievePaymentIntent(options, request.gatewayReference)
+        : buildSearchPaymentIntent(options, request.idempotencyKey);
+      return parsePaymentIntentReply(await execute(read));
+    },
+    async completeAction(request) {
+      // After the redirect Stripe has settled the intent; reading it back is the completion.
+      return parsePaymentIntentReply(
+        await execute(buildRetrievePaymentIntent(options, request.gatewayReference)),
+      );
+    },
+    async refund(request) {
+      sameMode(request.livemode);
+      return parseRefundReply(await execute(buildCreateRefund(options, request)));
+    },
+    async syncRefund(request) {
+      if (!request.gatewayReference) {
+        return { kind: 'indeterminate', detail: 'stripe refunds are read by their id only' };
+      }
+      return parseRefundReply(await execute(buildRetrieveRefund(options, request.gatewayReference)));
+    },
+    parseNotifications(rawBody, headers) {
+      const header = headers['stripe-signature'];
+      const signature = Array.isArray(header) ? header[0] : header;
+      return parseStripeEvent(rawBody, signature, options.webhookSecret, options.live, options.clock);
+    },
+    hostedFields() {
+      return options.hostedFieldsUrl
+        ? { url: options.hostedFieldsUrl, origin: new URL(options.hostedFieldsUrl).origin }
+        : null;
+    },
+  };
+}

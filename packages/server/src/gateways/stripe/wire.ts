@@ -1,0 +1,217 @@
+// Stripe's PaymentIntents and Refunds API as pure functions: form-encoded requests built from our
+// domain, answers read back. Nothing here sends anything; the shared executor does. An answer we
+// cannot read is `indeterminate`, never success.
+import {
+  assertGatewayIdempotencyKey,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type RefundOutcome,
+  type RefundRequest,
+} from '../connector.ts';
+import type { GatewayHttpReply, GatewayHttpRequest } from '../http-executor.ts';
+import { jsonObjectOf, meaningOfRefusal, stringOf } from '../reply-meaning.ts';
+import { encodeStripeForm, type FormValue } from './form.ts';
+
+/** The API version whose description the requests are validated against. */
+export const STRIPE_API_VERSION = '2020-08-27';
+/** Metadata key that carries our idempotency key, so events and searches lead back to it. */
+export const KEY_METADATA = 'paygate_idempotency_key';
+
+export interface StripeAccount {
+  /** `https://api.stripe.com`, or a fake's URL in tests. */
+  baseUrl: string;
+  /** `sk_test_...` or `sk_live_...`. */
+  secretKey: string;
+  /** Where Stripe sends the payer back when the charge request named none. */
+  defaultReturnUrl: string;
+}
+
+/**
+ * Stripe counts these currencies in ISO 4217 minor units (zero-decimal JPY is yen, EUR is cents),
+ * so amounts pass through unchanged. Minimums are Stripe's smallest charge per currency.
+ */
+export const STRIPE_MINIMUM_AMOUNT_MINOR: Readonly<Record<string, number>> = {
+  USD: 50,
+  EUR: 50,
+  GBP: 30,
+  CHF: 50,
+  SEK: 300,
+  JPY: 50,
+};
+
+type Json = Record<string, unknown>;
+
+function request(
+  account: StripeAccount,
+  method: 'GET' | 'POST',
+  path: string,
+  idempotencyKey: string | null,
+  body?: Record<string, FormValue>,
+): GatewayHttpRequest {
+  if (idempotencyKey !== null) assertGatewayIdempotencyKey(idempotencyKey);
+  return {
+    method,
+    url: `${account.baseUrl.replace(/\/+$/, '')}${path}`,
+    headers: {
+      authorization: `Bearer ${account.secretKey}`,
+      'stripe-version': STRIPE_API_VERSION,
+      accept: 'application/json',
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    },
+    body: body ? encodeStripeForm(body) : undefined,
+  };
+}
+
+/** `POST /v1/payment_intents` confirmed at once; a 3-D Secure step comes back as a redirect. */
+export function buildCreatePaymentIntent(account: StripeAccount, charge: ChargeRequest): GatewayHttpRequest {
+  return request(account, 'POST', '/v1/payment_intents', charge.idempotencyKey, {
+    amount: charge.amountMinor,
+    currency: charge.currency.toLowerCase(),
+    confirm: true,
+    payment_method: charge.paymentMethodToken,
+    payment_method_types: ['card'],
+    return_url: charge.returnUrl ?? account.defaultReturnUrl,
+    metadata: { [KEY_METADATA]: charge.idempotencyKey, paygate_payment_intent: charge.paymentIntentId },
+  });
+}
+
+export function buildRetrievePaymentIntent(account: StripeAccount, reference: string): GatewayHttpRequest {
+  return request(account, 'GET', `/v1/payment_intents/${encodeURIComponent(reference)}`, null);
+}
+
+/** Finds the PaymentIntent made with our key when its id never reached us (a time-out). */
+export function buildSearchPaymentIntent(account: StripeAccount, idempotencyKey: string): GatewayHttpRequest {
+  const query = `metadata['${KEY_METADATA}']:'${idempotencyKey.replace(/['\\]/g, '')}'`;
+  return request(account, 'GET', `/v1/payment_intents/search?${new URLSearchParams({ query })}`, null);
+}
+
+export function buildCreateRefund(account: StripeAccount, refund: RefundRequest): GatewayHttpRequest {
+  return request(account, 'POST', '/v1/refunds', refund.idempotencyKey, {
+    payment_intent: refund.chargeReference,
+    amount: refund.amountMinor,
+    metadata: { [KEY_METADATA]: refund.idempotencyKey, paygate_refund: refund.refundId },
+  });
+}
+
+export function buildRetrieveRefund(account: StripeAccount, reference: string): GatewayHttpRequest {
+  return request(account, 'GET', `/v1/refunds/${encodeURIComponent(reference)}`, null);
+}
+
+function errorOf(text: string | null): Json | null {
+  const error = jsonObjectOf(text)?.error;
+  return typeof error === 'object' && error !== null ? (error as Json) : null;
+}
+
+function describeError(text: string | null): string {
+  const error = errorOf(text);
+  return error
+    ? `${stringOf(error.code) ?? stringOf(error.type) ?? '?'}: ${stringOf(error.message) ?? ''}`
+    : 'no readable error';
+}
+
+/** Stripe answers 409 `idempotency_key_in_use` while the first request with the key still runs. */
+function isConflict(status: number): boolean {
+  return status === 409;
+}
+
+/** A PaymentIntent object as an outcome (also used for the objects inside webhook events). */
+export function paymentIntentOutcome(intent: Json | null): ChargeOutcome {
+  const id = stringOf(intent?.id);
+  if (!intent || !id || intent.object !== 'payment_intent') {
+    return { kind: 'indeterminate', detail: 'unreadable stripe payment intent' };
+  }
+  const lastError = (intent.last_payment_error ?? null) as Json | null;
+  switch (intent.status) {
+    case 'succeeded':
+      return { kind: 'succeeded', gatewayReference: id };
+    case 'processing':
+      return { kind: 'pending', gatewayReference: id };
+    case 'requires_action': {
+      const next = (intent.next_action ?? null) as Json | null;
+      const redirect = (next?.redirect_to_url ?? null) as Json | null;
+      const url = stringOf(redirect?.url);
+      return next?.type === 'redirect_to_url' && url && /^https?:\/\//.test(url)
+        ? { kind: 'requires_action', gatewayReference: id, redirectUrl: url }
+        : { kind: 'indeterminate', detail: 'stripe requires an action that is not a redirect' };
+    }
+    case 'requires_payment_method':
+      // After a failed attempt Stripe puts the intent back here with the decline in last_payment_error.
+      return lastError
+        ? {
+            kind: 'failed',
+            gatewayReference: id,
+            failureCode: 'card_declined',
+            message: stringOf(lastError.message) ?? stringOf(lastError.decline_code) ?? 'declined',
+          }
+        : { kind: 'indeterminate', detail: 'stripe payment intent awaits a payment method' };
+    case 'canceled':
+      return {
+        kind: 'failed',
+        gatewayReference: id,
+        failureCode: 'gateway_rejected',
+        message: `stripe canceled: ${stringOf(intent.cancellation_reason) ?? 'no reason'}`,
+      };
+    default:
+      return { kind: 'indeterminate', detail: `stripe payment intent in status ${String(intent.status)}` };
+  }
+}
+
+/** The answer to a creation, retrieval or search of a PaymentIntent. */
+export function parsePaymentIntentReply(reply: GatewayHttpReply): ChargeOutcome {
+  if (reply.kind === 'answer' && reply.status === 200) {
+    const body = jsonObjectOf(reply.text);
+    if (body?.object === 'search_result') {
+      const [first] = Array.isArray(body.data) ? body.data : [];
+      // Search is eventually consistent: "not found yet" is not "never charged".
+      return first
+        ? paymentIntentOutcome(first as Json)
+        : { kind: 'indeterminate', detail: 'stripe search found no payment intent (yet)' };
+    }
+    return paymentIntentOutcome(body);
+  }
+  // A decline is a 402 card_error whose body carries the PaymentIntent it failed.
+  const failedIntent = reply.kind === 'answer' ? errorOf(reply.text)?.payment_intent : undefined;
+  if (reply.kind === 'answer' && reply.status === 402 && typeof failedIntent === 'object' && failedIntent) {
+    const outcome = paymentIntentOutcome(failedIntent as Json);
+    if (outcome.kind === 'failed') return outcome;
+  }
+  const meaning = meaningOfRefusal(reply, 'stripe', describeError, isConflict);
+  if (meaning.kind !== 'failed') return meaning;
+  return {
+    kind: 'failed',
+    gatewayReference: null,
+    failureCode: reply.kind === 'answer' && reply.status === 402 ? 'card_declined' : 'gateway_rejected',
+    message: meaning.detail,
+  };
+}
+
+/** A Refund object as an outcome. */
+export function refundObjectOutcome(refund: Json | null): RefundOutcome {
+  const id = stringOf(refund?.id);
+  if (!refund || !id || refund.object !== 'refund')
+    return { kind: 'indeterminate', detail: 'unreadable stripe refund' };
+  switch (refund.status) {
+    case 'succeeded':
+      return { kind: 'succeeded', gatewayReference: id };
+    case 'pending':
+    case 'requires_action':
+      return { kind: 'pending', gatewayReference: id };
+    case 'failed':
+    case 'canceled':
+      return {
+        kind: 'failed',
+        gatewayReference: id,
+        message: `stripe refund ${refund.status}: ${stringOf(refund.failure_reason) ?? 'no reason'}`,
+      };
+    default:
+      return { kind: 'indeterminate', detail: `stripe refund in status ${String(refund.status)}` };
+  }
+}
+
+export function parseRefundReply(reply: GatewayHttpReply): RefundOutcome {
+  if (reply.kind === 'answer' && reply.status === 200) return refundObjectOutcome(jsonObjectOf(reply.text));
+  const meaning = meaningOfRefusal(reply, 'stripe', describeError, isConflict);
+  if (meaning.kind !== 'failed') return meaning;
+  return { kind: 'failed', gatewayReference: null, message: meaning.detail };
+}

@@ -1,0 +1,38 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { listApiKeys } from '../../../app/list-api-keys.ts';
+import { retrieveApiKey } from '../../../app/retrieve-api-key.ts';
+import { revokeApiKey } from '../../../app/revoke-api-key.ts';
+import { rollApiKey } from '../../../app/roll-api-key.ts';
+
+/** A merchant's API keys in the back office: list, retrieve, revoke and roll (creation is with the merchant's routes). */
+export async function apiKeyAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const config = { credential: 'admin' as const, rateLimit: false };
+
+  const list = operations.adminListApiKeys;
+  api.get(
+    routePath(list),
+    { schema: { params: list.params, querystring: list.querystring }, config },
+    (request) => listApiKeys(ctx, request.params.id, request.query),
+  );
+
+  const retrieve = operations.adminRetrieveApiKey;
+  api.get(
+    routePath(retrieve),
+    { schema: { params: retrieve.params, querystring: retrieve.querystring }, config },
+    (request) => retrieveApiKey(ctx, request.params.id),
+  );
+
+  const revoke = operations.adminRevokeApiKey;
+  api.post(routePath(revoke), { schema: { params: revoke.params }, config }, (request) =>
+    revokeApiKey(ctx, request.params.id),
+  );
+
+  const roll = operations.adminRollApiKey;
+  api.post(routePath(roll), { schema: { params: roll.params }, config }, async (request, reply) =>
+    reply.code(201).send(await rollApiKey(ctx, request.params.id)),
+  );
+}
