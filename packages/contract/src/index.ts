@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './common.ts';
+export * from './dashboard.ts';
 export * from './embed-domains.ts';
 export * from './errors.ts';
 export * from './events.ts';

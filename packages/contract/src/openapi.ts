@@ -47,6 +47,8 @@ function securityOf(operation: Operation): unknown[] {
       return [{ secretKey: [] }, { publishableKey: [], clientSecret: [] }];
     case 'admin':
       return [{ adminToken: [] }];
+    case 'session':
+      return [{ dashboardSession: [] }];
     case 'none':
       return [];
   }
@@ -130,6 +132,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         publishableKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         clientSecret: { type: 'apiKey', in: 'header', name: 'X-Client-Secret' },
         adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token' },
+        dashboardSession: { type: 'apiKey', in: 'cookie', name: 'paygate_session' },
       },
     },
   };

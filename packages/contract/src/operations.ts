@@ -12,6 +12,21 @@ import {
   MerchantWithKeys,
   UpdateMerchantBody,
 } from './admin.ts';
+import {
+  AcceptInvitationBody,
+  AuditLog,
+  DashboardCreateWebhookEndpointBody,
+  DashboardModeAndIdParams,
+  DashboardModeParams,
+  DashboardSession,
+  DashboardUserList,
+  DashboardWebhookEndpointList,
+  Invitation,
+  InviteOwnerBody,
+  InviteUserBody,
+  SignedOut,
+  SignInBody,
+} from './dashboard.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import { LateCapture, LateCaptureIdParams, LateCaptureList, ListLateCapturesQuery } from './late-captures.ts';
 import {
@@ -39,7 +54,8 @@ import {
   WebhookEndpointList,
 } from './webhooks.ts';
 
-export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'none';
+/** `session`: the dashboard's cookie session (and X-CSRF-Token on changes). */
+export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'session' | 'none';
 
 /** One API operation: the single description that routes validate with and OpenAPI is built from. */
 export interface Operation {
@@ -58,6 +74,141 @@ export interface Operation {
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
 export const operations = {
+  adminInviteDashboardOwner: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/dashboard-invitations',
+    summary: "Invite a merchant's first dashboard owner (the invitation token is shown once)",
+    credential: 'admin',
+    params: MerchantIdParams,
+    body: InviteOwnerBody,
+    response: Invitation,
+    tag: 'Operator',
+  },
+  dashboardSignIn: {
+    method: 'POST',
+    path: '/dashboard/api/v1/session',
+    summary: 'Sign in: sets the HttpOnly session cookie, answers the CSRF token',
+    credential: 'none',
+    body: SignInBody,
+    response: DashboardSession,
+    tag: 'Dashboard',
+  },
+  dashboardGetSession: {
+    method: 'GET',
+    path: '/dashboard/api/v1/session',
+    summary: 'The signed-in user and the CSRF token of this session',
+    credential: 'session',
+    response: DashboardSession,
+    tag: 'Dashboard',
+  },
+  dashboardSignOut: {
+    method: 'POST',
+    path: '/dashboard/api/v1/session/sign-out',
+    summary: 'End this session',
+    credential: 'session',
+    response: SignedOut,
+    tag: 'Dashboard',
+  },
+  dashboardSignOutEverywhere: {
+    method: 'POST',
+    path: '/dashboard/api/v1/session/sign-out-everywhere',
+    summary: 'End every session of the signed-in user, on every device',
+    credential: 'session',
+    response: SignedOut,
+    tag: 'Dashboard',
+  },
+  dashboardAcceptInvitation: {
+    method: 'POST',
+    path: '/dashboard/api/v1/invitations/accept',
+    summary: 'Accept an invitation: creates the user with the password chosen',
+    credential: 'none',
+    body: AcceptInvitationBody,
+    response: SignedOut,
+    tag: 'Dashboard',
+  },
+  dashboardInviteUser: {
+    method: 'POST',
+    path: '/dashboard/api/v1/invitations',
+    summary: 'Invite a user to the merchant (owners only)',
+    credential: 'session',
+    body: InviteUserBody,
+    response: Invitation,
+    tag: 'Dashboard',
+  },
+  dashboardListUsers: {
+    method: 'GET',
+    path: '/dashboard/api/v1/users',
+    summary: "The merchant's dashboard users",
+    credential: 'session',
+    response: DashboardUserList,
+    tag: 'Dashboard',
+  },
+  dashboardAuditLog: {
+    method: 'GET',
+    path: '/dashboard/api/v1/audit-log',
+    summary: 'Every dashboard action of the merchant, newest first (owners only)',
+    credential: 'session',
+    response: AuditLog,
+    tag: 'Dashboard',
+  },
+  dashboardListTransactions: {
+    method: 'GET',
+    path: '/dashboard/api/v1/{mode}/transactions',
+    summary: 'The payments list: transactions with the filters of GET /v1/transactions',
+    credential: 'session',
+    params: DashboardModeParams,
+    querystring: ListTransactionsQuery,
+    response: TransactionList,
+    tag: 'Dashboard',
+  },
+  dashboardRetrievePaymentIntent: {
+    method: 'GET',
+    path: '/dashboard/api/v1/{mode}/payment-intents/{id}',
+    summary: 'One payment (the detail page)',
+    credential: 'session',
+    params: DashboardModeAndIdParams,
+    response: PaymentIntent,
+    tag: 'Dashboard',
+  },
+  dashboardListWebhookEndpoints: {
+    method: 'GET',
+    path: '/dashboard/api/v1/{mode}/webhook-endpoints',
+    summary: "The merchant's webhook endpoints in this mode",
+    credential: 'session',
+    params: DashboardModeParams,
+    response: DashboardWebhookEndpointList,
+    tag: 'Dashboard',
+  },
+  dashboardCreateWebhookEndpoint: {
+    method: 'POST',
+    path: '/dashboard/api/v1/{mode}/webhook-endpoints',
+    summary: 'Register a webhook endpoint in this mode; its whsec_ secret is shown only in this response',
+    credential: 'session',
+    params: DashboardModeParams,
+    body: DashboardCreateWebhookEndpointBody,
+    response: WebhookEndpoint,
+    tag: 'Dashboard',
+  },
+  dashboardDisableWebhookEndpoint: {
+    method: 'POST',
+    path: '/dashboard/api/v1/{mode}/webhook-endpoints/{id}/disable',
+    summary: 'Disable a webhook endpoint: nothing more is delivered to it until it is enabled',
+    credential: 'session',
+    params: DashboardModeAndIdParams,
+    response: WebhookEndpoint,
+    tag: 'Dashboard',
+  },
+  dashboardCreateRefund: {
+    method: 'POST',
+    path: '/dashboard/api/v1/{mode}/refunds',
+    summary: 'Refund from the payment page (the same use case as POST /v1/refunds)',
+    credential: 'session',
+    idempotencyKeyRequired: true,
+    params: DashboardModeParams,
+    body: CreateRefundBody,
+    response: Refund,
+    tag: 'Dashboard',
+  },
   createPaymentIntent: {
     method: 'POST',
     path: '/v1/payment-intents',

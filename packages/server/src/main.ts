@@ -117,6 +117,15 @@ async function run(argv: string[]): Promise<number> {
       }
       process.stderr.write(`paygate: expected 'merchant create <name>'\n\n${commandHelp('merchant')}`);
       return 1;
+    case 'dashboard':
+      if (rest[0] === 'invite-owner' && rest[1] && rest[2] && rest.length === 3) {
+        const { inviteOwnerCommand } = await import('./cli/dashboard-commands.ts');
+        return inviteOwnerCommand(config, rest[1], rest[2]);
+      }
+      process.stderr.write(
+        `paygate: expected 'dashboard invite-owner <merchant id> <e-mail>'\n\n${commandHelp('dashboard')}`,
+      );
+      return 1;
     default:
       process.stderr.write(`paygate: unknown command '${command}'\n\n${overview()}`);
       return 1;

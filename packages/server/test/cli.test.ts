@@ -168,6 +168,29 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     assert.match(output, /shown only now/);
   });
 
+  it("invites a merchant's first dashboard owner with `paygate dashboard invite-owner`", async () => {
+    const created = await readUntil(
+      paygate(['merchant', 'create', 'Owned'], { PAYGATE_DATA_DIR: dataDir }),
+      () => false,
+    );
+    const merchantId = JSON.parse(created.slice(created.indexOf('{'), created.lastIndexOf('}') + 1)).id;
+    const invite = paygate(['dashboard', 'invite-owner', merchantId, 'Boss@Owned.example'], {
+      PAYGATE_DATA_DIR: dataDir,
+    });
+    const output = await readUntil(invite, () => false);
+    assert.equal(await exitCode(invite), 0, output);
+    const printed = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+    assert.equal(printed.email, 'boss@owned.example');
+    assert.equal(printed.role, 'owner');
+    assert.match(printed.token, /^inv_[0-9A-Za-z]{32}$/);
+    const unknown = paygate(['dashboard', 'invite-owner', 'acct_000000000000000000000000', 'a@b.example'], {
+      PAYGATE_DATA_DIR: dataDir,
+    });
+    const refused = await readUntil(unknown, () => false);
+    assert.equal(await exitCode(unknown), 1);
+    assert.match(refused, /No merchant with id 'acct_000000000000000000000000'/);
+  });
+
   it('in production creates no demo merchant and starts no simulated gateway, even with its port set', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paygate-production-'));
     const port = await freePort();

@@ -28,10 +28,13 @@ function parameterisedRoutes(app: FastifyInstance): string[] {
 /**
  * Parameterised routes that are not a merchant's: the operator API (authenticated by the admin
  * token, across merchants by design) and gateway notifications (authenticated by the gateway's
- * signature; the id is a gateway id).
+ * signature; the id is a gateway id). Dashboard routes take their tenant from a session, not a
+ * key: dashboard-isolation.test.ts walks every one of them.
  */
 const notTenantScoped = (route: string) =>
-  / \/admin\//.test(route) || route === 'POST /gateway-notifications/:gatewayId';
+  / \/admin\//.test(route) ||
+  / \/dashboard\//.test(route) ||
+  route === 'POST /gateway-notifications/:gatewayId';
 
 const MARKER = 'foreign-marker-7Q2';
 

@@ -1,6 +1,7 @@
 import { AppError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { eventTypes } from '../domain/events.ts';
 import { newId, randomBase62 } from '../domain/ids.ts';
+import type { TenantScope } from '../domain/tenant.ts';
 import type { Queryable } from '../storage/db.ts';
 import { EVENTS_CHANNEL } from '../storage/repositories/events.ts';
 import { findMerchant } from '../storage/repositories/merchants.ts';
@@ -17,6 +18,8 @@ import {
   enableWebhookEndpoint,
   findWebhookEndpoint,
   insertWebhookEndpoint,
+  listWebhookEndpointsOfTenant,
+  setWebhookEndpointStatus,
   updateWebhookEndpointSecrets,
   type WebhookEndpointRecord,
 } from '../storage/repositories/webhook-endpoints.ts';
@@ -226,5 +229,33 @@ export async function resendFailedDeliveries(
     const queued = await queueFailedForResend(tx, { endpointId, since, now: ctx.clock.now() });
     if (queued > 0) await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, `resend:${endpointId}`]);
     return queued;
+  });
+}
+
+/** A merchant's endpoints in one mode (the dashboard's webhooks page). */
+export async function listTenantWebhookEndpoints(
+  ctx: AppContext,
+  scope: TenantScope,
+): Promise<WebhookEndpointRecord[]> {
+  return listWebhookEndpointsOfTenant(ctx.db, scope);
+}
+
+/**
+ * The merchant disables one of its endpoints by hand: nothing more is delivered to it until it is
+ * enabled again. Another tenant's endpoint is not found, exactly like an unknown id.
+ */
+export async function disableTenantEndpoint(
+  ctx: AppContext,
+  scope: TenantScope,
+  id: string,
+): Promise<WebhookEndpointRecord> {
+  return ctx.db.transaction(async (tx) => {
+    const endpoint = await findWebhookEndpoint(tx, id, { forUpdate: true });
+    if (!endpoint || endpoint.merchantId !== scope.merchantId || endpoint.livemode !== scope.livemode) {
+      throw new NotFoundError('webhook endpoint', id);
+    }
+    const now = ctx.clock.now();
+    await setWebhookEndpointStatus(tx, id, 'disabled', now);
+    return { ...endpoint, status: 'disabled', updatedAt: now };
   });
 }

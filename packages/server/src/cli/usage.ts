@@ -72,6 +72,13 @@ PAYGATE_BASE_URL (default http://localhost:8080). See docs/webhooks.md.`,
 payment_intent.canceled, refund.succeeded. Key and address as for listen.`,
     options: ['--api-key', '--base-url'],
   },
+  dashboard: {
+    synopsis: 'dashboard invite-owner <merchant id> <e-mail>',
+    summary: "invite a merchant's first dashboard owner (prints the token once)",
+    details: `Prints {email, role, expires_at, token, accept_url}. The owner opens accept_url, chooses a
+password and signs in at /dashboard; owners invite everyone else (docs/dashboard.md). The operator
+API does the same: POST /admin/v1/merchants/{id}/dashboard-invitations.`,
+  },
   help: {
     synopsis: 'help [command]',
     summary: "show this text, or one command's help",

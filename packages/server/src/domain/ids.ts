@@ -13,6 +13,8 @@ export const idPrefixes = {
   apiKey: 'key',
   request: 'req',
   lateCapture: 'lc',
+  dashboardUser: 'usr',
+  auditEntry: 'aud',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

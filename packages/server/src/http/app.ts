@@ -8,10 +8,12 @@ import { MAX_PATH_SEGMENT_LENGTH, onClientError, onFrameworkError } from './pars
 import { adminAuth } from './plugins/admin-auth.ts';
 import { apiKeyAuth } from './plugins/auth.ts';
 import { cardGuard } from './plugins/card-guard.ts';
+import { dashboardAuth } from './plugins/dashboard-auth.ts';
 import { inputHygiene } from './plugins/input-hygiene.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
+import { dashboardInvitationAdminRoutes } from './routes/admin/dashboard-invitations.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
@@ -19,6 +21,11 @@ import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
+import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
+import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
+import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
+import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
@@ -112,6 +119,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   });
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
+  await app.register(dashboardAuth, { ctx });
   await app.register(inputHygiene);
   await app.register(cardGuard);
 
@@ -130,6 +138,12 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(webhookAdminRoutes, { ctx });
   await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
+  await app.register(dashboardInvitationAdminRoutes, { ctx });
+  await app.register(dashboardSessionRoutes, { ctx });
+  await app.register(dashboardTeamRoutes, { ctx });
+  await app.register(dashboardPaymentRoutes, { ctx });
+  await app.register(dashboardWebhookRoutes, { ctx });
+  await app.register(dashboardPageRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

@@ -100,6 +100,19 @@ export async function setWebhookEndpointStatus(
   await q.query('UPDATE webhook_endpoints SET status = $2, updated_at = $3 WHERE id = $1', [id, status, now]);
 }
 
+/** The endpoints of one merchant's test or live data, oldest first (the dashboard's list). */
+export async function listWebhookEndpointsOfTenant(
+  q: Queryable,
+  scope: { merchantId: string; livemode: boolean },
+): Promise<WebhookEndpointRecord[]> {
+  const { rows } = await q.query(
+    `SELECT ${endpoints.columns()} FROM webhook_endpoints
+      WHERE merchant_id = $1 AND livemode = $2 ORDER BY created_at, id`,
+    [scope.merchantId, scope.livemode],
+  );
+  return rows.map((row) => endpoints.fromRow(row));
+}
+
 export interface WebhookEndpointListItem {
   endpoint: WebhookEndpointRecord;
   position: string;

@@ -1,0 +1,105 @@
+import { type Static, Type } from 'typebox';
+import { IdOf, Timestamp } from './common.ts';
+import { CreateWebhookEndpointBody, WebhookEndpoint } from './webhooks.ts';
+
+/** The merchant back office's API (cookie session; every change also carries X-CSRF-Token). */
+export const DashboardRole = Type.Union([
+  Type.Literal('owner'),
+  Type.Literal('developer'),
+  Type.Literal('viewer'),
+]);
+
+export const DashboardModeParams = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('test'), Type.Literal('live')], {
+      description: 'Which data: test or live',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const DashboardModeAndIdParams = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+  { additionalProperties: false },
+);
+
+export const SignInBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+export type SignInBody = Static<typeof SignInBody>;
+
+export const DashboardSession = Type.Object({
+  object: Type.Literal('dashboard_session'),
+  user: Type.Object({
+    id: IdOf('usr'),
+    email: Type.String(),
+    role: DashboardRole,
+    merchant_id: IdOf('acct'),
+  }),
+  csrf_token: Type.String({ description: 'Send back in X-CSRF-Token on every POST' }),
+  expires_at: Timestamp,
+});
+
+export const AcceptInvitationBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 100 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+
+export const InviteUserBody = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254 }), role: DashboardRole },
+  { additionalProperties: false },
+);
+export const InviteOwnerBody = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254 }) },
+  { additionalProperties: false },
+);
+
+export const Invitation = Type.Object({
+  object: Type.Literal('dashboard_invitation'),
+  email: Type.String(),
+  role: DashboardRole,
+  expires_at: Timestamp,
+  token: Type.String({ description: 'Shown once: the invitee accepts with it and sets a password' }),
+});
+
+export const DashboardUserList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({ id: IdOf('usr'), email: Type.String(), role: DashboardRole, created_at: Timestamp }),
+  ),
+});
+
+export const AuditLog = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      id: IdOf('aud'),
+      action: Type.String(),
+      target: Type.Union([Type.String(), Type.Null()]),
+      livemode: Type.Union([Type.Boolean(), Type.Null()]),
+      user_email: Type.Union([Type.String(), Type.Null()], { description: 'null: the operator' }),
+      created_at: Timestamp,
+    }),
+  ),
+});
+
+export const SignedOut = Type.Object({ object: Type.Literal('signed_out'), sessions_ended: Type.Integer() });
+
+export const DashboardWebhookEndpointList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(WebhookEndpoint),
+});
+
+/** The operator's body without `livemode`: the dashboard's mode switch decides it. */
+export const DashboardCreateWebhookEndpointBody = Type.Omit(CreateWebhookEndpointBody, ['livemode'], {
+  additionalProperties: false,
+});

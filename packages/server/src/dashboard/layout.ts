@@ -1,0 +1,87 @@
+import escapeHtml from 'escape-html';
+import type { DashboardRole } from '../domain/dashboard-roles.ts';
+import { type Language, type Messages, messages } from './i18n.ts';
+
+/** Only our own script and stylesheet; no inline code, no other origin, never framed. */
+export const DASHBOARD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Escapes text for HTML content and attribute values. */
+export const h = (value: unknown): string => escapeHtml(String(value ?? ''));
+
+export interface PageFrame {
+  lang: Language;
+  title: string;
+  /** The path of this page without the query, to build the language and mode switches. */
+  path: string;
+  /** Present on signed-in pages. */
+  session?: { email: string; role: DashboardRole; csrfToken: string };
+  mode?: 'test' | 'live';
+}
+
+export function t(lang: Language): Messages {
+  return messages[lang];
+}
+
+/** A link that keeps the page's language. */
+export function href(path: string, lang: Language, query: Record<string, string | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  params.set('lang', lang);
+  return `${path}?${params.toString()}`;
+}
+
+function header(frame: PageFrame): string {
+  const m = t(frame.lang);
+  const other: Language = frame.lang === 'en' ? 'es' : 'en';
+  const languageSwitch = `<a href="${h(href(frame.path, other))}" lang="${other}">${other === 'es' ? 'Español' : 'English'}</a>`;
+  if (!frame.session) return `<header><strong>${h(m.title)}</strong>${languageSwitch}</header>`;
+  const mode = frame.mode ?? 'test';
+  const otherMode = mode === 'test' ? 'live' : 'test';
+  const modeSwitch = frame.path.startsWith(`/dashboard/${mode}/`)
+    ? `<a href="${h(href(frame.path.endsWith('/webhooks') ? `/dashboard/${otherMode}/webhooks` : `/dashboard/${otherMode}/payments`, frame.lang))}">${h(otherMode === 'live' ? m.liveData : m.testData)}</a>`
+    : '';
+  return `<header class="mode-${mode}">
+  <strong>${h(m.title)}</strong>
+  <nav aria-label="${h(m.title)}"><ul>
+    <li><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.payments)}</a></li>
+    <li><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang))}">${h(m.webhooks)}</a></li>
+    <li><a href="${h(href('/dashboard/team', frame.lang))}">${h(m.team)}</a></li>
+  </ul></nav>
+  <span class="mode">${h(m.viewing)}: ${h(mode === 'live' ? m.liveData : m.testData)}</span> ${modeSwitch}
+  ${languageSwitch}
+  <span>${h(frame.session.email)} (${h(frame.session.role)})</span>
+  <form data-api="/dashboard/api/v1/session/sign-out" data-next="${h(href('/dashboard/sign-in', frame.lang))}" data-failed="${h(m.signOut)}" data-done="">
+    <button type="submit" class="secondary">${h(m.signOut)}</button><span data-out aria-live="polite"></span>
+  </form>
+  <form data-api="/dashboard/api/v1/session/sign-out-everywhere" data-next="${h(href('/dashboard/sign-in', frame.lang))}" data-failed="${h(m.signOutEverywhere)}" data-done="">
+    <button type="submit" class="secondary">${h(m.signOutEverywhere)}</button><span data-out aria-live="polite"></span>
+  </form>
+</header>`;
+}
+
+/** The whole document around a page's main content. */
+export function page(frame: PageFrame, main: string): string {
+  const m = t(frame.lang);
+  const csrf = frame.session ? `<meta name="csrf-token" content="${h(frame.session.csrfToken)}">` : '';
+  return `<!doctype html>
+<html lang="${frame.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${csrf}
+<title>${h(frame.title)} · ${h(m.title)}</title>
+<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<script src="/dashboard/assets/dashboard.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">${h(m.skip)}</a>
+${header(frame)}
+<main id="main">
+<h1>${h(frame.title)}</h1>
+${main}
+</main>
+</body>
+</html>`;
+}

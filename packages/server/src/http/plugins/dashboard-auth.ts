@@ -1,0 +1,83 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext } from '../../app/context.ts';
+import { resolveSession, SESSION_LIFETIME_MS } from '../../app/dashboard-accounts.ts';
+import { secretsEqual } from '../../domain/api-keys.ts';
+import { type DashboardAction, roleAllows } from '../../domain/dashboard-roles.ts';
+import { AppError, AuthenticationError } from '../../domain/errors.ts';
+import type { DashboardUserRow, SessionRow } from '../../storage/repositories/dashboard-users.ts';
+
+export const SESSION_COOKIE = 'paygate_session';
+export const CSRF_HEADER = 'x-csrf-token';
+
+export interface DashboardCaller {
+  user: DashboardUserRow;
+  session: SessionRow;
+  /** The cookie's value, to end this session. */
+  sessionId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dashboardCaller: DashboardCaller | null;
+  }
+  interface FastifyContextConfig {
+    /** A dashboard route: `public` needs no session (sign-in), else the action the role must allow. */
+    dashboard?: DashboardAction | 'public';
+  }
+}
+
+/** The signed-in caller of a dashboard route that needs a session. */
+export function dashboardCallerOf(request: FastifyRequest): DashboardCaller {
+  if (!request.dashboardCaller) throw new Error('route has no dashboard action configured');
+  return request.dashboardCaller;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Cookie attributes: never readable by scripts, never sent cross-site, Secure behind HTTPS. */
+export function sessionCookieOptions(publicUrl: string) {
+  return {
+    httpOnly: true,
+    secure: publicUrl.startsWith('https://'),
+    sameSite: 'strict' as const,
+    path: '/dashboard',
+    maxAge: SESSION_LIFETIME_MS / 1000,
+  };
+}
+
+/**
+ * Dashboard authentication: the session cookie names a live session; every state change also
+ * carries the session's CSRF token in X-CSRF-Token (compared in constant time), and the user's
+ * role must allow the route's action. All of it on the server, before the handler runs.
+ */
+export const dashboardAuth = fp(
+  async (app: FastifyInstance, options: { ctx: AppContext }) => {
+    await app.register(cookie);
+    app.decorateRequest('dashboardCaller', null);
+    app.addHook('onRequest', async (request) => {
+      const action = request.routeOptions.config.dashboard;
+      if (action === undefined || action === 'public') return;
+      const sessionId = request.cookies[SESSION_COOKIE];
+      const found = sessionId ? await resolveSession(options.ctx, sessionId) : null;
+      if (!sessionId || !found) {
+        throw new AuthenticationError('invalid_session', 'Sign in first: no live dashboard session.');
+      }
+      if (!SAFE_METHODS.has(request.method)) {
+        const presented = request.headers[CSRF_HEADER];
+        if (typeof presented !== 'string' || !secretsEqual(presented, found.session.csrf_token)) {
+          throw new AppError('csrf_token_invalid', 'The X-CSRF-Token header is missing or wrong.');
+        }
+      }
+      if (!roleAllows(found.user.role, action)) {
+        throw new AuthenticationError(
+          'insufficient_permissions',
+          `The ${found.user.role} role may not do this (it needs ${action}).`,
+        );
+      }
+      request.dashboardCaller = { user: found.user, session: found.session, sessionId };
+    });
+  },
+  { name: 'dashboard-auth', fastify: '5.x' },
+);

@@ -1,0 +1,86 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { finishRefund, sendRefund, startRefund } from '../../../app/create-refund.ts';
+import { recordAudit } from '../../../app/dashboard-audit.ts';
+import { listTransactions } from '../../../app/list-transactions.ts';
+import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
+import { refundResource } from '../../../app/resources/refund.ts';
+import { retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
+import { AppError } from '../../../domain/errors.ts';
+import type { TenantScope } from '../../../domain/tenant.ts';
+import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
+import { respondInPhases } from '../../plugins/idempotency.ts';
+import { listBody } from '../v1/transactions.ts';
+
+/** The signed-in user's merchant, in the mode the path names (the test/live switch). */
+function scopeOf(merchantId: string, mode: 'test' | 'live'): TenantScope {
+  return { merchantId, livemode: mode === 'live' };
+}
+
+/**
+ * Payments: the list, one payment, a refund. Each calls the use case the public API calls, with
+ * the tenant taken from the session instead of an API key; nothing here decides a payment rule.
+ */
+export async function dashboardPaymentRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  const list = operations.dashboardListTransactions;
+  api.get(
+    routePath(list),
+    { schema: { params: list.params, querystring: list.querystring }, config: { dashboard: 'read' } },
+    async (request, reply) => {
+      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      const page = await listTransactions(ctx, scope, request.query);
+      return reply.type('application/json; charset=utf-8').send(listBody(page));
+    },
+  );
+
+  const retrieve = operations.dashboardRetrievePaymentIntent;
+  api.get(
+    routePath(retrieve),
+    { schema: { params: retrieve.params }, config: { dashboard: 'read' } },
+    async (request) => {
+      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      // The event view: no client_secret, which the back office has no use for.
+      return paymentIntentResource(await retrievePaymentIntent(ctx, scope, request.params.id), {
+        kind: 'event',
+      });
+    },
+  );
+
+  const refund = operations.dashboardCreateRefund;
+  api.post(
+    routePath(refund),
+    { schema: { params: refund.params, body: refund.body }, config: { dashboard: 'operate' } },
+    async (request, reply) => {
+      const { user } = dashboardCallerOf(request);
+      const scope = scopeOf(user.merchant_id, request.params.mode);
+      return respondInPhases(ctx, scope, request, reply, {
+        start: async (tx, key) => {
+          const started = await startRefund(ctx, tx, scope, request.body, {
+            idempotencyKey: key.key,
+            requestHash: key.hash,
+          });
+          await recordAudit(tx, ctx.clock.now(), {
+            merchantId: user.merchant_id,
+            userId: user.id,
+            action: 'refund.created',
+            target: started.refund.id,
+            livemode: scope.livemode,
+          });
+          return started;
+        },
+        callOut: (started) => sendRefund(ctx, started),
+        finish: async (tx, started, outcome) => {
+          const done = await finishRefund(ctx, tx, started, outcome);
+          return done instanceof AppError ? done : { status: 200, body: refundResource(done) };
+        },
+      });
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard-accounts.ts';
+import type { DashboardUserRow, SessionRow } from '../../../storage/repositories/dashboard-users.ts';
+import { dashboardCallerOf, SESSION_COOKIE, sessionCookieOptions } from '../../plugins/dashboard-auth.ts';
+
+function sessionBody(user: DashboardUserRow, session: Pick<SessionRow, 'csrf_token' | 'expires_at'>) {
+  return {
+    object: 'dashboard_session' as const,
+    user: { id: user.id, email: user.email, role: user.role, merchant_id: user.merchant_id },
+    csrf_token: session.csrf_token,
+    expires_at: session.expires_at.toISOString(),
+  };
+}
+
+/** Sign-in, sign-out (here or everywhere) and accepting an invitation. */
+export async function dashboardSessionRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const cookieOptions = sessionCookieOptions(ctx.publicUrl);
+
+  const signInOp = operations.dashboardSignIn;
+  api.post(
+    routePath(signInOp),
+    // Sign-in needs no CSRF token: the body must be JSON, which a cross-site form cannot send
+    // without a CORS preflight this service never answers.
+    { schema: { body: signInOp.body }, config: { dashboard: 'public' } },
+    async (request, reply) => {
+      const opened = await signIn(ctx, request.body);
+      reply.setCookie(SESSION_COOKIE, opened.sessionId, cookieOptions);
+      const expiresAt = new Date(ctx.clock.now().getTime() + cookieOptions.maxAge * 1000);
+      return sessionBody(opened.user, { csrf_token: opened.csrfToken, expires_at: expiresAt });
+    },
+  );
+
+  api.get(routePath(operations.dashboardGetSession), { config: { dashboard: 'read' } }, async (request) => {
+    const caller = dashboardCallerOf(request);
+    return sessionBody(caller.user, caller.session);
+  });
+
+  // Signing out changes nothing of the merchant's, so every role may (action `read`); the CSRF
+  // token is still required, because it is a POST.
+  api.post(
+    routePath(operations.dashboardSignOut),
+    { config: { dashboard: 'read' } },
+    async (request, reply) => {
+      const caller = dashboardCallerOf(request);
+      await signOut(ctx, caller.user, caller.sessionId);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return { object: 'signed_out' as const, sessions_ended: 1 };
+    },
+  );
+
+  api.post(
+    routePath(operations.dashboardSignOutEverywhere),
+    { config: { dashboard: 'read' } },
+    async (request, reply) => {
+      const ended = await signOutEverywhere(ctx, dashboardCallerOf(request).user);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      return { object: 'signed_out' as const, sessions_ended: ended };
+    },
+  );
+
+  const accept = operations.dashboardAcceptInvitation;
+  api.post(
+    routePath(accept),
+    { schema: { body: accept.body }, config: { dashboard: 'public' } },
+    async (request) => {
+      await acceptInvitation(ctx, request.body);
+      return { object: 'signed_out' as const, sessions_ended: 0 };
+    },
+  );
+}

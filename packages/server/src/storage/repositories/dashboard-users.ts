@@ -1,0 +1,201 @@
+import type { DashboardRole } from '../../domain/dashboard-roles.ts';
+import type { Queryable } from '../db.ts';
+
+export interface DashboardUserRow {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: DashboardRole;
+  password_hash: string;
+  failed_sign_ins: number;
+  sign_in_blocked_until: Date | null;
+  created_at: Date;
+}
+
+const USER_COLUMNS =
+  'id, merchant_id, email, role, password_hash, failed_sign_ins, sign_in_blocked_until, created_at';
+
+export async function findUserByEmail(q: Queryable, email: string): Promise<DashboardUserRow | null> {
+  const { rows } = await q.query<DashboardUserRow>(
+    `SELECT ${USER_COLUMNS} FROM dashboard_users WHERE email = $1 FOR UPDATE`,
+    [email],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertUser(q: Queryable, row: DashboardUserRow): Promise<void> {
+  await q.query(`INSERT INTO dashboard_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    row.id,
+    row.merchant_id,
+    row.email,
+    row.role,
+    row.password_hash,
+    row.failed_sign_ins,
+    row.sign_in_blocked_until,
+    row.created_at,
+  ]);
+}
+
+export async function recordSignInResult(
+  q: Queryable,
+  userId: string,
+  failedSignIns: number,
+  blockedUntil: Date | null,
+): Promise<void> {
+  await q.query('UPDATE dashboard_users SET failed_sign_ins = $2, sign_in_blocked_until = $3 WHERE id = $1', [
+    userId,
+    failedSignIns,
+    blockedUntil,
+  ]);
+}
+
+export async function listUsersOfMerchant(
+  q: Queryable,
+  merchantId: string,
+): Promise<Pick<DashboardUserRow, 'id' | 'email' | 'role' | 'created_at'>[]> {
+  const { rows } = await q.query<Pick<DashboardUserRow, 'id' | 'email' | 'role' | 'created_at'>>(
+    'SELECT id, email, role, created_at FROM dashboard_users WHERE merchant_id = $1 ORDER BY created_at, id',
+    [merchantId],
+  );
+  return rows;
+}
+
+export interface InvitationRow {
+  token_hash: string;
+  merchant_id: string;
+  email: string;
+  role: DashboardRole;
+  invited_by: string | null;
+  expires_at: Date;
+  accepted_at: Date | null;
+  created_at: Date;
+}
+
+export async function insertInvitation(q: Queryable, row: InvitationRow): Promise<void> {
+  await q.query(
+    `INSERT INTO dashboard_invitations
+       (token_hash, merchant_id, email, role, invited_by, expires_at, accepted_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      row.token_hash,
+      row.merchant_id,
+      row.email,
+      row.role,
+      row.invited_by,
+      row.expires_at,
+      row.accepted_at,
+      row.created_at,
+    ],
+  );
+}
+
+/** Locks the invitation, so that two acceptances of one token cannot both create a user. */
+export async function findInvitationForUpdate(
+  q: Queryable,
+  tokenHash: string,
+): Promise<InvitationRow | null> {
+  const { rows } = await q.query<InvitationRow>(
+    `SELECT token_hash, merchant_id, email, role, invited_by, expires_at, accepted_at, created_at
+       FROM dashboard_invitations WHERE token_hash = $1 FOR UPDATE`,
+    [tokenHash],
+  );
+  return rows[0] ?? null;
+}
+
+export async function markInvitationAccepted(q: Queryable, tokenHash: string, at: Date): Promise<void> {
+  await q.query('UPDATE dashboard_invitations SET accepted_at = $2 WHERE token_hash = $1', [tokenHash, at]);
+}
+
+export interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
+export async function insertSession(q: Queryable, row: SessionRow): Promise<void> {
+  await q.query(
+    'INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
+    [row.id_hash, row.user_id, row.csrf_token, row.expires_at, row.created_at],
+  );
+}
+
+/** The live session with this id hash and its user. */
+export async function findLiveSession(
+  q: Queryable,
+  idHash: string,
+  now: Date,
+): Promise<{ session: SessionRow; user: DashboardUserRow } | null> {
+  const { rows } = await q.query<
+    Omit<SessionRow, 'created_at'> & { s_created_at: Date; u_id: string } & Omit<DashboardUserRow, 'id'>
+  >(
+    `SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.created_at AS s_created_at,
+            u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.failed_sign_ins,
+            u.sign_in_blocked_until, u.created_at
+       FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id
+      WHERE s.id_hash = $1 AND s.expires_at > $2`,
+    [idHash, now],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    session: {
+      id_hash: row.id_hash,
+      user_id: row.user_id,
+      csrf_token: row.csrf_token,
+      expires_at: row.expires_at,
+      created_at: row.s_created_at,
+    },
+    user: {
+      id: row.u_id,
+      merchant_id: row.merchant_id,
+      email: row.email,
+      role: row.role,
+      password_hash: row.password_hash,
+      failed_sign_ins: row.failed_sign_ins,
+      sign_in_blocked_until: row.sign_in_blocked_until,
+      created_at: row.created_at,
+    },
+  };
+}
+
+export async function deleteSession(q: Queryable, idHash: string): Promise<void> {
+  await q.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [idHash]);
+}
+
+export async function deleteSessionsOfUser(q: Queryable, userId: string): Promise<number> {
+  return (await q.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [userId])).rowCount;
+}
+
+export interface AuditEntryRow {
+  id: string;
+  merchant_id: string;
+  user_id: string | null;
+  action: string;
+  target: string | null;
+  livemode: boolean | null;
+  created_at: Date;
+}
+
+export async function insertAuditEntry(q: Queryable, row: AuditEntryRow): Promise<void> {
+  await q.query(
+    `INSERT INTO dashboard_audit_log (id, merchant_id, user_id, action, target, livemode, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [row.id, row.merchant_id, row.user_id, row.action, row.target, row.livemode, row.created_at],
+  );
+}
+
+export async function listAuditEntries(
+  q: Queryable,
+  merchantId: string,
+  limit: number,
+): Promise<(AuditEntryRow & { user_email: string | null })[]> {
+  const { rows } = await q.query<AuditEntryRow & { user_email: string | null }>(
+    `SELECT a.id, a.merchant_id, a.user_id, a.action, a.target, a.livemode, a.created_at, u.email AS user_email
+       FROM dashboard_audit_log a LEFT JOIN dashboard_users u ON u.id = a.user_id
+      WHERE a.merchant_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+    [merchantId, limit],
+  );
+  return rows;
+}

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './support/dashboard.ts';
+import { databaseKinds } from './support/databases.ts';
+import { type IntentJson, paymentHelpers } from './support/payments.ts';
+import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+
+/**
+ * Every dashboard route (API and pages) as `METHOD /path`, read from Fastify's own route table (`printRoutes`),
+ * so that a route added later is walked here without anyone listing it.
+ */
+function dashboardRoutes(app: FastifyInstance): string[] {
+  const found: string[] = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line);
+    if (!match) continue;
+    const depth = (match[1] ?? '').length / 4;
+    stack.length = depth;
+    const path = `${stack.join('')}${match[2]}`;
+    stack.push(match[2] ?? '');
+    if (!path.startsWith('/dashboard') || !match[3]) continue;
+    for (const method of match[3].split(', ')) if (method !== 'HEAD') found.push(`${method} ${path}`);
+  }
+  return found.sort();
+}
+
+/** Routes that need no session: whoever calls them acts on no merchant's data. */
+const PUBLIC = new Set([
+  'POST /dashboard/api/v1/session',
+  'POST /dashboard/api/v1/invitations/accept',
+  'GET /dashboard',
+  'GET /dashboard/sign-in',
+  'GET /dashboard/accept-invitation',
+  'GET /dashboard/assets/:name',
+]);
+/** Changes that touch only the caller's own sessions, which every role may make. */
+const OWN_SESSION = new Set([
+  'POST /dashboard/api/v1/session/sign-out',
+  'POST /dashboard/api/v1/session/sign-out-everywhere',
+]);
+
+const MARKER = 'isolation-marker-9Kx';
+
+for (const kind of databaseKinds()) {
+  describe(`dashboard isolation and roles on every route (${kind})`, () => {
+    let svc: TestService;
+    let merchantA: MerchantKeys;
+    let ownerA: DashboardUser;
+    let viewerA: DashboardUser;
+    let ownerB: DashboardUser;
+    let paidA: IntentJson;
+    let endpointA: string;
+    let routes: string[];
+
+    before(async () => {
+      svc = await startTestService(kind);
+      merchantA = await svc.createMerchant('A');
+      const merchantB = await svc.createMerchant('B');
+      ownerA = await firstOwner(svc, merchantA.id, 'owner@a.example');
+      viewerA = await teamMember(svc, ownerA, 'viewer@a.example', 'viewer');
+      ownerB = await firstOwner(svc, merchantB.id, 'owner@b.example');
+      const pay = paymentHelpers(svc, () => merchantA);
+      paidA = await pay.create({ amount_minor: 5000, metadata: { note: MARKER } });
+      const confirmed = await pay.confirm(paidA.id, { payment_method_token: 'tok_sim_approve' });
+      assert.equal(confirmed.json().status, 'SUCCEEDED', confirmed.body);
+      const endpoint = await dashboardRequest(
+        svc,
+        ownerA,
+        'POST',
+        '/dashboard/api/v1/test/webhook-endpoints',
+        {
+          url: 'http://127.0.0.1:9/a-hooks',
+        },
+      );
+      assert.equal(endpoint.statusCode, 201, endpoint.body);
+      endpointA = endpoint.json().id;
+      routes = dashboardRoutes(svc.app);
+    });
+    after(() => svc.close());
+
+    /** A request to `route` with merchant A's ids filled in, and a body A's owner could send. */
+    function requestFor(route: string): { method: 'GET' | 'POST'; url: string; body?: unknown } {
+      const [method, path = ''] = route.split(' ');
+      assert.ok(method === 'GET' || method === 'POST', route);
+      const id = path.includes('/webhook-endpoints/:id') ? endpointA : paidA.id;
+      const url = path.replace(':mode', 'test').replace(':id', id);
+      if (method === 'GET') return { method, url };
+      const bodies: Record<string, unknown> = {
+        'POST /dashboard/api/v1/test/refunds': { payment_intent_id: paidA.id, amount_minor: 100 },
+        'POST /dashboard/api/v1/invitations': { email: `new-${freshKey()}@a.example`, role: 'owner' },
+        'POST /dashboard/api/v1/test/webhook-endpoints': { url: 'http://127.0.0.1:9/other-hooks' },
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/disable`]: undefined,
+      };
+      assert.ok(
+        url in Object.fromEntries(Object.keys(bodies).map((k) => [k.split(' ')[1], 1])) ||
+          OWN_SESSION.has(route),
+        `${route}: a new state-changing dashboard route needs a body here, so it is walked`,
+      );
+      return { method, url, body: bodies[`POST ${url}`] };
+    }
+
+    /** What a change to merchant A would leave behind: refunds of its payment, its users. */
+    async function stateOfA(): Promise<string> {
+      const refunds = await svc.ctx.db.query(
+        'SELECT count(*)::int AS n FROM refunds WHERE payment_intent_id = $1',
+        [paidA.id],
+      );
+      const users = await svc.ctx.db.query(
+        'SELECT count(*)::int AS n FROM dashboard_users WHERE merchant_id = $1',
+        [merchantA.id],
+      );
+      const invites = await svc.ctx.db.query(
+        'SELECT count(*)::int AS n FROM dashboard_invitations WHERE merchant_id = $1',
+        [merchantA.id],
+      );
+      const hooks = await svc.ctx.db.query(
+        'SELECT id, status FROM webhook_endpoints WHERE merchant_id = $1 ORDER BY id',
+        [merchantA.id],
+      );
+      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows]);
+    }
+
+    it('finds the dashboard routes in the route table', () => {
+      assert.ok(routes.length >= 10, routes.join('\n'));
+      assert.ok(routes.includes('POST /dashboard/api/v1/:mode/refunds'), routes.join('\n'));
+      assert.ok(routes.includes('GET /dashboard/:mode/payments/:id'), routes.join('\n'));
+    });
+
+    it('a viewer cannot change anything on any route', async () => {
+      const before = await stateOfA();
+      for (const route of routes) {
+        if (PUBLIC.has(route) || OWN_SESSION.has(route) || route.startsWith('GET ')) continue;
+        const { method, url, body } = requestFor(route);
+        const response = await dashboardRequest(svc, viewerA, method, url, body, {
+          'idempotency-key': freshKey(),
+        });
+        assert.equal(response.statusCode, 403, `${route}: ${response.body}`);
+        assert.equal(response.json().code, 'insufficient_permissions', route);
+      }
+      assert.equal(await stateOfA(), before);
+    });
+
+    it('a user of merchant B sees nothing of merchant A and changes nothing of it, on every route', async () => {
+      const before = await stateOfA();
+      let walked = 0;
+      for (const route of routes) {
+        if (PUBLIC.has(route) || OWN_SESSION.has(route)) continue;
+        const { method, url, body } = requestFor(route);
+        const response = await dashboardRequest(svc, ownerB, method, url, body, {
+          'idempotency-key': freshKey(),
+        });
+        walked++;
+        // A 404's detail echoes the id the caller sent; beyond that echo, nothing of A may show.
+        const shown =
+          response.statusCode === 404
+            ? response.body.replaceAll(`'${paidA.id}'`, '').replaceAll(`'${endpointA}'`, '')
+            : response.body;
+        for (const secret of [
+          paidA.id,
+          endpointA,
+          'a-hooks',
+          MARKER,
+          'owner@a.example',
+          'viewer@a.example',
+          merchantA.id,
+        ]) {
+          assert.equal(shown.includes(secret), false, `${route} shows A's ${secret}: ${response.body}`);
+        }
+        if (route.includes(':id')) assert.equal(response.statusCode, 404, `${route}: ${response.body}`);
+        if (route === 'POST /dashboard/api/v1/:mode/refunds')
+          assert.equal(response.statusCode, 404, response.body);
+      }
+      assert.ok(walked >= 6);
+      // The invitation B's owner sent is B's: A's users and invitations are unchanged.
+      assert.equal(await stateOfA(), before);
+    });
+
+    it("merchant A's owner does see A's data on the same routes (the walk would catch a leak)", async () => {
+      const detail = await dashboardRequest(
+        svc,
+        ownerA,
+        'GET',
+        `/dashboard/api/v1/test/payment-intents/${paidA.id}`,
+      );
+      assert.equal(detail.statusCode, 200);
+      assert.ok(detail.body.includes(MARKER));
+      const audit = await dashboardRequest(svc, ownerA, 'GET', '/dashboard/api/v1/audit-log');
+      assert.ok(audit.body.includes('viewer@a.example'));
+    });
+  });
+}
