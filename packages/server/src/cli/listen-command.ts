@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
+import { systemClock } from '../clock.ts';
 import { ConfigError } from '../config.ts';
 import { generateWebhookSecret, SIGNATURE_HEADER, signPayload } from '../webhooks/signing.ts';
 
@@ -58,7 +59,8 @@ async function* serverSentEvents(body: AsyncIterable<Buffer | string>): AsyncGen
  */
 export async function startListening(options: ListenOptions): Promise<ListenSession> {
   const secret = generateWebhookSecret();
-  const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  // Signatures carry real time: the receiver checks `t` against its own clock.
+  const nowSeconds = options.nowSeconds ?? (() => Math.floor(systemClock.now().getTime() / 1000));
   const streamUrl = new URL('/v1/events/stream', options.baseUrl);
   const response = await request(streamUrl, {
     headers: { 'x-api-key': options.apiKey, accept: 'text/event-stream' },
