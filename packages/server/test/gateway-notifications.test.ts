@@ -7,7 +7,7 @@ import {
   type PaymentHelpers,
   paymentHelpers,
 } from './support/payments.ts';
-import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
 for (const kind of databaseKinds()) {
   describe(`gateway notifications (${kind})`, () => {
@@ -27,7 +27,7 @@ for (const kind of databaseKinds()) {
       const headers = { 'x-api-key': merchant.secretTest, 'content-type': 'application/json' };
       const created = await fetch(`${svc.baseUrl}/v1/payment-intents`, {
         method: 'POST',
-        headers: { ...headers, 'idempotency-key': `challenge-${decision}-${Math.random()}` },
+        headers: { ...headers, 'idempotency-key': freshKey(`challenge-${decision}`) },
         body: JSON.stringify({
           amount_minor: 4200,
           currency: 'EUR',
