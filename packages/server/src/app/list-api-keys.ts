@@ -2,8 +2,9 @@ import { ADMIN_LIST_DEFAULT_LIMIT } from '@paygate/contract';
 import { NotFoundError } from '../domain/errors.ts';
 import { listApiKeys as readPage } from '../storage/repositories/api-keys.ts';
 import { findMerchant } from '../storage/repositories/merchants.ts';
-import { apiKeyResource, type PageRequest, pageStart, toPage } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
+import { type PageRequest, pageStart, toPage } from './pagination.ts';
+import { apiKeyResource } from './resources/operator.ts';
 
 /** A merchant's API keys (hints only, revoked ones included), newest first. */
 export async function listApiKeys(ctx: AppContext, merchantId: string, request: PageRequest) {

@@ -5,8 +5,8 @@ import {
   listWebhookEndpoints as readPage,
   type WebhookEndpointRecord,
 } from '../storage/repositories/webhook-endpoints.ts';
-import { type Page, type PageRequest, pageStart, toPage } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
+import { type Page, type PageRequest, pageStart, toPage } from './pagination.ts';
 
 /** A merchant's webhook endpoints, newest first (shown without secrets by the route). */
 export async function listWebhookEndpoints(

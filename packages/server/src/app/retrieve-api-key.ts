@@ -1,7 +1,7 @@
 import { NotFoundError } from '../domain/errors.ts';
 import { findApiKey } from '../storage/repositories/api-keys.ts';
-import { apiKeyResource } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
+import { apiKeyResource } from './resources/operator.ts';
 
 export async function retrieveApiKey(ctx: AppContext, keyId: string) {
   const key = await findApiKey(ctx.db, keyId);

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../domain/errors.ts';
 import { findMerchantWithStatus } from '../storage/repositories/merchants.ts';
-import { merchantResource } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
+import { merchantResource } from './resources/operator.ts';
 
 export async function retrieveMerchant(ctx: AppContext, merchantId: string) {
   const merchant = await findMerchantWithStatus(ctx.db, merchantId);

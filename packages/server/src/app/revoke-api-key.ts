@@ -5,8 +5,8 @@ import {
   announceApiKeyChange,
   revokeApiKey as markRevoked,
 } from '../storage/repositories/api-keys.ts';
-import { apiKeyResource } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
+import { apiKeyResource } from './resources/operator.ts';
 
 /**
  * Revokes a key inside `tx` and tells every process to forget it at the commit (their key caches

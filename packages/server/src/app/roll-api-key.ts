@@ -1,8 +1,8 @@
 import { AppError, NotFoundError } from '../domain/errors.ts';
 import { findApiKey } from '../storage/repositories/api-keys.ts';
-import { apiKeyResource } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
 import { issueApiKey } from './create-merchant.ts';
+import { apiKeyResource } from './resources/operator.ts';
 import { revokeKeyIn } from './revoke-api-key.ts';
 
 /**

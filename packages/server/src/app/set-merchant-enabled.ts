@@ -1,8 +1,8 @@
 import { NotFoundError } from '../domain/errors.ts';
 import { announceApiKeyChange } from '../storage/repositories/api-keys.ts';
 import { updateMerchant } from '../storage/repositories/merchants.ts';
-import { merchantResource } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
+import { merchantResource } from './resources/operator.ts';
 
 /**
  * Disables a merchant (all its API keys are refused; its data, events and deliveries stay) or

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../domain/errors.ts';
 import { updateMerchant as writeMerchant } from '../storage/repositories/merchants.ts';
-import { merchantResource } from './admin-resources.ts';
 import type { AppContext } from './context.ts';
+import { merchantResource } from './resources/operator.ts';
 
 /** Renames a merchant (the one field the operator may change). */
 export async function updateMerchant(ctx: AppContext, merchantId: string, change: { name: string }) {

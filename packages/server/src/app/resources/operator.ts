@@ -1,5 +1,9 @@
+import type { ApiKey, Merchant } from '@paygate/contract';
+import type { Static } from 'typebox';
+import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 import type { EmbedDomainRow } from '../../storage/repositories/embed-domains.ts';
 import type { LateCaptureRecord } from '../../storage/repositories/late-captures.ts';
+import type { MerchantListRow } from '../../storage/repositories/merchants.ts';
 import type { WebhookAttemptRecord } from '../../storage/repositories/webhook-deliveries.ts';
 import type { WebhookEndpointRecord } from '../../storage/repositories/webhook-endpoints.ts';
 import type { CreatedApiKey, CreatedMerchant } from '../create-merchant.ts';
@@ -10,7 +14,7 @@ import type { DeliveryWithAttempts } from '../webhook-endpoints.ts';
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** A new merchant with its four keys, shown in full this once. */
-export function merchantResource({ merchant, keys }: CreatedMerchant) {
+export function createdMerchantResource({ merchant, keys }: CreatedMerchant) {
   return {
     id: merchant.id,
     object: 'merchant' as const,
@@ -26,7 +30,7 @@ export function merchantResource({ merchant, keys }: CreatedMerchant) {
 }
 
 /** A new API key, with the full key shown this once. */
-export function apiKeyResource(created: CreatedApiKey) {
+export function createdApiKeyResource(created: CreatedApiKey) {
   return {
     id: created.id,
     object: 'api_key' as const,
@@ -118,5 +122,32 @@ export function lateCaptureResource(capture: LateCaptureRecord) {
     next_repair_at: iso(capture.nextRepairAt),
     detected_at: capture.detectedAt.toISOString(),
     updated_at: capture.updatedAt.toISOString(),
+  };
+}
+
+/** A merchant as the operator's lists and reads show it (its keys are never shown again). */
+export function merchantResource(row: MerchantListRow): Static<typeof Merchant> {
+  return {
+    id: row.id,
+    object: 'merchant',
+    name: row.name,
+    status: row.disabled_at ? 'disabled' : 'active',
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** An API key as the operator sees it: the hint, never the key (`key` only at creation or roll). */
+export function apiKeyResource(row: Omit<ApiKeyRow, 'key_hash'>, key?: string): Static<typeof ApiKey> {
+  return {
+    id: row.id,
+    object: 'api_key',
+    merchant_id: row.merchant_id,
+    livemode: row.livemode,
+    kind: row.kind,
+    permissions: row.permissions,
+    key_hint: row.key_hint,
+    created_at: row.created_at.toISOString(),
+    revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
+    ...(key !== undefined ? { key } : {}),
   };
 }

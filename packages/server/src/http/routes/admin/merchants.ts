@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { createApiKey, createMerchant } from '../../../app/create-merchant.ts';
 import { listMerchants } from '../../../app/list-merchants.ts';
-import { apiKeyResource, merchantResource } from '../../../app/resources/operator.ts';
+import { createdApiKeyResource, createdMerchantResource } from '../../../app/resources/operator.ts';
 import { retrieveMerchant } from '../../../app/retrieve-merchant.ts';
 import { setMerchantEnabled } from '../../../app/set-merchant-enabled.ts';
 import { updateMerchant } from '../../../app/update-merchant.ts';
@@ -17,7 +17,7 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
     routePath(create),
     { schema: { body: create.body }, config: { credential: 'admin', rateLimit: false } },
     async (request, reply) => {
-      return reply.code(201).send(merchantResource(await createMerchant(ctx, request.body.name)));
+      return reply.code(201).send(createdMerchantResource(await createMerchant(ctx, request.body.name)));
     },
   );
 
@@ -35,7 +35,7 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
         // Permissions narrow what a secret key may do; a publishable key is already limited.
         permissions: request.body.permissions ?? null,
       });
-      return reply.code(201).send(apiKeyResource(created));
+      return reply.code(201).send(createdApiKeyResource(created));
     },
   );
 }

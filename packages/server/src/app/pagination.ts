@@ -1,35 +1,8 @@
-import type { ApiKey, Merchant } from '@paygate/contract';
-import type { Static } from 'typebox';
 import type { IdPrefix } from '../domain/ids.ts';
 import { decodeListCursor, encodeListCursor, type ListPosition } from '../domain/list-cursor.ts';
-import type { ApiKeyRow } from '../storage/repositories/api-keys.ts';
-import type { MerchantListRow } from '../storage/repositories/merchants.ts';
 
-export function merchantResource(row: MerchantListRow): Static<typeof Merchant> {
-  return {
-    id: row.id,
-    object: 'merchant',
-    name: row.name,
-    status: row.disabled_at ? 'disabled' : 'active',
-    created_at: row.created_at.toISOString(),
-  };
-}
-
-/** An API key as the operator sees it: the hint, never the key (`key` only at creation or roll). */
-export function apiKeyResource(row: Omit<ApiKeyRow, 'key_hash'>, key?: string): Static<typeof ApiKey> {
-  return {
-    id: row.id,
-    object: 'api_key',
-    merchant_id: row.merchant_id,
-    livemode: row.livemode,
-    kind: row.kind,
-    permissions: row.permissions,
-    key_hint: row.key_hint,
-    created_at: row.created_at.toISOString(),
-    revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
-    ...(key !== undefined ? { key } : {}),
-  };
-}
+// Cursor pagination of the operator's lists, like the transaction list: newest first, an opaque
+// cursor naming the last row shown.
 
 export interface Page<T> {
   object: 'list';
