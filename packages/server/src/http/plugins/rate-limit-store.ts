@@ -10,7 +10,7 @@ type IncrCallback = (error: Error | null, result?: { current: number; ttl: numbe
 
 /**
  * The in-process store of @fastify/rate-limit, with fixed windows measured on the injected clock
- * instead of `Date.now()`: the test clock moves budgets like everything else time-driven, and
+ * instead of the system time: the test clock moves budgets like everything else time-driven, and
  * tests need no real one-second windows. (With Redis, Redis's own TTL decides.) The plugin builds
  * its store with `new`, so this returns a class; every instance shares one bounded map.
  */
