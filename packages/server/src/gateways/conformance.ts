@@ -38,6 +38,29 @@ export interface ConformanceHarness {
 }
 
 /** A real HTTP server that records the notifications a fake sends. */
+/** What a stateful fake of a real gateway offers the suite (`@paygate/gateway-fakes`). */
+interface GatewayFake {
+  settleRefunds(): void;
+  idle(): Promise<void>;
+  violations: readonly { operation: string; problems: readonly string[] }[];
+  close(): Promise<void>;
+}
+
+/** The harness members every fake provides the same way: its books, its spec checks, its end. */
+export function fakeHarnessParts(
+  fake: GatewayFake,
+): Pick<ConformanceHarness, 'settleRefunds' | 'idle' | 'violations' | 'close'> {
+  return {
+    async settleRefunds() {
+      fake.settleRefunds();
+      await fake.idle();
+    },
+    idle: () => fake.idle(),
+    violations: () => fake.violations.map((v) => `${v.operation}: ${v.problems.join('; ')}`),
+    close: () => fake.close(),
+  };
+}
+
 export async function startNotificationReceiver(): Promise<{
   url: string;
   received: ReceivedNotification[];

@@ -1,7 +1,7 @@
 import { ADYEN_TEST_TOKENS, startAdyenFake } from '@paygate/gateway-fakes';
 import { systemClock } from '../../clock.ts';
 import { answerChallengePage } from '../challenge-client.ts';
-import { describeConnectorConformance } from '../conformance.ts';
+import { describeConnectorConformance, fakeHarnessParts } from '../conformance.ts';
 import { createAdyenConnector } from './connector.ts';
 
 describeConnectorConformance('adyen', async (receiverUrl) => {
@@ -25,12 +25,6 @@ describeConnectorConformance('adyen', async (receiverUrl) => {
     currency: 'EUR',
     tokens: ADYEN_TEST_TOKENS,
     answerChallenge: answerChallengePage,
-    async settleRefunds() {
-      fake.settleRefunds();
-      await fake.idle();
-    },
-    idle: () => fake.idle(),
-    violations: () => fake.violations.map((v) => `${v.operation}: ${v.problems.join('; ')}`),
-    close: () => fake.close(),
+    ...fakeHarnessParts(fake),
   };
 });

@@ -1,7 +1,7 @@
 import { STRIPE_TEST_PAYMENT_METHODS, startStripeFake } from '@paygate/gateway-fakes';
 import { systemClock } from '../../clock.ts';
 import { answerChallengePage } from '../challenge-client.ts';
-import { describeConnectorConformance } from '../conformance.ts';
+import { describeConnectorConformance, fakeHarnessParts } from '../conformance.ts';
 import { createStripeConnector } from './connector.ts';
 
 describeConnectorConformance('stripe', async (receiverUrl) => {
@@ -21,12 +21,6 @@ describeConnectorConformance('stripe', async (receiverUrl) => {
     currency: 'EUR',
     tokens: STRIPE_TEST_PAYMENT_METHODS,
     answerChallenge: answerChallengePage,
-    async settleRefunds() {
-      fake.settleRefunds();
-      await fake.idle();
-    },
-    idle: () => fake.idle(),
-    violations: () => fake.violations.map((v) => `${v.operation}: ${v.problems.join('; ')}`),
-    close: () => fake.close(),
+    ...fakeHarnessParts(fake),
   };
 });
