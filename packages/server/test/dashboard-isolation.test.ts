@@ -4,26 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
+import { routesWhere } from './support/route-table.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
-/**
- * Every dashboard route (API and pages) as `METHOD /path`, read from Fastify's own route table (`printRoutes`),
- * so that a route added later is walked here without anyone listing it.
- */
+/** Every dashboard route (API and pages), from Fastify's own route table. */
 function dashboardRoutes(app: FastifyInstance): string[] {
-  const found: string[] = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? '').length / 4;
-    stack.length = depth;
-    const path = `${stack.join('')}${match[2]}`;
-    stack.push(match[2] ?? '');
-    if (!path.startsWith('/dashboard') || !match[3]) continue;
-    for (const method of match[3].split(', ')) if (method !== 'HEAD') found.push(`${method} ${path}`);
-  }
-  return found.sort();
+  return routesWhere(app, (path) => path.startsWith('/dashboard'));
 }
 
 /** Routes that need no session: whoever calls them acts on no merchant's data. */

@@ -3,26 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
+import { routesWhere } from './support/route-table.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
-/**
- * Every route of the app with a path parameter, as `METHOD /path/:param`, read from Fastify's own
- * route table (`printRoutes`), so a route added later shows up here without anyone listing it.
- */
+/** Every route of the app with a path parameter, as `METHOD /path/:param`, from Fastify's route table. */
 function parameterisedRoutes(app: FastifyInstance): string[] {
-  const found: string[] = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? '').length / 4;
-    stack.length = depth;
-    const path = `${stack.join('')}${match[2]}`;
-    stack.push(match[2] ?? '');
-    if (!path.includes(':') || !match[3]) continue;
-    for (const method of match[3].split(', ')) if (method !== 'HEAD') found.push(`${method} ${path}`);
-  }
-  return found.sort();
+  return routesWhere(app, (path) => path.includes(':'));
 }
 
 /**
