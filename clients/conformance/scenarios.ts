@@ -15,7 +15,7 @@
 // scenarios that need several commands say so in `run`.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { loadWebhookVectors } from '@paygate/contract/webhook-vectors';
 import type { Command, DriverError, Json, Reply } from './driver-process.ts';
 import type { RecordedRequest, Step } from './scripted-server.ts';
 
@@ -747,22 +747,7 @@ const money: Scenario[] = [1, 999_999_999_999].map((amount) => ({
 // ---------------------------------------------------------------------------------------------
 // Webhook signatures: the shared vectors, the default tolerance, the test header
 
-interface Vector {
-  name: string;
-  secrets: string[];
-  raw_body: string;
-  header: string;
-  now: number;
-  valid: boolean;
-  error:
-    | null
-    | 'no_matching_signature'
-    | 'timestamp_outside_tolerance'
-    | 'malformed_header'
-    | 'invalid_payload';
-}
-const vectorFile = new URL('../../packages/contract/vectors/webhook-signatures.json', import.meta.url);
-const vectors: { tolerance_seconds: number; cases: Vector[] } = JSON.parse(readFileSync(vectorFile, 'utf8'));
+const vectors = loadWebhookVectors();
 
 const webhookVectors: Scenario[] = vectors.cases.map((vector) => ({
   name: `webhook vector: ${vector.name}`,
