@@ -14,7 +14,7 @@ import time
 import urllib.request
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -94,6 +94,15 @@ def test_a_declined_card_raises_card_error_with_the_failed_intent(client: paygat
     assert caught.value.code == "card_declined"
     failed = caught.value.payment_intent
     assert failed is not None and failed.id == intent.id and failed.status == "FAILED"
+    for seen in (failed, client.payment_intents.retrieve(intent.id)):
+        failure = seen.last_payment_error
+        assert isinstance(failure, paygate.LastPaymentError)
+        assert failure.code == "card_declined"
+        assert failure.decline_code is None  # the simulated gateway gives no reason of its own
+        assert isinstance(failure.message, str) and failure.message != ""
+    assert client.payment_intents.retrieve(
+        client.payment_intents.create({"amount_minor": 2500, "currency": "USD", "gateway_id": "sim"}).id
+    ).last_payment_error is None
 
 
 def test_errors_carry_the_request_id_and_the_problem(client: paygate.Client) -> None:
@@ -180,4 +189,26 @@ def test_a_real_signed_delivery_verifies_and_carries_the_intent(client: paygate.
     wait_for(lambda: succeeded()[0], "the payment_intent.succeeded delivery")
     data = succeeded()[1]
     assert data.amount_minor == 4200 and data.status == "SUCCEEDED"
+    assert receiver.rejected == []
+
+
+def test_a_real_payment_intent_failed_delivery_says_why(client: paygate.Client, receiver: Receiver) -> None:
+    endpoint = admin("POST", f"/admin/v1/merchants/{env('PAYGATE_MERCHANT_ID')}/webhook-endpoints", {"url": receiver.url, "livemode": False})
+    receiver.secrets.append(endpoint["secret"])
+    intent = client.payment_intents.create({"amount_minor": 4300, "currency": "USD", "gateway_id": "sim"})
+    with pytest.raises(paygate.CardError):
+        client.payment_intents.confirm(intent.id, {"payment_method_token": "tok_sim_reject"})
+
+    def failed() -> Optional[paygate.PaymentIntent]:
+        for event in list(receiver.events.values()):
+            data = event.data_object
+            if event.type == "payment_intent.failed" and isinstance(data, paygate.PaymentIntent) and data.id == intent.id:
+                return data
+        return None
+
+    wait_for(lambda: failed() is not None, "the payment_intent.failed delivery")
+    data = failed()
+    assert data is not None and data.last_payment_error is not None
+    assert data.last_payment_error.code == "gateway_rejected"
+    assert isinstance(data.last_payment_error.message, str)
     assert receiver.rejected == []

@@ -9,6 +9,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 import paygate
@@ -32,6 +33,16 @@ INTENT: Dict[str, Any] = {
     "expires_at": "2026-01-02T00:00:00.000Z",
     "client_secret": "pi_3Jd8kQ2mZx7LpR5vT9wB4nYc_secret_abcdefghijklmnopqrstuvwx",
 }
+
+
+#: Fixtures shared by every client: recorded from the real service or generated from the contract
+#: (clients/conformance/record-fixtures.ts), and checked against the contract there.
+FIXTURES = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
+
+
+def fixture(name: str) -> Any:
+    """A shared fixture, freshly parsed (tests may change their copy)."""
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
 @dataclass

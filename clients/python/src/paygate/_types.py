@@ -31,18 +31,8 @@ class ResponseInfo:
     replayed: bool
 
 
-class Resource(Dict[str, Any]):
-    """A JSON object of the API with typed attributes; ``last_response`` describes its HTTP exchange."""
-
-    last_response: Optional[ResponseInfo]
-
-    def __init__(self, data: Mapping[str, Any], last_response: Optional[ResponseInfo] = None) -> None:
-        super().__init__(data)
-        for name in _MONEY_FIELDS:
-            value = self.get(name)
-            if name in self and (isinstance(value, bool) or not isinstance(value, int)):
-                raise InvalidPayloadError(f"{type(self).__name__}.{name} is not an integer: {value!r}")
-        self.last_response = last_response
+class JsonObject(Dict[str, Any]):
+    """A JSON object of the API, kept whole, with typed reads of its members."""
 
     def _str(self, name: str) -> str:
         value = self.get(name)
@@ -72,6 +62,20 @@ class Resource(Dict[str, Any]):
             raise AttributeError(f"{type(self).__name__} has no object field {name!r}")
         return value
 
+
+class Resource(JsonObject):
+    """A JSON object of the API with typed attributes; ``last_response`` describes its HTTP exchange."""
+
+    last_response: Optional[ResponseInfo]
+
+    def __init__(self, data: Mapping[str, Any], last_response: Optional[ResponseInfo] = None) -> None:
+        super().__init__(data)
+        for name in _MONEY_FIELDS:
+            value = self.get(name)
+            if name in self and (isinstance(value, bool) or not isinstance(value, int)):
+                raise InvalidPayloadError(f"{type(self).__name__}.{name} is not an integer: {value!r}")
+        self.last_response = last_response
+
     @property
     def id(self) -> str:
         return self._str("id")
@@ -83,6 +87,26 @@ class Resource(Dict[str, Any]):
     def __repr__(self) -> str:
         shown = {k: v for k, v in self.items() if k != "client_secret"}
         return f"{type(self).__name__}({shown!r})"
+
+
+class LastPaymentError(JsonObject):
+    """Why the last payment attempt of a FAILED intent failed. Members added to the API later are kept."""
+
+    @property
+    def code(self) -> str:
+        """Stable, to branch on: ``card_declined`` (ask for another card) or ``gateway_rejected``."""
+        return self._str("code")
+
+    @property
+    def decline_code(self) -> Optional[str]:
+        """The gateway's own decline reason (e.g. ``insufficient_funds``) when it gives one; log it, do
+        not depend on its values."""
+        return self._optional_str("decline_code")
+
+    @property
+    def message(self) -> str:
+        """A human-readable explanation, safe to show to the payer."""
+        return self._str("message")
 
 
 class PaymentIntent(Resource):
@@ -126,6 +150,13 @@ class PaymentIntent(Resource):
     @property
     def amount_refunded_minor(self) -> int:
         return self._int("amount_refunded_minor")
+
+    @property
+    def last_payment_error(self) -> Optional[LastPaymentError]:
+        """Why the last payment attempt failed; None unless ``status`` is FAILED (and from a service
+        older than the field)."""
+        value = self.get("last_payment_error")
+        return LastPaymentError(value) if isinstance(value, dict) else None
 
     @property
     def created_at(self) -> str:

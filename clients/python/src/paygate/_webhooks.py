@@ -34,6 +34,7 @@ KNOWN_EVENT_TYPES = frozenset(
         "payment_intent.failed",
         "payment_intent.canceled",
         "payment_intent.expired",
+        "payment_intent.late_capture_refunded",
         "refund.succeeded",
         "refund.failed",
     }
