@@ -16,6 +16,7 @@ final class Event extends ApiResource
         'payment_intent.failed',
         'payment_intent.canceled',
         'payment_intent.expired',
+        'payment_intent.late_capture_refunded',
         'refund.succeeded',
         'refund.failed',
     ];

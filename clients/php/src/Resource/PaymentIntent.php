@@ -30,6 +30,8 @@ final class PaymentIntent extends ApiResource
     public readonly ?string $createdAt;
     public readonly ?string $expiresAt;
     public readonly ?int $amountRefundedMinor;
+    /** Why the last payment attempt failed; null unless the status is FAILED. */
+    public readonly ?LastPaymentError $lastPaymentError;
     /** Present when read with a secret key; hand it to the browser component, never log it. */
     public readonly ?string $clientSecret;
 
@@ -48,6 +50,8 @@ final class PaymentIntent extends ApiResource
         $intent->createdAt = Fields::optionalString($values, 'created_at');
         $intent->expiresAt = Fields::optionalString($values, 'expires_at');
         $intent->amountRefundedMinor = Fields::optionalInt($values, 'amount_refunded_minor');
+        $lastPaymentError = Fields::optionalObject($values, 'last_payment_error');
+        $intent->lastPaymentError = $lastPaymentError === null ? null : LastPaymentError::fromJson($lastPaymentError);
         $intent->clientSecret = Fields::optionalString($values, 'client_secret');
         return $intent;
     }

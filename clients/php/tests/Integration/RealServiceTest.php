@@ -12,6 +12,8 @@ use Paygate\Exception\InvalidRequestException;
 use Paygate\Exception\InvalidStateException;
 use Paygate\Exception\NotFoundException;
 use Paygate\PaygateClient;
+use Paygate\Resource\Event;
+use Paygate\Resource\LastPaymentError;
 use Paygate\Resource\PaymentIntent;
 use Paygate\Resource\Transaction;
 use PHPUnit\Framework\TestCase;
@@ -114,7 +116,15 @@ final class RealServiceTest extends TestCase
             self::assertSame(402, $e->getStatus());
             self::assertSame('FAILED', $e->getPaymentIntent()?->status);
             self::assertNotNull($e->getRequestId());
+            foreach ([$e->getPaymentIntent(), $client->paymentIntents->retrieve($declined->id)] as $failed) {
+                $failure = $failed?->lastPaymentError;
+                self::assertInstanceOf(LastPaymentError::class, $failure);
+                self::assertSame('card_declined', $failure->code);
+                self::assertNull($failure->declineCode); // the simulated gateway gives no reason of its own
+                self::assertNotSame('', $failure->message);
+            }
         }
+        self::assertNull($client->paymentIntents->retrieve(self::createIntent($client, 2650)->id)->lastPaymentError);
 
         $open = self::createIntent($client, 2700);
         self::assertSame('CANCELED', $client->paymentIntents->cancel($open->id)->status);
@@ -223,6 +233,28 @@ final class RealServiceTest extends TestCase
             self::assertContains('{"received":true,"duplicate":true}', $answers, json_encode($retried));
             self::assertContains('{"received":true,"duplicate":false}', $answers);
             self::assertCount(1, glob("{$inbox}/{$event->id}.json") ?: []);
+
+            // A decline arrives as payment_intent.failed, whose intent says why.
+            $rejected = self::createIntent($client, 2900);
+            try {
+                $client->paymentIntents->confirm($rejected->id, ['payment_method_token' => 'tok_sim_reject']);
+                self::fail('a rejected payment was accepted');
+            } catch (CardException $e) {
+                self::assertSame('gateway_rejected', $e->getErrorCode());
+            }
+            $failedEvent = self::waitFor($explain, static function () use ($inbox, $rejected): ?Event {
+                foreach (glob("{$inbox}/evt_*.json") ?: [] as $file) {
+                    $event = Event::fromJson(json_decode((string) file_get_contents($file)));
+                    if ($event->type === 'payment_intent.failed' && $event->dataObject->id === $rejected->id) {
+                        return $event;
+                    }
+                }
+                return null;
+            });
+            $failedIntent = $failedEvent->getObject();
+            self::assertInstanceOf(PaymentIntent::class, $failedIntent);
+            self::assertSame('gateway_rejected', $failedIntent->lastPaymentError?->code);
+            self::assertIsString($failedIntent->lastPaymentError->message);
         } finally {
             proc_terminate($receiver);
             proc_close($receiver);

@@ -38,6 +38,25 @@ abstract class TestCase extends \PHPUnit\Framework\TestCase
     }
 
     /**
+     * The raw text of a fixture shared by every client (clients/conformance/fixtures: recorded from
+     * the real service or generated from the contract, and checked against the contract there).
+     */
+    public static function fixtureText(string $name): string
+    {
+        $text = file_get_contents(__DIR__ . '/../../../conformance/fixtures/' . $name);
+        self::assertIsString($text, "fixture {$name}");
+        return $text;
+    }
+
+    /** A shared fixture, decoded as the client decodes API bodies (objects as \stdClass). */
+    public static function fixture(string $name): \stdClass
+    {
+        $value = json_decode(self::fixtureText($name), false, 512, JSON_THROW_ON_ERROR);
+        self::assertInstanceOf(\stdClass::class, $value);
+        return $value;
+    }
+
+    /**
      * @param list<array<string, mixed>> $actions
      */
     protected function server(array $actions, int $port = 0): ScriptedServer
