@@ -1,5 +1,6 @@
 package dev.paygate;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +41,20 @@ public final class PaymentIntent extends ApiResource {
     return Optional.ofNullable(JsonObjects.string(json(), "redirect_url"));
   }
 
+  /** Where the gateway sends the payer back after a redirect, when the intent was created with one. */
+  public Optional<String> returnUrl() {
+    return Optional.ofNullable(JsonObjects.string(json(), "return_url"));
+  }
+
+  /** Why the last payment attempt failed; empty unless the status is FAILED. */
+  public Optional<LastPaymentError> lastPaymentError() {
+    JsonElement value = json().get("last_payment_error");
+    return value != null && value.isJsonObject()
+        ? Optional.of(LastPaymentError.fromJson(value.getAsJsonObject()))
+        : Optional.empty();
+  }
+
+  /** Present when read with a secret key; hand it to the browser component, never log it. */
   public Optional<String> clientSecret() {
     return Optional.ofNullable(JsonObjects.string(json(), "client_secret"));
   }
@@ -54,5 +69,10 @@ public final class PaymentIntent extends ApiResource {
 
   public String createdAt() {
     return JsonObjects.string(json(), "created_at");
+  }
+
+  /** When a CREATED or REQUIRES_ACTION intent expires (ISO 8601). */
+  public String expiresAt() {
+    return JsonObjects.string(json(), "expires_at");
   }
 }

@@ -35,7 +35,20 @@ public final class Transaction extends ApiResource {
     return Optional.ofNullable(JsonObjects.string(json(), "refund_id"));
   }
 
+  public String gatewayId() {
+    return JsonObjects.string(json(), "gateway_id");
+  }
+
+  public boolean livemode() {
+    return JsonObjects.bool(json(), "livemode");
+  }
+
   public String createdAt() {
     return JsonObjects.string(json(), "created_at");
+  }
+
+  /** When the status last changed (a PENDING line settles later). */
+  public String updatedAt() {
+    return JsonObjects.string(json(), "updated_at");
   }
 }

@@ -1,11 +1,23 @@
 package dev.paygate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonParser;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +61,75 @@ class RealServiceIntegrationTest {
     assertEquals(409, cancel.status());
     assertTrue(cancel.requestId().orElseThrow().startsWith("req_"));
     assertThrows(AmountException.class, () -> paygate.refunds().create(RefundCreateParams.builder(intent.id()).amountMinor(3801).build()));
+  }
+
+  @Test
+  void aDeclinedConfirmSaysWhyOnTheIntent() {
+    PaygateClient paygate = PaygateClient.builder().apiKey(env("PAYGATE_API_KEY")).baseUrl(env("PAYGATE_BASE_URL")).build();
+    PaymentIntent intent = paygate.paymentIntents().create(PaymentIntentCreateParams.builder().amountMinor(2500).currency("USD").gatewayId("sim").build());
+    CardException declined =
+        assertThrows(CardException.class, () -> paygate.paymentIntents().confirm(intent.id(), PaymentIntentConfirmParams.withToken("tok_sim_decline")));
+    assertEquals("card_declined", declined.code());
+    for (PaymentIntent failed : List.of(declined.paymentIntent().orElseThrow(), paygate.paymentIntents().retrieve(intent.id()))) {
+      assertEquals("FAILED", failed.status());
+      LastPaymentError failure = failed.lastPaymentError().orElseThrow();
+      assertEquals(LastPaymentError.CARD_DECLINED, failure.code());
+      assertEquals(Optional.empty(), failure.declineCode()); // the simulated gateway gives no reason of its own
+      assertFalse(failure.message().isEmpty());
+    }
+    PaymentIntent open = paygate.paymentIntents().create(PaymentIntentCreateParams.builder().amountMinor(2500).currency("USD").gatewayId("sim").build());
+    assertTrue(paygate.paymentIntents().retrieve(open.id()).lastPaymentError().isEmpty());
+  }
+
+  @Test
+  void aRealPaymentIntentFailedDeliverySaysWhy() throws Exception {
+    List<String> bodies = new CopyOnWriteArrayList<>();
+    List<String> headers = new CopyOnWriteArrayList<>();
+    HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/webhooks",
+        exchange -> {
+          bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          headers.add(exchange.getRequestHeaders().getFirst("Service-Signature"));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    receiver.start();
+    try {
+      String endpoint =
+          "{\"url\":\"http://127.0.0.1:" + receiver.getAddress().getPort() + "/webhooks\",\"livemode\":false}";
+      HttpResponse<String> created =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(env("PAYGATE_BASE_URL") + "/admin/v1/merchants/" + env("PAYGATE_MERCHANT_ID") + "/webhook-endpoints"))
+                      .header("X-Admin-Token", env("PAYGATE_ADMIN_TOKEN"))
+                      .header("Content-Type", "application/json")
+                      .POST(HttpRequest.BodyPublishers.ofString(endpoint))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertEquals(201, created.statusCode(), created.body());
+      String secret = JsonParser.parseString(created.body()).getAsJsonObject().get("secret").getAsString();
+
+      PaygateClient paygate = PaygateClient.builder().apiKey(env("PAYGATE_API_KEY")).baseUrl(env("PAYGATE_BASE_URL")).build();
+      PaymentIntent intent = paygate.paymentIntents().create(PaymentIntentCreateParams.builder().amountMinor(4300).currency("USD").gatewayId("sim").build());
+      assertThrows(CardException.class, () -> paygate.paymentIntents().confirm(intent.id(), PaymentIntentConfirmParams.withToken("tok_sim_reject")));
+
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      Event failed = null;
+      while (failed == null) {
+        assertTrue(System.nanoTime() < deadline, "no payment_intent.failed delivery within 60 s");
+        for (int i = 0; i < bodies.size() && failed == null; i++) {
+          Event event = Webhook.constructEvent(bodies.get(i), headers.get(i), List.of(secret));
+          if (event.type().equals("payment_intent.failed") && event.paymentIntent().id().equals(intent.id())) failed = event;
+        }
+        if (failed == null) Thread.sleep(50);
+      }
+      LastPaymentError failure = failed.paymentIntent().lastPaymentError().orElseThrow();
+      assertEquals(LastPaymentError.GATEWAY_REJECTED, failure.code());
+      assertFalse(failure.message().isEmpty());
+    } finally {
+      receiver.stop(0);
+    }
   }
 
   @Test
