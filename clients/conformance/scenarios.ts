@@ -16,6 +16,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { loadWebhookVectors } from '@paygate/contract/webhook-vectors';
+import { contractScenarios } from './contract-scenarios.ts';
 import type { Command, DriverError, Json, Reply } from './driver-process.ts';
 import type { RecordedRequest, Step } from './scripted-server.ts';
 
@@ -1040,4 +1041,6 @@ export const scenarios: Scenario[] = [
   ...webhookVectors,
   ...webhookRules,
   ...service,
+  // The contract's additive fields and every event type, on recorded answers of the real service.
+  ...contractScenarios,
 ];
