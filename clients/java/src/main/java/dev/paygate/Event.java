@@ -7,7 +7,7 @@ import java.util.Set;
  * A verified webhook event. {@link #type()} may be a type added after this client version: check
  * {@link #isKnownType()} and acknowledge unknown ones without processing them.
  */
-public final class Event {
+public final class Event extends ApiObject {
   private static final Set<String> KNOWN_TYPES =
       Set.of(
           "payment_intent.requires_action",
@@ -19,27 +19,25 @@ public final class Event {
           "refund.succeeded",
           "refund.failed");
 
-  private final JsonObject json;
-
   Event(JsonObject json) {
-    this.json = json.deepCopy();
+    super(json);
   }
 
   /** Stable across redeliveries: deduplicate on it. */
   public String id() {
-    return JsonObjects.string(json, "id");
+    return JsonObjects.string(json(), "id");
   }
 
   public String type() {
-    return JsonObjects.string(json, "type");
+    return JsonObjects.string(json(), "type");
   }
 
   public String created() {
-    return JsonObjects.string(json, "created");
+    return JsonObjects.string(json(), "created");
   }
 
   public boolean livemode() {
-    return JsonObjects.bool(json, "livemode");
+    return JsonObjects.bool(json(), "livemode");
   }
 
   public boolean isKnownType() {
@@ -48,7 +46,7 @@ public final class Event {
 
   /** {@code data.object} as JSON (a copy). */
   public JsonObject dataObject() {
-    return json.getAsJsonObject("data").getAsJsonObject("object").deepCopy();
+    return json().getAsJsonObject("data").getAsJsonObject("object").deepCopy();
   }
 
   /** {@code data.object} of a {@code payment_intent.*} event. */
@@ -61,19 +59,5 @@ public final class Event {
   public Refund refund() {
     if (!type().startsWith("refund.")) throw new IllegalStateException(type() + " carries no refund");
     return Refund.fromJson(dataObject());
-  }
-
-  /** The whole envelope as received (a copy). */
-  public JsonObject toJsonObject() {
-    return json.deepCopy();
-  }
-
-  public String toJson() {
-    return JsonObjects.GSON.toJson(json);
-  }
-
-  @Override
-  public String toString() {
-    return "Event" + toJson();
   }
 }

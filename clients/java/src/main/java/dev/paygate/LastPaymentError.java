@@ -7,16 +7,14 @@ import java.util.Optional;
  * Why the last payment attempt of a FAILED intent failed ({@link PaymentIntent#lastPaymentError()}).
  * Immutable; members the API adds later are kept in {@link #toJsonObject()}.
  */
-public final class LastPaymentError {
+public final class LastPaymentError extends ApiObject {
   /** The payer's bank said no: ask for another card. */
   public static final String CARD_DECLINED = "card_declined";
   /** The gateway refused the request. */
   public static final String GATEWAY_REJECTED = "gateway_rejected";
 
-  private final JsonObject json;
-
   private LastPaymentError(JsonObject json) {
-    this.json = json.deepCopy();
+    super(json);
   }
 
   /** Builds one from the {@code last_payment_error} member of an intent. */
@@ -26,30 +24,16 @@ public final class LastPaymentError {
 
   /** Stable, to branch on: {@link #CARD_DECLINED} or {@link #GATEWAY_REJECTED}. */
   public String code() {
-    return JsonObjects.string(json, "code");
+    return JsonObjects.string(json(), "code");
   }
 
   /** The gateway's own decline reason (e.g. {@code insufficient_funds}) when it gives one: log it, do not depend on it. */
   public Optional<String> declineCode() {
-    return Optional.ofNullable(JsonObjects.string(json, "decline_code"));
+    return Optional.ofNullable(JsonObjects.string(json(), "decline_code"));
   }
 
   /** A human-readable explanation, safe to show to the payer. */
   public String message() {
-    return JsonObjects.string(json, "message");
-  }
-
-  /** The object as received, as JSON (a copy). */
-  public JsonObject toJsonObject() {
-    return json.deepCopy();
-  }
-
-  public String toJson() {
-    return JsonObjects.GSON.toJson(json);
-  }
-
-  @Override
-  public String toString() {
-    return "LastPaymentError" + toJson();
+    return JsonObjects.string(json(), "message");
   }
 }
