@@ -33,6 +33,17 @@ describe('the clients’ shared fixtures and the contract', () => {
     assert.equal(problem.payment_intent.last_payment_error?.code, 'card_declined', 'it says why');
   });
 
+  it('the recorded invalid create is a 400 validation_error naming the field at fault', () => {
+    const problem = fixture('validation-error.problem.json') as Problem;
+    assertValid(Problem, problem, 'the problem document');
+    assert.equal(problem.code, 'validation_error', 'its code');
+    assert.deepEqual(
+      problem.errors?.map((error) => error.field),
+      ['metadata.order_id'],
+      'it names the field',
+    );
+  });
+
   for (const [name, type] of [
     ['payment-intent-failed.event.json', 'payment_intent.failed'],
     ['payment-intent-late-capture-refunded.event.json', 'payment_intent.late_capture_refunded'],

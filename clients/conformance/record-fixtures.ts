@@ -3,8 +3,9 @@
 //   node --conditions=development --import tsx clients/conformance/record-fixtures.ts [--record]
 //
 // Always: contract-shapes.json, from packages/contract. With --record, also what the real service
-// answers (started as real-service.mjs does): the 402 problem document of a declined confirm and
-// the signed body of the payment_intent.failed event it sends to a real webhook endpoint. The
+// answers (started as real-service.mjs does): the 400 problem document of an invalid create, the 402
+// of a declined confirm and the signed body of the payment_intent.failed event it sends to a real
+// webhook endpoint. The
 // late_capture_refunded fixture is derived from the recorded failed event (a late capture cannot
 // be provoked on demand); contract-fixtures.test.ts checks every fixture against the contract.
 import { randomBytes } from 'node:crypto';
@@ -62,6 +63,14 @@ async function recordDecline(): Promise<void> {
       { ...merchant, 'idempotency-key': fixtureKey() },
       { amount_minor: 2500, currency: 'USD', gateway_id: 'sim', metadata: { order_id: 'ord_1001' } },
     );
+    const invalid = await call(
+      base,
+      '/v1/payment-intents',
+      { ...merchant, 'idempotency-key': fixtureKey() },
+      { amount_minor: 2500, currency: 'USD', gateway_id: 'sim', metadata: { order_id: 1001 } },
+    );
+    if (invalid.status !== 400) throw new Error(`an invalid create answered ${invalid.status}, not 400`);
+    write('validation-error.problem.json', invalid.body);
     const declined = await call(base, `/v1/payment-intents/${created.body.id}/confirm`, merchant, {
       payment_method_token: 'tok_sim_decline',
     });

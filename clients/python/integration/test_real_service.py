@@ -113,6 +113,7 @@ def test_errors_carry_the_request_id_and_the_problem(client: paygate.Client) -> 
     with pytest.raises(paygate.InvalidRequestError) as invalid:
         client.payment_intents.create({"amount_minor": 0, "currency": "USD", "gateway_id": "sim"})
     assert invalid.value.code == "validation_error"
+    assert [error.field for error in invalid.value.field_errors] == ["amount_minor"]
     wrong = paygate.Client("sk_test_" + "0" * 32, base_url=env("PAYGATE_BASE_URL"))
     with pytest.raises(paygate.AuthenticationError) as auth:
         wrong.payment_intents.retrieve("pi_000000000000000000000000")

@@ -7,7 +7,7 @@ from typing import Callable, Type
 import pytest
 
 import paygate
-from support import INTENT, Reply, ScriptedServer, json_reply, make_client, problem, sequence
+from support import INTENT, Reply, ScriptedServer, fixture, json_reply, make_client, problem, sequence
 
 Serve = Callable[..., ScriptedServer]
 
@@ -129,3 +129,18 @@ def test_a_float_amount_in_a_response_is_refused(serve: Serve) -> None:
     client, _ = make_client(server.base_url)
     with pytest.raises(paygate.PaygateError, match="amount_minor is not an integer"):
         client.payment_intents.retrieve(INTENT["id"])
+
+
+def test_the_recorded_validation_error_names_its_fields_typed(serve: Serve) -> None:
+    body = fixture("validation-error.problem.json")
+    body["errors"].append({"field": "currency", "message": "unknown", "hint_added_later": True})
+    body["errors"].append({"field": 7})  # not a field error: skipped, still in problem
+    server = serve(sequence(json_reply(400, body)))
+    client, _ = make_client(server.base_url)
+    with pytest.raises(paygate.InvalidRequestError) as caught:
+        client.payment_intents.create({"amount_minor": 2500, "currency": "USD", "gateway_id": "sim"})
+    assert caught.value.field_errors == [
+        paygate.FieldError("metadata.order_id", "must be of type string"),
+        paygate.FieldError("currency", "unknown"),
+    ]
+    assert caught.value.problem == body

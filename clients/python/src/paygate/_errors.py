@@ -6,7 +6,8 @@ a class per code family; decide on ``code`` (or the class), never on the message
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
 
 if TYPE_CHECKING:
     from ._types import PaymentIntent
@@ -63,8 +64,27 @@ class APIError(PaygateError):
         return f"{self.status} {self.code}: {self.args[0]}{suffix}"
 
 
+@dataclass(frozen=True)
+class FieldError:
+    """One field at fault in a 400 ``validation_error``."""
+
+    #: The request field as a dotted path, e.g. ``metadata.order_id`` (or a header name).
+    field: str
+    message: str
+
+
 class InvalidRequestError(APIError):
-    """400 ``validation_error``: the request is malformed; ``problem["errors"]`` names the fields."""
+    """400 ``validation_error``: the request is malformed; ``field_errors`` names the fields."""
+
+    @property
+    def field_errors(self) -> List[FieldError]:
+        """The problem's ``errors`` member, typed; entries without a string field and message are skipped."""
+        entries = self.problem.get("errors")
+        return [
+            FieldError(entry["field"], entry["message"])
+            for entry in (entries if isinstance(entries, list) else [])
+            if isinstance(entry, dict) and isinstance(entry.get("field"), str) and isinstance(entry.get("message"), str)
+        ]
 
 
 class AuthenticationError(APIError):
