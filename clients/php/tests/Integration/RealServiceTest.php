@@ -152,6 +152,7 @@ final class RealServiceTest extends TestCase
             self::fail('accepted a float amount');
         } catch (InvalidRequestException $e) {
             self::assertSame('validation_error', $e->getErrorCode());
+            self::assertSame(['amount_minor'], array_column($e->getFieldErrors(), 'field'));
         }
         $wrongKey = new PaygateClient([
             'api_key' => 'sk_test_' . str_repeat('0', 40),

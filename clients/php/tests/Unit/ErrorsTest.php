@@ -8,6 +8,7 @@ use Paygate\Exception\AmountException;
 use Paygate\Exception\ApiException;
 use Paygate\Exception\AuthenticationException;
 use Paygate\Exception\CardException;
+use Paygate\Exception\FieldError;
 use Paygate\Exception\GatewayUnavailableException;
 use Paygate\Exception\IdempotencyException;
 use Paygate\Exception\InternalServerException;
@@ -125,5 +126,25 @@ final class ErrorsTest extends TestCase
         $server = $this->server([ScriptedServer::json(200, '[1,2]')]);
         $this->expectException(ApiException::class);
         $this->client($server->baseUrl)->paymentIntents->cancel('pi_1');
+    }
+
+    public function testTheRecordedValidationErrorNamesItsFieldsTyped(): void
+    {
+        $problem = self::fixture('validation-error.problem.json');
+        $problem->errors[] = (object) ['field' => 'currency', 'message' => 'unknown', 'hint_added_later' => true];
+        $problem->errors[] = (object) ['field' => 7];
+        $server = $this->server([ScriptedServer::json(400, $problem)]);
+        try {
+            $this->client($server->baseUrl)->paymentIntents->create(
+                ['amount_minor' => 2500, 'currency' => 'USD', 'gateway_id' => 'sim'],
+            );
+            self::fail('a 400 validation_error was accepted');
+        } catch (InvalidRequestException $e) {
+            self::assertEquals(
+                [new FieldError('metadata.order_id', 'must be of type string'), new FieldError('currency', 'unknown')],
+                $e->getFieldErrors(),
+            );
+            self::assertEquals($problem, $e->getProblem());
+        }
     }
 }
