@@ -82,6 +82,17 @@ class RealServiceIntegrationTest {
   }
 
   @Test
+  void aValidationErrorNamesTheFieldTyped() {
+    PaygateClient paygate = PaygateClient.builder().apiKey(env("PAYGATE_API_KEY")).baseUrl(env("PAYGATE_BASE_URL")).build();
+    InvalidRequestException invalid =
+        assertThrows(
+            InvalidRequestException.class,
+            () -> paygate.paymentIntents().create(PaymentIntentCreateParams.builder().amountMinor(0).currency("USD").gatewayId("sim").build()));
+    assertEquals("validation_error", invalid.code());
+    assertEquals(List.of("amount_minor"), invalid.fieldErrors().stream().map(FieldError::field).collect(Collectors.toList()));
+  }
+
+  @Test
   void aRealPaymentIntentFailedDeliverySaysWhy() throws Exception {
     List<String> bodies = new CopyOnWriteArrayList<>();
     List<String> headers = new CopyOnWriteArrayList<>();
