@@ -4,7 +4,8 @@ not to this client fails this test."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Type
+import typing
+from typing import Any, Dict, Optional, Type
 
 import pytest
 
@@ -69,3 +70,24 @@ def test_each_event_type_carries_the_resource_the_contract_names(event_type: str
         envelope["data"]["object"] = {"id": "re_1", "object": "refund", "amount_minor": 1}
     event = paygate.Event({**envelope, "type": event_type})
     assert isinstance(event.data_object, CLASSES[object_name])
+
+
+ANNOTATIONS: Dict[str, Any] = {"string": str, "integer": int, "boolean": bool, "object": Dict[str, Any]}
+
+
+@pytest.mark.parametrize(
+    "resource,field", [(r, f) for r, fields in SHAPES["resources"].items() for f in fields if (r, f) not in UNTYPED]
+)
+def test_every_attribute_is_annotated_with_the_contract_s_type(resource: str, field: str) -> None:
+    contract_type = SHAPES["resources"][resource][field]
+    fget = getattr(CLASSES[resource], field).fget
+    annotated = typing.get_type_hints(fget)["return"]
+    base = contract_type.rstrip("?").split("|")[0]
+    expected = CLASSES[base] if base in CLASSES else ANNOTATIONS[base]
+    # A member that may be null or absent reads as None: Optional; one the contract always has does not.
+    if "|null" in contract_type or contract_type.endswith("?"):
+        expected = Optional[expected]
+    if base == "object":
+        assert typing.get_origin(annotated) is dict or annotated is dict, f"{resource}.{field}: {annotated}"
+    else:
+        assert annotated == expected, f"{resource}.{field} is {annotated}, the contract says {contract_type}"

@@ -163,8 +163,8 @@ class PaymentIntent(Resource):
         return self._str("created_at")
 
     @property
-    def expires_at(self) -> Optional[str]:
-        return self._optional_str("expires_at")
+    def expires_at(self) -> str:
+        return self._str("expires_at")
 
     @property
     def client_secret(self) -> Optional[str]:
