@@ -13,7 +13,7 @@ import { createSecretCache } from './secret-box.ts';
 import type { AttemptOutcome, SenderOptions, WebhookSender } from './sender.ts';
 import { createWebhookSender } from './sender.ts';
 
-export { stateAfterAttempt, type WorkerLogger } from './attempt-outcomes.ts';
+export type { WorkerLogger } from './attempt-outcomes.ts';
 
 export const silentLogger: WorkerLogger = { info() {}, warn() {}, error() {} };
 
