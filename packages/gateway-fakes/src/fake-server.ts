@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// escape-html escapes & < > " ' for element content and quoted attribute values.
+import escapeHtml from 'escape-html';
 
 export interface FakeRequest {
   method: string;
@@ -145,7 +147,6 @@ export function randomReference(length: number, alphabet = 'ABCDEFGHJKLMNPQRSTUV
 
 /** The payer's challenge page: approve or decline, as a bank's 3-D Secure page would ask. */
 export function challengePage(gateway: string, action: string, amount: string): FakeAnswer {
-  const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return {
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8' },
