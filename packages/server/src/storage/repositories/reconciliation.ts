@@ -2,50 +2,44 @@ import { type Queryable, rowMapping } from '../db.ts';
 import type { AttemptStatus } from './charge-attempts.ts';
 import type { RefundStatus } from './refunds.ts';
 
-/** A charge attempt as reconciliation compares it with the gateway's books. */
-export interface KnownCharge {
-  paymentIntentId: string;
+/** What reconciliation compares of a charge or a refund with the gateway's books. */
+interface KnownRecord<Status> {
   idempotencyKey: string;
-  status: AttemptStatus;
+  status: Status;
   gatewayReference: string | null;
   amountMinor: number;
   currency: string;
   createdAt: Date;
+}
+
+/** A charge attempt as reconciliation compares it with the gateway's books. */
+export interface KnownCharge extends KnownRecord<AttemptStatus> {
+  paymentIntentId: string;
   /** The repair of a capture that came after the intent closed (late_captures), if any. */
   lateCaptureRepair: string | null;
 }
 
 /** A refund as reconciliation compares it with the gateway's books. */
-export interface KnownRefund {
+export interface KnownRefund extends KnownRecord<RefundStatus> {
   id: string;
-  idempotencyKey: string;
-  status: RefundStatus;
-  gatewayReference: string | null;
-  amountMinor: number;
-  currency: string;
-  createdAt: Date;
 }
+
+const knownRecordColumns = {
+  idempotencyKey: 'plain',
+  status: 'plain',
+  gatewayReference: 'plain',
+  amountMinor: 'plain',
+  currency: 'plain',
+  createdAt: 'plain',
+} as const;
 
 const knownCharge = rowMapping<KnownCharge>({
   paymentIntentId: 'plain',
-  idempotencyKey: 'plain',
-  status: 'plain',
-  gatewayReference: 'plain',
-  amountMinor: 'plain',
-  currency: 'plain',
-  createdAt: 'plain',
+  ...knownRecordColumns,
   lateCaptureRepair: 'plain',
 });
 
-const knownRefund = rowMapping<KnownRefund>({
-  id: 'plain',
-  idempotencyKey: 'plain',
-  status: 'plain',
-  gatewayReference: 'plain',
-  amountMinor: 'plain',
-  currency: 'plain',
-  createdAt: 'plain',
-});
+const knownRefund = rowMapping<KnownRefund>({ id: 'plain', ...knownRecordColumns });
 
 /** Every charge attempt of one gateway and mode created in `[from, to)`. */
 export async function knownCharges(
