@@ -21,28 +21,25 @@ const root = new URL('..', import.meta.url).pathname;
 const serverSrc = join(root, 'packages/server/src');
 export const confirmPathStarts = ['http/routes/v1/payment-intents.ts', 'webhooks/delivery-worker.ts'];
 
+/** `{ type A, type B }`: every name of the list is a type. */
+function allTypes(elements) {
+  return elements.length > 0 && elements.every((element) => element.isTypeOnly);
+}
+
 /** Whether an import or re-export brings in types alone (erased when the code runs). */
 function isTypeOnly(statement) {
   if (ts.isExportDeclaration(statement)) {
-    if (statement.isTypeOnly) return true;
-    const clause = statement.exportClause;
+    const names = statement.exportClause;
     return (
-      clause !== undefined &&
-      ts.isNamedExports(clause) &&
-      clause.elements.length > 0 &&
-      clause.elements.every((e) => e.isTypeOnly)
+      statement.isTypeOnly || (names !== undefined && ts.isNamedExports(names) && allTypes(names.elements))
     );
   }
   const clause = statement.importClause;
   if (clause === undefined) return false;
   if (clause.isTypeOnly) return true;
-  if (clause.name !== undefined) return false;
-  const bindings = clause.namedBindings;
+  const names = clause.namedBindings;
   return (
-    bindings !== undefined &&
-    ts.isNamedImports(bindings) &&
-    bindings.elements.length > 0 &&
-    bindings.elements.every((e) => e.isTypeOnly)
+    clause.name === undefined && names !== undefined && ts.isNamedImports(names) && allTypes(names.elements)
   );
 }
 
