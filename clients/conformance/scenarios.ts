@@ -14,8 +14,7 @@
 // attempts, the back-off waits (recorded, never slept) and the requests the server saw. The few
 // scenarios that need several commands say so in `run`.
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
-import { loadWebhookVectors } from '@paygate/contract/webhook-vectors';
+import { loadWebhookVectors, referenceSignature } from '@paygate/contract/webhook-vectors';
 import { contractScenarios } from './contract-scenarios.ts';
 import type { Command, DriverError, Json, Reply } from './driver-process.ts';
 import type { RecordedRequest, Step } from './scripted-server.ts';
@@ -782,8 +781,6 @@ const eventBody = JSON.stringify({
   data: { object: intent({ status: 'SUCCEEDED', amount_minor: 999_999_999_999 }) },
 });
 const secret = 'whsec_GDjVrE0TlSTcNjcTF_Db8xVJ0_kHp1_DCPniWu0bQ-c';
-const hmac = (key: string, t: number, body: string) =>
-  createHmac('sha256', key).update(`${t}.${body}`, 'utf8').digest('hex');
 
 const webhookRules: Scenario[] = [
   ...[
@@ -797,7 +794,7 @@ const webhookRules: Scenario[] = [
     command: {
       op: 'webhooks.construct_event',
       payload: eventBody,
-      header: `t=${SIGNED_AT},v1=${hmac(secret, SIGNED_AT, eventBody)}`,
+      header: `t=${SIGNED_AT},v1=${referenceSignature(secret, SIGNED_AT, eventBody)}`,
       secrets: [secret],
       now_unix: SIGNED_AT + (offset as number),
     },
@@ -823,7 +820,7 @@ const webhookRules: Scenario[] = [
     command: {
       op: 'webhooks.construct_event',
       payload: eventBody,
-      header: `t=${SIGNED_AT},v1=${'0'.repeat(64)},v1=${hmac('whsec_other', SIGNED_AT, eventBody)},v1=${hmac(secret, SIGNED_AT, eventBody)}`,
+      header: `t=${SIGNED_AT},v1=${'0'.repeat(64)},v1=${referenceSignature('whsec_other', SIGNED_AT, eventBody)},v1=${referenceSignature(secret, SIGNED_AT, eventBody)}`,
       secrets: ['whsec_unrelated', secret],
       now_unix: SIGNED_AT,
     },
@@ -840,7 +837,10 @@ const webhookRules: Scenario[] = [
         timestamp_unix: SIGNED_AT,
       });
       assert.equal(reply.ok, true, JSON.stringify(reply));
-      assert.equal(reply.result?.header, `t=${SIGNED_AT},v1=${hmac(secret, SIGNED_AT, eventBody)}`);
+      assert.equal(
+        reply.result?.header,
+        `t=${SIGNED_AT},v1=${referenceSignature(secret, SIGNED_AT, eventBody)}`,
+      );
       const verified = await ctx.send({
         op: 'webhooks.construct_event',
         payload: eventBody,

@@ -1,15 +1,18 @@
 // A stateful fake of Adyen's Checkout API v72 (/payments, /payments/details, refunds) that
 // validates every request against Adyen's own OpenAPI description (400 to any request a connector
 // builds wrongly) and reports outcomes by HMAC-signed standard notifications, in batches.
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   challengePage,
   type FakeAnswer,
   type FakeRequest,
+  type GatewayFake,
+  gatewayFake,
   IdempotencyStore,
   json,
   Notifier,
   randomReference,
+  recordViolations,
   redirectTo,
   startFakeServer,
 } from './fake-server.ts';
@@ -52,19 +55,7 @@ interface Refund {
   status: 'received' | 'settled' | 'failed';
 }
 
-export interface AdyenFake {
-  url: string;
-  origin: string;
-  violations: Array<{ operation: string; problems: string[] }>;
-  /** Settles every received refund (values ending in 99 fail) in one batched notification. */
-  settleRefunds(): number;
-  /** Where later notifications go, e.g. once the service under test listens. */
-  setNotificationUrl(url: string | null): void;
-  /** The status and body of every notification delivered, in order. */
-  readonly delivered: ReadonlyArray<{ status: number; body: string }>;
-  idle(): Promise<void>;
-  close(): Promise<void>;
-}
+export type AdyenFake = GatewayFake;
 
 /** Adyen's signing string and HMAC, written independently of the connector's on purpose. */
 function sign(item: Json, hmacKeyHex: string): string {
@@ -88,7 +79,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   const refunds = new Map<string, Refund>();
   const idempotency = new IdempotencyStore();
   const notifier = new Notifier(options.notificationUrl);
-  const violations: AdyenFake['violations'] = [];
+  const violations: GatewayFake['violations'] = [];
   let baseUrl = '';
 
   const serviceError = (status: number, errorCode: string, message: string, errorType = 'validation') =>
@@ -259,60 +250,46 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     } catch {
       return serviceError(400, '702', 'Structure of request is not valid JSON');
     }
-    const problems = spec.validate('POST', found.operation, body);
-    if (problems.length > 0) {
-      violations.push({
-        operation: found.operation,
-        problems: problems.map((p) => `${p.path} ${p.message}`),
-      });
-      return serviceError(
-        400,
-        '702',
-        `Request does not match Adyen's description: ${problems[0]!.path} ${problems[0]!.message}`,
-      );
-    }
-    const key =
-      typeof request.headers['idempotency-key'] === 'string' ? request.headers['idempotency-key'] : null;
-    if (!key) return api(found.operation, found.psp, body);
-    const fingerprint = createHash('sha256').update(`${request.path} ${request.rawBody}`).digest('hex');
-    const replay = idempotency.begin(
-      key,
-      fingerprint,
-      serviceError(422, '704', 'request already processed or in progress'),
-      serviceError(422, '704', 'Idempotency-Key reused with another request body'),
+    const refused = recordViolations(
+      violations,
+      found.operation,
+      spec.validate('POST', found.operation, body),
     );
-    return replay ?? idempotency.finish(key, await api(found.operation, found.psp, body));
+    if (refused !== null) {
+      return serviceError(400, '702', `Request does not match Adyen's description: ${refused}`);
+    }
+    return idempotency.run(
+      request,
+      `${request.path} ${request.rawBody}`,
+      {
+        conflict: serviceError(422, '704', 'request already processed or in progress'),
+        mismatch: serviceError(422, '704', 'Idempotency-Key reused with another request body'),
+      },
+      () => api(found.operation, found.psp, body),
+    );
   });
   baseUrl = started.url;
 
-  return {
-    url: started.url,
-    origin: started.url,
-    violations,
-    settleRefunds() {
-      const items: Json[] = [];
-      for (const pending of refunds.values()) {
-        if (pending.status !== 'received') continue;
-        const fails = pending.amount.value % 100 === 99;
-        pending.status = fails ? 'failed' : 'settled';
-        items.push({
-          eventCode: 'REFUND',
-          success: String(!fails),
-          pspReference: pending.pspReference,
-          originalReference: pending.paymentPspReference,
-          merchantReference: pending.reference,
-          amount: pending.amount,
-          ...(fails ? { reason: 'Refund declined by issuer' } : {}),
-        });
-      }
-      notify(items);
-      return items.length;
-    },
-    setNotificationUrl: (url) => notifier.retarget(url),
-    delivered: notifier.delivered,
-    idle: () => notifier.idle(),
-    close: () => started.close(),
-  };
+  // Settles every received refund in one batched notification, as Adyen reports them.
+  return gatewayFake(started, notifier, violations, () => {
+    const items: Json[] = [];
+    for (const pending of refunds.values()) {
+      if (pending.status !== 'received') continue;
+      const fails = pending.amount.value % 100 === 99;
+      pending.status = fails ? 'failed' : 'settled';
+      items.push({
+        eventCode: 'REFUND',
+        success: String(!fails),
+        pspReference: pending.pspReference,
+        originalReference: pending.paymentPspReference,
+        merchantReference: pending.reference,
+        amount: pending.amount,
+        ...(fails ? { reason: 'Refund declined by issuer' } : {}),
+      });
+    }
+    notify(items);
+    return items.length;
+  });
 }
 
 /** The stand-in for Adyen's card component that the hosted frame loads in tests. */

@@ -1,8 +1,11 @@
 // What both fakes share: a real HTTP server, body reading, a notification sender whose deliveries
 // tests can wait for, the payer's challenge page, and an idempotency store like the gateways'.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// escape-html escapes & < > " ' for element content and quoted attribute values.
+import escapeHtml from 'escape-html';
+import type { SpecViolation } from './spec-validator.ts';
 
 export interface FakeRequest {
   method: string;
@@ -121,22 +124,76 @@ export class Notifier {
 export class IdempotencyStore {
   private readonly answers = new Map<string, { fingerprint: string; answer: FakeAnswer | null }>();
 
-  /** Null when the request should run; else the answer to give (replay, conflict or mismatch). */
-  begin(key: string, fingerprint: string, conflict: FakeAnswer, mismatch: FakeAnswer): FakeAnswer | null {
+  /**
+   * Runs `work` once per `Idempotency-Key` of a POST (a request without one always runs). The key
+   * seen again replays the first answer, or answers `conflict` while the first still runs, or
+   * `mismatch` when `fingerprint` (what the gateway compares of a request) differs.
+   */
+  async run(
+    request: FakeRequest,
+    fingerprint: string,
+    refusals: { conflict: FakeAnswer; mismatch: FakeAnswer },
+    work: () => Promise<FakeAnswer>,
+  ): Promise<FakeAnswer> {
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || typeof key !== 'string' || key === '') return work();
+    const digest = createHash('sha256').update(fingerprint).digest('hex');
     const known = this.answers.get(key);
-    if (!known) {
-      this.answers.set(key, { fingerprint, answer: null });
-      return null;
-    }
-    if (known.fingerprint !== fingerprint) return mismatch;
-    return known.answer ?? conflict;
+    if (known) return known.fingerprint !== digest ? refusals.mismatch : (known.answer ?? refusals.conflict);
+    const entry: { fingerprint: string; answer: FakeAnswer | null } = { fingerprint: digest, answer: null };
+    this.answers.set(key, entry);
+    entry.answer = await work();
+    return entry.answer;
   }
+}
 
-  finish(key: string, answer: FakeAnswer): FakeAnswer {
-    const known = this.answers.get(key);
-    if (known) known.answer = answer;
-    return answer;
-  }
+/** What a test holds of a running fake, Stripe's or Adyen's alike. */
+export interface GatewayFake {
+  url: string;
+  origin: string;
+  /** Every request refused by the description, for tests to assert there were none. */
+  violations: Array<{ operation: string; problems: string[] }>;
+  /** Settles pending refunds (amounts ending in 99 fail) and notifies their outcomes. */
+  settleRefunds(): number;
+  /** Where later notifications go, e.g. once the service under test listens. */
+  setNotificationUrl(url: string | null): void;
+  /** The status and body of every notification delivered, in order. */
+  readonly delivered: ReadonlyArray<{ status: number; body: string }>;
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function gatewayFake(
+  started: StartedServer,
+  notifier: Notifier,
+  violations: GatewayFake['violations'],
+  settleRefunds: () => number,
+): GatewayFake {
+  return {
+    url: started.url,
+    origin: started.url,
+    violations,
+    settleRefunds,
+    setNotificationUrl: (url) => notifier.retarget(url),
+    delivered: notifier.delivered,
+    idle: () => notifier.idle(),
+    close: () => started.close(),
+  };
+}
+
+/**
+ * Records the problems the description finds in a request (none: null); returns the first as the
+ * text of the gateway's refusal.
+ */
+export function recordViolations(
+  violations: GatewayFake['violations'],
+  operation: string,
+  problems: readonly SpecViolation[],
+): string | null {
+  const [first] = problems;
+  if (!first) return null;
+  violations.push({ operation, problems: problems.map((p) => `${p.path} ${p.message}`) });
+  return `${first.path} ${first.message}`;
 }
 
 export function randomReference(length: number, alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'): string {
@@ -145,7 +202,6 @@ export function randomReference(length: number, alphabet = 'ABCDEFGHJKLMNPQRSTUV
 
 /** The payer's challenge page: approve or decline, as a bank's 3-D Secure page would ask. */
 export function challengePage(gateway: string, action: string, amount: string): FakeAnswer {
-  const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return {
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8' },

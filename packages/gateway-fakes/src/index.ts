@@ -1,4 +1,5 @@
 export { ADYEN_TEST_TOKENS, type AdyenFake, type AdyenFakeOptions, startAdyenFake } from './adyen-fake.ts';
+export type { GatewayFake } from './fake-server.ts';
 export {
   decodeStripeForm,
   type SpecName,

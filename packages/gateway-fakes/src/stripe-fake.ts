@@ -1,14 +1,17 @@
 // A stateful fake of Stripe's PaymentIntents and Refunds API, validating every request against
 // Stripe's own OpenAPI description (400 to any request a connector builds wrongly).
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   challengePage,
   type FakeAnswer,
   type FakeRequest,
+  type GatewayFake,
+  gatewayFake,
   IdempotencyStore,
   json,
   Notifier,
   randomReference,
+  recordViolations,
   redirectTo,
   startFakeServer,
 } from './fake-server.ts';
@@ -36,20 +39,7 @@ export interface StripeFakeOptions {
 
 type Json = Record<string, unknown>;
 
-export interface StripeFake {
-  url: string;
-  origin: string;
-  /** Every request refused by the description, for tests to assert there were none. */
-  violations: Array<{ operation: string; problems: string[] }>;
-  /** Settles pending refunds (amounts ending in 99 fail) and sends their events. */
-  settleRefunds(): number;
-  /** Where later notifications go, e.g. once the service under test listens. */
-  setNotificationUrl(url: string | null): void;
-  /** The status and body of every notification delivered, in order. */
-  readonly delivered: ReadonlyArray<{ status: number; body: string }>;
-  idle(): Promise<void>;
-  close(): Promise<void>;
-}
+export type StripeFake = GatewayFake;
 
 export async function startStripeFake(options: StripeFakeOptions): Promise<StripeFake> {
   const spec = new SpecValidator('stripe');
@@ -57,7 +47,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
   const refunds = new Map<string, Json>();
   const idempotency = new IdempotencyStore();
   const notifier = new Notifier(options.webhookUrl);
-  const violations: StripeFake['violations'] = [];
+  const violations: GatewayFake['violations'] = [];
   const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   let baseUrl = '';
 
@@ -238,58 +228,44 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       );
     const body = decodeStripeForm(request.rawBody);
     const problems = spec.validate(request.method, operation.split(' ')[1]!, structuredClone(body));
-    if (problems.length > 0) {
-      violations.push({ operation, problems: problems.map((p) => `${p.path} ${p.message}`) });
-      return error(
-        400,
-        'invalid_request_error',
-        `Request does not match Stripe's description: ${problems[0]!.path} ${problems[0]!.message}`,
-      );
+    const refused = recordViolations(violations, operation, problems);
+    if (refused !== null) {
+      return error(400, 'invalid_request_error', `Request does not match Stripe's description: ${refused}`);
     }
-    const key =
-      typeof request.headers['idempotency-key'] === 'string' ? request.headers['idempotency-key'] : null;
-    if (request.method !== 'POST' || !key) return api(request, operation, body);
-    const fingerprint = createHash('sha256').update(`${operation} ${request.rawBody}`).digest('hex');
-    const replay = idempotency.begin(
-      key,
-      fingerprint,
-      error(
-        409,
-        'idempotency_error',
-        'There is currently another in-progress request using this Idempotent Key.',
-        { code: 'idempotency_key_in_use' },
-      ),
-      error(
-        400,
-        'idempotency_error',
-        'Keys for idempotent requests can only be used with the same parameters they were first used with.',
-      ),
+    return idempotency.run(
+      request,
+      `${operation} ${request.rawBody}`,
+      {
+        conflict: error(
+          409,
+          'idempotency_error',
+          'There is currently another in-progress request using this Idempotent Key.',
+          { code: 'idempotency_key_in_use' },
+        ),
+        mismatch: error(
+          400,
+          'idempotency_error',
+          'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+        ),
+      },
+      () => api(request, operation, body),
     );
-    return replay ?? idempotency.finish(key, await api(request, operation, body));
   });
   baseUrl = started.url;
 
-  return {
-    url: started.url,
-    origin: started.url,
-    violations,
-    settleRefunds() {
-      let settled = 0;
-      for (const refund of refunds.values()) {
-        if (refund.status !== 'pending') continue;
-        const fails = Number(refund.amount) % 100 === 99;
-        refund.status = fails ? 'failed' : 'succeeded';
-        if (fails) refund.failure_reason = 'expired_or_canceled_card';
-        sendEvent(fails ? 'refund.failed' : 'charge.refund.updated', refund);
-        settled += 1;
-      }
-      return settled;
-    },
-    setNotificationUrl: (url) => notifier.retarget(url),
-    delivered: notifier.delivered,
-    idle: () => notifier.idle(),
-    close: () => started.close(),
-  };
+  // Settles pending refunds with one event each, as Stripe reports them.
+  return gatewayFake(started, notifier, violations, () => {
+    let settled = 0;
+    for (const refund of refunds.values()) {
+      if (refund.status !== 'pending') continue;
+      const fails = Number(refund.amount) % 100 === 99;
+      refund.status = fails ? 'failed' : 'succeeded';
+      if (fails) refund.failure_reason = 'expired_or_canceled_card';
+      sendEvent(fails ? 'refund.failed' : 'charge.refund.updated', refund);
+      settled += 1;
+    }
+    return settled;
+  });
 }
 
 /** The stand-in for Stripe's card element that the hosted frame loads in tests. */

@@ -1,8 +1,8 @@
 // Helpers for this package's tests: a real HTTP receiver for notifications and a started simulator.
-import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type GatewaySim, type GatewaySimOptions, startGatewaySim } from './server.ts';
+import { signNotification } from './signature.ts';
 
 export const API_SECRET = 'sim_api_secret_for_tests';
 export const NOTIFICATION_SECRET = 'sim_notification_secret_for_tests';
@@ -83,6 +83,5 @@ export function signatureIsValid(received: Received, secret = NOTIFICATION_SECRE
   const header = String(received.headers['sim-signature'] ?? '');
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
   if (!match) return false;
-  const expected = createHmac('sha256', secret).update(`${match[1]}.${received.rawBody}`).digest('hex');
-  return expected === match[2];
+  return header === signNotification(secret, Number(match[1]), received.rawBody);
 }

@@ -79,25 +79,43 @@ function refundStatusAgrees(paygate: KnownRefund['status'], gateway: BookRefund[
   }
 }
 
-const openChargeStatuses = new Set<KnownCharge['status']>(['CHARGING', 'PROCESSING', 'REQUIRES_ACTION']);
-
-function chargeDifference(known: KnownCharge, book: BookCharge | null, now: Date): Difference | null {
+/**
+ * The members a difference of one record has whatever is found (`base`), and the difference when
+ * the amounts disagree: that is checked first, for charges and refunds alike, and never repaired.
+ */
+function sideBySide(
+  object: Difference['object'],
+  paygateId: string,
+  known: KnownCharge | KnownRefund,
+  book: BookCharge | BookRefund | null,
+): { base: Omit<Difference, 'kind' | 'repairable' | 'detail'>; amountDiffers: Difference | null } {
   const base = {
-    object: 'charge' as const,
-    paygateId: known.paymentIntentId,
+    object,
+    paygateId,
     idempotencyKey: known.idempotencyKey,
     gatewayReference: book?.gatewayReference ?? known.gatewayReference,
     paygateStatus: known.status,
     gatewayStatus: book?.status ?? null,
   };
-  if (book && (book.amountMinor !== known.amountMinor || book.currency !== known.currency)) {
-    return {
+  if (!book || (book.amountMinor === known.amountMinor && book.currency === known.currency)) {
+    return { base, amountDiffers: null };
+  }
+  return {
+    base,
+    amountDiffers: {
       ...base,
       kind: 'amount_differs',
       repairable: false,
       detail: `Paygate has ${known.amountMinor} ${known.currency}, the gateway ${book.amountMinor} ${book.currency}`,
-    };
-  }
+    },
+  };
+}
+
+const openChargeStatuses = new Set<KnownCharge['status']>(['CHARGING', 'PROCESSING', 'REQUIRES_ACTION']);
+
+function chargeDifference(known: KnownCharge, book: BookCharge | null, now: Date): Difference | null {
+  const { base, amountDiffers } = sideBySide('charge', known.paymentIntentId, known, book);
+  if (amountDiffers) return amountDiffers;
   if (chargeStatusAgrees(known.status, book?.status ?? null)) return null;
   const open = openChargeStatuses.has(known.status);
   if (book === null) {
@@ -143,22 +161,8 @@ function chargeDifference(known: KnownCharge, book: BookCharge | null, now: Date
 }
 
 function refundDifference(known: KnownRefund, book: BookRefund | null, now: Date): Difference | null {
-  const base = {
-    object: 'refund' as const,
-    paygateId: known.id,
-    idempotencyKey: known.idempotencyKey,
-    gatewayReference: book?.gatewayReference ?? known.gatewayReference,
-    paygateStatus: known.status,
-    gatewayStatus: book?.status ?? null,
-  };
-  if (book && (book.amountMinor !== known.amountMinor || book.currency !== known.currency)) {
-    return {
-      ...base,
-      kind: 'amount_differs',
-      repairable: false,
-      detail: `Paygate has ${known.amountMinor} ${known.currency}, the gateway ${book.amountMinor} ${book.currency}`,
-    };
-  }
+  const { base, amountDiffers } = sideBySide('refund', known.id, known, book);
+  if (amountDiffers) return amountDiffers;
   if (refundStatusAgrees(known.status, book?.status ?? null)) return null;
   const pending = known.status === 'PENDING';
   if (book === null && pending && now.getTime() - known.createdAt.getTime() < IN_FLIGHT_GRACE_MS) return null;
@@ -188,16 +192,54 @@ function unknownToPaygate(object: 'charge' | 'refund', book: BookCharge | BookRe
   };
 }
 
-function inWindow(createdAt: Date, window: { from: Date; to: Date }): boolean {
+/** A span of time, `from` included and `to` excluded. */
+type Window = { from: Date; to: Date };
+
+function inWindow(createdAt: Date, window: Window): boolean {
   return createdAt >= window.from && createdAt < window.to;
 }
 
 /** Books count in whole seconds: the window, widened to whole seconds, for their entries. */
-function wholeSeconds(window: { from: Date; to: Date }): { from: Date; to: Date } {
+function wholeSeconds(window: Window): Window {
   return {
     from: new Date(Math.floor(window.from.getTime() / 1000) * 1000),
     to: new Date(Math.ceil(window.to.getTime() / 1000) * 1000),
   };
+}
+
+/**
+ * One kind of record (charges or refunds) on both sides: each of Paygate's records in the window
+ * (or whose gateway entry is) against the gateway's entry with its idempotency key, then each
+ * gateway entry in the window that Paygate has no record of.
+ */
+function compareRecords<
+  K extends { idempotencyKey: string; createdAt: Date },
+  B extends BookCharge | BookRefund,
+>(
+  object: Difference['object'],
+  windows: { paygate: Window; books: Window },
+  known: readonly K[],
+  books: readonly B[],
+  differenceOf: (known: K, book: B | null) => Difference | null,
+): { differences: Difference[]; checked: number } {
+  const differences: Difference[] = [];
+  const booksByKey = new Map(books.map((b) => [b.idempotencyKey, b]));
+  const knownKeys = new Set(known.map((k) => k.idempotencyKey));
+  let checked = 0;
+  for (const record of known) {
+    const book = booksByKey.get(record.idempotencyKey) ?? null;
+    if (!inWindow(record.createdAt, windows.paygate) && !(book && inWindow(book.createdAt, windows.books)))
+      continue;
+    checked += 1;
+    const difference = differenceOf(record, book);
+    if (difference) differences.push(difference);
+  }
+  for (const book of books) {
+    if (!inWindow(book.createdAt, windows.books) || knownKeys.has(book.idempotencyKey)) continue;
+    checked += 1;
+    differences.push(unknownToPaygate(object, book));
+  }
+  return { differences, checked };
 }
 
 /**
@@ -206,43 +248,21 @@ function wholeSeconds(window: { from: Date; to: Date }): { from: Date; to: Date 
  * everything the other side has near it, by idempotency key.
  */
 export function findDifferences(
-  window: { from: Date; to: Date },
+  window: Window,
   now: Date,
   paygate: { charges: KnownCharge[]; refunds: KnownRefund[] },
   gateway: { charges: BookCharge[]; refunds: BookRefund[] },
 ): { differences: Difference[]; checkedCharges: number; checkedRefunds: number } {
-  const differences: Difference[] = [];
-  const bookWindow = wholeSeconds(window);
-  const bookCharges = new Map(gateway.charges.map((c) => [c.idempotencyKey, c]));
-  const bookRefunds = new Map(gateway.refunds.map((r) => [r.idempotencyKey, r]));
-  const knownChargeKeys = new Set(paygate.charges.map((c) => c.idempotencyKey));
-  const knownRefundKeys = new Set(paygate.refunds.map((r) => r.idempotencyKey));
-  let checkedCharges = 0;
-  let checkedRefunds = 0;
-
-  for (const known of paygate.charges) {
-    const book = bookCharges.get(known.idempotencyKey) ?? null;
-    if (!inWindow(known.createdAt, window) && !(book && inWindow(book.createdAt, bookWindow))) continue;
-    checkedCharges += 1;
-    const difference = chargeDifference(known, book, now);
-    if (difference) differences.push(difference);
-  }
-  for (const book of gateway.charges) {
-    if (!inWindow(book.createdAt, bookWindow) || knownChargeKeys.has(book.idempotencyKey)) continue;
-    checkedCharges += 1;
-    differences.push(unknownToPaygate('charge', book));
-  }
-  for (const known of paygate.refunds) {
-    const book = bookRefunds.get(known.idempotencyKey) ?? null;
-    if (!inWindow(known.createdAt, window) && !(book && inWindow(book.createdAt, bookWindow))) continue;
-    checkedRefunds += 1;
-    const difference = refundDifference(known, book, now);
-    if (difference) differences.push(difference);
-  }
-  for (const book of gateway.refunds) {
-    if (!inWindow(book.createdAt, bookWindow) || knownRefundKeys.has(book.idempotencyKey)) continue;
-    checkedRefunds += 1;
-    differences.push(unknownToPaygate('refund', book));
-  }
-  return { differences, checkedCharges, checkedRefunds };
+  const windows = { paygate: window, books: wholeSeconds(window) };
+  const charges = compareRecords('charge', windows, paygate.charges, gateway.charges, (known, book) =>
+    chargeDifference(known, book, now),
+  );
+  const refunds = compareRecords('refund', windows, paygate.refunds, gateway.refunds, (known, book) =>
+    refundDifference(known, book, now),
+  );
+  return {
+    differences: [...charges.differences, ...refunds.differences],
+    checkedCharges: charges.checked,
+    checkedRefunds: refunds.checked,
+  };
 }

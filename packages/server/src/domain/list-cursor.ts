@@ -34,6 +34,3 @@ export function decodeListCursor(cursor: string, prefix: IdPrefix): ListPosition
   if (encodeListCursor({ createdAt, id }) !== cursor) throw malformed();
   return { createdAt, id };
 }
-
-/** SQL for a row's position text, in the exact form the cursor carries. */
-export const POSITION_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

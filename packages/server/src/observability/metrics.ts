@@ -1,18 +1,30 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../storage/db.ts';
+import { eventWritten } from '../storage/repositories/events.ts';
 
 /**
  * Events written to the outbox, by type. Process-wide because the outbox insert runs deep inside
  * a use case's transaction, where no service object is at hand; each service's registry exposes it.
- * It counts the insert, so an event of a transaction that later rolled back (an error path) is
- * counted too.
+ * The insert tells the `eventWritten` diagnostics channel, subscribed once here when this module
+ * loads. It counts the insert, so an event of a transaction that later rolled back (an error path)
+ * is counted too.
  */
-export const eventsWritten = new Counter({
+const eventsWritten = new Counter({
   name: 'paygate_events_written_total',
   help: 'Events written to the outbox, by event type',
   labelNames: ['type'] as const,
   registers: [],
+});
+eventWritten.subscribe((message) => {
+  if (
+    typeof message === 'object' &&
+    message !== null &&
+    'type' in message &&
+    typeof message.type === 'string'
+  ) {
+    eventsWritten.inc({ type: message.type });
+  }
 });
 
 /** Scheduled attempts beyond the sixth (the last slot of the schedule) share one label value. */

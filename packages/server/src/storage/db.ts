@@ -179,6 +179,12 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
 // every repository. The SQL stays plain and parameterised; only the column list and the mapping
 // are derived.
 
+/**
+ * SQL for a row's list position text (`ListPosition.createdAt` in `domain/list-cursor.ts`): its
+ * created_at in UTC with microseconds, in the exact form the list cursor carries.
+ */
+export const POSITION_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 /** How a field is stored: as is, or as JSON text (a jsonb column). */
 export type ColumnKind = 'plain' | 'json';
 

@@ -2,13 +2,18 @@ import type { AppContext } from '../app/context.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { EVENTS_CHANNEL } from '../storage/repositories/events.ts';
 import { type ClaimedDelivery, claimDueDeliveries } from '../storage/repositories/webhook-deliveries.ts';
-import { type MadeAttempt, makeAttempt, recordAttempts, type WorkerLogger } from './attempt-outcomes.ts';
-import { createOutcomeBatcher } from './outcome-batcher.ts';
+import {
+  createOutcomeBatcher,
+  type MadeAttempt,
+  makeAttempt,
+  recordAttempts,
+  type WorkerLogger,
+} from './attempt-outcomes.ts';
 import { createSecretCache } from './secret-box.ts';
 import type { AttemptOutcome, SenderOptions, WebhookSender } from './sender.ts';
 import { createWebhookSender } from './sender.ts';
 
-export { stateAfterAttempt, type WorkerLogger } from './attempt-outcomes.ts';
+export type { WorkerLogger } from './attempt-outcomes.ts';
 
 export const silentLogger: WorkerLogger = { info() {}, warn() {}, error() {} };
 

@@ -12,8 +12,8 @@ import {
   type SyncRefundRequest,
 } from '../connector.ts';
 import { createGatewayHttpExecutor } from '../http-executor.ts';
+import { verifyTimestampedSignature } from '../timestamped-signature.ts';
 import { readSimBooks } from './books.ts';
-import { verifySimSignature } from './signature.ts';
 import { chargeOutcomeOf, errorOf, isObject, refundOutcomeOf } from './wire.ts';
 
 export interface SimConnectorOptions {
@@ -185,7 +185,8 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
     headers: Record<string, string | string[] | undefined>,
   ): GatewayNotification {
     const header = headers['sim-signature'];
-    verifySimSignature(
+    verifyTimestampedSignature(
+      'Sim-Signature',
       Array.isArray(header) ? header[0] : header,
       rawBody,
       options.notificationSecret,

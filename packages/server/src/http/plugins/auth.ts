@@ -1,38 +1,23 @@
 import type { ApiKeyPermission, Credential } from '@paygate/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../app/context.ts';
 import { clockedCache } from '../../clock.ts';
-import { type ApiKeyKind, hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
+import { hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
-import type { TenantScope } from '../../domain/tenant.ts';
 import {
   API_KEY_CHANGES_CHANNEL,
   type ApiKeyRow,
   findActiveApiKeyByHash,
 } from '../../storage/repositories/api-keys.ts';
-
-export interface Principal extends TenantScope {
-  keyId: string;
-  kind: ApiKeyKind;
-  permissions: string[] | null;
-}
+import type { Principal } from '../principal.ts';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    principal: Principal | null;
-  }
   interface FastifyContextConfig {
     credential?: Credential;
     permission?: ApiKeyPermission;
   }
-}
-
-/** The authenticated caller of a route that requires an API key. */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new Error('route has no credential configured');
-  return request.principal;
 }
 
 const KEY_CACHE_TTL_MS = 5_000;
@@ -171,7 +156,7 @@ export const apiKeyAuth = fp(
         livemode: row.livemode,
         kind: row.kind,
         permissions: row.permissions,
-      };
+      } satisfies Principal;
     });
   },
   { name: 'api-key-auth', fastify: '5.x', dependencies: ['rate-limiting'] },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
+import { deriveClientSecret } from '../../domain/api-keys.ts';
 import { AppError, IdempotencyError, ValidationError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../../storage/db.ts';
@@ -12,10 +13,35 @@ import {
   tryLockKey,
 } from '../../storage/repositories/idempotency-keys.ts';
 import { problemDocument } from '../problem.ts';
-import { withClientSecrets, withoutClientSecrets } from '../stored-answers.ts';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 60 * 60;
+
+// A stored idempotent answer is replayed byte for byte, but it must not hold client secrets: the
+// docs promise they are derived and never stored, and the idempotency table (and the embedded
+// data directory) would otherwise be a list of them. The stored text keeps the member with the
+// secret cut to `<pi id>_secret_`, which no answer ever holds; a replay derives it again.
+
+const SECRET_MEMBER = /"client_secret":"(pi_[0-9A-Za-z]{24})_secret_([0-9A-Za-z]{24})"/g;
+const CUT_SECRET_MEMBER = /"client_secret":"(pi_[0-9A-Za-z]{24})_secret_"/g;
+
+/** The answer as stored: each derived client secret cut to its intent id. */
+function withoutClientSecrets(body: string, clientSecretKey: Buffer): string {
+  return body.replace(SECRET_MEMBER, (whole, intentId: string, suffix: string) =>
+    // Only a secret this service derived is cut: anything else is the answer's own data.
+    `${intentId}_secret_${suffix}` === deriveClientSecret(intentId, clientSecretKey)
+      ? `"client_secret":"${intentId}_secret_"`
+      : whole,
+  );
+}
+
+/** The answer as replayed: each cut client secret derived again, byte for byte as first sent. */
+function withClientSecrets(body: string, clientSecretKey: Buffer): string {
+  return body.replace(
+    CUT_SECRET_MEMBER,
+    (_whole, intentId: string) => `"client_secret":"${deriveClientSecret(intentId, clientSecretKey)}"`,
+  );
+}
 
 /** JSON with object keys sorted, so that key order and white space do not make two bodies differ. */
 export function canonicalJson(value: unknown): string {

@@ -1,6 +1,6 @@
 import type { ApiKeyKind } from '../../domain/api-keys.ts';
-import { type ListPosition, POSITION_SQL } from '../../domain/list-cursor.ts';
-import type { Queryable } from '../db.ts';
+import type { ListPosition } from '../../domain/list-cursor.ts';
+import { POSITION_SQL, type Queryable } from '../db.ts';
 
 export interface ApiKeyRow {
   id: string;

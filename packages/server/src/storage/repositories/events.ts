@@ -1,6 +1,6 @@
+import { channel } from 'node:diagnostics_channel';
 import type { EventEnvelope } from '../../domain/events.ts';
 import { idPrefixes, randomBase62 } from '../../domain/ids.ts';
-import { eventsWritten } from '../../observability/metrics.ts';
 import type { Queryable } from '../db.ts';
 
 /**
@@ -8,6 +8,12 @@ import type { Queryable } from '../db.ts';
  * when deliveries were queued (an event of a merchant without endpoints wakes nobody).
  */
 export const EVENTS_CHANNEL = 'paygate_events';
+
+/**
+ * Told `{ type }` for every event written (the metrics subscribe, in observability/metrics.ts):
+ * the outbox write stays free of instrumentation, and costs nothing when nobody listens.
+ */
+export const eventWritten = channel('paygate:event-written');
 
 export interface EventRow {
   id: string;
@@ -69,7 +75,7 @@ export async function insertEvent(
       `${idPrefixes.webhookDelivery}_`,
     ],
   );
-  eventsWritten.inc({ type: event.envelope.type });
+  if (eventWritten.hasSubscribers) eventWritten.publish({ type: event.envelope.type });
 }
 
 export async function listEventsForObject(q: Queryable, objectId: string): Promise<EventRow[]> {

@@ -11,15 +11,9 @@ export interface StoredResponse {
 }
 
 /** A finished response to store under a key, with the key's lock id (for one-statement writes). */
-export interface KeyClaim {
+export interface KeyClaim extends StoredResponse {
   lockId: bigint;
   key: string;
-  requestMethod: string;
-  requestPath: string;
-  requestHash: string;
-  responseStatus: number;
-  responseBody: string;
-  expiresAt: Date;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { type ListPosition, POSITION_SQL } from '../../domain/list-cursor.ts';
-import type { Queryable } from '../db.ts';
+import type { ListPosition } from '../../domain/list-cursor.ts';
+import { POSITION_SQL, type Queryable } from '../db.ts';
 
 export interface MerchantRow {
   id: string;

@@ -1,30 +1,45 @@
-import type { Queryable } from '../db.ts';
+import { type Queryable, rowMapping } from '../db.ts';
 import type { AttemptStatus } from './charge-attempts.ts';
 import type { RefundStatus } from './refunds.ts';
 
-/** A charge attempt as reconciliation compares it with the gateway's books. */
-export interface KnownCharge {
-  paymentIntentId: string;
+/** What reconciliation compares of a charge or a refund with the gateway's books. */
+interface KnownRecord<Status> {
   idempotencyKey: string;
-  status: AttemptStatus;
+  status: Status;
   gatewayReference: string | null;
   amountMinor: number;
   currency: string;
   createdAt: Date;
+}
+
+/** A charge attempt as reconciliation compares it with the gateway's books. */
+export interface KnownCharge extends KnownRecord<AttemptStatus> {
+  paymentIntentId: string;
   /** The repair of a capture that came after the intent closed (late_captures), if any. */
   lateCaptureRepair: string | null;
 }
 
 /** A refund as reconciliation compares it with the gateway's books. */
-export interface KnownRefund {
+export interface KnownRefund extends KnownRecord<RefundStatus> {
   id: string;
-  idempotencyKey: string;
-  status: RefundStatus;
-  gatewayReference: string | null;
-  amountMinor: number;
-  currency: string;
-  createdAt: Date;
 }
+
+const knownRecordColumns = {
+  idempotencyKey: 'plain',
+  status: 'plain',
+  gatewayReference: 'plain',
+  amountMinor: 'plain',
+  currency: 'plain',
+  createdAt: 'plain',
+} as const;
+
+const knownCharge = rowMapping<KnownCharge>({
+  paymentIntentId: 'plain',
+  ...knownRecordColumns,
+  lateCaptureRepair: 'plain',
+});
+
+const knownRefund = rowMapping<KnownRefund>({ id: 'plain', ...knownRecordColumns });
 
 /** Every charge attempt of one gateway and mode created in `[from, to)`. */
 export async function knownCharges(
@@ -34,16 +49,7 @@ export async function knownCharges(
   from: Date,
   to: Date,
 ): Promise<KnownCharge[]> {
-  const { rows } = await q.query<{
-    payment_intent_id: string;
-    idempotency_key: string;
-    status: AttemptStatus;
-    gateway_reference: string | null;
-    amount_minor: number;
-    currency: string;
-    created_at: Date;
-    late_capture_repair: string | null;
-  }>(
+  const { rows } = await q.query(
     `SELECT a.payment_intent_id, a.idempotency_key, a.status, a.gateway_reference,
             i.amount_minor, i.currency, a.created_at, lc.repair_status AS late_capture_repair
        FROM charge_attempts a
@@ -53,16 +59,7 @@ export async function knownCharges(
       WHERE a.gateway_id = $1 AND a.livemode = $2 AND a.created_at >= $3 AND a.created_at < $4`,
     [gatewayId, livemode, from, to],
   );
-  return rows.map((row) => ({
-    paymentIntentId: row.payment_intent_id,
-    idempotencyKey: row.idempotency_key,
-    status: row.status,
-    gatewayReference: row.gateway_reference,
-    amountMinor: row.amount_minor,
-    currency: row.currency,
-    createdAt: row.created_at,
-    lateCaptureRepair: row.late_capture_repair,
-  }));
+  return rows.map((row) => knownCharge.fromRow(row));
 }
 
 /** Every refund of one gateway and mode created in `[from, to)`. */
@@ -73,17 +70,9 @@ export async function knownRefunds(
   from: Date,
   to: Date,
 ): Promise<KnownRefund[]> {
-  const { rows } = await q.query<{
-    id: string;
-    gateway_idempotency_key: string;
-    status: RefundStatus;
-    gateway_reference: string | null;
-    amount_minor: number;
-    currency: string;
-    created_at: Date;
-  }>(
+  const { rows } = await q.query(
     // The refunds merchants asked for, and those Paygate made itself to give back a late capture.
-    `SELECT id, gateway_idempotency_key, status, gateway_reference, amount_minor, currency, created_at
+    `SELECT id, gateway_idempotency_key AS idempotency_key, status, gateway_reference, amount_minor, currency, created_at
        FROM refunds
       WHERE gateway_id = $1 AND livemode = $2 AND created_at >= $3 AND created_at < $4
      UNION ALL
@@ -95,13 +84,5 @@ export async function knownRefunds(
       WHERE gateway_id = $1 AND livemode = $2 AND detected_at >= $3 AND detected_at < $4`,
     [gatewayId, livemode, from, to],
   );
-  return rows.map((row) => ({
-    id: row.id,
-    idempotencyKey: row.gateway_idempotency_key,
-    status: row.status,
-    gatewayReference: row.gateway_reference,
-    amountMinor: row.amount_minor,
-    currency: row.currency,
-    createdAt: row.created_at,
-  }));
+  return rows.map((row) => knownRefund.fromRow(row));
 }

@@ -1,6 +1,6 @@
-import { type ListPosition, POSITION_SQL } from '../../domain/list-cursor.ts';
+import type { ListPosition } from '../../domain/list-cursor.ts';
 import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
-import { type Queryable, rowMapping } from '../db.ts';
+import { POSITION_SQL, type Queryable, rowMapping } from '../db.ts';
 
 export interface WebhookEndpointRecord {
   id: string;

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { AuthenticationError } from '../../../domain/errors.ts';
 import { eventsSince } from '../../../storage/repositories/event-stream.ts';
 import { EVENTS_CHANNEL } from '../../../storage/repositories/events.ts';
-import { principalOf } from '../../plugins/auth.ts';
+import { principalOf } from '../../principal.ts';
 
 export const EVENT_STREAM_PATH = '/v1/events/stream';
 const POLL_INTERVAL_MS = 250;

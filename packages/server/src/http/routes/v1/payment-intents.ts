@@ -11,8 +11,8 @@ import {
 } from '../../../app/create-payment-intent.ts';
 import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
-import { principalOf } from '../../plugins/auth.ts';
 import { respondIdempotently } from '../../plugins/idempotency.ts';
+import { principalOf } from '../../principal.ts';
 
 export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -6,8 +6,8 @@ import { finishRefund, sendRefund, startRefund } from '../../../app/create-refun
 import { refundResource } from '../../../app/resources/refund.ts';
 import { retrieveRefund } from '../../../app/retrieve-refund.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { principalOf } from '../../plugins/auth.ts';
 import { respondInPhases } from '../../plugins/idempotency.ts';
+import { principalOf } from '../../principal.ts';
 
 export async function refundRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -3,7 +3,7 @@ import { operations, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listTransactions, type TransactionListPage } from '../../../app/list-transactions.ts';
-import { principalOf } from '../../plugins/auth.ts';
+import { principalOf } from '../../principal.ts';
 
 export async function transactionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,0 +1,38 @@
+// The confirm path's file count (scripts/confirm-path.mjs, docs/architecture.md): what the walk
+// follows, and a ceiling so that the path does not drift back to the 41 files of issue 23.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { confirmPathFiles } from '../../../scripts/confirm-path.mjs';
+
+const CEILING = 40;
+
+describe('the confirm path', () => {
+  const files = confirmPathFiles();
+
+  it('runs from the route through the use case, the domain and the repositories to the worker', () => {
+    for (const file of [
+      'http/routes/v1/payment-intents.ts',
+      'app/confirm-payment-intent.ts',
+      'app/charge-outcomes.ts',
+      'domain/payment-intent.ts',
+      'storage/repositories/payment-intents.ts',
+      'storage/repositories/events.ts',
+      'webhooks/delivery-worker.ts',
+      'webhooks/signing.ts',
+    ]) {
+      assert.ok(files.includes(file), `${file} is on the path`);
+    }
+  });
+
+  it('follows no type-only import unless asked to', () => {
+    // app/context.ts is imported only for the AppContext type on the path.
+    assert.ok(!files.includes('app/context.ts'));
+    const withTypes = confirmPathFiles(undefined, true);
+    assert.ok(withTypes.includes('app/context.ts'));
+    assert.ok(withTypes.length > files.length);
+  });
+
+  it(`has fewer than ${CEILING + 1} files`, () => {
+    assert.ok(files.length <= CEILING, `${files.length} files:\n${files.join('\n')}`);
+  });
+});
