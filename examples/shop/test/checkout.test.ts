@@ -65,9 +65,25 @@ describe('embedded checkout in Chromium (demo shop, embedded database)', () => {
   const screenshot = (page: Page, name: string) =>
     page.locator(FRAME).screenshot({ path: new URL(`checkout-${name}.png`, SCREENSHOTS).pathname });
 
-  async function enterCard(page: Page, card: string): Promise<void> {
+  const LABELS = {
+    en: { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card' },
+    es: {
+      number: 'Número de tarjeta',
+      expiry: 'Fecha de vencimiento',
+      cvc: 'Código de seguridad',
+      name: 'Nombre en la tarjeta',
+    },
+  };
+
+  /** Fills the gateway's four hosted fields (a future expiry, a code, a name). */
+  async function enterCard(page: Page, card: string, language: 'en' | 'es' = 'en'): Promise<void> {
     await frameState(page, 'form');
-    await hostedField(page).getByLabel('Card number').fill(card);
+    const labels = LABELS[language];
+    const fields = hostedField(page);
+    await fields.getByLabel(labels.number).fill(card);
+    await fields.getByLabel(labels.expiry).fill('12 / 34');
+    await fields.getByLabel(labels.cvc).fill('123');
+    await fields.getByLabel(labels.name).fill('Ada Lovelace');
   }
 
   /** The page's boundaries, from its network log. */
@@ -206,7 +222,7 @@ ${script}
     const { page, log } = await newPage();
     const { payPath, intentId } = await createOrder({ locale: 'es-MX' });
     await page.goto(`${stack.shop.url}${payPath}`);
-    await enterCard(page, CARDS.decline);
+    await enterCard(page, CARDS.decline, 'es');
     assert.equal(await checkoutFrame(page).locator('h1').textContent(), 'Pagar con tarjeta');
     await checkoutFrame(page)
       .getByRole('button', { name: /^Pagar / })
