@@ -191,6 +191,7 @@ export function recordRequests(page: Page): LoggedRequest[] {
 export type ShopEvent =
   | { type: 'success'; paymentIntentId: string; status: string }
   | { type: 'error'; code: string; message: string }
+  | { type: 'retry'; failedPaymentIntentId: string }
   | { type: 'cancel' };
 
 /** The checkout callbacks the shop's page recorded, once there is at least `count` of them. */

@@ -127,8 +127,8 @@ ${CARD_CHECKS_SOURCE}
     const input = fields.expiry.input;
     // "12" becomes "12 / " as the payer types; deleting is left alone.
     if (event.inputType && event.inputType.startsWith('delete')) return;
-    const digits = input.value.replace(/D/g, '').slice(0, 4);
-    if (/^d{2,}$/.test(digits) && !input.value.includes('/')) input.value = digits.slice(0, 2) + ' / ' + digits.slice(2);
+    const digits = input.value.replace(/[^0-9]/g, '').slice(0, 4);
+    if (/^[0-9]{2,}$/.test(digits) && !input.value.includes('/')) input.value = digits.slice(0, 2) + ' / ' + digits.slice(2);
   });
   for (const field of Object.values(fields)) {
     // A field is judged when the payer leaves it, and again as they correct it.
