@@ -14,6 +14,8 @@ export interface Order {
   paymentIntentIds: string[];
   /** From webhook events only: the status inside the latest event's data.object. */
   paymentStatus: string | null;
+  /** From `refund.*` webhook events (or the refund's first answer): PENDING, SUCCEEDED or FAILED. */
+  refundStatus: string | null;
   events: string[];
 }
 
@@ -38,6 +40,7 @@ export class OrderBook {
       clientSecret: null,
       paymentIntentIds: [],
       paymentStatus: null,
+      refundStatus: null,
       events: [],
     };
     this.orders.set(order.id, order);

@@ -126,6 +126,19 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
     send(response, 200, 'application/json', JSON.stringify({ client_secret: order.clientSecret }));
   }
 
+  /** A full refund of the order's paid intent, from the shop's server; the webhook says how it ends. */
+  async function refundOrder(order: Order, response: ServerResponse): Promise<void> {
+    if (!order.paymentIntentId || order.paymentStatus !== 'SUCCEEDED') {
+      return send(response, 409, 'application/json', '{"error":"the order is not paid"}');
+    }
+    const refund = await paygate.refunds.create(
+      { payment_intent_id: order.paymentIntentId },
+      { idempotencyKey: `${order.idempotencyKey}.refund` },
+    );
+    order.refundStatus = order.refundStatus ?? refund.status;
+    send(response, 200, 'application/json', JSON.stringify({ refund_id: refund.id, status: refund.status }));
+  }
+
   async function receiveWebhook(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // 1. the raw body, before any parser; 2. the signature; 3. dedupe; 4. answer fast.
     const rawBody = await readBody(request);
@@ -138,7 +151,19 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
       if (error instanceof WebhookSignatureError) return send(response, 400, 'text/plain', 'bad signature');
       throw error;
     }
-    if (orders.firstDelivery(event.id) && event.type.startsWith('payment_intent.')) {
+    const firstDelivery = orders.firstDelivery(event.id);
+    if (firstDelivery && event.type.startsWith('refund.')) {
+      const refund = event.data.object as { payment_intent_id?: unknown; status?: unknown };
+      const order =
+        typeof refund.payment_intent_id === 'string'
+          ? orders.byPaymentIntent(refund.payment_intent_id)
+          : null;
+      if (order && typeof refund.status === 'string') {
+        order.events.push(event.type);
+        order.refundStatus = refund.status;
+      }
+    }
+    if (firstDelivery && event.type.startsWith('payment_intent.')) {
       const object = event.data.object as { id?: unknown; status?: unknown };
       const order = typeof object.id === 'string' ? orders.byPaymentIntent(object.id) : null;
       if (order && typeof object.status === 'string') {
@@ -160,11 +185,11 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
     if (method === 'POST' && url.pathname === '/orders') return createOrder(request, response);
     if (method === 'POST' && url.pathname === '/webhooks/paygate') return receiveWebhook(request, response);
 
-    const retryPath = /^\/orders\/(order_\d+)\/retry$/.exec(url.pathname);
-    if (method === 'POST' && retryPath) {
-      const order = orders.get(retryPath[1] ?? '');
+    const actionPath = /^\/orders\/(order_\d+)\/(retry|refund)$/.exec(url.pathname);
+    if (method === 'POST' && actionPath) {
+      const order = orders.get(actionPath[1] ?? '');
       if (!order) return send(response, 404, 'application/json', '{"error":"no such order"}');
-      return retryOrder(order, request, response);
+      return actionPath[2] === 'retry' ? retryOrder(order, request, response) : refundOrder(order, response);
     }
     const orderPath = /^\/orders\/(order_\d+)\/(pay|status)$/.exec(url.pathname);
     if (method === 'GET' && orderPath) {
@@ -175,6 +200,7 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
           order_id: order.id,
           payment_intent_id: order.paymentIntentId,
           payment_status: order.paymentStatus,
+          refund_status: order.refundStatus,
           events: order.events,
         };
         return send(response, 200, 'application/json', JSON.stringify(status));
@@ -185,11 +211,13 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
       );
     }
     if (method === 'GET' && url.pathname === '/return') {
+      // The order names the payment; what the gateway appended (Paygate's intent id from the
+      // simulator, the gateway's own reference from Stripe or Adyen) decides nothing: the webhook does.
       const order = orders.get(url.searchParams.get('order') ?? '');
-      const paymentIntentId = url.searchParams.get('payment_intent') ?? '';
-      if (!order || order.paymentIntentId !== paymentIntentId) {
+      if (!order?.paymentIntentId) {
         return html(response, 404, (nonce) => messagePage('Not found', 'No such order.', nonce));
       }
+      const paymentIntentId = order.paymentIntentId;
       return html(response, 200, (nonce) => returnPage(order, paymentIntentId, nonce));
     }
     return html(response, 404, (nonce) => messagePage('Not found', 'No such page.', nonce));

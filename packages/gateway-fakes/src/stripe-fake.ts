@@ -13,6 +13,7 @@ import {
   startFakeServer,
 } from './fake-server.ts';
 import { decodeStripeForm, SpecValidator, stripeFixture } from './spec-validator.ts';
+import { stripeBrowserRoutes } from './stand-in-routes.ts';
 
 /** Stripe's own test payment methods, plus `pm_card_slow` (answers after `slowMs`). */
 export const STRIPE_TEST_PAYMENT_METHODS = {
@@ -57,6 +58,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
   const refunds = new Map<string, Json>();
   const idempotency = new IdempotencyStore();
   const notifier = new Notifier(options.webhookUrl);
+  const browser = stripeBrowserRoutes(() => baseUrl);
   const violations: StripeFake['violations'] = [];
   const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   let baseUrl = '';
@@ -81,7 +83,10 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
 
   function createIntent(form: Json): FakeAnswer {
     const id = `pi_${randomReference(24)}`;
-    const paymentMethod = String(form.payment_method ?? '');
+    // A payment method the stand-in card element created behaves like the test one it stands for.
+    const given = String(form.payment_method ?? '');
+    const behaviour = browser.behaviourOf(given);
+    const paymentMethod = behaviour ? STRIPE_TEST_PAYMENT_METHODS[behaviour] : given;
     const intent: Json = {
       ...stripeFixture('payment_intent'),
       id,
@@ -89,7 +94,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       amount: Number(form.amount),
       currency: String(form.currency),
       metadata: (form.metadata as Json | undefined) ?? {},
-      payment_method: paymentMethod || null,
+      payment_method: given || null,
       created: nowSeconds(),
       canceled_at: null,
     };
@@ -125,7 +130,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       sendEvent('payment_intent.succeeded', intent);
       return json(200, intent);
     }
-    return error(400, 'invalid_request_error', `No such PaymentMethod: '${paymentMethod}'`, {
+    return error(400, 'invalid_request_error', `No such PaymentMethod: '${given}'`, {
       param: 'payment_method',
     });
   }
@@ -225,7 +230,8 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
 
   const started = await startFakeServer(options.port ?? 0, async (request) => {
     if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
-    if (request.path === '/stripe/card-element') return cardElementPage();
+    const browserAnswer = await browser.handle(request);
+    if (browserAnswer) return browserAnswer;
     if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
       return error(401, 'invalid_request_error', 'Invalid API Key provided.');
     }
@@ -289,14 +295,5 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     delivered: notifier.delivered,
     idle: () => notifier.idle(),
     close: () => started.close(),
-  };
-}
-
-/** The stand-in for Stripe's card element that the hosted frame loads in tests. */
-function cardElementPage(): FakeAnswer {
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    body: '<!doctype html><title>Stripe card element (fake)</title><p>Test payment methods: pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired</p>',
   };
 }

@@ -8,7 +8,9 @@
  * A new gateway adds one entry to `adapters`.
  */
 import type { Texts } from '../locales.ts';
+import { adyenAdapter } from './adyen-fields.ts';
 import { simAdapter } from './sim-fields.ts';
+import { stripeAdapter } from './stripe-fields.ts';
 
 export type CardSubmitResult =
   /** A payment-method token for `confirm`. */
@@ -31,6 +33,8 @@ export interface CardComponentContext {
   gatewayId: string;
   componentUrl: string;
   gatewayOrigin: string;
+  /** The public key the gateway's component takes (Stripe publishable key, Adyen client key). */
+  publicKey: string | null;
   /** The merchant page's origin (the pages above this frame must be allowed to frame the fields). */
   parentOrigin: string;
   locale: 'en' | 'es';
@@ -45,11 +49,46 @@ export interface CardComponentAdapter {
 
 const adapters: Record<string, CardComponentAdapter> = {
   sim: simAdapter,
+  stripe: stripeAdapter,
+  adyen: adyenAdapter,
 };
 
 /** The adapter of a gateway, or null for a gateway the frame cannot take cards for. */
 export function cardComponentAdapter(gatewayId: string): CardComponentAdapter | null {
   return Object.hasOwn(adapters, gatewayId) ? (adapters[gatewayId] ?? null) : null;
+}
+
+const loadedScripts = new Map<string, Promise<void>>();
+
+/**
+ * Loads a gateway's component script once per frame (the CSP lets in only the gateways' component
+ * origins). A failed load is not kept, so a later mount tries again.
+ */
+export function loadGatewayScript(url: string): Promise<void> {
+  let loading = loadedScripts.get(url);
+  if (!loading) {
+    loading = new Promise<void>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.async = true;
+      script.addEventListener('load', () => resolve(), { once: true });
+      script.addEventListener('error', () => reject(new Error(`could not load ${url}`)), { once: true });
+      document.head.append(script);
+    });
+    loadedScripts.set(url, loading);
+    loading.catch(() => loadedScripts.delete(url));
+  }
+  return loading;
+}
+
+/** A line under a component whose fields leave their errors to the page (Stripe's card element). */
+export function componentErrorLine(container: HTMLElement): HTMLElement {
+  const line = document.createElement('p');
+  line.className = 'error component-error';
+  line.id = 'component-error';
+  line.setAttribute('role', 'alert');
+  container.append(line);
+  return line;
 }
 
 /**

@@ -211,6 +211,7 @@ async function showForm(api: FrameApi, intent: FrameIntent, generation: number):
       gatewayId: checkout.gateway_id,
       componentUrl: checkout.hosted_fields_url,
       gatewayOrigin: checkout.gateway_origin,
+      publicKey: checkout.component_key,
       parentOrigin: config.parentOrigin,
       locale: language,
       texts,

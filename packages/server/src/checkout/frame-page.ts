@@ -67,21 +67,27 @@ export function framePage(config: FramePageConfig, nonce: string): string {
 }
 
 /**
- * Only the merchant's registered origins may frame this page; it runs only its own script, talks
- * only to this service, and frames only the gateways' hosted fields.
+ * Only the merchant's registered origins may frame this page; it runs only its own script and the
+ * gateways' card component scripts, talks only to this service and to those gateways, and frames
+ * only the gateways' card fields.
  */
 export function frameCsp(options: {
   frameAncestors: string[];
+  /** Every gateway's card entry origin (its fields are framed). */
   gatewayOrigins: string[];
+  /** The origins of gateways whose card component is a script the frame loads (Stripe.js, Adyen Web). */
+  componentScriptOrigins?: string[];
   nonce: string;
 }): string {
   const frameSrc = options.gatewayOrigins.length ? options.gatewayOrigins.join(' ') : "'none'";
   const ancestors = options.frameAncestors.length ? options.frameAncestors.join(' ') : "'none'";
+  const scripts = (options.componentScriptOrigins ?? []).map((origin) => ` ${origin}`).join('');
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'nonce-${options.nonce}'`,
-    "connect-src 'self'",
+    `script-src 'self'${scripts}`,
+    // A component may bring its stylesheet (Adyen Web's adyen.css) from its origin.
+    `style-src 'nonce-${options.nonce}'${scripts}`,
+    `connect-src 'self'${scripts}`,
     `frame-src ${frameSrc}`,
     "img-src 'self' data:",
     "base-uri 'none'",
