@@ -253,7 +253,7 @@ function mountCheckout(base: string, publishableKey: string, options: CheckoutOp
   window.addEventListener('message', onMessage);
   timer = setTimeout(() => {
     if (phase !== 'handshake') return;
-    fail({ code: 'session_invalid', message: 'The checkout frame did not answer within 10 seconds.' });
+    fail({ code: 'session_invalid', message: textsFor(locale).handshakeTimeout });
   }, HANDSHAKE_TIMEOUT_MS);
   container.appendChild(iframe);
 

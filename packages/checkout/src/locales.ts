@@ -34,6 +34,7 @@ export interface Texts {
   retryFailed: string;
   secureNote: string;
   componentUnavailable: string;
+  handshakeTimeout: string;
 }
 
 const en: Texts = {
@@ -71,6 +72,7 @@ const en: Texts = {
   retryFailed: 'A new payment could not be started. Please reload the page.',
   secureNote: 'Secured by the payment provider',
   componentUnavailable: 'The card form could not be loaded. Please reload the page.',
+  handshakeTimeout: 'The checkout frame did not answer within 10 seconds. Please reload the page.',
 };
 
 const es: Texts = {
@@ -109,6 +111,7 @@ const es: Texts = {
   retryFailed: 'No se pudo iniciar un nuevo pago. Recarga la página, por favor.',
   secureNote: 'Protegido por el proveedor de pagos',
   componentUnavailable: 'No se pudo cargar el formulario de la tarjeta. Recarga la página, por favor.',
+  handshakeTimeout: 'El formulario de pago no respondió en 10 segundos. Recarga la página, por favor.',
 };
 
 const byLanguage: Record<string, Texts> = { en, es };

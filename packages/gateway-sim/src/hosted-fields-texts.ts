@@ -14,7 +14,6 @@ export interface HostedFieldsTexts {
   cvcHint4: string;
   nameLabel: string;
   testHint: string;
-  brandUnknown: string;
   brandDetected: string;
   errors: {
     numberRequired: string;
@@ -43,7 +42,6 @@ const en: HostedFieldsTexts = {
   cvcHint4: '4 digits on the front of the card',
   nameLabel: 'Name on card',
   testHint: 'Test mode: use a test card such as 4242 4242 4242 4242, any future date and any code.',
-  brandUnknown: '',
   brandDetected: 'Card brand: {brand}',
   errors: {
     numberRequired: 'Enter the card number.',
@@ -73,7 +71,6 @@ const es: HostedFieldsTexts = {
   nameLabel: 'Nombre en la tarjeta',
   testHint:
     'Modo de prueba: usa una tarjeta de prueba como 4242 4242 4242 4242, una fecha futura y cualquier código.',
-  brandUnknown: '',
   brandDetected: 'Marca de la tarjeta: {brand}',
   errors: {
     numberRequired: 'Ingresa el número de la tarjeta.',
