@@ -257,6 +257,10 @@ ${script}
       };
     };
 
+    // One button pays: the frame's. The gateway's fields have none of their own.
+    assert.equal(await fields.getByRole('button').count(), 0);
+    assert.equal(await checkoutFrame(page).getByRole('button', { name: /^Pay / }).count(), 1);
+
     // Pay with nothing typed: every field says what it needs, the frame adds nothing, nothing is charged.
     await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
     await fields.getByLabel('Card number').and(page.locator(':focus')).waitFor();
