@@ -263,7 +263,7 @@ ${script}
 
     // Pay with nothing typed: every field says what it needs, the frame adds nothing, nothing is charged.
     await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
-    await fields.getByLabel('Card number').and(page.locator(':focus')).waitFor();
+    await fields.getByLabel('Card number').and(fields.locator(':focus')).waitFor();
     assert.deepEqual(await errorOf('Card number'), { invalid: 'true', error: 'Enter the card number.' });
     assert.deepEqual(await errorOf('Expiry date'), { invalid: 'true', error: 'Enter the expiry date.' });
     assert.deepEqual(await errorOf('Security code'), { invalid: 'true', error: 'Enter the security code.' });
@@ -340,6 +340,12 @@ ${script}
     // Keyboard: focus "Try another card" and press Enter. The shop creates a new intent.
     await checkoutFrame(page).getByRole('button', { name: 'Probar con otra tarjeta' }).focus();
     await page.keyboard.press('Enter');
+    await frameState(page, 'form');
+    // The new form takes the keyboard focus in its first field: the payer goes on typing.
+    await hostedField(page)
+      .getByLabel('Número de tarjeta')
+      .and(hostedField(page).locator(':focus'))
+      .waitFor();
     await enterCard(page, CARDS.approve, 'es');
     await checkoutFrame(page)
       .getByRole('button', { name: /^Pagar / })

@@ -192,6 +192,7 @@ ${CARD_CHECKS_SOURCE}
   window.addEventListener('message', (event) => {
     if (event.origin !== parentOrigin || event.source !== window.parent) return;
     if (event.data && event.data.type === 'paygate-sim:submit') void submit();
+    if (event.data && event.data.type === 'paygate-sim:focus') fields.number.input.focus();
   });
   new ResizeObserver(() => {
     tell({ type: 'paygate-sim:resize', height: Math.ceil(document.body.getBoundingClientRect().height) });

@@ -172,7 +172,12 @@ async function confirmWith(api: FrameApi, intentId: string, form: FormView, toke
   form.setBusy(false);
 }
 
-async function showForm(api: FrameApi, intent: FrameIntent, generation: number): Promise<void> {
+async function showForm(
+  api: FrameApi,
+  intent: FrameIntent,
+  generation: number,
+  focusCard: boolean,
+): Promise<void> {
   const checkout = intent.checkout;
   const adapter = checkout ? cardComponentAdapter(checkout.gateway_id) : null;
   if (!checkout?.hosted_fields_url || !checkout.gateway_origin || !adapter) {
@@ -226,10 +231,12 @@ async function showForm(api: FrameApi, intent: FrameIntent, generation: number):
     return;
   }
   session.component = component;
+  // After "Try another card" the payer goes on typing: the keyboard focus is in the first field.
+  if (focusCard) component.focus();
 }
 
 /** Reads the intent of `clientSecret` and shows what it allows; used at start and after `reset`. */
-async function start(clientSecret: string): Promise<void> {
+async function start(clientSecret: string, afterRetry: boolean): Promise<void> {
   session.generation += 1;
   const generation = session.generation;
   dropComponent();
@@ -246,7 +253,7 @@ async function start(clientSecret: string): Promise<void> {
     return;
   }
   tell({ type: 'session' });
-  if (settle(result.intent)) await showForm(api, result.intent, generation);
+  if (settle(result.intent)) await showForm(api, result.intent, generation, afterRetry);
 }
 
 function main(): void {
@@ -270,14 +277,14 @@ function main(): void {
       initialised = true;
       session.publishableKey = init.publishableKey;
       session.retry = init.retry;
-      void start(init.clientSecret);
+      void start(init.clientSecret, false);
       return;
     }
     const answer = session.awaitingReset ? parseRetryAnswer(event.data) : null;
     if (answer) session.awaitingReset = false;
     if (answer?.type === 'reset') {
       renderLoading(texts);
-      void start(answer.clientSecret);
+      void start(answer.clientSecret, true);
     } else if (answer?.type === 'retry_failed') {
       renderMessage('declined', texts.declinedTitle, texts.retryFailed);
     }

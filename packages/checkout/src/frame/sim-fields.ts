@@ -64,7 +64,7 @@ export const simAdapter: CardComponentAdapter = {
         });
       },
       focus() {
-        iframe.focus();
+        iframe.contentWindow?.postMessage({ type: 'paygate-sim:focus' }, context.gatewayOrigin);
       },
       destroy() {
         window.removeEventListener('message', onMessage);
