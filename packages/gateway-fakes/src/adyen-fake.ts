@@ -89,9 +89,9 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   const refunds = new Map<string, Refund>();
   const idempotency = new IdempotencyStore();
   const notifier = new Notifier(options.notificationUrl);
-  const browser = adyenBrowserRoutes(() => baseUrl);
   const violations: AdyenFake['violations'] = [];
   let baseUrl = '';
+  const browser = adyenBrowserRoutes(() => baseUrl);
 
   const serviceError = (status: number, errorCode: string, message: string, errorType = 'validation') =>
     json(status, { status, errorCode, message, errorType });

@@ -58,10 +58,10 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
   const refunds = new Map<string, Json>();
   const idempotency = new IdempotencyStore();
   const notifier = new Notifier(options.webhookUrl);
-  const browser = stripeBrowserRoutes(() => baseUrl);
   const violations: StripeFake['violations'] = [];
   const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   let baseUrl = '';
+  const browser = stripeBrowserRoutes(() => baseUrl);
 
   const error = (status: number, type: string, message: string, extra: Json = {}) =>
     json(status, { error: { type, message, ...extra } });
