@@ -47,8 +47,11 @@ const running = await startShop({ paygateUrl, ...credentials, port: shopPort, ga
 
 process.stdout.write(
   `\nDemo shop: ${running.url}  (Paygate: ${paygateUrl}, merchant ${credentials.merchantId}, gateway ${gateway})\n` +
-    'Pay with 4242 4242 4242 4242 (approved), 4000 0000 0000 3220 (bank confirmation) or\n' +
-    '4000 0000 0000 0002 (declined). Ctrl-C stops everything.\n',
+    (gateway === 'adyen'
+      ? 'Pay with 4111 1111 4555 1142 (approved; the name REFUSED declines) or 4212 3456 7891 0006\n' +
+        '(bank confirmation), any future date and code. Ctrl-C stops everything.\n'
+      : 'Pay with 4242 4242 4242 4242 (approved), 4000 0000 0000 3220 (bank confirmation) or\n' +
+        '4000 0000 0000 0002 (declined), any future date and code. Ctrl-C stops everything.\n'),
 );
 const stop = async () => {
   await running.close();
