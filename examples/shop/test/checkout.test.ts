@@ -106,6 +106,10 @@ describe('embedded checkout in Chromium (demo shop, embedded database)', () => {
         `card number sent to ${request.url} (service ${serviceOrigin}, shop ${stack.shop.url})`,
       );
     }
+    // The rest of the card (the name typed into the gateway's fields) goes nowhere else either.
+    for (const request of log.filter((r) => `${r.url} ${r.postData ?? ''}`.includes('Lovelace'))) {
+      assert.equal(new URL(request.url).origin, stack.simOrigin, `cardholder name sent to ${request.url}`);
+    }
     const apiCalls = log.filter((r) => {
       const url = new URL(r.url);
       return url.origin === serviceOrigin && !url.pathname.startsWith('/checkout/');
