@@ -16,7 +16,7 @@ const script = (body: string): FakeAnswer => ({
 });
 
 /** What both stand-ins share: the framed fields and their postMessage channel. */
-const framedFields = String.raw`
+const framedFields = `
   function framedFields(prefix, path, params, host) {
     const url = new URL(path, origin);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
