@@ -373,6 +373,27 @@ ${script}
     await page.close();
   });
 
+  it('says once that the gateway is unavailable, keeps the form, and takes the next try on the same intent', async () => {
+    const { page, pageErrors } = await newPage();
+    const { payPath, intentId } = await createOrder();
+    await page.goto(`${stack.shop.url}${payPath}`);
+    await enterCard(page, '4000 0000 0000 0119');
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+    const unavailable =
+      'The payment service is temporarily unavailable. Nothing was charged. Please try again.';
+    await checkoutFrame(page).getByText(unavailable).waitFor();
+    await frameState(page, 'form');
+    assert.equal(await checkoutFrame(page).getByText(unavailable).count(), 1);
+    assert.equal(await hostedField(page).getByText(unavailable).count(), 0);
+    assert.equal(await page.getByText(unavailable).count(), 0, 'the shop page does not repeat it');
+    await enterCard(page, CARDS.approve);
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type === 'success' && event.paymentIntentId, intentId);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  });
+
   it('does not offer another card when the page gave no onRetry', async () => {
     const { page } = await newPage();
     const { payPath } = await createOrder();
