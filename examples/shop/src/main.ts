@@ -2,11 +2,22 @@
 // gateway, test clock) unless PAYGATE_URL names a running one, sets up a merchant for the shop
 // through the operator API, and serves the shop.
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FAKE_DEFAULTS, fakeGatewayEnvironment, parseShopGateway } from './gateways.ts';
 import { startLocalPaygate } from './local-paygate.ts';
 import { provisionShop } from './provision.ts';
 import { startShop } from './server.ts';
 
 const shopPort = Number(process.env.SHOP_PORT ?? 3000);
+// `--gateway stripe|adyen`: pay through that gateway's fake (`npm run fake:stripe` / `fake:adyen`).
+const { values: args } = parseArgs({ options: { gateway: { type: 'string' } } });
+const gateway = parseShopGateway(args.gateway);
+if (gateway !== 'sim') {
+  const fakeUrl = process.env.FAKE_GATEWAY_URL ?? FAKE_DEFAULTS[gateway].url;
+  const variables = fakeGatewayEnvironment(gateway, fakeUrl, `http://localhost:${shopPort}/`);
+  // What the operator set wins; the service reads the gateways' variables from its environment.
+  for (const [name, value] of Object.entries(variables)) process.env[name] ??= value;
+}
 let paygateUrl = process.env.PAYGATE_URL?.replace(/\/+$/, '');
 let adminToken = process.env.PAYGATE_ADMIN_TOKEN;
 let stopPaygate = async () => {};
@@ -32,12 +43,15 @@ const credentials = await provisionShop({
   shopOrigins: [`http://localhost:${shopPort}`, `http://127.0.0.1:${shopPort}`],
   webhookUrl: `http://127.0.0.1:${shopPort}/webhooks/paygate`,
 });
-const running = await startShop({ paygateUrl, ...credentials, port: shopPort });
+const running = await startShop({ paygateUrl, ...credentials, port: shopPort, gatewayId: gateway });
 
 process.stdout.write(
-  `\nDemo shop: ${running.url}  (Paygate: ${paygateUrl}, merchant ${credentials.merchantId})\n` +
-    'Pay with 4242 4242 4242 4242 (approved), 4000 0000 0000 3220 (bank confirmation) or\n' +
-    '4000 0000 0000 0002 (declined). Ctrl-C stops everything.\n',
+  `\nDemo shop: ${running.url}  (Paygate: ${paygateUrl}, merchant ${credentials.merchantId}, gateway ${gateway})\n` +
+    (gateway === 'adyen'
+      ? 'Pay with 4111 1111 4555 1142 (approved; the name REFUSED declines) or 4212 3456 7891 0006\n' +
+        '(bank confirmation), any future date and code. Ctrl-C stops everything.\n'
+      : 'Pay with 4242 4242 4242 4242 (approved), 4000 0000 0000 3220 (bank confirmation) or\n' +
+        '4000 0000 0000 0002 (declined), any future date and code. Ctrl-C stops everything.\n'),
 );
 const stop = async () => {
   await running.close();

@@ -7,10 +7,15 @@ export interface Order {
   currency: string;
   /** Kept with the order before the create call, so a lost answer can be retried with it. */
   idempotencyKey: string;
+  /** The intent being paid now; after a decline the payer may go on with a new one. */
   paymentIntentId: string | null;
   clientSecret: string | null;
+  /** Every intent created for the order, oldest first (one per card tried after a decline). */
+  paymentIntentIds: string[];
   /** From webhook events only: the status inside the latest event's data.object. */
   paymentStatus: string | null;
+  /** From `refund.*` webhook events (or the refund's first answer): PENDING, SUCCEEDED or FAILED. */
+  refundStatus: string | null;
   events: string[];
 }
 
@@ -33,7 +38,9 @@ export class OrderBook {
       idempotencyKey: randomUUID(),
       paymentIntentId: null,
       clientSecret: null,
+      paymentIntentIds: [],
       paymentStatus: null,
+      refundStatus: null,
       events: [],
     };
     this.orders.set(order.id, order);
@@ -43,7 +50,16 @@ export class OrderBook {
   attachIntent(order: Order, paymentIntentId: string, clientSecret: string): void {
     order.paymentIntentId = paymentIntentId;
     order.clientSecret = clientSecret;
+    order.paymentIntentIds.push(paymentIntentId);
+    // A new attempt starts unpaid: the declined intent's status is history.
+    order.paymentStatus = null;
     this.byIntent.set(paymentIntentId, order);
+  }
+
+  /** The idempotency key of the order's next intent: one per attempt, stable across retries of the call. */
+  attemptKey(order: Order): string {
+    const attempt = order.paymentIntentIds.length;
+    return attempt === 0 ? order.idempotencyKey : `${order.idempotencyKey}.attempt-${attempt + 1}`;
   }
 
   get(id: string): Order | null {

@@ -52,7 +52,8 @@ export function homePage(nonce: string): string {
   <button type="submit">Buy now</button>
 </form>
 <p>Test cards: <code>4242 4242 4242 4242</code> (approved), <code>4000 0000 0000 3220</code> (bank
-confirmation), <code>4000 0000 0000 0002</code> (declined).</p>`,
+confirmation), <code>4000 0000 0000 0002</code> (declined), with any future expiry date, any
+3-digit code and any name.</p>`,
   );
 }
 
@@ -117,7 +118,21 @@ export function payPage(
     },
     onError: (error) => {
       record('error', error);
-      outcome.textContent = 'Payment not completed (' + error.code + '): ' + error.message;
+      // A decline is shown in the checkout, which offers another card: said once, there.
+      outcome.textContent =
+        error.code === 'payment_failed' ? '' : 'Payment not completed (' + error.code + '): ' + error.message;
+    },
+    // "Try another card": the shop's server creates a new intent for the order and hands back its
+    // client secret; the checkout starts over on it, on this same page.
+    onRetry: async ({ failedPaymentIntentId }) => {
+      record('retry', { failedPaymentIntentId });
+      const response = await fetch('/orders/' + encodeURIComponent(data.orderId) + '/retry', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ failed_payment_intent_id: failedPaymentIntentId }),
+      });
+      if (!response.ok) throw new Error('the shop could not start a new payment');
+      return (await response.json()).client_secret;
     },
     onCancel: () => {
       record('cancel', {});

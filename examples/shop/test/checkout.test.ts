@@ -65,9 +65,25 @@ describe('embedded checkout in Chromium (demo shop, embedded database)', () => {
   const screenshot = (page: Page, name: string) =>
     page.locator(FRAME).screenshot({ path: new URL(`checkout-${name}.png`, SCREENSHOTS).pathname });
 
-  async function enterCard(page: Page, card: string): Promise<void> {
+  const LABELS = {
+    en: { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card' },
+    es: {
+      number: 'Número de tarjeta',
+      expiry: 'Fecha de vencimiento',
+      cvc: 'Código de seguridad',
+      name: 'Nombre en la tarjeta',
+    },
+  };
+
+  /** Fills the gateway's four hosted fields (a future expiry, a code, a name). */
+  async function enterCard(page: Page, card: string, language: 'en' | 'es' = 'en'): Promise<void> {
     await frameState(page, 'form');
-    await hostedField(page).getByLabel('Card number').fill(card);
+    const labels = LABELS[language];
+    const fields = hostedField(page);
+    await fields.getByLabel(labels.number).fill(card);
+    await fields.getByLabel(labels.expiry).fill('12 / 34');
+    await fields.getByLabel(labels.cvc).fill('123');
+    await fields.getByLabel(labels.name).fill('Ada Lovelace');
   }
 
   /** The page's boundaries, from its network log. */
@@ -89,6 +105,10 @@ describe('embedded checkout in Chromium (demo shop, embedded database)', () => {
         stack.simOrigin,
         `card number sent to ${request.url} (service ${serviceOrigin}, shop ${stack.shop.url})`,
       );
+    }
+    // The rest of the card (the name typed into the gateway's fields) goes nowhere else either.
+    for (const request of log.filter((r) => `${r.url} ${r.postData ?? ''}`.includes('Lovelace'))) {
+      assert.equal(new URL(request.url).origin, stack.simOrigin, `cardholder name sent to ${request.url}`);
     }
     const apiCalls = log.filter((r) => {
       const url = new URL(r.url);
@@ -206,7 +226,7 @@ ${script}
     const { page, log } = await newPage();
     const { payPath, intentId } = await createOrder({ locale: 'es-MX' });
     await page.goto(`${stack.shop.url}${payPath}`);
-    await enterCard(page, CARDS.decline);
+    await enterCard(page, CARDS.decline, 'es');
     assert.equal(await checkoutFrame(page).locator('h1').textContent(), 'Pagar con tarjeta');
     await checkoutFrame(page)
       .getByRole('button', { name: /^Pagar / })
@@ -220,6 +240,177 @@ ${script}
     await screenshot(page, 'declined');
     assert.equal((await stack.intent(intentId)).status, 'FAILED');
     assertBoundaries(log, CARDS.decline);
+    await page.close();
+  });
+
+  it('checks each hosted field, shows each error once, detects the brand, and pays by keyboard alone', async () => {
+    const { page, log, pageErrors } = await newPage();
+    const { payPath, intentId } = await createOrder();
+    await page.goto(`${stack.shop.url}${payPath}`);
+    await frameState(page, 'form');
+    const fields = hostedField(page);
+    /** A field's error as assistive technology reaches it: through its aria-describedby. */
+    const errorOf = async (label: string) => {
+      const input = fields.getByLabel(label);
+      const id = await input.getAttribute('id');
+      const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
+      assert.ok(describedBy.split(' ').includes(`${id}-error`), `${label} is described by its error`);
+      return {
+        invalid: await input.getAttribute('aria-invalid'),
+        error: (await fields.locator(`#${id}-error`).textContent()) ?? '',
+      };
+    };
+
+    // One button pays: the frame's. The gateway's fields have none of their own.
+    assert.equal(await fields.getByRole('button').count(), 0);
+    assert.equal(await checkoutFrame(page).getByRole('button', { name: /^Pay / }).count(), 1);
+
+    // Pay with nothing typed: every field says what it needs, the frame adds nothing, nothing is charged.
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+    await fields.getByLabel('Card number').and(fields.locator(':focus')).waitFor();
+    assert.deepEqual(await errorOf('Card number'), { invalid: 'true', error: 'Enter the card number.' });
+    assert.deepEqual(await errorOf('Expiry date'), { invalid: 'true', error: 'Enter the expiry date.' });
+    assert.deepEqual(await errorOf('Security code'), { invalid: 'true', error: 'Enter the security code.' });
+    assert.deepEqual(await errorOf('Name on card'), {
+      invalid: 'true',
+      error: 'Enter the name on the card.',
+    });
+    assert.equal(await checkoutFrame(page).locator('#form-error').textContent(), '');
+    await frameState(page, 'form');
+
+    // The brand shows as the payer types, and the code's length follows it.
+    await fields.getByLabel('Card number').pressSequentially('3782');
+    assert.equal(await fields.locator('#card-brand').textContent(), 'American Express');
+    assert.equal(await fields.locator('#card-cvc-hint').textContent(), '4 digits on the front of the card');
+    await fields.getByLabel('Card number').fill('');
+    await fields.getByLabel('Card number').pressSequentially('4242424242424241');
+    assert.equal(await fields.getByLabel('Card number').inputValue(), '4242 4242 4242 4241');
+    assert.equal(await fields.locator('#card-brand').textContent(), 'Visa');
+    await fields.getByLabel('Expiry date').fill('01 / 20');
+    await fields.getByLabel('Security code').fill('12');
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+    await fields.getByText('The card number is not valid.').waitFor();
+    assert.equal((await errorOf('Expiry date')).error, 'The card has expired.');
+    assert.equal((await errorOf('Security code')).error, 'The security code has 3 digits.');
+    assert.equal(await fields.getByText('The card number is not valid.').count(), 1, 'said once');
+    assert.equal(await checkoutFrame(page).getByText('The card number is not valid.').count(), 0);
+    assert.equal((await stack.intent(intentId)).status, 'CREATED');
+
+    // Keyboard only: correct each field, Tab between them, Enter in the last one pays.
+    await fields.getByLabel('Card number').focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(CARDS.approve);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('1234');
+    assert.equal(await fields.getByLabel('Expiry date').inputValue(), '12 / 34');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Ada Lovelace');
+    assert.equal((await errorOf('Card number')).invalid, null, 'the corrected number is no longer marked');
+    await page.keyboard.press('Enter');
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type === 'success' && event.paymentIntentId, intentId);
+    assert.equal((await stack.intent(intentId)).status, 'SUCCEEDED');
+    assertBoundaries(log, CARDS.approve);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  });
+
+  it('after a decline lets the payer try another card on a new intent, on the same page load', async () => {
+    const { page, pageErrors } = await newPage();
+    let loads = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) loads += 1;
+    });
+    const { payPath, intentId: declinedIntentId } = await createOrder({ locale: 'es' });
+    await page.goto(`${stack.shop.url}${payPath}`);
+    await enterCard(page, CARDS.decline, 'es');
+    await checkoutFrame(page)
+      .getByRole('button', { name: /^Pagar / })
+      .click();
+    await frameState(page, 'declined');
+    // The decline is said once, in the frame; the shop's own line stays empty.
+    assert.equal(await checkoutFrame(page).locator('h1').textContent(), 'Pago rechazado');
+    assert.equal(
+      await checkoutFrame(page).getByText('Tu tarjeta fue rechazada', { exact: false }).count(),
+      1,
+    );
+    assert.equal(await page.locator('#outcome').textContent(), '');
+    await screenshot(page, 'declined-retry');
+
+    // Keyboard: focus "Try another card" and press Enter. The shop creates a new intent.
+    await checkoutFrame(page).getByRole('button', { name: 'Probar con otra tarjeta' }).focus();
+    await page.keyboard.press('Enter');
+    await frameState(page, 'form');
+    // The new form takes the keyboard focus in its first field: the payer goes on typing.
+    await hostedField(page)
+      .getByLabel('Número de tarjeta')
+      .and(hostedField(page).locator(':focus'))
+      .waitFor();
+    await enterCard(page, CARDS.approve, 'es');
+    await checkoutFrame(page)
+      .getByRole('button', { name: /^Pagar / })
+      .click();
+    const events = await waitForCheckoutEvents(page, 3);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['error', 'retry', 'success'],
+    );
+    assert.equal(events[0]?.type === 'error' && events[0].code, 'payment_failed');
+    const paidIntentId = events[2]?.type === 'success' ? events[2].paymentIntentId : '';
+    assert.notEqual(paidIntentId, declinedIntentId);
+    assert.equal((await stack.intent(declinedIntentId)).status, 'FAILED');
+    assert.equal((await stack.intent(paidIntentId)).status, 'SUCCEEDED');
+    await frameState(page, 'succeeded');
+    await page
+      .getByText('Order paid: confirmed by the payment_intent.succeeded webhook.')
+      .waitFor({ timeout: 20_000 });
+    assert.equal(loads, 1, 'one page load for both cards');
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  });
+
+  it('says once that the gateway is unavailable, keeps the form, and takes the next try on the same intent', async () => {
+    const { page, pageErrors } = await newPage();
+    const { payPath, intentId } = await createOrder();
+    await page.goto(`${stack.shop.url}${payPath}`);
+    await enterCard(page, '4000 0000 0000 0119');
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+    const unavailable =
+      'The payment service is temporarily unavailable. Nothing was charged. Please try again.';
+    await checkoutFrame(page).getByText(unavailable).waitFor();
+    await frameState(page, 'form');
+    assert.equal(await checkoutFrame(page).getByText(unavailable).count(), 1);
+    assert.equal(await hostedField(page).getByText(unavailable).count(), 0);
+    assert.equal(await page.getByText(unavailable).count(), 0, 'the shop page does not repeat it');
+    await enterCard(page, CARDS.approve);
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type === 'success' && event.paymentIntentId, intentId);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  });
+
+  it('does not offer another card when the page gave no onRetry', async () => {
+    const { page } = await newPage();
+    const { payPath } = await createOrder();
+    const order = stack.shop.orders.get(/order_\d+/.exec(payPath)?.[0] ?? '');
+    await syntheticPage(
+      page,
+      stack.registeredPages,
+      '/no-retry',
+      `Paygate(${JSON.stringify(stack.credentials.publishableKey)}).checkout({ clientSecret: ${JSON.stringify(order?.clientSecret)}, container: '#checkout', ...callbacks });`,
+      `${stack.paygate.url}/checkout/v1/checkout.js`,
+    );
+    await enterCard(page, CARDS.decline);
+    await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type === 'error' && event.code, 'payment_failed');
+    await frameState(page, 'declined');
+    assert.equal(await checkoutFrame(page).getByRole('button').count(), 0);
     await page.close();
   });
 

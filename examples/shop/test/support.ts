@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page, type Request } from 'playwright-core';
+import { fakeGatewayEnvironment, type ShopGateway } from '../src/gateways.ts';
 import { type LocalPaygate, startLocalPaygate } from '../src/local-paygate.ts';
 import { provisionShop, type ShopCredentials } from '../src/provision.ts';
 import { type Shop, startShop } from '../src/server.ts';
@@ -87,12 +88,18 @@ export interface Stack {
  * The whole system on this machine: Paygate as `npm start` runs it (embedded database, simulated
  * gateway on its own port, test clock), the demo shop on a third port, and headless Chromium.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: { gateway?: ShopGateway; fakeUrl?: string } = {}): Promise<Stack> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does this for CI)`);
   }
   mkdirSync(SCREENSHOTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-shop-test-'));
+  const gateway = options.gateway ?? 'sim';
+  const shopPort = await freePort();
+  const shopUrl = `http://127.0.0.1:${shopPort}`;
+  // The service reads a real gateway's variables from its environment, as `npm run shop` sets them.
+  const gatewayVariables = fakeGatewayEnvironment(gateway, options.fakeUrl ?? '', `${shopUrl}/`);
+  Object.assign(process.env, gatewayVariables);
   const paygate = await startLocalPaygate({
     port: await freePort(),
     simPort: await freePort(),
@@ -100,17 +107,21 @@ export async function startStack(): Promise<Stack> {
     logLevel: 'silent',
   });
   const simOrigin = new URL(paygate.service.sim?.url ?? 'http://invalid').origin;
+  for (const name of Object.keys(gatewayVariables)) delete process.env[name];
   const registeredPages = await startPageServer();
   const strangerPages = await startPageServer();
-  const shopPort = await freePort();
-  const shopUrl = `http://127.0.0.1:${shopPort}`;
   const credentials = await provisionShop({
     paygateUrl: paygate.url,
     adminToken: paygate.adminToken,
     shopOrigins: [shopUrl, registeredPages.origin],
     webhookUrl: `${shopUrl}/webhooks/paygate`,
   });
-  const shop = await startShop({ paygateUrl: paygate.url, ...credentials, port: shopPort });
+  const shop = await startShop({
+    paygateUrl: paygate.url,
+    ...credentials,
+    port: shopPort,
+    gatewayId: gateway,
+  });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -191,6 +202,7 @@ export function recordRequests(page: Page): LoggedRequest[] {
 export type ShopEvent =
   | { type: 'success'; paymentIntentId: string; status: string }
   | { type: 'error'; code: string; message: string }
+  | { type: 'retry'; failedPaymentIntentId: string }
   | { type: 'cancel' };
 
 /** The checkout callbacks the shop's page recorded, once there is at least `count` of them. */

@@ -6,6 +6,7 @@ import {
   isPublishableKey,
   MESSAGE_SOURCE,
   parseFrameMessage,
+  type RetryAnswerMessage,
 } from './protocol.ts';
 
 export const CHECKOUT_VERSION = '1.0.0';
@@ -34,6 +35,12 @@ export interface CheckoutError {
   message: string;
 }
 
+/** What `onRetry` receives: the payer wants to try another card after `payment_failed`. */
+export interface CheckoutRetry {
+  /** The declined intent (now `FAILED`; it cannot be paid again). */
+  failedPaymentIntentId: string;
+}
+
 export interface CheckoutOptions {
   /** The intent's client secret, handed to the page by the merchant's server. */
   clientSecret: string;
@@ -44,6 +51,13 @@ export interface CheckoutOptions {
   onSuccess?: (result: CheckoutSuccess) => void;
   onError?: (error: CheckoutError) => void;
   onCancel?: () => void;
+  /**
+   * Offers "Try another card" after a decline. Called when the payer presses it: create a new
+   * intent on your server and return its client secret (or a promise of it); the frame starts over
+   * on it without a reload. A rejected promise shows "please reload". Without `onRetry` a decline
+   * ends the checkout (`onError` with `payment_failed`).
+   */
+  onRetry?: (retry: CheckoutRetry) => string | Promise<string>;
 }
 
 export interface CheckoutHandle {
@@ -113,6 +127,8 @@ function navigateTop(url: string): void {
  *   onSuccess: ({ paymentIntentId }) => showThanks(paymentIntentId),
  *   onError: ({ code }) => (code === 'payment_failed' ? offerAnotherMethod() : location.reload()),
  *   onCancel: () => handle.unmount(),
+ *   // Optional: "Try another card" after a decline, on a new intent from your server.
+ *   onRetry: async () => (await fetch('/orders/42/new-intent', { method: 'POST' })).text(),
  * });
  */
 export function Paygate(publishableKey: string, options: PaygateOptions = {}): PaygateCheckout {
@@ -150,6 +166,8 @@ function mountCheckout(base: string, publishableKey: string, options: CheckoutOp
     'display:block;width:100%;min-height:120px;height:320px;border:0;background:transparent';
 
   let phase: 'handshake' | 'open' | 'done' | 'unmounted' = 'handshake';
+  // After a payment_failed the frame may still ask for another card (once per decline).
+  let retryable = false;
   let initSent = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -167,8 +185,10 @@ function mountCheckout(base: string, publishableKey: string, options: CheckoutOp
     if (phase === 'unmounted') return;
     if (event.origin !== frameOrigin || event.source !== iframe.contentWindow) return;
     const message = parseFrameMessage(event.data);
-    // After the outcome the frame still shows it (and may resize), but reports nothing more.
-    if (!message || (phase === 'done' && message.type !== 'resize')) return;
+    // After the outcome the frame still shows it (and may resize), but reports nothing more,
+    // except the payer's wish to try another card after a decline.
+    if (!message) return;
+    if (phase === 'done' && message.type !== 'resize' && !(message.type === 'retry' && retryable)) return;
     switch (message.type) {
       case 'ready': {
         if (initSent) return;
@@ -179,6 +199,7 @@ function mountCheckout(base: string, publishableKey: string, options: CheckoutOp
           clientSecret: options.clientSecret,
           publishableKey,
           locale,
+          retry: typeof options.onRetry === 'function',
         };
         iframe.contentWindow?.postMessage(init, frameOrigin);
         return;
@@ -196,7 +217,12 @@ function mountCheckout(base: string, publishableKey: string, options: CheckoutOp
         options.onSuccess?.({ paymentIntentId: message.paymentIntentId, status: message.status });
         return;
       case 'error':
+        retryable = message.code === 'payment_failed' && typeof options.onRetry === 'function';
         fail({ code: message.code, message: message.message });
+        return;
+      case 'retry':
+        retryable = false;
+        void retryWith(message.paymentIntentId);
         return;
       case 'cancel':
         options.onCancel?.();
@@ -207,10 +233,27 @@ function mountCheckout(base: string, publishableKey: string, options: CheckoutOp
     }
   };
 
+  /** Asks the page for a new intent and hands its client secret to the frame, which starts over. */
+  const retryWith = async (failedPaymentIntentId: string) => {
+    let clientSecret: unknown;
+    try {
+      clientSecret = await options.onRetry?.({ failedPaymentIntentId });
+    } catch {
+      clientSecret = null;
+    }
+    if (phase === 'unmounted') return;
+    const answer: RetryAnswerMessage =
+      typeof clientSecret === 'string' && clientSecret !== ''
+        ? { source: MESSAGE_SOURCE, type: 'reset', clientSecret }
+        : { source: MESSAGE_SOURCE, type: 'retry_failed' };
+    if (answer.type === 'reset') phase = 'open';
+    iframe.contentWindow?.postMessage(answer, frameOrigin);
+  };
+
   window.addEventListener('message', onMessage);
   timer = setTimeout(() => {
     if (phase !== 'handshake') return;
-    fail({ code: 'session_invalid', message: 'The checkout frame did not answer within 10 seconds.' });
+    fail({ code: 'session_invalid', message: textsFor(locale).handshakeTimeout });
   }, HANDSHAKE_TIMEOUT_MS);
   container.appendChild(iframe);
 

@@ -5,6 +5,7 @@ export {
   type CheckoutError,
   type CheckoutHandle,
   type CheckoutOptions,
+  type CheckoutRetry,
   type CheckoutSuccess,
   Paygate,
   type PaygateCheckout,

@@ -27,6 +27,14 @@ export interface Texts {
   unavailable: string;
   retryLater: string;
   hostedFieldsFrameTitle: string;
+  pageTitle: string;
+  declinedRetryBody: string;
+  tryAnotherCard: string;
+  startingOver: string;
+  retryFailed: string;
+  secureNote: string;
+  componentUnavailable: string;
+  handshakeTimeout: string;
 }
 
 const en: Texts = {
@@ -37,7 +45,7 @@ const en: Texts = {
   pay: 'Pay',
   paying: 'Processing…',
   cancel: 'Cancel',
-  cardHelp: 'Your card details are entered on the payment provider’s secure page and never reach this shop.',
+  cardHelp: 'Your card details go straight to the payment provider and never reach this shop.',
   succeededTitle: 'Payment successful',
   succeededBody: 'Thank you. Your payment was approved.',
   processingTitle: 'Payment processing',
@@ -57,6 +65,14 @@ const en: Texts = {
   unavailable: 'The payment service is temporarily unavailable. Nothing was charged. Please try again.',
   retryLater: 'Something went wrong. Nothing was charged. Please try again.',
   hostedFieldsFrameTitle: 'Card details',
+  pageTitle: 'Secure checkout',
+  declinedRetryBody: 'Your card was declined and nothing was charged. You can try another card.',
+  tryAnotherCard: 'Try another card',
+  startingOver: 'Preparing a new payment…',
+  retryFailed: 'A new payment could not be started. Please reload the page.',
+  secureNote: 'Secured by the payment provider',
+  componentUnavailable: 'The card form could not be loaded. Please reload the page.',
+  handshakeTimeout: 'The checkout frame did not answer within 10 seconds. Please reload the page.',
 };
 
 const es: Texts = {
@@ -67,8 +83,7 @@ const es: Texts = {
   pay: 'Pagar',
   paying: 'Procesando…',
   cancel: 'Cancelar',
-  cardHelp:
-    'Los datos de tu tarjeta se ingresan en la página segura del proveedor de pagos y nunca llegan a esta tienda.',
+  cardHelp: 'Los datos de tu tarjeta van directamente al proveedor de pagos y nunca llegan a esta tienda.',
   succeededTitle: 'Pago realizado',
   succeededBody: 'Gracias. Tu pago fue aprobado.',
   processingTitle: 'Pago en proceso',
@@ -89,6 +104,14 @@ const es: Texts = {
     'El servicio de pagos no está disponible por el momento. No se cobró nada. Inténtalo de nuevo.',
   retryLater: 'Algo salió mal. No se cobró nada. Inténtalo de nuevo.',
   hostedFieldsFrameTitle: 'Datos de la tarjeta',
+  pageTitle: 'Pago seguro',
+  declinedRetryBody: 'Tu tarjeta fue rechazada y no se cobró nada. Puedes probar con otra tarjeta.',
+  tryAnotherCard: 'Probar con otra tarjeta',
+  startingOver: 'Preparando un nuevo pago…',
+  retryFailed: 'No se pudo iniciar un nuevo pago. Recarga la página, por favor.',
+  secureNote: 'Protegido por el proveedor de pagos',
+  componentUnavailable: 'No se pudo cargar el formulario de la tarjeta. Recarga la página, por favor.',
+  handshakeTimeout: 'El formulario de pago no respondió en 10 segundos. Recarga la página, por favor.',
 };
 
 const byLanguage: Record<string, Texts> = { en, es };

@@ -6,6 +6,10 @@
  * Handshake: frame → `ready`; page → `init` (client secret and publishable key); frame →
  * `session` once it has read the intent (or a terminal `error`). No `session`/`error` within
  * HANDSHAKE_TIMEOUT_MS of mounting is `session_invalid`.
+ *
+ * Another card after a decline (when the page gave `onRetry`): frame → `retry` (the payer pressed
+ * "Try another card"); page → `reset` with the new intent's client secret, or `retry_failed` when
+ * the page could not create one; after `reset` the frame starts over and sends `session` again.
  */
 export const MESSAGE_SOURCE = 'paygate-checkout';
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -31,6 +35,7 @@ export type FrameMessage =
     }
   | { source: typeof MESSAGE_SOURCE; type: 'error'; code: CheckoutErrorCode; message: string }
   | { source: typeof MESSAGE_SOURCE; type: 'redirect'; url: string }
+  | { source: typeof MESSAGE_SOURCE; type: 'retry'; paymentIntentId: string }
   | { source: typeof MESSAGE_SOURCE; type: 'cancel' };
 
 /** A frame message without its `source` (which `tell` adds). */
@@ -47,7 +52,14 @@ export interface InitMessage {
   clientSecret: string;
   publishableKey: string;
   locale: string;
+  /** Whether the page handles `retry` (it gave `onRetry`): only then is "Try another card" offered. */
+  retry: boolean;
 }
+
+/** Page → frame, after `retry`. */
+export type RetryAnswerMessage =
+  | { source: typeof MESSAGE_SOURCE; type: 'reset'; clientSecret: string }
+  | { source: typeof MESSAGE_SOURCE; type: 'retry_failed' };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,6 +96,10 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
       return typeof data.url === 'string' && isHttpUrl(data.url)
         ? { source, type: 'redirect', url: data.url }
         : null;
+    case 'retry':
+      return typeof data.paymentIntentId === 'string' && /^pi_[0-9A-Za-z]{24}$/.test(data.paymentIntentId)
+        ? { source, type: 'retry', paymentIntentId: data.paymentIntentId }
+        : null;
     default:
       return null;
   }
@@ -95,7 +111,23 @@ export function parseInitMessage(data: unknown): InitMessage | null {
   if (typeof clientSecret !== 'string' || typeof publishableKey !== 'string' || typeof locale !== 'string') {
     return null;
   }
-  return { source: MESSAGE_SOURCE, type: 'init', clientSecret, publishableKey, locale };
+  return {
+    source: MESSAGE_SOURCE,
+    type: 'init',
+    clientSecret,
+    publishableKey,
+    locale,
+    retry: data.retry === true,
+  };
+}
+
+export function parseRetryAnswer(data: unknown): RetryAnswerMessage | null {
+  if (!isRecord(data) || data.source !== MESSAGE_SOURCE) return null;
+  if (data.type === 'retry_failed') return { source: MESSAGE_SOURCE, type: 'retry_failed' };
+  if (data.type === 'reset' && typeof data.clientSecret === 'string') {
+    return { source: MESSAGE_SOURCE, type: 'reset', clientSecret: data.clientSecret };
+  }
+  return null;
 }
 
 export function isHttpUrl(value: string): boolean {

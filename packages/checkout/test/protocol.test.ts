@@ -7,6 +7,7 @@ import {
   MESSAGE_SOURCE,
   parseFrameMessage,
   parseInitMessage,
+  parseRetryAnswer,
 } from '../src/protocol.ts';
 
 const source = MESSAGE_SOURCE;
@@ -70,10 +71,33 @@ describe('checkout protocol', () => {
   });
 
   it('reads an init message only with all its strings', () => {
-    const init = { source, type: 'init', clientSecret: 's', publishableKey: 'pk', locale: 'en' };
+    const init = { source, type: 'init', clientSecret: 's', publishableKey: 'pk', locale: 'en', retry: true };
     assert.deepEqual(parseInitMessage(init), init);
+    // A page without onRetry (or an older component) offers no other card.
+    assert.deepEqual(parseInitMessage({ ...init, retry: undefined }), { ...init, retry: false });
+    assert.deepEqual(parseInitMessage({ ...init, retry: 'yes' }), { ...init, retry: false });
     assert.equal(parseInitMessage({ ...init, clientSecret: 1 }), null);
     assert.equal(parseInitMessage({ ...init, source: 'x' }), null);
+  });
+
+  it('reads the retry request and its answers only in their exact shapes', () => {
+    assert.deepEqual(parseFrameMessage({ source, type: 'retry', paymentIntentId: PI }), {
+      source,
+      type: 'retry',
+      paymentIntentId: PI,
+    });
+    assert.equal(parseFrameMessage({ source, type: 'retry', paymentIntentId: 'pi_x' }), null);
+    assert.equal(parseFrameMessage({ source, type: 'retry' }), null);
+    const secret = `${PI}_secret_${'x'.repeat(24)}`;
+    assert.deepEqual(parseRetryAnswer({ source, type: 'reset', clientSecret: secret }), {
+      source,
+      type: 'reset',
+      clientSecret: secret,
+    });
+    assert.deepEqual(parseRetryAnswer({ source, type: 'retry_failed' }), { source, type: 'retry_failed' });
+    assert.equal(parseRetryAnswer({ source, type: 'reset', clientSecret: 7 }), null);
+    assert.equal(parseRetryAnswer({ source: 'x', type: 'retry_failed' }), null);
+    assert.equal(parseRetryAnswer({ source, type: 'init', clientSecret: secret }), null);
   });
 
   it('chooses Spanish by language and falls back to English', () => {

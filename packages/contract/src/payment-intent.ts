@@ -59,6 +59,8 @@ export const CheckoutBlock = Type.Object({
   gateway_id: Type.String(),
   hosted_fields_url: Type.Union([Type.String(), Type.Null()]),
   gateway_origin: Type.Union([Type.String(), Type.Null()]),
+  // The public key the gateway's card component takes (Stripe publishable key, Adyen client key).
+  component_key: Type.Union([Type.String(), Type.Null()]),
 });
 
 /** Why the last payment attempt failed; null unless the intent is FAILED. */

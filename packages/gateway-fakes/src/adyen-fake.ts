@@ -17,6 +17,7 @@ import {
   startFakeServer,
 } from './fake-server.ts';
 import { SpecValidator } from './spec-validator.ts';
+import { adyenBrowserRoutes } from './stand-in-routes.ts';
 
 /** Stored payment method ids the fake's card component issues, by behaviour. */
 export const ADYEN_TEST_TOKENS = {
@@ -81,6 +82,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   const notifier = new Notifier(options.notificationUrl);
   const violations: GatewayFake['violations'] = [];
   let baseUrl = '';
+  const browser = adyenBrowserRoutes(() => baseUrl);
 
   const serviceError = (status: number, errorCode: string, message: string, errorType = 'validation') =>
     json(status, { status, errorCode, message, errorType });
@@ -140,7 +142,10 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     if (body.merchantAccount !== options.merchantAccount) {
       return serviceError(403, '901', 'Invalid Merchant Account', 'security');
     }
-    const token = String((body.paymentMethod as Json).storedPaymentMethodId ?? '');
+    const given = String((body.paymentMethod as Json).storedPaymentMethodId ?? '');
+    // A payment method the stand-in card component created behaves like the test token it stands for.
+    const behaviour = browser.behaviourOf(given);
+    const token = behaviour ? ADYEN_TEST_TOKENS[behaviour] : given;
     if (token === ADYEN_TEST_TOKENS.slow)
       await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 30_000));
     const result =
@@ -239,7 +244,8 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
 
   const started = await startFakeServer(options.port ?? 0, async (request) => {
     if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
-    if (request.path === '/adyen/card-component') return cardComponentPage();
+    const browserAnswer = await browser.handle(request);
+    if (browserAnswer) return browserAnswer;
     if (request.headers['x-api-key'] !== options.apiKey)
       return serviceError(401, '000', 'HTTP Status Response - Unauthorized', 'security');
     const found = operationOf(request.method, request.path);
@@ -290,13 +296,4 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     notify(items);
     return items.length;
   });
-}
-
-/** The stand-in for Adyen's card component that the hosted frame loads in tests. */
-function cardComponentPage(): FakeAnswer {
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    body: '<!doctype html><title>Adyen card component (fake)</title><p>Test tokens: adyen_test_approve, adyen_test_decline, adyen_test_challenge</p>',
-  };
 }

@@ -16,7 +16,8 @@ if (which === 'stripe') {
     slowMs: 30_000,
   });
   console.log(
-    `Stripe fake on ${fake.url}; test payment methods pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired, pm_card_slow`,
+    `Stripe fake on ${fake.url}; test payment methods pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired, pm_card_slow; ` +
+      `stand-in Stripe.js at ${fake.url}/v3/ (cards 4242 4242 4242 4242, 4000 0000 0000 0002, 4000 0027 6000 3184)`,
   );
   process.on('SIGINT', () => void fake.close().then(() => process.exit(0)));
 } else if (which === 'adyen') {
@@ -29,7 +30,8 @@ if (which === 'stripe') {
     slowMs: 30_000,
   });
   console.log(
-    `Adyen fake on ${fake.url}; test tokens adyen_test_approve, adyen_test_decline, adyen_test_challenge, adyen_test_slow`,
+    `Adyen fake on ${fake.url}; test tokens adyen_test_approve, adyen_test_decline, adyen_test_challenge, adyen_test_slow; ` +
+      `stand-in Adyen Web at ${fake.url}/checkoutshopper/sdk/5.68.0/adyen.js (cards 4111 1111 4555 1142, holder REFUSED, 4212 3456 7891 0006)`,
   );
   process.on('SIGINT', () => void fake.close().then(() => process.exit(0)));
 } else {

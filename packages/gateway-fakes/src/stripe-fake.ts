@@ -16,6 +16,7 @@ import {
   startFakeServer,
 } from './fake-server.ts';
 import { decodeStripeForm, SpecValidator, stripeFixture } from './spec-validator.ts';
+import { stripeBrowserRoutes } from './stand-in-routes.ts';
 
 /** Stripe's own test payment methods, plus `pm_card_slow` (answers after `slowMs`). */
 export const STRIPE_TEST_PAYMENT_METHODS = {
@@ -50,6 +51,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
   const violations: GatewayFake['violations'] = [];
   const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   let baseUrl = '';
+  const browser = stripeBrowserRoutes(() => baseUrl);
 
   const error = (status: number, type: string, message: string, extra: Json = {}) =>
     json(status, { error: { type, message, ...extra } });
@@ -71,7 +73,10 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
 
   function createIntent(form: Json): FakeAnswer {
     const id = `pi_${randomReference(24)}`;
-    const paymentMethod = String(form.payment_method ?? '');
+    // A payment method the stand-in card element created behaves like the test one it stands for.
+    const given = String(form.payment_method ?? '');
+    const behaviour = browser.behaviourOf(given);
+    const paymentMethod = behaviour ? STRIPE_TEST_PAYMENT_METHODS[behaviour] : given;
     const intent: Json = {
       ...stripeFixture('payment_intent'),
       id,
@@ -79,7 +84,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       amount: Number(form.amount),
       currency: String(form.currency),
       metadata: (form.metadata as Json | undefined) ?? {},
-      payment_method: paymentMethod || null,
+      payment_method: given || null,
       created: nowSeconds(),
       canceled_at: null,
     };
@@ -115,7 +120,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       sendEvent('payment_intent.succeeded', intent);
       return json(200, intent);
     }
-    return error(400, 'invalid_request_error', `No such PaymentMethod: '${paymentMethod}'`, {
+    return error(400, 'invalid_request_error', `No such PaymentMethod: '${given}'`, {
       param: 'payment_method',
     });
   }
@@ -215,7 +220,8 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
 
   const started = await startFakeServer(options.port ?? 0, async (request) => {
     if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
-    if (request.path === '/stripe/card-element') return cardElementPage();
+    const browserAnswer = await browser.handle(request);
+    if (browserAnswer) return browserAnswer;
     if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
       return error(401, 'invalid_request_error', 'Invalid API Key provided.');
     }
@@ -266,13 +272,4 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     }
     return settled;
   });
-}
-
-/** The stand-in for Stripe's card element that the hosted frame loads in tests. */
-function cardElementPage(): FakeAnswer {
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    body: '<!doctype html><title>Stripe card element (fake)</title><p>Test payment methods: pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired</p>',
-  };
 }

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { normaliseCardNumber, testCards } from './behaviours.ts';
 import type { SimContext } from './context.ts';
+import { hostedFieldsPage } from './hosted-fields-page.ts';
+import { hostedFieldsTexts } from './hosted-fields-texts.ts';
 import { SimError } from './ledger.ts';
-import { challengePage, continueUrl, donePage, hostedFieldsPage, messagePage } from './pages.ts';
+import { challengePage, continueUrl, donePage, messagePage } from './pages.ts';
 
 /** The parent page's origin as given, when it is exactly an http(s) origin; otherwise null. */
 export function parseParentOrigin(value: unknown): string | null {
@@ -52,12 +54,19 @@ const tokenBody = {
   type: 'object',
   additionalProperties: false,
   required: ['card_number'],
-  properties: { card_number: { type: 'string', maxLength: 40 } },
+  properties: {
+    card_number: { type: 'string', maxLength: 40 },
+    // The rest of what a card form holds: checked for shape, then dropped like the number.
+    exp_month: { type: 'integer', minimum: 1, maximum: 12 },
+    exp_year: { type: 'integer', minimum: 2000, maximum: 2100 },
+    cvc: { type: 'string', pattern: '^[0-9]{3,4}$' },
+    cardholder_name: { type: 'string', minLength: 1, maxLength: 100 },
+  },
 } as const;
 
 /** What the payer's browser sees: the hosted card field, its token endpoint and the challenge page. */
 export async function browserRoutes(app: FastifyInstance, ctx: SimContext): Promise<void> {
-  app.get<{ Querystring: { parent_origin?: string; ancestor_origins?: string } }>(
+  app.get<{ Querystring: { parent_origin?: string; ancestor_origins?: string; locale?: string } }>(
     '/hosted-fields',
     async (request, reply) => {
       const nonce = randomBytes(16).toString('base64');
@@ -78,7 +87,8 @@ export async function browserRoutes(app: FastifyInstance, ctx: SimContext): Prom
         nonce,
         `script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; frame-ancestors ${frameAncestors}`,
       );
-      return sendHtml(reply, 200, hostedFieldsPage(parentOrigin, nonce), csp);
+      const texts = hostedFieldsTexts(request.query.locale);
+      return sendHtml(reply, 200, hostedFieldsPage(parentOrigin, texts, nonce), csp);
     },
   );
 

@@ -46,13 +46,36 @@ describe('simulated gateway: browser pages', () => {
     assert.match(csp, /script-src 'nonce-[^']+'/);
     assert.match(csp, /connect-src 'self'/);
     const html = await response.text();
-    assert.match(html, /<label for="card-number">Card number<\/label>/);
+    for (const [id, label] of [
+      ['card-number', 'Card number'],
+      ['card-expiry', 'Expiry date'],
+      ['card-cvc', 'Security code'],
+      ['card-name', 'Name on card'],
+    ]) {
+      assert.match(html, new RegExp(`<label for="${id}">${label}</label>`));
+      assert.match(html, new RegExp(`<input id="${id}"[^>]*aria-describedby="[^"]*${id}-error"`));
+    }
     assert.match(html, /<input id="card-number"[^>]*inputmode="numeric"/);
     assert.match(html, /const parentOrigin = "http:\/\/localhost:8080";/);
     assert.match(html, /postMessage\(message, parentOrigin\)/);
     assert.doesNotMatch(html, /'\*'/);
     assert.match(html, /paygate-sim:token/);
-    assert.match(html, /paygate-sim:error/);
+    assert.match(html, /paygate-sim:invalid/);
+    // One button pays, and it is the checkout frame's: the fields have none of their own.
+    assert.doesNotMatch(html, /<button/);
+  });
+
+  it('serves the hosted fields in Spanish when the frame passes an es locale', async () => {
+    const parent = encodeURIComponent('http://localhost:8080');
+    const html = await (await fetch(`${sim.url}/hosted-fields?parent_origin=${parent}&locale=es-MX`)).text();
+    assert.match(html, /<html lang="es">/);
+    assert.match(html, /<label for="card-number">Número de tarjeta<\/label>/);
+    assert.match(html, /<label for="card-expiry">Fecha de vencimiento<\/label>/);
+    assert.match(html, /<label for="card-cvc">Código de seguridad<\/label>/);
+    assert.match(html, /<label for="card-name">Nombre en la tarjeta<\/label>/);
+    assert.match(html, /"cvcLength4":"El código de seguridad tiene 4 dígitos\."/);
+    const english = await (await fetch(`${sim.url}/hosted-fields?parent_origin=${parent}&locale=fr`)).text();
+    assert.match(english, /<label for="card-number">Card number<\/label>/);
   });
 
   it('lets the pages above the parent frame the field too when they are named', async () => {
@@ -120,6 +143,32 @@ describe('simulated gateway: browser pages', () => {
     const first = await issueToken(sim, '4242424242424242');
     const second = await issueToken(sim, '4242424242424242');
     assert.notEqual(first.json.token, second.json.token);
+  });
+
+  it('takes the expiry, code and name with the number, checks their shape and echoes none of them', async () => {
+    const response = await fetch(`${sim.url}/v1/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        card_number: '4242424242424242',
+        exp_month: 12,
+        exp_year: 2040,
+        cvc: '123',
+        cardholder_name: 'Ada Lovelace',
+      }),
+    });
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    assert.doesNotMatch(text, /4242|Ada|"123"/);
+    for (const bad of [{ exp_month: 13 }, { cvc: '12' }, { cvc: '12345' }, { cardholder_name: '' }]) {
+      const refused = await fetch(`${sim.url}/v1/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ card_number: '4242424242424242', ...bad }),
+      });
+      assert.equal(refused.status, 400, JSON.stringify(bad));
+      await refused.body?.cancel();
+    }
   });
 
   it('refuses card numbers that are not test cards', async () => {

@@ -2,14 +2,6 @@
 import escapeHtml from 'escape-html';
 import type { ChargeResource } from './ledger.ts';
 
-/** A JSON literal that is safe inside an inline <script> (no "</script>" or U+2028 surprises). */
-function scriptLiteral(value: unknown): string {
-  return JSON.stringify(value)
-    .replaceAll('<', '\\u003c')
-    .replaceAll('\u2028', '\\u2028')
-    .replaceAll('\u2029', '\\u2029');
-}
-
 const baseStyle = `
   body { font: 16px/1.4 system-ui, sans-serif; margin: 0; padding: 12px; color: #1a1a1a; }
   label { display: block; font-weight: 600; margin-bottom: 4px; }
@@ -20,77 +12,6 @@ const baseStyle = `
   .hint { color: #4a4a4a; font-size: 14px; margin: 4px 0; }
   .error { color: #b00020; font-size: 14px; margin: 4px 0; min-height: 1.4em; }
 `;
-
-/**
- * The hosted card field. The number is sent only to this simulator's own `/v1/tokens`; the parent
- * page receives nothing but the token (or an error message), posted to its exact origin.
- */
-export function hostedFieldsPage(parentOrigin: string, nonce: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Card details (simulated gateway)</title>
-<style nonce="${nonce}">${baseStyle}</style>
-</head>
-<body>
-<form id="card-form" method="post" action="v1/tokens" novalidate>
-  <label for="card-number">Card number</label>
-  <input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number"
-    maxlength="23" spellcheck="false" required aria-describedby="card-hint card-error">
-  <p id="card-hint" class="hint">Test mode: use a test card such as 4242 4242 4242 4242.</p>
-  <p id="card-error" class="error" role="alert"></p>
-  <button type="submit">Use this card</button>
-</form>
-<script nonce="${nonce}">
-(() => {
-  const parentOrigin = ${scriptLiteral(parentOrigin)};
-  const form = document.getElementById('card-form');
-  const input = document.getElementById('card-number');
-  const error = document.getElementById('card-error');
-  const button = form.querySelector('button');
-  const tell = (message) => window.parent.postMessage(message, parentOrigin);
-  const fail = (message) => {
-    error.textContent = message;
-    input.setAttribute('aria-invalid', 'true');
-    input.focus();
-    tell({ type: 'paygate-sim:error', message });
-  };
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    error.textContent = '';
-    input.removeAttribute('aria-invalid');
-    const digits = input.value.replace(/[\\s-]/g, '');
-    if (!/^\\d{12,19}$/.test(digits)) return fail('Enter a card number of 12 to 19 digits.');
-    button.disabled = true;
-    try {
-      const response = await fetch('v1/tokens', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ card_number: digits }),
-      });
-      const body = await response.json();
-      if (!response.ok) return fail((body.error && body.error.message) || 'This card cannot be used.');
-      input.value = '';
-      tell({ type: 'paygate-sim:token', token: body.token });
-    } catch {
-      fail('The card could not be checked. Try again.');
-    } finally {
-      button.disabled = false;
-    }
-  });
-  // The parent may drive the form with its own button.
-  window.addEventListener('message', (event) => {
-    if (event.origin !== parentOrigin || event.source !== window.parent) return;
-    if (event.data && event.data.type === 'paygate-sim:submit') form.requestSubmit();
-  });
-})();
-</script>
-</body>
-</html>
-`;
-}
 
 /** "12.34 USD" from minor units, with the currency's exponent as the platform knows it. */
 export function formatAmount(amountMinor: number, currency: string): string {

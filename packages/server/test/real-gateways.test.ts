@@ -47,13 +47,13 @@ for (const kind of databaseKinds()) {
             ...STRIPE,
             ...common,
             baseUrl: stripe.url,
-            hostedFieldsUrl: `${stripe.url}/stripe/card-element`,
+            hostedFieldsUrl: `${stripe.url}/v3/`,
           }),
           createAdyenConnector({
             ...ADYEN,
             ...common,
             baseUrl: adyen.url,
-            hostedFieldsUrl: `${adyen.url}/adyen/card-component`,
+            hostedFieldsUrl: `${adyen.url}/checkoutshopper/sdk/5.68.0/adyen.js`,
           }),
         ],
       });

@@ -5,7 +5,12 @@ export interface FrameIntent {
   amount_minor: number;
   currency: string;
   redirect_url: string | null;
-  checkout?: { gateway_id: string; hosted_fields_url: string | null; gateway_origin: string | null };
+  checkout?: {
+    gateway_id: string;
+    hosted_fields_url: string | null;
+    gateway_origin: string | null;
+    component_key: string | null;
+  };
 }
 
 export type ApiResult =
@@ -35,6 +40,7 @@ function intentOf(value: unknown): FrameIntent | null {
             hosted_fields_url:
               typeof checkout.hosted_fields_url === 'string' ? checkout.hosted_fields_url : null,
             gateway_origin: typeof checkout.gateway_origin === 'string' ? checkout.gateway_origin : null,
+            component_key: typeof checkout.component_key === 'string' ? checkout.component_key : null,
           },
         }
       : {}),

@@ -1,16 +1,18 @@
 // The hosted checkout frame, served by the service at its own origin. It receives the client
-// secret from the merchant page, reads the intent, shows the gateway's hosted card field, confirms
-// with the token it issues, and reports the outcome to the merchant page.
-import { type Texts, textsFor } from '../locales.ts';
+// secret from the merchant page, reads the intent, mounts the gateway's card component, confirms
+// with the token it issues, and reports the outcome to the merchant page. After a decline it can
+// start over on a new intent the page creates (`retry` → `reset`), without a reload.
+import { resolveLocale, type Texts, textsFor } from '../locales.ts';
 import {
   type CheckoutErrorCode,
   type FramePayload,
   intentIdOfClientSecret,
   MESSAGE_SOURCE,
   parseInitMessage,
+  parseRetryAnswer,
 } from '../protocol.ts';
 import { type ApiResult, FrameApi, type FrameIntent } from './api.ts';
-import { hostedFieldsAddress, hostedFieldsProtocol } from './hosted-fields.ts';
+import { type CardComponent, cardComponentAdapter } from './hosted-fields.ts';
 import { type FormView, formatAmount, renderForm, renderLoading, renderMessage } from './view.ts';
 
 interface FrameConfig {
@@ -26,8 +28,10 @@ function readConfig(): FrameConfig {
 }
 
 const config = readConfig();
+const language = resolveLocale(config.locale);
 const texts: Texts = textsFor(config.locale);
-document.documentElement.lang = config.locale.startsWith('es') ? 'es' : 'en';
+document.documentElement.lang = language;
+document.title = texts.pageTitle;
 
 /** Every message to the merchant page goes to its exact origin, never to '*'. */
 function tell(message: FramePayload): void {
@@ -35,7 +39,24 @@ function tell(message: FramePayload): void {
   window.parent.postMessage({ source: MESSAGE_SOURCE, ...message }, config.parentOrigin);
 }
 
+/** The session in this frame: the page's keys, whether it offers another card, what is mounted. */
+const session = {
+  publishableKey: '',
+  retry: false,
+  component: null as CardComponent | null,
+  /** Set when the payer asked for another card: only then may the page send `reset`. */
+  awaitingReset: false,
+  /** Bumped by every (re)start, so an answer of an older intent is never applied. */
+  generation: 0,
+};
+
+function dropComponent(): void {
+  session.component?.destroy();
+  session.component = null;
+}
+
 function fail(code: CheckoutErrorCode, title: string, body: string): void {
+  dropComponent();
   renderMessage(stateOfError(code), title, body);
   tell({ type: 'error', code, message: body });
 }
@@ -55,6 +76,23 @@ function stateOfError(code: CheckoutErrorCode) {
 
 const sessionInvalid = () => fail('session_invalid', texts.sessionTitle, texts.sessionBody);
 
+/** A decline: said once, here; the page hears `payment_failed` and, if it offers one, a new try. */
+function declined(intentId: string): void {
+  dropComponent();
+  const body = session.retry ? texts.declinedRetryBody : texts.declinedBody;
+  const view = renderMessage('declined', texts.declinedTitle, body);
+  tell({ type: 'error', code: 'payment_failed', message: body });
+  if (!session.retry) return;
+  view.addAction(texts.tryAnotherCard, (button) => {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
+    button.setAttribute('aria-busy', 'true');
+    view.setBody(texts.startingOver);
+    session.awaitingReset = true;
+    tell({ type: 'retry', paymentIntentId: intentId });
+  });
+}
+
 /** The body's own height (the document's is at least the frame's, so it could only grow). */
 function reportResize(): void {
   tell({ type: 'resize', height: Math.ceil(document.body.getBoundingClientRect().height) });
@@ -64,15 +102,17 @@ function reportResize(): void {
 function settle(intent: FrameIntent): boolean {
   switch (intent.status) {
     case 'SUCCEEDED':
+      dropComponent();
       renderMessage('succeeded', texts.succeededTitle, texts.succeededBody);
       tell({ type: 'success', paymentIntentId: intent.id, status: 'SUCCEEDED' });
       return false;
     case 'PROCESSING':
+      dropComponent();
       renderMessage('processing', texts.processingTitle, texts.processingBody);
       tell({ type: 'success', paymentIntentId: intent.id, status: 'PROCESSING' });
       return false;
     case 'FAILED':
-      fail('payment_failed', texts.declinedTitle, texts.declinedBody);
+      declined(intent.id);
       return false;
     case 'EXPIRED':
       fail('intent_expired', texts.expiredTitle, texts.expiredBody);
@@ -82,6 +122,7 @@ function settle(intent: FrameIntent): boolean {
       fail('intent_expired', texts.expiredTitle, texts.canceledBody);
       return false;
     case 'REQUIRES_ACTION':
+      dropComponent();
       if (intent.redirect_url) {
         renderMessage('requires_action', texts.actionTitle, texts.actionBody, {
           href: intent.redirect_url,
@@ -96,9 +137,7 @@ function settle(intent: FrameIntent): boolean {
   }
 }
 
-async function onToken(api: FrameApi, form: FormView, token: string): Promise<void> {
-  form.setBusy(true);
-  form.setError('');
+async function confirmWith(api: FrameApi, intentId: string, form: FormView, token: string): Promise<void> {
   let result: ApiResult = await api.confirm(token);
   // After a lost answer or a state conflict, read the intent instead of confirming again.
   if (
@@ -118,7 +157,7 @@ async function onToken(api: FrameApi, form: FormView, token: string): Promise<vo
   }
   if (result.kind === 'problem') {
     if (result.status === 402) {
-      fail('payment_failed', texts.declinedTitle, texts.declinedBody);
+      declined(intentId);
       return;
     }
     if (result.status === 401 || result.status === 404) {
@@ -133,54 +172,88 @@ async function onToken(api: FrameApi, form: FormView, token: string): Promise<vo
   form.setBusy(false);
 }
 
-function showForm(api: FrameApi, intent: FrameIntent, locale: string): void {
+async function showForm(
+  api: FrameApi,
+  intent: FrameIntent,
+  generation: number,
+  focusCard: boolean,
+): Promise<void> {
   const checkout = intent.checkout;
-  if (!checkout?.hosted_fields_url || !checkout.gateway_origin) {
+  const adapter = checkout ? cardComponentAdapter(checkout.gateway_id) : null;
+  if (!checkout?.hosted_fields_url || !checkout.gateway_origin || !adapter) {
     sessionInvalid();
     return;
   }
-  const gatewayOrigin = checkout.gateway_origin;
-  const protocol = hostedFieldsProtocol(checkout.gateway_id);
-  const form = renderForm(
-    texts,
-    formatAmount(intent.amount_minor, intent.currency, locale),
-    hostedFieldsAddress(checkout.hosted_fields_url, config.parentOrigin),
-  );
-  let paying = false;
-  window.addEventListener('message', (event) => {
-    if (event.origin !== gatewayOrigin || event.source !== form.hostedFrame.contentWindow) return;
-    const read = protocol.read(event.data);
-    if (!read || paying) return;
-    if ('error' in read) {
-      form.setError(read.error);
-      return;
-    }
-    paying = true;
-    void onToken(api, form, read.token).finally(() => {
-      paying = false;
-    });
-  });
-  form.payButton.addEventListener('click', () => {
+  const form = renderForm(texts, formatAmount(intent.amount_minor, intent.currency, config.locale));
+  let busy = false;
+  const pay = async () => {
+    const component = session.component;
+    if (busy || !component) return;
+    busy = true;
+    form.setBusy(true);
     form.setError('');
-    form.hostedFrame.contentWindow?.postMessage(protocol.submitMessage, gatewayOrigin);
+    try {
+      const result = await component.submit();
+      if (generation !== session.generation) return;
+      if (result.kind === 'token') {
+        await confirmWith(api, intent.id, form, result.token);
+        return;
+      }
+      if (result.kind === 'unavailable') form.setError(texts.unavailable);
+      form.setBusy(false);
+    } finally {
+      busy = false;
+    }
+  };
+  form.payButton.addEventListener('click', () => void pay());
+  form.cancelButton.addEventListener('click', () => {
+    if (!busy) tell({ type: 'cancel' });
   });
-  form.cancelButton.addEventListener('click', () => tell({ type: 'cancel' }));
+  let component: CardComponent;
+  try {
+    component = await adapter.mount({
+      container: form.cardContainer,
+      gatewayId: checkout.gateway_id,
+      componentUrl: checkout.hosted_fields_url,
+      gatewayOrigin: checkout.gateway_origin,
+      publicKey: checkout.component_key,
+      parentOrigin: config.parentOrigin,
+      locale: language,
+      texts,
+      onSubmitRequest: () => form.payButton.click(),
+    });
+  } catch {
+    if (generation === session.generation) form.setError(texts.componentUnavailable);
+    return;
+  }
+  if (generation !== session.generation) {
+    component.destroy();
+    return;
+  }
+  session.component = component;
+  // After "Try another card" the payer goes on typing: the keyboard focus is in the first field.
+  if (focusCard) component.focus();
 }
 
-async function start(clientSecret: string, publishableKey: string, locale: string): Promise<void> {
+/** Reads the intent of `clientSecret` and shows what it allows; used at start and after `reset`. */
+async function start(clientSecret: string, afterRetry: boolean): Promise<void> {
+  session.generation += 1;
+  const generation = session.generation;
+  dropComponent();
   const intentId = intentIdOfClientSecret(clientSecret);
-  if (publishableKey !== config.publishableKey || intentId === null) {
+  if (session.publishableKey !== config.publishableKey || intentId === null) {
     sessionInvalid();
     return;
   }
-  const api = new FrameApi(publishableKey, clientSecret, intentId);
+  const api = new FrameApi(session.publishableKey, clientSecret, intentId);
   const result = await api.retrieve();
+  if (generation !== session.generation) return;
   if (result.kind !== 'intent') {
     sessionInvalid();
     return;
   }
   tell({ type: 'session' });
-  if (settle(result.intent)) showForm(api, result.intent, locale);
+  if (settle(result.intent)) await showForm(api, result.intent, generation, afterRetry);
 }
 
 function main(): void {
@@ -196,12 +269,25 @@ function main(): void {
   renderLoading(texts);
   let initialised = false;
   window.addEventListener('message', (event) => {
-    // Only the merchant page that the service let frame us, and only once.
-    if (initialised || event.origin !== config.parentOrigin || event.source !== window.parent) return;
-    const init = parseInitMessage(event.data);
-    if (!init) return;
-    initialised = true;
-    void start(init.clientSecret, init.publishableKey, config.locale);
+    // Only the merchant page that the service let frame us.
+    if (event.origin !== config.parentOrigin || event.source !== window.parent) return;
+    if (!initialised) {
+      const init = parseInitMessage(event.data);
+      if (!init) return;
+      initialised = true;
+      session.publishableKey = init.publishableKey;
+      session.retry = init.retry;
+      void start(init.clientSecret, false);
+      return;
+    }
+    const answer = session.awaitingReset ? parseRetryAnswer(event.data) : null;
+    if (answer) session.awaitingReset = false;
+    if (answer?.type === 'reset') {
+      renderLoading(texts);
+      void start(answer.clientSecret, true);
+    } else if (answer?.type === 'retry_failed') {
+      renderMessage('declined', texts.declinedTitle, texts.retryFailed);
+    }
   });
   tell({ type: 'ready' });
 }

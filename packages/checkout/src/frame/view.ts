@@ -42,54 +42,77 @@ export function renderMessage(
   title: string,
   body: string,
   link?: { href: string; text: string },
-): void {
-  const heading = element('h1', { tabindex: '-1' }, title);
+): MessageView {
+  const heading = element('h1', { tabindex: '-1', id: 'message-heading' }, title);
+  const text = element('p', { id: 'message-body' }, body);
   const box = element('div', { class: `message message-${state}` });
-  box.append(heading, element('p', {}, body));
+  box.append(heading, text);
   if (link) {
     // target=_top: a click is a user gesture, which every browser lets a frame use to move the tab.
     box.append(element('a', { href: link.href, target: '_top', class: 'button' }, link.text));
   }
   show(state, box);
   heading.focus();
+  return {
+    addAction(label, onClick) {
+      const button = element('button', { type: 'button', class: 'primary', id: 'retry' }, label);
+      button.addEventListener('click', () => onClick(button));
+      box.append(button);
+      return button;
+    },
+    setBody(message) {
+      text.textContent = message;
+    },
+  };
+}
+
+export interface MessageView {
+  /** A button under the message (one: "Try another card"). */
+  addAction(label: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement;
+  setBody(message: string): void;
 }
 
 export interface FormView {
+  /** Presses are ignored while busy (`aria-disabled`). */
   payButton: HTMLButtonElement;
   cancelButton: HTMLButtonElement;
-  hostedFrame: HTMLIFrameElement;
+  /** Where the gateway's card component goes. */
+  cardContainer: HTMLElement;
   setBusy(busy: boolean): void;
   setError(message: string): void;
 }
 
-export function renderForm(texts: Texts, amount: string, hostedFieldsUrl: string): FormView {
-  const heading = element('h1', {}, texts.heading);
-  const hostedFrame = element('iframe', {
-    src: hostedFieldsUrl,
-    title: texts.hostedFieldsFrameTitle,
-    class: 'hosted-fields',
-  });
+/**
+ * The form: the amount, the gateway's card component, one Pay button and Cancel. Only the frame's
+ * own problems (the gateway unavailable) are written here; field errors are the component's.
+ */
+export function renderForm(texts: Texts, amount: string): FormView {
+  const heading = element('h1', { id: 'checkout-heading' }, texts.heading);
+  const amountLine = element('p', { class: 'amount' }, amount);
+  const header = element('div', { class: 'form-header' });
+  header.append(heading, amountLine);
+  const cardContainer = element('div', { class: 'card-fields' });
   const help = element('p', { class: 'help', id: 'card-help' }, texts.cardHelp);
   const error = element('p', { class: 'error', id: 'form-error', role: 'alert' });
   const payLabel = texts.payAmount(amount);
   const payButton = element('button', { type: 'button', id: 'pay', class: 'primary' }, payLabel);
-  payButton.setAttribute('aria-describedby', 'card-help form-error');
+  payButton.setAttribute('aria-describedby', 'form-error card-help');
   const cancelButton = element('button', { type: 'button', id: 'cancel', class: 'secondary' }, texts.cancel);
   const actions = element('div', { class: 'actions' });
   actions.append(payButton, cancelButton);
   const form = element('section', { 'aria-labelledby': 'checkout-heading' });
-  heading.id = 'checkout-heading';
-  form.append(heading, hostedFrame, help, error, actions);
+  form.append(header, cardContainer, error, actions, help);
   show('form', form);
 
   return {
     payButton,
     cancelButton,
-    hostedFrame,
+    cardContainer,
     setBusy(busy) {
       document.body.dataset.state = busy ? 'paying' : 'form';
-      payButton.disabled = busy;
-      cancelButton.disabled = busy;
+      // aria-disabled, not disabled: a disabled button drops the keyboard focus to the page.
+      payButton.setAttribute('aria-disabled', String(busy));
+      cancelButton.setAttribute('aria-disabled', String(busy));
       payButton.setAttribute('aria-busy', String(busy));
       payButton.textContent = busy ? texts.paying : payLabel;
     },

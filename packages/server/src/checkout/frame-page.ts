@@ -17,23 +17,31 @@ function scriptLiteral(value: unknown): string {
 }
 
 const style = `
-  :root { color-scheme: light; --ink: #1a1a1a; --muted: #4a4a4a; --accent: #1d4ed8; --bad: #b00020; --good: #166534; }
+  :root { color-scheme: light; --ink: #1a1a1a; --muted: #555; --line: #d4d4d8; --accent: #1d4ed8; --accent-ink: #fff;
+    --bad: #b00020; --good: #166534; --focus: #f59e0b; }
   * { box-sizing: border-box; }
   body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; padding: 16px; color: var(--ink); background: #fff; }
   h1 { font-size: 1.15rem; margin: 0 0 12px; }
   h1:focus { outline: none; }
   p { margin: 0 0 12px; }
   .status { color: var(--muted); }
-  .help { color: var(--muted); font-size: 0.85rem; }
-  .error { color: var(--bad); font-size: 0.9rem; min-height: 1.3em; }
-  iframe.hosted-fields { display: block; width: 100%; height: 190px; border: 1px solid #d0d0d0; border-radius: 6px; margin-bottom: 8px; }
+  .form-header { display: flex; align-items: baseline; justify-content: space-between; gap: 12px; margin-bottom: 12px; }
+  .form-header h1 { margin: 0; }
+  .amount { margin: 0; font-size: 1.15rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+  .card-fields { margin: 0 0 4px; }
+  .card-fields iframe.hosted-fields { display: block; width: 100%; height: 260px; border: 0; }
+  .help { color: var(--muted); font-size: 0.8rem; margin: 10px 0 0; }
+  .error { color: var(--bad); font-size: 0.9rem; margin: 0 0 8px; }
+  .error:empty { display: none; }
   .actions { display: flex; gap: 8px; flex-wrap: wrap; }
-  button, a.button { font: inherit; padding: 10px 18px; border-radius: 6px; cursor: pointer; text-decoration: none; display: inline-block; }
-  button.primary, a.button { background: var(--accent); color: #fff; border: 1px solid var(--accent); font-weight: 600; }
-  button.secondary { background: #fff; color: var(--ink); border: 1px solid #767676; }
-  button:disabled { opacity: 0.6; cursor: progress; }
-  button:focus-visible, a.button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  button, a.button { font: inherit; padding: 11px 20px; border-radius: 8px; cursor: pointer; text-decoration: none; display: inline-block; }
+  button.primary, a.button { background: var(--accent); color: var(--accent-ink); border: 1px solid var(--accent); font-weight: 600; }
+  #pay { flex: 1 1 12rem; }
+  button.secondary { background: #fff; color: var(--ink); border: 1px solid #8a8a8a; }
+  button[aria-disabled="true"] { opacity: 0.65; cursor: progress; }
+  button:focus-visible, a.button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
   .message { border-left: 4px solid var(--muted); padding: 4px 0 4px 12px; }
+  .message .button, .message button { margin-top: 4px; }
   .message-succeeded, .message-processing { border-color: var(--good); }
   .message-declined, .message-expired, .message-session_invalid, .message-denied { border-color: var(--bad); }
   .message-requires_action { border-color: var(--accent); }
@@ -46,7 +54,7 @@ export function framePage(config: FramePageConfig, nonce: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Paygate checkout</title>
+<title>${lang === 'es' ? 'Pago seguro' : 'Secure checkout'}</title>
 <style nonce="${nonce}">${style}</style>
 <script type="application/json" id="paygate-frame-config">${scriptLiteral(config)}</script>
 <script src="frame.js" defer></script>
@@ -59,21 +67,27 @@ export function framePage(config: FramePageConfig, nonce: string): string {
 }
 
 /**
- * Only the merchant's registered origins may frame this page; it runs only its own script, talks
- * only to this service, and frames only the gateways' hosted fields.
+ * Only the merchant's registered origins may frame this page; it runs only its own script and the
+ * gateways' card component scripts, talks only to this service and to those gateways, and frames
+ * only the gateways' card fields.
  */
 export function frameCsp(options: {
   frameAncestors: string[];
+  /** Every gateway's card entry origin (its fields are framed). */
   gatewayOrigins: string[];
+  /** The origins of gateways whose card component is a script the frame loads (Stripe.js, Adyen Web). */
+  componentScriptOrigins?: string[];
   nonce: string;
 }): string {
   const frameSrc = options.gatewayOrigins.length ? options.gatewayOrigins.join(' ') : "'none'";
   const ancestors = options.frameAncestors.length ? options.frameAncestors.join(' ') : "'none'";
+  const scripts = (options.componentScriptOrigins ?? []).map((origin) => ` ${origin}`).join('');
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'nonce-${options.nonce}'`,
-    "connect-src 'self'",
+    `script-src 'self'${scripts}`,
+    // A component may bring its stylesheet (Adyen Web's adyen.css) from its origin.
+    `style-src 'nonce-${options.nonce}'${scripts}`,
+    `connect-src 'self'${scripts}`,
     `frame-src ${frameSrc}`,
     "img-src 'self' data:",
     "base-uri 'none'",

@@ -32,6 +32,40 @@ describe('gateways configured from the environment', () => {
     );
   });
 
+  it("loads each gateway's card component from its CDN with the component's public key, or from a configured origin", () => {
+    const keys = { PAYGATE_STRIPE_PUBLISHABLE_KEY: 'pk_test_abc', PAYGATE_ADYEN_CLIENT_KEY: 'test_ABC123' };
+    assert.deepEqual(
+      configuredConnectors({ ...STRIPE, ...ADYEN, ...keys }, deps).map((c) => c.hostedFields()),
+      [
+        {
+          url: 'https://js.stripe.com/v3/',
+          origin: 'https://js.stripe.com',
+          kind: 'script',
+          publicKey: 'pk_test_abc',
+        },
+        {
+          url: 'https://checkoutshopper-test.adyen.com/checkoutshopper/sdk/5.68.0/adyen.js',
+          origin: 'https://checkoutshopper-test.adyen.com',
+          kind: 'script',
+          publicKey: 'test_ABC123',
+        },
+      ],
+    );
+    const [stripe] = configuredConnectors(
+      { ...STRIPE, ...keys, PAYGATE_STRIPE_HOSTED_FIELDS_URL: 'http://127.0.0.1:12111/v3/' },
+      deps,
+    );
+    assert.equal(stripe?.hostedFields()?.origin, 'http://127.0.0.1:12111');
+    assert.throws(
+      () => configuredConnectors({ ...STRIPE, PAYGATE_STRIPE_PUBLISHABLE_KEY: 'sk_test_abc' }, deps),
+      /PAYGATE_STRIPE_PUBLISHABLE_KEY/,
+    );
+    assert.throws(
+      () => configuredConnectors({ ...ADYEN, PAYGATE_ADYEN_CLIENT_KEY: 'AQE1secret' }, deps),
+      /PAYGATE_ADYEN_CLIENT_KEY/,
+    );
+  });
+
   it('takes the mode from a live Stripe key, and a live Adyen account only with its URL prefix', () => {
     const [stripe] = configuredConnectors({ ...STRIPE, PAYGATE_STRIPE_SECRET_KEY: 'sk_live_abc' }, deps);
     assert.equal(stripe?.allowsLivemode, true);

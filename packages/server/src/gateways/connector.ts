@@ -45,13 +45,27 @@ export interface GatewayConnector {
    */
   completeAction?(request: CompleteActionRequest): Promise<ChargeOutcome>;
   /** Where the payer's browser enters card details, for the checkout frame (null if none). */
-  hostedFields(): { url: string; origin: string } | null;
+  hostedFields(): HostedFields | null;
   /**
    * The gateway's own records of the charges and refunds created in `[from, to)`, for
    * reconciliation (`paygate reconcile`). Absent when the gateway offers no such list. Throws when
    * the list cannot be read completely: a partial list would report differences that are not.
    */
   readBooks?(window: { from: Date; to: Date }): Promise<GatewayBooks>;
+}
+
+/**
+ * The gateway's card entry in the checkout frame: a page the frame embeds (the simulator), or the
+ * gateway's own card component script that the frame loads (Stripe.js, Adyen Web). The frame's
+ * CSP is widened to `origin` only: frame-src, plus script-src and connect-src for a script.
+ */
+export interface HostedFields {
+  url: string;
+  origin: string;
+  /** `script`: the frame loads `url` as a script; absent: a page it frames. */
+  kind?: 'script';
+  /** The public key the gateway's component takes (Stripe publishable key, Adyen client key). */
+  publicKey?: string | null;
 }
 
 /** A charge as the gateway's books show it. */

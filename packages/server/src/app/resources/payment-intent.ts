@@ -51,6 +51,7 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
       gateway_id: intent.gatewayId,
       hosted_fields_url: hosted?.url ?? null,
       gateway_origin: hosted?.origin ?? null,
+      component_key: hosted?.publicKey ?? null,
     };
   }
   return resource;

@@ -5,7 +5,9 @@ import { createAdyenConnector } from './connector.ts';
  * Gateway `adyen` from `PAYGATE_ADYEN_API_KEY`, `PAYGATE_ADYEN_MERCHANT_ACCOUNT`,
  * `PAYGATE_ADYEN_HMAC_KEY` (hex) and `PAYGATE_ADYEN_RETURN_URL`. Test mode unless
  * `PAYGATE_ADYEN_LIVE=true`, which also requires `PAYGATE_ADYEN_API_URL` (Adyen assigns every live
- * account its own URL prefix). `PAYGATE_ADYEN_HOSTED_FIELDS_URL` sets the card-entry page the checkout frame embeds.
+ * account its own URL prefix). With `PAYGATE_ADYEN_CLIENT_KEY` the checkout frame takes cards with
+ * Adyen Web's card component, loaded from `PAYGATE_ADYEN_HOSTED_FIELDS_URL` (default: Adyen's
+ * checkoutshopper CDN of the account's mode).
  */
 export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
   const values = requiredTogether(env, 'adyen', [
@@ -22,6 +24,11 @@ export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
   if (!/^(?:[0-9a-fA-F]{2}){16,}$/.test(values.PAYGATE_ADYEN_HMAC_KEY)) {
     throw new Error('PAYGATE_ADYEN_HMAC_KEY must be the hex HMAC key from the Customer Area');
   }
+  const clientKey = env.PAYGATE_ADYEN_CLIENT_KEY?.trim() || null;
+  if (clientKey && !/^(test|live)_[0-9A-Za-z]+$/.test(clientKey)) {
+    throw new Error('PAYGATE_ADYEN_CLIENT_KEY must be an Adyen client key (test_... or live_...)');
+  }
+  const adyenWebCdn = `https://checkoutshopper-${live ? 'live' : 'test'}.adyen.com/checkoutshopper/sdk/5.68.0/adyen.js`;
   return createAdyenConnector({
     apiKey: values.PAYGATE_ADYEN_API_KEY,
     merchantAccount: values.PAYGATE_ADYEN_MERCHANT_ACCOUNT,
@@ -29,7 +36,8 @@ export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
     defaultReturnUrl: values.PAYGATE_ADYEN_RETURN_URL,
     live,
     baseUrl: env.PAYGATE_ADYEN_API_URL ?? 'https://checkout-test.adyen.com/v72',
-    hostedFieldsUrl: env.PAYGATE_ADYEN_HOSTED_FIELDS_URL ?? null,
+    hostedFieldsUrl: env.PAYGATE_ADYEN_HOSTED_FIELDS_URL || (clientKey ? adyenWebCdn : null),
+    clientKey,
     ...deps,
   });
 };

@@ -20,11 +20,13 @@ export interface AdyenConnectorOptions extends AdyenAccount {
   /** Whether this is a live account (notifications must say the same). */
   live: boolean;
   /**
-   * The page the checkout frame embeds for card entry (the gateway's card component, served from
-   * the gateway's own origin; the fakes serve a stand-in). Null: no hosted card entry, tokens come
+   * The gateway's card component script that the checkout frame loads (production: the gateway's
+   * CDN; tests: the fake's stand-in at its own origin). Null: no hosted card entry, tokens come
    * from the merchant's own integration of the gateway's component.
    */
   hostedFieldsUrl: string | null;
+  /** The account's client key (`test_...`/`live_...`), which Adyen Web in the checkout frame takes. */
+  clientKey?: string | null;
   clock: Clock;
   logger?: GatewayCallLogger;
   requestTimeoutMs?: number;
@@ -75,7 +77,12 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
     },
     hostedFields() {
       return options.hostedFieldsUrl
-        ? { url: options.hostedFieldsUrl, origin: new URL(options.hostedFieldsUrl).origin }
+        ? {
+            url: options.hostedFieldsUrl,
+            origin: new URL(options.hostedFieldsUrl).origin,
+            kind: 'script',
+            publicKey: options.clientKey ?? null,
+          }
         : null;
     },
   };

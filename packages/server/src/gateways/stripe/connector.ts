@@ -22,11 +22,13 @@ export interface StripeConnectorOptions extends StripeAccount {
   /** Whether the secret key is a live key (events must say the same). */
   live: boolean;
   /**
-   * The page the checkout frame embeds for card entry (the gateway's card component, served from
-   * the gateway's own origin; the fakes serve a stand-in). Null: no hosted card entry, tokens come
+   * The gateway's card component script that the checkout frame loads (production: the gateway's
+   * CDN; tests: the fake's stand-in at its own origin). Null: no hosted card entry, tokens come
    * from the merchant's own integration of the gateway's component.
    */
   hostedFieldsUrl: string | null;
+  /** The account's publishable key (`pk_...`), which Stripe.js in the checkout frame takes. */
+  publishableKey?: string | null;
   clock: Clock;
   logger?: GatewayCallLogger;
   requestTimeoutMs?: number;
@@ -89,7 +91,12 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
     },
     hostedFields() {
       return options.hostedFieldsUrl
-        ? { url: options.hostedFieldsUrl, origin: new URL(options.hostedFieldsUrl).origin }
+        ? {
+            url: options.hostedFieldsUrl,
+            origin: new URL(options.hostedFieldsUrl).origin,
+            kind: 'script',
+            publicKey: options.publishableKey ?? null,
+          }
         : null;
     },
   };

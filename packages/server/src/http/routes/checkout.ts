@@ -50,13 +50,18 @@ const frameQuery = {
 export async function checkoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   // The browser files are built on first use (about 50 ms), not at start-up: most processes and
   // tests never serve them.
+  // The gateways' card entry origins: framed (every one) and, for a component script, loaded and
+  // connected to. Nothing else is added to the frame's CSP.
   const gatewayOrigins = () => {
-    const origins = new Set<string>();
+    const framed = new Set<string>();
+    const scripts = new Set<string>();
     for (const id of ctx.gateways.ids()) {
-      const origin = ctx.gateways.get(id)?.hostedFields()?.origin;
-      if (origin) origins.add(origin);
+      const hosted = ctx.gateways.get(id)?.hostedFields();
+      if (!hosted) continue;
+      framed.add(hosted.origin);
+      if (hosted.kind === 'script') scripts.add(hosted.origin);
     }
-    return [...origins];
+    return { framed: [...framed], scripts: [...scripts] };
   };
   const config = { credential: 'none' as const };
 
@@ -88,9 +93,11 @@ export async function checkoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           .send('<!doctype html><title>Bad request</title><p>origin and pk are required.</p>');
       }
       const access = await resolveFrameAccess(ctx.db, request.query.pk, parentOrigin);
+      const origins = gatewayOrigins();
       const csp = frameCsp({
         frameAncestors: access.frameAncestors,
-        gatewayOrigins: gatewayOrigins(),
+        gatewayOrigins: origins.framed,
+        componentScriptOrigins: origins.scripts,
         nonce,
       });
       const page = framePage(
