@@ -116,6 +116,8 @@ function finishInput(made: MadeAttempt): FinishClaimInput {
       latencyMs: outcome.latencyMs,
       error: outcome.error,
       responseExcerpt: outcome.responseExcerpt,
+      requestHeaders: outcome.requestHeaders ?? null,
+      responseHeaders: outcome.responseHeaders ?? null,
     },
     succeeded: outcome.delivered,
     deliveryFailed: next.status === 'FAILED' && claimed.delivery.status === 'PENDING',
