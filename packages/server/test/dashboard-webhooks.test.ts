@@ -148,7 +148,6 @@ for (const kind of databaseKinds()) {
       owner = await signIn(svc, owner.email);
       developer = await signIn(svc, developer.email);
       viewer = await signIn(svc, viewer.email);
-      );
       const after = await dashboardRequest(svc, owner, 'GET', api(`/webhook-endpoints/${endpoint.id}`));
       assert.equal(after.json().rotation_started_at, null);
       assert.equal(after.json().rotation_expires_at, null);
