@@ -11,6 +11,7 @@ import type { TenantScope } from '../../../domain/tenant.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { dashboardWebhookDeliveryRoutes } from './webhooks-deliveries.ts';
 import { dashboardWebhookEndpointActionRoutes } from './webhooks-endpoint-actions.ts';
+import { dashboardWebhookPageRoutes } from './webhooks-pages.ts';
 
 /** The caller's merchant in the mode the path names. */
 export function webhookScopeOf(request: FastifyRequest, mode: 'test' | 'live'): TenantScope {
@@ -86,4 +87,5 @@ export async function dashboardWebhookRoutes(
 
   await app.register(dashboardWebhookEndpointActionRoutes, { ctx });
   await app.register(dashboardWebhookDeliveryRoutes, { ctx });
+  await app.register(dashboardWebhookPageRoutes, { ctx });
 }
