@@ -80,10 +80,10 @@ for (const kind of databaseKinds()) {
     function requestFor(route: string): { method: 'GET' | 'POST'; url: string; body?: unknown } {
       const [method, path = ''] = route.split(' ');
       assert.ok(method === 'GET' || method === 'POST', route);
-      const id = path.includes('/webhook-endpoints/:id')
-        ? endpointA
-        : path.includes('/webhook-deliveries/:id')
-          ? deliveryA
+      const id = /\/webhook-deliveries\/:id|\/webhooks\/deliveries\/:id/.test(path)
+        ? deliveryA
+        : /\/webhook-endpoints\/:id|\/webhooks\/:id/.test(path)
+          ? endpointA
           : paidA.id;
       const url = path.replace(':mode', 'test').replace(':id', id);
       if (method === 'GET') return { method, url };

@@ -1,33 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { sendQueuedMail } from '../src/app/send-queued-mail.ts';
 import { createSmtpMailer, type Mailer } from '../src/mail/mailer.ts';
 import { createDeliveryWorker, type DeliveryWorker, silentLogger } from '../src/webhooks/delivery-worker.ts';
+import { launchChromium, screenshots, seriousViolations } from './support/browser.ts';
 import { firstOwner, TEST_PASSWORD, teamMember } from './support/dashboard.ts';
 import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './support/smtp-receiver.ts';
 import { answer, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const screenshots = new URL('../../../docs/images/', import.meta.url).pathname;
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } =
-      Reflect.get(globalThis, 'axe');
-    const result = await axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, count: v.nodes.length }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.count})`);
-}
 
 describe('the webhooks pages in headless Chromium', () => {
   let svc: TestService;
@@ -53,16 +34,7 @@ describe('the webhooks pages in headless Chromium', () => {
     endpointUrl = `${receiver.url}/browser`;
     smtp = await startSmtpReceiver();
     mailer = createSmtpMailer({ url: smtp.url, from: 'alerts@paygate.test' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {

@@ -3,7 +3,6 @@ import type { TenantScope } from '../domain/tenant.ts';
 import {
   type DeliveryStatus,
   findDelivery,
-  listAttempts,
   searchDeliveries,
 } from '../storage/repositories/webhook-deliveries.ts';
 import {
@@ -12,7 +11,7 @@ import {
   type WebhookEndpointRecord,
 } from '../storage/repositories/webhook-endpoints.ts';
 import type { AppContext } from './context.ts';
-import type { DeliveryWithAttempts } from './webhook-endpoints.ts';
+import { type DeliveryWithAttempts, withAttempts } from './webhook-endpoints.ts';
 
 // The dashboard reaches the operator's webhook use cases (webhook-endpoints.ts and its siblings)
 // through these checks: an endpoint or delivery of another merchant, or of the other mode, is not
@@ -47,8 +46,9 @@ export async function tenantDelivery(
   ) {
     throw new NotFoundError('webhook delivery', id);
   }
-  const attempts = await listAttempts(ctx.db, [id]);
-  return { delivery, attempts: attempts.get(id) ?? [] };
+  const [found] = await withAttempts(ctx, [delivery]);
+  if (!found) throw new NotFoundError('webhook delivery', id);
+  return found;
 }
 
 /** The signing secret that signs now, opened from its sealed form (the caller audits the reveal). */
@@ -81,11 +81,7 @@ export async function searchDeliveryLog(
     status: filter.status,
     limit: filter.limit ?? DELIVERY_LOG_DEFAULT_LIMIT,
   });
-  const attempts = await listAttempts(
-    ctx.db,
-    deliveries.map((d) => d.id),
-  );
-  return deliveries.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] }));
+  return withAttempts(ctx, deliveries);
 }
 
 /**

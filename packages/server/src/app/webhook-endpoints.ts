@@ -186,7 +186,14 @@ export async function listEndpointDeliveries(
 ): Promise<DeliveryWithAttempts[]> {
   if (!(await findWebhookEndpoint(ctx.db, endpointId)))
     throw new NotFoundError('webhook endpoint', endpointId);
-  const deliveries = await listDeliveries(ctx.db, endpointId, limit);
+  return withAttempts(ctx, await listDeliveries(ctx.db, endpointId, limit));
+}
+
+/** Deliveries, each with its attempts in the order they were made (one query for all). */
+export async function withAttempts(
+  ctx: AppContext,
+  deliveries: WebhookDeliveryRecord[],
+): Promise<DeliveryWithAttempts[]> {
   const attempts = await listAttempts(
     ctx.db,
     deliveries.map((d) => d.id),

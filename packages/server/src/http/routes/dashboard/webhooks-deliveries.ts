@@ -6,7 +6,7 @@ import { searchDeliveryLog, tenantDelivery } from '../../../app/dashboard-webhoo
 import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
 import { retryDelivery } from '../../../app/webhook-endpoints.ts';
 import { createWebhookSender } from '../../../webhooks/sender.ts';
-import { auditWebhookAction, webhookScopeOf } from './webhooks.ts';
+import { onOwn, webhookScopeOf } from './webhooks.ts';
 
 /**
  * The delivery log: search, one delivery's attempts, a manual retry. A retry is attempted from
@@ -56,12 +56,16 @@ export async function dashboardWebhookDeliveryRoutes(
   api.post(
     routePath(retry),
     { schema: { params: retry.params, response: { 200: retry.response } }, config: { dashboard: 'operate' } },
-    async (request) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantDelivery(ctx, scope, request.params.id);
-      const retried = await retryDelivery(ctx, sender, request.params.id, request.log);
-      await auditWebhookAction(ctx, request, 'webhook_delivery.retried', request.params.id, scope.livemode);
-      return webhookDeliveryResource(retried);
-    },
+    async (request) =>
+      webhookDeliveryResource(
+        await onOwn(
+          ctx,
+          request,
+          request.params,
+          (scope, id) => tenantDelivery(ctx, scope, id),
+          'webhook_delivery.retried',
+          () => retryDelivery(ctx, sender, request.params.id, request.log),
+        ),
+      ),
   );
 }

@@ -13,7 +13,8 @@ import {
   resendFailedDeliveries,
   rotateWebhookSecret,
 } from '../../../app/webhook-endpoints.ts';
-import { auditWebhookAction, webhookScopeOf } from './webhooks.ts';
+import type { TenantScope } from '../../../domain/tenant.ts';
+import { onOwn, webhookScopeOf } from './webhooks.ts';
 
 /**
  * One endpoint's actions on the webhooks page. Each checks that the endpoint is the caller's
@@ -24,6 +25,8 @@ export async function dashboardWebhookEndpointActionRoutes(
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const own = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
+  const operate = { dashboard: 'operate' as const };
 
   const retrieve = operations.dashboardRetrieveWebhookEndpoint;
   api.get(
@@ -33,9 +36,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       config: { dashboard: 'read' },
     },
     async (request) =>
-      webhookEndpointResource(
-        await tenantEndpoint(ctx, webhookScopeOf(request, request.params.mode), request.params.id),
-      ),
+      webhookEndpointResource(await own(webhookScopeOf(request, request.params.mode), request.params.id)),
   );
 
   const update = operations.dashboardUpdateWebhookEndpoint;
@@ -43,52 +44,38 @@ export async function dashboardWebhookEndpointActionRoutes(
     routePath(update),
     {
       schema: { params: update.params, body: update.body, response: { 200: update.response } },
-      config: { dashboard: 'operate' },
+      config: operate,
     },
-    async (request) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantEndpoint(ctx, scope, request.params.id);
-      const endpoint = await updateWebhookEndpoint(ctx, request.params.id, {
-        url: request.body.url,
-        enabledEvents: request.body.enabled_events,
-      });
-      await auditWebhookAction(ctx, request, 'webhook_endpoint.updated', endpoint.id, scope.livemode);
-      return webhookEndpointResource(endpoint);
-    },
+    async (request) =>
+      webhookEndpointResource(
+        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.updated', () =>
+          updateWebhookEndpoint(ctx, request.params.id, {
+            url: request.body.url,
+            enabledEvents: request.body.enabled_events,
+          }),
+        ),
+      ),
   );
 
   const enable = operations.dashboardEnableWebhookEndpoint;
   api.post(
     routePath(enable),
-    {
-      schema: { params: enable.params, response: { 200: enable.response } },
-      config: { dashboard: 'operate' },
-    },
-    async (request) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantEndpoint(ctx, scope, request.params.id);
-      const endpoint = await enableEndpoint(ctx, request.params.id);
-      await auditWebhookAction(ctx, request, 'webhook_endpoint.enabled', endpoint.id, scope.livemode);
-      return webhookEndpointResource(endpoint);
-    },
+    { schema: { params: enable.params, response: { 200: enable.response } }, config: operate },
+    async (request) =>
+      webhookEndpointResource(
+        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.enabled', () =>
+          enableEndpoint(ctx, request.params.id),
+        ),
+      ),
   );
 
   const reveal = operations.dashboardRevealWebhookSecret;
   api.post(
     routePath(reveal),
-    {
-      schema: { params: reveal.params, response: { 200: reveal.response } },
-      config: { dashboard: 'operate' },
-    },
+    { schema: { params: reveal.params, response: { 200: reveal.response } }, config: operate },
     async (request, reply) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      const secret = await revealWebhookSecret(ctx, scope, request.params.id);
-      await auditWebhookAction(
-        ctx,
-        request,
-        'webhook_endpoint.secret_revealed',
-        request.params.id,
-        scope.livemode,
+      const secret = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.secret_revealed', () =>
+        revealWebhookSecret(ctx, webhookScopeOf(request, request.params.mode), request.params.id),
       );
       reply.header('cache-control', 'no-store');
       return { object: 'webhook_endpoint_secret' as const, endpoint_id: request.params.id, secret };
@@ -100,15 +87,20 @@ export async function dashboardWebhookEndpointActionRoutes(
     routePath(rotate),
     {
       schema: { params: rotate.params, body: rotate.body, response: { 200: rotate.response } },
-      config: { dashboard: 'operate' },
+      config: operate,
     },
     async (request, reply) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantEndpoint(ctx, scope, request.params.id);
-      const { endpoint, secret } = await rotateWebhookSecret(ctx, request.params.id, {
-        expiresInSeconds: request.body?.expires_in_seconds ?? DEFAULT_ROTATION_SECONDS,
-      });
-      await auditWebhookAction(ctx, request, 'webhook_endpoint.rotation_opened', endpoint.id, scope.livemode);
+      const { endpoint, secret } = await onOwn(
+        ctx,
+        request,
+        request.params,
+        own,
+        'webhook_endpoint.rotation_opened',
+        () =>
+          rotateWebhookSecret(ctx, request.params.id, {
+            expiresInSeconds: request.body?.expires_in_seconds ?? DEFAULT_ROTATION_SECONDS,
+          }),
+      );
       reply.header('cache-control', 'no-store');
       return webhookEndpointResource(endpoint, secret);
     },
@@ -117,14 +109,13 @@ export async function dashboardWebhookEndpointActionRoutes(
   const close = operations.dashboardCloseWebhookRotation;
   api.post(
     routePath(close),
-    { schema: { params: close.params, response: { 200: close.response } }, config: { dashboard: 'operate' } },
-    async (request) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantEndpoint(ctx, scope, request.params.id);
-      const endpoint = await closeWebhookRotation(ctx, request.params.id);
-      await auditWebhookAction(ctx, request, 'webhook_endpoint.rotation_closed', endpoint.id, scope.livemode);
-      return webhookEndpointResource(endpoint);
-    },
+    { schema: { params: close.params, response: { 200: close.response } }, config: operate },
+    async (request) =>
+      webhookEndpointResource(
+        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.rotation_closed', () =>
+          closeWebhookRotation(ctx, request.params.id),
+        ),
+      ),
   );
 
   const resend = operations.dashboardResendFailedWebhooks;
@@ -132,18 +123,11 @@ export async function dashboardWebhookEndpointActionRoutes(
     routePath(resend),
     {
       schema: { params: resend.params, body: resend.body, response: { 200: resend.response } },
-      config: { dashboard: 'operate' },
+      config: operate,
     },
     async (request) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantEndpoint(ctx, scope, request.params.id);
-      const queued = await resendFailedDeliveries(ctx, request.params.id, request.body.since);
-      await auditWebhookAction(
-        ctx,
-        request,
-        'webhook_endpoint.failed_resent',
-        request.params.id,
-        scope.livemode,
+      const queued = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.failed_resent', () =>
+        resendFailedDeliveries(ctx, request.params.id, request.body.since),
       );
       return { object: 'webhook_resend' as const, endpoint_id: request.params.id, queued };
     },
@@ -154,22 +138,11 @@ export async function dashboardWebhookEndpointActionRoutes(
     routePath(sendTest),
     {
       schema: { params: sendTest.params, body: sendTest.body, response: { 200: sendTest.response } },
-      config: { dashboard: 'operate' },
+      config: operate,
     },
     async (request) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantEndpoint(ctx, scope, request.params.id);
-      const sent = await sendTestWebhookEvent(
-        ctx,
-        request.params.id,
-        request.body?.type ?? 'payment_intent.succeeded',
-      );
-      await auditWebhookAction(
-        ctx,
-        request,
-        'webhook_endpoint.test_event_sent',
-        request.params.id,
-        scope.livemode,
+      const sent = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.test_event_sent', () =>
+        sendTestWebhookEvent(ctx, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
       );
       return {
         object: 'webhook_test_event' as const,

@@ -1,5 +1,5 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { searchDeliveryLog, tenantDelivery, tenantEndpoint } from '../../../app/dashboard-webhooks.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
@@ -27,18 +27,35 @@ function filterProblem(filter: DeliveryLogFilter): string | null {
   return null;
 }
 
+/**
+ * The language, mode and signed-in user of a webhooks page; null once the reply is sent (404 for
+ * a mode that is neither test nor live, else the redirect to sign-in).
+ */
+async function pageCaller(
+  ctx: AppContext,
+  request: FastifyRequest<{ Params: { mode: string } }>,
+  reply: FastifyReply,
+) {
+  const lang = pickLanguage(request.query, request.headers['accept-language']);
+  const { mode } = request.params;
+  if (!isMode(mode)) {
+    await reply.code(404).type('text/plain').send('not found');
+    return null;
+  }
+  const found = await signedInUser(ctx, request, reply, lang);
+  if (!found) return null;
+  return { lang, mode, found, scope: { merchantId: found.user.merchant_id, livemode: mode === 'live' } };
+}
+
 /** The webhooks pages: endpoints and the delivery log, one endpoint, one delivery. */
 export async function dashboardWebhookPageRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
   app.get<{ Params: { mode: string } }>('/dashboard/:mode/webhooks', async (request, reply) => {
-    const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedInUser(ctx, request, reply, lang);
-    if (!found) return reply;
-    const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
+    const signed = await pageCaller(ctx, request, reply);
+    if (!signed) return reply;
+    const { lang, mode, found, scope } = signed;
     const endpoints = (await listTenantWebhookEndpoints(ctx, scope)).map((e) => webhookEndpointResource(e));
     const filter: DeliveryLogFilter = {
       endpoint_id: text(request.query, 'endpoint_id'),
@@ -71,16 +88,11 @@ export async function dashboardWebhookPageRoutes(
   app.get<{ Params: { mode: string; id: string } }>(
     '/dashboard/:mode/webhooks/:id',
     async (request, reply) => {
-      const lang = pickLanguage(request.query, request.headers['accept-language']);
-      const { mode, id } = request.params;
-      if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-      const found = await signedInUser(ctx, request, reply, lang);
-      if (!found) return reply;
-      const endpoint = await tenantEndpoint(
-        ctx,
-        { merchantId: found.user.merchant_id, livemode: mode === 'live' },
-        id,
-      );
+      const signed = await pageCaller(ctx, request, reply);
+      if (!signed) return reply;
+      const { lang, mode, found, scope } = signed;
+      const { id } = request.params;
+      const endpoint = await tenantEndpoint(ctx, scope, id);
       const frame = frameOf(lang, `/dashboard/${mode}/webhooks/${id}`, mode, found);
       return html(
         reply,
@@ -96,12 +108,10 @@ export async function dashboardWebhookPageRoutes(
   app.get<{ Params: { mode: string; id: string } }>(
     '/dashboard/:mode/webhooks/deliveries/:id',
     async (request, reply) => {
-      const lang = pickLanguage(request.query, request.headers['accept-language']);
-      const { mode, id } = request.params;
-      if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-      const found = await signedInUser(ctx, request, reply, lang);
-      if (!found) return reply;
-      const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
+      const signed = await pageCaller(ctx, request, reply);
+      if (!signed) return reply;
+      const { lang, mode, found, scope } = signed;
+      const { id } = request.params;
       const delivery = await tenantDelivery(ctx, scope, id);
       const endpoint = await tenantEndpoint(ctx, scope, delivery.delivery.endpointId);
       const frame = frameOf(lang, `/dashboard/${mode}/webhooks/deliveries/${id}`, mode, found);

@@ -39,12 +39,33 @@ export async function auditWebhookAction(
   });
 }
 
+/**
+ * Runs `change` (an operator use case) on the caller's own endpoint or delivery `id`, and records
+ * `action` once it has committed. `own` checks the id belongs to the caller's merchant and mode
+ * (404 otherwise, before anything changes).
+ */
+export async function onOwn<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  params: { mode: 'test' | 'live'; id: string },
+  own: (scope: TenantScope, id: string) => Promise<unknown>,
+  action: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  const scope = webhookScopeOf(request, params.mode);
+  await own(scope, params.id);
+  const result = await change();
+  await auditWebhookAction(ctx, request, action, params.id, scope.livemode);
+  return result;
+}
+
 /** Webhook endpoints of the signed-in user's merchant, in the mode the path names. */
 export async function dashboardWebhookRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const ownEndpoint = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
 
   const list = operations.dashboardListWebhookEndpoints;
   api.get(
@@ -76,13 +97,12 @@ export async function dashboardWebhookRoutes(
   api.post(
     routePath(disable),
     { schema: { params: disable.params }, config: { dashboard: 'operate' } },
-    async (request) => {
-      const scope = webhookScopeOf(request, request.params.mode);
-      await tenantEndpoint(ctx, scope, request.params.id);
-      const endpoint = await disableWebhookEndpoint(ctx, request.params.id);
-      await auditWebhookAction(ctx, request, 'webhook_endpoint.disabled', endpoint.id, scope.livemode);
-      return webhookEndpointResource(endpoint);
-    },
+    async (request) =>
+      webhookEndpointResource(
+        await onOwn(ctx, request, request.params, ownEndpoint, 'webhook_endpoint.disabled', () =>
+          disableWebhookEndpoint(ctx, request.params.id),
+        ),
+      ),
   );
 
   await app.register(dashboardWebhookEndpointActionRoutes, { ctx });
