@@ -70,7 +70,7 @@ export async function dashboardWebhookRoutes(
   const list = operations.dashboardListWebhookEndpoints;
   api.get(
     routePath(list),
-    { schema: { params: list.params }, config: { dashboard: 'read' } },
+    { schema: { params: list.params, response: { 200: list.response } }, config: { dashboard: 'read' } },
     async (request) => {
       const found = await listTenantWebhookEndpoints(ctx, webhookScopeOf(request, request.params.mode));
       return { object: 'list' as const, data: found.map((endpoint) => webhookEndpointResource(endpoint)) };
@@ -80,7 +80,10 @@ export async function dashboardWebhookRoutes(
   const create = operations.dashboardCreateWebhookEndpoint;
   api.post(
     routePath(create),
-    { schema: { params: create.params, body: create.body }, config: { dashboard: 'operate' } },
+    {
+      schema: { params: create.params, body: create.body, response: { 201: create.response } },
+      config: { dashboard: 'operate' },
+    },
     async (request, reply) => {
       const scope = webhookScopeOf(request, request.params.mode);
       const { endpoint, secret } = await createWebhookEndpoint(ctx, scope.merchantId, {
@@ -96,7 +99,10 @@ export async function dashboardWebhookRoutes(
   const disable = operations.dashboardDisableWebhookEndpoint;
   api.post(
     routePath(disable),
-    { schema: { params: disable.params }, config: { dashboard: 'operate' } },
+    {
+      schema: { params: disable.params, response: { 200: disable.response } },
+      config: { dashboard: 'operate' },
+    },
     async (request) =>
       webhookEndpointResource(
         await onOwn(ctx, request, request.params, ownEndpoint, 'webhook_endpoint.disabled', () =>
