@@ -10,7 +10,7 @@ import { invalid } from './config-values.ts';
 import { configuredConnectors, GatewayRegistry } from './gateways/registry.ts';
 import { type SimulatedGateway, simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
-import { createSmtpMailer } from './mail/mailer.ts';
+import { configuredMailer } from './mail/mailer.ts';
 import { type MetricsServer, startConfiguredMetricsServer } from './observability/metrics-server.ts';
 import { SharedTestClock } from './shared-test-clock.ts';
 import type { Database } from './storage/db.ts';
@@ -130,8 +130,10 @@ export async function startService(config: Config): Promise<RunningService> {
     simulated.sim.setNotificationUrl(`http://127.0.0.1:${address.port}/gateway-notifications/sim`);
   }
 
-  const mailer = config.mail ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }) : null;
-  if (!mailer) logger.info('mail is off: PAYGATE_SMTP_URL is not set (notices stay in the mail outbox)');
+  const mailer = configuredMailer(
+    config.mail && { url: config.mail.smtpUrl, from: config.mail.from },
+    logger,
+  );
   const scheduler: Scheduler = startScheduler(
     [
       rotationExpiryJob(ctx),

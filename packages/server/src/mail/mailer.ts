@@ -54,3 +54,18 @@ export function createSmtpMailer(settings: SmtpSettings): Mailer {
     },
   };
 }
+
+/**
+ * The process's mailer from its configuration, or null when SMTP is not configured: then mail is
+ * off, which is said once, here, at start (queued notices wait in the outbox).
+ */
+export function configuredMailer(
+  settings: SmtpSettings | null,
+  logger: { info(message: string): void },
+): Mailer | null {
+  if (settings === null) {
+    logger.info('mail is off: PAYGATE_SMTP_URL is not set (notices stay in the mail outbox)');
+    return null;
+  }
+  return createSmtpMailer(settings);
+}
