@@ -1,6 +1,7 @@
 export * from './admin.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
+export * from './dashboard-webhooks.ts';
 export * from './embed-domains.ts';
 export * from './errors.ts';
 export * from './events.ts';

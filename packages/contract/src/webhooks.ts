@@ -43,6 +43,9 @@ export const WebhookEndpoint = Type.Object({
   rotation_started_at: Type.Union([Timestamp, Type.Null()], {
     description: 'Set while a secret rotation is open (two v1 signatures are sent)',
   }),
+  rotation_expires_at: Type.Union([Timestamp, Type.Null()], {
+    description: 'While a rotation is open: when it closes by itself (null: only when closed by hand)',
+  }),
   created_at: Timestamp,
   secret: Type.Optional(
     Type.String({ description: 'whsec_ signing secret: returned in full only at creation and rotation' }),
@@ -58,7 +61,13 @@ export const WebhookAttempt = Type.Object({
   status_code: Type.Union([Type.Integer(), Type.Null()]),
   latency_ms: Type.Integer({ minimum: 0 }),
   error: Type.Union([Type.String(), Type.Null()]),
-  response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'At most the first 1 KiB' }),
+  response_excerpt: Type.Union([Type.String(), Type.Null()], { description: 'At most the first 4 KiB' }),
+  request_headers: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description: 'The headers sent with the attempt (never its body); null on attempts recorded before 1.1',
+  }),
+  response_headers: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description: "The receiver's response headers (at most 40, 4 KiB in all); null when no response came",
+  }),
 });
 
 export const WebhookDelivery = Type.Object({

@@ -15,6 +15,7 @@ const SECRET_VARIABLES = new Set([
   'PAYGATE_MASTER_KEY',
   'PAYGATE_DATABASE_URL',
   'PAYGATE_REDIS_URL',
+  'PAYGATE_SMTP_URL',
 ]);
 
 export function invalid(name: string, value: string, allowed: string, reason?: string): ConfigError {

@@ -167,3 +167,38 @@ describe('config: security settings', () => {
     }
   });
 });
+
+describe('config: mail', () => {
+  it('turns mail off without PAYGATE_SMTP_URL, and defaults the From address to the SMTP host', () => {
+    assert.equal(loadConfig(base).mail, null);
+    assert.deepEqual(loadConfig({ ...base, PAYGATE_SMTP_URL: 'smtps://u:p@mail.example.com:465' }).mail, {
+      smtpUrl: 'smtps://u:p@mail.example.com:465',
+      from: 'Paygate <no-reply@mail.example.com>',
+    });
+    const named = loadConfig({
+      ...base,
+      PAYGATE_SMTP_URL: 'smtp://127.0.0.1:2525',
+      PAYGATE_MAIL_FROM: 'Shop alerts <alerts@shop.example>',
+    });
+    assert.equal(named.mail?.from, 'Shop alerts <alerts@shop.example>');
+  });
+
+  it('refuses another scheme without echoing the URL (it may hold a password), and a From that is no address', () => {
+    assert.throws(
+      () => loadConfig({ ...base, PAYGATE_SMTP_URL: 'http://user:hunter2@mail.example.com' }),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        error.message.includes('PAYGATE_SMTP_URL') &&
+        !error.message.includes('hunter2'),
+    );
+    assert.throws(
+      () =>
+        loadConfig({
+          ...base,
+          PAYGATE_SMTP_URL: 'smtp://127.0.0.1:2525',
+          PAYGATE_MAIL_FROM: 'not an address',
+        }),
+      /PAYGATE_MAIL_FROM="not an address" is not valid/,
+    );
+  });
+});

@@ -48,6 +48,8 @@ export interface Config {
   /** The Prometheus metrics listener (`GET /metrics`); null: none. */
   metricsPort: number | null;
   metricsHost: string;
+  /** Outgoing mail (PAYGATE_SMTP_URL, PAYGATE_MAIL_FROM); null: mail is off. */
+  mail: { smtpUrl: string; from: string } | null;
 }
 
 /** Reads a secret kept in the data dir, creating it on first use. */
@@ -135,5 +137,26 @@ export function loadConfig(env: Env = process.env): Config {
     createDemoMerchant: !production,
     metricsPort: env.PAYGATE_METRICS_PORT ? readPort(env, 'PAYGATE_METRICS_PORT', 0) : null,
     metricsHost: readHost(env, 'PAYGATE_METRICS_HOST', '127.0.0.1'),
+    mail: readMailSettings(env),
   };
+}
+
+/** SMTP and the From address; without PAYGATE_SMTP_URL no mail is sent (the outbox still records it). */
+function readMailSettings(env: Env): Config['mail'] {
+  const smtpUrl = readUrl(
+    env,
+    'PAYGATE_SMTP_URL',
+    ['smtp:', 'smtps:'],
+    'an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465',
+  );
+  const from = readString(env, 'PAYGATE_MAIL_FROM');
+  if (from !== undefined && !/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from)) {
+    throw invalid(
+      'PAYGATE_MAIL_FROM',
+      from,
+      'an address such as alerts@shop.example or "Paygate <alerts@shop.example>"',
+    );
+  }
+  if (smtpUrl === null) return null;
+  return { smtpUrl, from: from ?? `Paygate <no-reply@${new URL(smtpUrl).hostname}>` };
 }

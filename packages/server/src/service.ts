@@ -10,6 +10,7 @@ import { invalid } from './config-values.ts';
 import { configuredConnectors, GatewayRegistry } from './gateways/registry.ts';
 import { type SimulatedGateway, simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
+import { configuredMailer } from './mail/mailer.ts';
 import { type MetricsServer, startConfiguredMetricsServer } from './observability/metrics-server.ts';
 import { SharedTestClock } from './shared-test-clock.ts';
 import type { Database } from './storage/db.ts';
@@ -27,8 +28,10 @@ import { EXPIRY_JOB, expiryJob } from './workers/expiry.ts';
 import { gatewayReconciliationJob } from './workers/gateway-reconciliation.ts';
 import { idempotencySweeper } from './workers/idempotency-sweeper.ts';
 import { LATE_CAPTURE_REPAIR_JOB, lateCaptureRepairJob } from './workers/late-captures.ts';
+import { mailJob } from './workers/mail.ts';
 import { REFUND_RECONCILIATION_JOB, refundReconciliationJob } from './workers/refunds.ts';
 import { type Scheduler, startScheduler } from './workers/scheduler.ts';
+import { ROTATION_EXPIRY_JOB, rotationExpiryJob } from './workers/webhook-rotations.ts';
 
 export interface RunningService {
   ctx: AppContext;
@@ -127,8 +130,14 @@ export async function startService(config: Config): Promise<RunningService> {
     simulated.sim.setNotificationUrl(`http://127.0.0.1:${address.port}/gateway-notifications/sim`);
   }
 
+  const mailer = configuredMailer(
+    config.mail && { url: config.mail.smtpUrl, from: config.mail.from },
+    logger,
+  );
   const scheduler: Scheduler = startScheduler(
     [
+      rotationExpiryJob(ctx),
+      ...(mailer ? [mailJob(ctx, mailer, logger)] : []),
       idempotencySweeper(db, clock),
       expiryJob(ctx),
       delayedChargesJob(ctx, logger),
@@ -149,6 +158,7 @@ export async function startService(config: Config): Promise<RunningService> {
       RECONCILIATION_JOB,
       REFUND_RECONCILIATION_JOB,
       LATE_CAPTURE_REPAIR_JOB,
+      ROTATION_EXPIRY_JOB,
     ]) {
       scheduler.wake(name);
     }
@@ -180,6 +190,7 @@ export async function startService(config: Config): Promise<RunningService> {
       // Order matters: stop taking requests (in-flight ones finish), then workers, then the database.
       await http.close();
       await scheduler.stop();
+      mailer?.close();
       await webhookWorker.stop();
       await metrics?.close();
       await simulated?.sim?.close();

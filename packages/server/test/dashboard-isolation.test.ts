@@ -38,6 +38,7 @@ for (const kind of databaseKinds()) {
     let ownerB: DashboardUser;
     let paidA: IntentJson;
     let endpointA: string;
+    let deliveryA: string;
     let routes: string[];
 
     before(async () => {
@@ -62,6 +63,15 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(endpoint.statusCode, 201, endpoint.body);
       endpointA = endpoint.json().id;
+      const test = await dashboardRequest(
+        svc,
+        ownerA,
+        'POST',
+        `/dashboard/api/v1/test/webhook-endpoints/${endpointA}/send-test-event`,
+        {},
+      );
+      assert.equal(test.statusCode, 200, test.body);
+      deliveryA = test.json().delivery_id;
       routes = dashboardRoutes(svc.app);
     });
     after(() => svc.close());
@@ -70,7 +80,11 @@ for (const kind of databaseKinds()) {
     function requestFor(route: string): { method: 'GET' | 'POST'; url: string; body?: unknown } {
       const [method, path = ''] = route.split(' ');
       assert.ok(method === 'GET' || method === 'POST', route);
-      const id = path.includes('/webhook-endpoints/:id') ? endpointA : paidA.id;
+      const id = /\/webhook-deliveries\/:id|\/webhooks\/deliveries\/:id/.test(path)
+        ? deliveryA
+        : /\/webhook-endpoints\/:id|\/webhooks\/:id/.test(path)
+          ? endpointA
+          : paidA.id;
       const url = path.replace(':mode', 'test').replace(':id', id);
       if (method === 'GET') return { method, url };
       const bodies: Record<string, unknown> = {
@@ -78,6 +92,17 @@ for (const kind of databaseKinds()) {
         'POST /dashboard/api/v1/invitations': { email: `new-${freshKey()}@a.example`, role: 'owner' },
         'POST /dashboard/api/v1/test/webhook-endpoints': { url: 'http://127.0.0.1:9/other-hooks' },
         [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/disable`]: undefined,
+        // The webhooks page (dashboard-webhook-operations.ts).
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}`]: { enabled_events: ['refund.failed'] },
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/enable`]: undefined,
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/reveal-secret`]: undefined,
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/rotate-secret`]: {},
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/close-rotation`]: undefined,
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/resend-failed`]: {
+          since: '2020-01-01T00:00:00Z',
+        },
+        [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/send-test-event`]: {},
+        [`POST /dashboard/api/v1/test/webhook-deliveries/${deliveryA}/retry`]: undefined,
       };
       assert.ok(
         url in Object.fromEntries(Object.keys(bodies).map((k) => [k.split(' ')[1], 1])) ||
@@ -102,10 +127,16 @@ for (const kind of databaseKinds()) {
         [merchantA.id],
       );
       const hooks = await svc.ctx.db.query(
-        'SELECT id, status FROM webhook_endpoints WHERE merchant_id = $1 ORDER BY id',
+        `SELECT id, status, enabled_events, secret_sealed, rotation_started_at FROM webhook_endpoints
+          WHERE merchant_id = $1 ORDER BY id`,
         [merchantA.id],
       );
-      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows]);
+      const deliveries = await svc.ctx.db.query(
+        `SELECT d.id, d.attempt_count, d.next_attempt_at FROM webhook_deliveries d
+           JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.merchant_id = $1 ORDER BY d.id`,
+        [merchantA.id],
+      );
+      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows, deliveries.rows]);
     }
 
     it('finds the dashboard routes in the route table', () => {
@@ -141,11 +172,15 @@ for (const kind of databaseKinds()) {
         // A 404's detail echoes the id the caller sent; beyond that echo, nothing of A may show.
         const shown =
           response.statusCode === 404
-            ? response.body.replaceAll(`'${paidA.id}'`, '').replaceAll(`'${endpointA}'`, '')
+            ? response.body
+                .replaceAll(`'${paidA.id}'`, '')
+                .replaceAll(`'${endpointA}'`, '')
+                .replaceAll(`'${deliveryA}'`, '')
             : response.body;
         for (const secret of [
           paidA.id,
           endpointA,
+          deliveryA,
           'a-hooks',
           MARKER,
           'owner@a.example',

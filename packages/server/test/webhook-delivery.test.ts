@@ -10,6 +10,7 @@ import {
   type DeliveryWorker,
   type WorkerLogger,
 } from '../src/webhooks/delivery-worker.ts';
+import { RESPONSE_EXCERPT_BYTES } from '../src/webhooks/sender.ts';
 import { databaseKinds } from './support/databases.ts';
 import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 import { emitCanceledEvent } from './support/webhook-events.ts';
@@ -368,12 +369,18 @@ for (const kind of databaseKinds()) {
     });
 
     it('records 4xx and refused connections as failures with their reason', async () => {
-      const { receiver, merchant } = await setup({ responder: answer(400, 'x'.repeat(5000)) });
+      const { receiver, merchant } = await setup({
+        responder: answer(400, 'x'.repeat(RESPONSE_EXCERPT_BYTES + 4000)),
+      });
       const event = await emit(merchant);
       await worker.runOnce();
       const [attempt] = await attemptsOf((await deliveryOf(event.id)).id);
       assert.equal(attempt?.status_code, 400);
-      assert.equal(attempt?.response_excerpt?.length, 1024, 'the excerpt is capped at 1 KiB');
+      assert.equal(
+        attempt?.response_excerpt?.length,
+        RESPONSE_EXCERPT_BYTES,
+        'the excerpt is capped at 4 KiB',
+      );
 
       await receiver.close();
       receivers.splice(receivers.indexOf(receiver), 1);
@@ -475,6 +482,8 @@ for (const kind of databaseKinds()) {
                 latencyMs: 1,
                 error: 'x',
                 responseExcerpt: null,
+                requestHeaders: null,
+                responseHeaders: null,
               },
               succeeded: false,
               deliveryFailed: true,

@@ -19,7 +19,6 @@ import {
   findWebhookEndpoint,
   insertWebhookEndpoint,
   listWebhookEndpointsOfTenant,
-  setWebhookEndpointStatus,
   updateWebhookEndpointSecrets,
   type WebhookEndpointRecord,
 } from '../storage/repositories/webhook-endpoints.ts';
@@ -81,6 +80,7 @@ export async function createWebhookEndpoint(
     secretSealed: ctx.secretBox.encrypt(secret, id),
     previousSecretSealed: null,
     rotationStartedAt: null,
+    rotationExpiresAt: null,
     status: 'enabled',
     failingSince: null,
     failedDeliveriesSinceSuccess: 0,
@@ -107,15 +107,29 @@ async function lockedEndpoint(tx: Queryable, id: string): Promise<WebhookEndpoin
   return endpoint;
 }
 
+/** How long a rotation opened from the back office stays open by default before it closes itself. */
+export const DEFAULT_ROTATION_SECONDS = 24 * 3600;
+/** The longest a rotation may stay open by itself: a week, so an old secret never lingers for good. */
+export const MAX_ROTATION_SECONDS = 7 * 24 * 3600;
+
 /**
  * Opens a rotation: a new secret signs from now on, and the current one keeps signing beside it
- * (two `v1` elements) until the rotation is closed. One rotation at a time: a second one while the
- * first is open would drop a secret the receiver may still rely on.
+ * (two `v1` elements) until the rotation is closed, by hand or, when `expiresInSeconds` is given,
+ * by itself once that much clock time has passed (the rotation job). One rotation at a time: a
+ * second one while the first is open would drop a secret the receiver may still rely on.
  */
 export async function rotateWebhookSecret(
   ctx: AppContext,
   id: string,
+  options: { expiresInSeconds?: number | null } = {},
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
+  const expiresIn = options.expiresInSeconds ?? null;
+  if (
+    expiresIn !== null &&
+    (!Number.isSafeInteger(expiresIn) || expiresIn < 60 || expiresIn > MAX_ROTATION_SECONDS)
+  ) {
+    throw new ValidationError('expires_in_seconds', `must be an integer from 60 to ${MAX_ROTATION_SECONDS}`);
+  }
   return ctx.db.transaction(async (tx) => {
     const endpoint = await lockedEndpoint(tx, id);
     if (endpoint.previousSecretSealed !== null) {
@@ -130,6 +144,7 @@ export async function rotateWebhookSecret(
       secretSealed: ctx.secretBox.encrypt(secret, id),
       previousSecretSealed: endpoint.secretSealed,
       rotationStartedAt: now,
+      rotationExpiresAt: expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000),
       now,
     });
     return { endpoint: updated, secret };
@@ -145,6 +160,7 @@ export async function closeWebhookRotation(ctx: AppContext, id: string): Promise
       secretSealed: endpoint.secretSealed,
       previousSecretSealed: null,
       rotationStartedAt: null,
+      rotationExpiresAt: null,
       now: ctx.clock.now(),
     });
   });
@@ -170,7 +186,14 @@ export async function listEndpointDeliveries(
 ): Promise<DeliveryWithAttempts[]> {
   if (!(await findWebhookEndpoint(ctx.db, endpointId)))
     throw new NotFoundError('webhook endpoint', endpointId);
-  const deliveries = await listDeliveries(ctx.db, endpointId, limit);
+  return withAttempts(ctx, await listDeliveries(ctx.db, endpointId, limit));
+}
+
+/** Deliveries, each with its attempts in the order they were made (one query for all). */
+export async function withAttempts(
+  ctx: AppContext,
+  deliveries: WebhookDeliveryRecord[],
+): Promise<DeliveryWithAttempts[]> {
   const attempts = await listAttempts(
     ctx.db,
     deliveries.map((d) => d.id),
@@ -238,24 +261,4 @@ export async function listTenantWebhookEndpoints(
   scope: TenantScope,
 ): Promise<WebhookEndpointRecord[]> {
   return listWebhookEndpointsOfTenant(ctx.db, scope);
-}
-
-/**
- * The merchant disables one of its endpoints by hand: nothing more is delivered to it until it is
- * enabled again. Another tenant's endpoint is not found, exactly like an unknown id.
- */
-export async function disableTenantEndpoint(
-  ctx: AppContext,
-  scope: TenantScope,
-  id: string,
-): Promise<WebhookEndpointRecord> {
-  return ctx.db.transaction(async (tx) => {
-    const endpoint = await findWebhookEndpoint(tx, id, { forUpdate: true });
-    if (!endpoint || endpoint.merchantId !== scope.merchantId || endpoint.livemode !== scope.livemode) {
-      throw new NotFoundError('webhook endpoint', id);
-    }
-    const now = ctx.clock.now();
-    await setWebhookEndpointStatus(tx, id, 'disabled', now);
-    return { ...endpoint, status: 'disabled', updatedAt: now };
-  });
 }

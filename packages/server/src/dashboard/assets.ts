@@ -25,6 +25,12 @@ button.secondary { background: #475467; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
 dt { font-weight: 600; }
 code { word-break: break-all; }
+.banner { border: 2px solid #b42318; background: #fef3f2; color: #7a271a; padding: .5rem 1rem; margin-bottom: 1rem; }
+.banner ul { margin: .25rem 0; padding-left: 1.2rem; }
+fieldset { border: 1px solid #d0d5dd; margin: 0 0 1rem; }
+fieldset label { flex-direction: row; align-items: center; }
+pre { background: #f2f4f7; padding: .5rem; white-space: pre-wrap; word-break: break-all; max-height: 20rem; overflow: auto; }
+section.actions form { margin-bottom: .75rem; }
 `;
 
 /**
@@ -44,8 +50,11 @@ export const DASHBOARD_JS = `
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       var body = {};
-      new FormData(form).forEach(function (value, name) {
-        body[name] = form.elements[name].type === 'number' ? Number(value) : String(value);
+      var data = new FormData(form);
+      data.forEach(function (value, name) {
+        var field = form.querySelector('[name="' + name + '"]');
+        if (field.dataset.list !== undefined) body[name] = data.getAll(name).map(String);
+        else body[name] = field.type === 'number' || field.dataset.number !== undefined ? Number(value) : String(value);
       });
       var headers = { 'content-type': 'application/json' };
       if (csrf) headers['x-csrf-token'] = csrf.content;

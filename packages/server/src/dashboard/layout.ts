@@ -1,6 +1,7 @@
 import escapeHtml from 'escape-html';
 import type { DashboardRole } from '../domain/dashboard-roles.ts';
 import { type Language, type Messages, messages } from './i18n.ts';
+import { tw } from './i18n-webhooks.ts';
 
 /** Only our own script and stylesheet; no inline code, no other origin, never framed. */
 export const DASHBOARD_CSP =
@@ -18,6 +19,8 @@ export interface PageFrame {
   /** Present on signed-in pages. */
   session?: { email: string; role: DashboardRole; csrfToken: string };
   mode?: 'test' | 'live';
+  /** Webhook endpoints of this merchant and mode that fail (or were disabled failing): the banner. */
+  attention?: { id: string; url: string; status: string }[];
 }
 
 export function t(lang: Language): Messages {
@@ -61,6 +64,20 @@ function header(frame: PageFrame): string {
 </header>`;
 }
 
+/** Shown on every signed-in page while an endpoint of the mode fails; links its page. */
+function attentionBanner(frame: PageFrame): string {
+  if (!frame.attention?.length) return '';
+  const w = tw(frame.lang);
+  const mode = frame.mode ?? 'test';
+  const items = frame.attention
+    .map(
+      (e) =>
+        `<li>${h(e.status === 'disabled' ? w.bannerDisabled : w.bannerFailing)} <a href="${h(href(`/dashboard/${mode}/webhooks/${e.id}`, frame.lang))}">${h(e.url)}</a></li>`,
+    )
+    .join('');
+  return `<section class="banner" aria-label="${h(w.attention)}"><ul>${items}</ul><p>${h(w.bannerHelp)}</p></section>`;
+}
+
 /** The whole document around a page's main content. */
 export function page(frame: PageFrame, main: string): string {
   const m = t(frame.lang);
@@ -79,6 +96,7 @@ ${csrf}
 <a class="skip" href="#main">${h(m.skip)}</a>
 ${header(frame)}
 <main id="main">
+${attentionBanner(frame)}
 <h1>${h(frame.title)}</h1>
 ${main}
 </main>

@@ -4,7 +4,6 @@ import {
   transactionStatuses,
   transactionTypes,
 } from '@paygate/contract';
-import type { webhookEndpointResource } from '../app/resources/operator.ts';
 import { describeAmount } from '../domain/money.ts';
 import type { Language } from './i18n.ts';
 import { h, href, type PageFrame, page, t } from './layout.ts';
@@ -143,34 +142,4 @@ export function teamPage(frame: PageFrame, view: TeamView): string {
     frame,
     `<h2>${h(m.users)}</h2><table><caption>${h(m.users)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${users}</tbody></table>${invite}${audit}`,
   );
-}
-
-export function webhooksPage(
-  frame: PageFrame,
-  endpoints: ReturnType<typeof webhookEndpointResource>[],
-  canChange: boolean,
-): string {
-  const m = t(frame.lang);
-  const mode = frame.mode ?? 'test';
-  const rows = endpoints
-    .map((e) => {
-      const disable =
-        canChange && e.status !== 'disabled'
-          ? `<form data-api="/dashboard/api/v1/${mode}/webhook-endpoints/${h(e.id)}/disable" data-failed="${h(m.disable)}" data-done="${h(m.disabled)}"><button type="submit" class="secondary" aria-label="${h(`${m.disable} ${e.url}`)}">${h(m.disable)}</button><span data-out aria-live="polite"></span></form>`
-          : '';
-      return `<tr><td><code>${h(e.url)}</code></td><td>${h(e.status)}</td><td>${h(e.enabled_events.join(', '))}</td><td>${disable}</td></tr>`;
-    })
-    .join('');
-  const table = endpoints.length
-    ? `<table><caption>${h(m.webhooks)}</caption><thead><tr><th scope="col">${h(m.url)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.type)}</th><td></td></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.noEndpoints)}</p>`;
-  const add = canChange
-    ? `<h2>${h(m.addEndpoint)}</h2>
-<form class="inline" data-api="/dashboard/api/v1/${mode}/webhook-endpoints" data-failed="${h(m.addEndpoint)}" data-done="${h(m.endpointAdded)}" data-show="secret">
-  <label>${h(m.url)} <input name="url" type="url" required placeholder="https://shop.example/webhooks"></label>
-  <button type="submit">${h(m.addEndpoint)}</button>
-  <p data-out aria-live="polite"></p>
-</form>`
-    : '';
-  return page(frame, `${table}${add}`);
 }

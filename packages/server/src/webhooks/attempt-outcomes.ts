@@ -1,4 +1,5 @@
 import type { AppContext } from '../app/context.ts';
+import { endpointNoticeDue } from '../domain/endpoint-notices.ts';
 import { endpointHealth, nextAttemptAt } from '../domain/webhook-retry-schedule.ts';
 import {
   type ClaimedDelivery,
@@ -7,7 +8,8 @@ import {
   type FinishClaimInput,
   finishClaims,
 } from '../storage/repositories/webhook-deliveries.ts';
-import { setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
+import { findWebhookEndpoint, setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
+import { queueEndpointNotice } from './endpoint-notices.ts';
 import type { AttemptOutcome, WebhookSender } from './sender.ts';
 import { signPayload } from './signing.ts';
 
@@ -116,6 +118,8 @@ function finishInput(made: MadeAttempt): FinishClaimInput {
       latencyMs: outcome.latencyMs,
       error: outcome.error,
       responseExcerpt: outcome.responseExcerpt,
+      requestHeaders: outcome.requestHeaders ?? null,
+      responseHeaders: outcome.responseHeaders ?? null,
     },
     succeeded: outcome.delivered,
     deliveryFailed: next.status === 'FAILED' && claimed.delivery.status === 'PENDING',
@@ -140,7 +144,9 @@ async function finishWithRetry(ctx: AppContext, inputs: FinishClaimInput[]) {
 
 /**
  * Moves an endpoint whose failure history crossed a threshold to its new health (failing: the
- * operator is warned; disabled: no new deliveries). `now` is the last attempt that changed it.
+ * operator is warned; disabled: no new deliveries), and queues the notice its owners and
+ * developers get, in the same transaction: the mail outbox holds it from the moment the change
+ * commits. `now` is the last attempt that changed it.
  */
 async function applyHealth(
   ctx: AppContext,
@@ -155,8 +161,21 @@ async function applyHealth(
     failingSince: history.failingSince,
     failedDeliveriesSinceLastSuccess: history.failedDeliveriesSinceSuccess,
   });
+  const notice = endpointNoticeDue({ health, failingSince: history.failingSince, now });
+  if (health === history.status && notice === null) return;
+  await ctx.db.transaction(async (tx) => {
+    if (health !== history.status) await setWebhookEndpointStatus(tx, endpointId, health, ctx.clock.now());
+    const endpoint = notice && history.failingSince ? await findWebhookEndpoint(tx, endpointId) : null;
+    if (notice && endpoint && history.failingSince) {
+      await queueEndpointNotice(ctx, tx, {
+        notice,
+        endpoint,
+        failingSince: history.failingSince,
+        failedDeliveries: history.failedDeliveriesSinceSuccess,
+      });
+    }
+  });
   if (health === history.status) return;
-  await setWebhookEndpointStatus(ctx.db, endpointId, health, ctx.clock.now());
   const details = {
     event: `webhook_endpoint.${health}`,
     endpoint_id: endpointId,

@@ -1,14 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { ValidationError } from '../domain/errors.ts';
+import { type KeptHeaders, keptHeaders } from './attempt-headers.ts';
 import { createGuardedLookup, type LookupAllCallback, validateEndpointUrl } from './url-guard.ts';
 
 /** Sent on every delivery; the version is the delivery protocol's, not the server build's. */
 export const WEBHOOK_USER_AGENT = 'Paygate-Webhooks/1.0.0';
 /** An attempt with no complete response within this time has failed (CONTRACT.md). */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
-/** How much of a response body is kept on the attempt record, for the operator. */
-export const RESPONSE_EXCERPT_BYTES = 1024;
+/** How much of a response body is kept on the attempt record, for the back office. */
+export const RESPONSE_EXCERPT_BYTES = 4096;
 // The rest of a larger body is read and dropped up to this much (so the connection can be reused),
 // and beyond it the connection is closed.
 const RESPONSE_DRAIN_BYTES = 64 * 1024;
@@ -21,6 +22,10 @@ export interface AttemptOutcome {
   /** Why an attempt without a 2xx failed: a short code and message, never the request body. */
   error: string | null;
   responseExcerpt: string | null;
+  /** The headers sent (the body never: the merchant has the event); absent from fakes. */
+  requestHeaders?: KeptHeaders;
+  /** The receiver's answer headers (bounded), null when no response came. */
+  responseHeaders?: KeptHeaders | null;
 }
 
 export interface WebhookSender {
@@ -92,6 +97,11 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
 
   return {
     async send({ url, livemode, payload, signature }) {
+      const requestHeaders = {
+        'content-type': 'application/json',
+        'service-signature': signature,
+        'user-agent': WEBHOOK_USER_AGENT,
+      };
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       try {
@@ -100,11 +110,7 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
         const response = await request(url, {
           method: 'POST',
           dispatcher: livemode ? agents.live : agents.test,
-          headers: {
-            'content-type': 'application/json',
-            'service-signature': signature,
-            'user-agent': WEBHOOK_USER_AGENT,
-          },
+          headers: requestHeaders,
           body: payload,
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -135,6 +141,8 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
               ? `redirect: ${statusCode} is not followed; register the final URL`
               : `http_status: ${statusCode}`,
           responseExcerpt: excerptOf(chunks),
+          requestHeaders,
+          responseHeaders: keptHeaders(response.headers),
         };
       } catch (error) {
         return {
@@ -143,6 +151,8 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
           latencyMs: elapsed(),
           error: describeError(error, timeoutMs),
           responseExcerpt: null,
+          requestHeaders,
+          responseHeaders: null,
         };
       }
     },

@@ -66,6 +66,7 @@ export function webhookEndpointResource(endpoint: WebhookEndpointRecord, secret?
     status: endpoint.status,
     failing_since: iso(endpoint.failingSince),
     rotation_started_at: iso(endpoint.rotationStartedAt),
+    rotation_expires_at: iso(endpoint.rotationExpiresAt),
     created_at: endpoint.createdAt.toISOString(),
     ...(secret !== undefined ? { secret } : {}),
   };
@@ -80,6 +81,8 @@ function webhookAttemptResource(attempt: WebhookAttemptRecord) {
     latency_ms: attempt.latencyMs,
     error: attempt.error,
     response_excerpt: attempt.responseExcerpt,
+    request_headers: attempt.requestHeaders,
+    response_headers: attempt.responseHeaders,
   };
 }
 

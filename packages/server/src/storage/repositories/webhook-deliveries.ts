@@ -27,6 +27,9 @@ export interface WebhookAttemptRecord {
   latencyMs: number;
   error: string | null;
   responseExcerpt: string | null;
+  /** The headers we sent and those answered (bounded by the sender); null on older attempts. */
+  requestHeaders: Record<string, string> | null;
+  responseHeaders: Record<string, string> | null;
 }
 
 /** A delivery held by one worker, with everything an attempt needs. */
@@ -94,6 +97,8 @@ const attempts = rowMapping<WebhookAttemptRecord>({
   latencyMs: 'plain',
   error: 'plain',
   responseExcerpt: 'plain',
+  requestHeaders: 'json',
+  responseHeaders: 'json',
 });
 
 /**
@@ -194,10 +199,10 @@ const FINISH_CLAIMS_SQL = `
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::timestamptz[],
                        $7::timestamptz[], $8::int[], $9::timestamptz[], $10::int[], $11::int[], $12::text[],
-                       $13::text[], $14::boolean[], $15::boolean[])
+                       $13::text[], $14::boolean[], $15::boolean[], $17::text[], $18::text[])
     WITH ORDINALITY AS i (delivery_id, claim_token, status, attempts_made, first_attempt_at, next_attempt_at,
                           delivered_at, schedule_slot, attempted_at, status_code, latency_ms, error,
-                          response_excerpt, succeeded, delivery_failed, seq)
+                          response_excerpt, succeeded, delivery_failed, request_headers, response_headers, seq)
 ), d AS (
   UPDATE webhook_deliveries w
      SET status = i.status, attempts_made = i.attempts_made, first_attempt_at = i.first_attempt_at,
@@ -208,9 +213,9 @@ WITH input AS (
   RETURNING i.seq, w.endpoint_id, w.attempt_count
 ), a AS (
   INSERT INTO webhook_attempts (delivery_id, attempt_number, schedule_slot, attempted_at, status_code,
-                                latency_ms, error, response_excerpt)
+                                latency_ms, error, response_excerpt, request_headers, response_headers)
   SELECT i.delivery_id, d.attempt_count, i.schedule_slot, i.attempted_at, i.status_code, i.latency_ms,
-         i.error, i.response_excerpt
+         i.error, i.response_excerpt, i.request_headers::jsonb, i.response_headers::jsonb
     FROM d JOIN input i ON i.seq = d.seq
 ), outcomes AS (
   SELECT d.endpoint_id, i.seq, i.succeeded, i.attempted_at, i.delivery_failed,
@@ -239,6 +244,7 @@ SELECT d.seq::int AS seq, d.endpoint_id, d.attempt_count AS attempt_number, e.st
   FROM d LEFT JOIN e ON e.id = d.endpoint_id`;
 
 const iso = (instant: Date | null) => instant?.toISOString() ?? null;
+const jsonOrNull = (value: object | null) => (value === null ? null : JSON.stringify(value));
 
 /**
  * Ends many claims with their attempts' outcomes in ONE statement (atomic without a transaction,
@@ -279,6 +285,8 @@ export async function finishClaims(
     column((i) => i.succeeded),
     column((i) => i.deliveryFailed),
     now,
+    column((i) => jsonOrNull(i.attempt.requestHeaders)),
+    column((i) => jsonOrNull(i.attempt.responseHeaders)),
   ]);
   const results: (FinishedClaim | null)[] = inputs.map(() => null);
   const histories = new Map<string, EndpointHistory>();
@@ -354,4 +362,44 @@ export async function queueFailedForResend(
     [input.endpointId, input.since, input.now],
   );
   return result.rowCount;
+}
+
+export interface DeliverySearch {
+  merchantId: string;
+  livemode: boolean;
+  endpointId?: string | undefined;
+  eventId?: string | undefined;
+  eventType?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  limit: number;
+}
+
+/** One merchant's deliveries in one mode, newest first, narrowed by whichever filters are given. */
+export async function searchDeliveries(
+  q: Queryable,
+  search: DeliverySearch,
+): Promise<WebhookDeliveryRecord[]> {
+  const { rows } = await q.query<DeliveryRow>(
+    `SELECT ${deliveryColumns}
+       FROM webhook_deliveries d
+       JOIN events e ON e.id = d.event_id
+       JOIN webhook_endpoints w ON w.id = d.endpoint_id
+      WHERE w.merchant_id = $1 AND w.livemode = $2
+        AND ($3::text IS NULL OR d.endpoint_id = $3)
+        AND ($4::text IS NULL OR d.event_id = $4)
+        AND ($5::text IS NULL OR e.type = $5)
+        AND ($6::text IS NULL OR d.status = $6)
+      ORDER BY d.created_at DESC, d.id DESC
+      LIMIT $7`,
+    [
+      search.merchantId,
+      search.livemode,
+      search.endpointId ?? null,
+      search.eventId ?? null,
+      search.eventType ?? null,
+      search.status ?? null,
+      search.limit,
+    ],
+  );
+  return rows.map(deliveryFromRow);
 }

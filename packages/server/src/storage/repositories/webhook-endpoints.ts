@@ -11,6 +11,8 @@ export interface WebhookEndpointRecord {
   secretSealed: string;
   previousSecretSealed: string | null;
   rotationStartedAt: Date | null;
+  /** While a rotation is open: when it closes by itself (null: only by hand). */
+  rotationExpiresAt: Date | null;
   status: EndpointHealth;
   failingSince: Date | null;
   failedDeliveriesSinceSuccess: number;
@@ -27,6 +29,7 @@ const endpoints = rowMapping<WebhookEndpointRecord>({
   secretSealed: 'plain',
   previousSecretSealed: 'plain',
   rotationStartedAt: 'plain',
+  rotationExpiresAt: 'plain',
   status: 'plain',
   failingSince: 'plain',
   failedDeliveriesSinceSuccess: 'plain',
@@ -62,14 +65,23 @@ export async function updateWebhookEndpointSecrets(
     secretSealed: string;
     previousSecretSealed: string | null;
     rotationStartedAt: Date | null;
+    rotationExpiresAt: Date | null;
     now: Date;
   },
 ): Promise<WebhookEndpointRecord> {
   const { rows } = await q.query(
     `UPDATE webhook_endpoints
-        SET secret_sealed = $2, previous_secret_sealed = $3, rotation_started_at = $4, updated_at = $5
+        SET secret_sealed = $2, previous_secret_sealed = $3, rotation_started_at = $4, updated_at = $5,
+            rotation_expires_at = $6
       WHERE id = $1 RETURNING ${endpoints.columns()}`,
-    [id, change.secretSealed, change.previousSecretSealed, change.rotationStartedAt, change.now],
+    [
+      id,
+      change.secretSealed,
+      change.previousSecretSealed,
+      change.rotationStartedAt,
+      change.now,
+      change.rotationExpiresAt,
+    ],
   );
   const row = rows[0];
   if (!row) throw new Error(`webhook endpoint ${id} vanished under its row lock`);
@@ -148,4 +160,24 @@ export async function updateWebhookEndpointTarget(
     [id, change.url, change.enabledEvents, now],
   );
   return endpoints.first(rows);
+}
+
+/**
+ * Closes up to `limit` rotations whose expiry has passed (the previous secret stops signing), each
+ * row locked with SKIP LOCKED so that processes running the same job never wait on each other.
+ * Returns the endpoints whose rotation closed.
+ */
+export async function closeExpiredRotations(q: Queryable, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await q.query<{ id: string }>(
+    `WITH due AS (
+       SELECT id FROM webhook_endpoints WHERE rotation_expires_at <= $1
+        ORDER BY rotation_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
+     )
+     UPDATE webhook_endpoints w
+        SET previous_secret_sealed = NULL, rotation_started_at = NULL, rotation_expires_at = NULL, updated_at = $1
+       FROM due WHERE w.id = due.id
+     RETURNING w.id`,
+    [now, limit],
+  );
+  return rows.map((row) => row.id);
 }

@@ -3,11 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard-accounts.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
+import { endpointsNeedingAttention } from '../../../app/dashboard-webhooks.ts';
 import { listTransactions } from '../../../app/list-transactions.ts';
-import { webhookEndpointResource } from '../../../app/resources/operator.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
-import { listTenantWebhookEndpoints } from '../../../app/webhook-endpoints.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
 import { DASHBOARD_CSP, href, type PageFrame } from '../../../dashboard/layout.ts';
@@ -18,7 +17,6 @@ import {
   paymentsPage,
   signInPage,
   teamPage,
-  webhooksPage,
 } from '../../../dashboard/pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
@@ -26,9 +24,9 @@ import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-use
 import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
 
 type Mode = 'test' | 'live';
-const isMode = (value: string): value is Mode => value === 'test' || value === 'live';
+export const isMode = (value: string): value is Mode => value === 'test' || value === 'live';
 
-function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
+export function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
@@ -39,10 +37,36 @@ function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
     .send(body);
 }
 
-function text(query: unknown, name: string): string | undefined {
+export function text(query: unknown, name: string): string | undefined {
   const value =
     typeof query === 'object' && query !== null ? (query as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The signed-in user of a page, or null after sending the browser to the sign-in page. With it
+ * come the webhook endpoints of the page's mode that need attention (the banner on every page).
+ */
+export async function signedInUser(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  lang: Language,
+) {
+  const sessionId = request.cookies[SESSION_COOKIE];
+  const found = sessionId ? await resolveSession(ctx, sessionId) : null;
+  if (!found) {
+    await reply.redirect(href('/dashboard/sign-in', lang), 303);
+    return null;
+  }
+  const params = request.params as { mode?: unknown } | undefined;
+  const scope = { merchantId: found.user.merchant_id, livemode: params?.mode === 'live' };
+  const attention = (await endpointsNeedingAttention(ctx, scope)).map((e) => ({
+    id: e.id,
+    url: e.url,
+    status: e.status,
+  }));
+  return { ...found, attention };
 }
 
 /**
@@ -51,15 +75,8 @@ function text(query: unknown, name: string): string | undefined {
  * what the page offers (the API behind each form checks it again).
  */
 export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  async function signedIn(request: FastifyRequest, reply: FastifyReply, lang: Language) {
-    const sessionId = request.cookies[SESSION_COOKIE];
-    const found = sessionId ? await resolveSession(ctx, sessionId) : null;
-    if (!found) {
-      await reply.redirect(href('/dashboard/sign-in', lang), 303);
-      return null;
-    }
-    return found;
-  }
+  const signedIn = (request: FastifyRequest, reply: FastifyReply, lang: Language) =>
+    signedInUser(ctx, request, reply, lang);
 
   const assets = {
     'dashboard.css': ['text/css', DASHBOARD_CSS],
@@ -136,18 +153,6 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     },
   );
 
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/webhooks', async (request, reply) => {
-    const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(request, reply, lang);
-    if (!found) return reply;
-    const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
-    const endpoints = (await listTenantWebhookEndpoints(ctx, scope)).map((e) => webhookEndpointResource(e));
-    const frame = frameOf(lang, `/dashboard/${mode}/webhooks`, mode, found);
-    return html(reply, webhooksPage(frame, endpoints, roleAllows(found.user.role, 'operate')));
-  });
-
   app.get('/dashboard/team', async (request, reply) => {
     const lang = pickLanguage(request.query, request.headers['accept-language']);
     const found = await signedIn(request, reply, lang);
@@ -163,11 +168,11 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
   });
 }
 
-function frameOf(
+export function frameOf(
   lang: Language,
   path: string,
   mode: Mode,
-  found: NonNullable<Awaited<ReturnType<typeof resolveSession>>>,
+  found: NonNullable<Awaited<ReturnType<typeof signedInUser>>>,
 ): PageFrame {
   const titles = {
     en: { payments: 'Payments', team: 'Team', webhooks: 'Webhooks' },
@@ -183,5 +188,6 @@ function frameOf(
         ? titles[lang].webhooks
         : titles[lang].payments,
     session: { email: found.user.email, role: found.user.role, csrfToken: found.session.csrf_token },
+    attention: found.attention,
   };
 }

@@ -1,0 +1,250 @@
+import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
+import type { webhookDeliveryResource, webhookEndpointResource } from '../app/resources/operator.ts';
+import { tw } from './i18n-webhooks.ts';
+import { h, href, type PageFrame, page, t } from './layout.ts';
+
+type Endpoint = ReturnType<typeof webhookEndpointResource>;
+type Delivery = ReturnType<typeof webhookDeliveryResource>;
+
+export interface DeliveryLogFilter {
+  endpoint_id?: string | undefined;
+  event_id?: string | undefined;
+  event_type?: string | undefined;
+  status?: string | undefined;
+}
+
+const api = (frame: PageFrame, path: string) => `/dashboard/api/v1/${frame.mode ?? 'test'}${path}`;
+
+/** A form the page script posts as JSON to the dashboard API; its answer goes to the live region. */
+function actionForm(
+  frame: PageFrame,
+  path: string,
+  labels: { button: string; done: string; show?: string },
+  fields = '',
+  buttonLabel?: string,
+): string {
+  const show = labels.show ? ` data-show="${h(labels.show)}"` : '';
+  const aria = buttonLabel ? ` aria-label="${h(buttonLabel)}"` : '';
+  return `<form class="inline" data-api="${h(api(frame, path))}" data-failed="${h(labels.button)}" data-done="${h(labels.done)}"${show}>
+${fields}<button type="submit"${aria}>${h(labels.button)}</button><p data-out aria-live="polite"></p>
+</form>`;
+}
+
+function select(
+  name: string,
+  label: string,
+  values: readonly string[],
+  chosen?: string,
+  any?: string,
+): string {
+  const options = (any !== undefined ? [`<option value="">${h(any)}</option>`] : []).concat(
+    values.map((v) => `<option value="${h(v)}"${v === chosen ? ' selected' : ''}>${h(v)}</option>`),
+  );
+  return `<label>${h(label)} <select name="${h(name)}">${options.join('')}</select></label>`;
+}
+
+/** The endpoints of the mode, the form that adds one, and the delivery log with its search. */
+export function webhooksPage(
+  frame: PageFrame,
+  endpoints: Endpoint[],
+  canChange: boolean,
+  log: { filter: DeliveryLogFilter; deliveries: Delivery[] } | { filter: DeliveryLogFilter; error: string },
+): string {
+  const m = t(frame.lang);
+  const w = tw(frame.lang);
+  const mode = frame.mode ?? 'test';
+  const rows = endpoints
+    .map((e) => {
+      const disable =
+        canChange && e.status !== 'disabled'
+          ? actionForm(
+              frame,
+              `/webhook-endpoints/${e.id}/disable`,
+              { button: m.disable, done: m.disabled },
+              '',
+              `${m.disable} ${e.url}`,
+            )
+          : '';
+      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/${e.id}`, frame.lang))}"><code>${h(e.url)}</code></a></td><td>${h(e.status)}</td><td>${h(e.enabled_events.join(', '))}</td><td>${disable}</td></tr>`;
+    })
+    .join('');
+  const table = endpoints.length
+    ? `<table><caption>${h(w.endpoints)}</caption><thead><tr><th scope="col">${h(m.url)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(w.events)}</th><td></td></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p>${h(m.noEndpoints)}</p>`;
+  const add = canChange
+    ? `<h2>${h(m.addEndpoint)}</h2>${actionForm(
+        frame,
+        '/webhook-endpoints',
+        { button: m.addEndpoint, done: m.endpointAdded, show: 'secret' },
+        `<label>${h(m.url)} <input name="url" type="url" required placeholder="https://shop.example/webhooks"></label>`,
+      )}`
+    : '';
+  return page(frame, `${table}${add}${deliveryLog(frame, endpoints, log)}`);
+}
+
+function deliveryLog(
+  frame: PageFrame,
+  endpoints: Endpoint[],
+  log: { filter: DeliveryLogFilter; deliveries: Delivery[] } | { filter: DeliveryLogFilter; error: string },
+): string {
+  const m = t(frame.lang);
+  const w = tw(frame.lang);
+  const mode = frame.mode ?? 'test';
+  const f = log.filter;
+  const endpointOptions = [`<option value="">${h(m.any)}</option>`]
+    .concat(
+      endpoints.map(
+        (e) => `<option value="${h(e.id)}"${e.id === f.endpoint_id ? ' selected' : ''}>${h(e.url)}</option>`,
+      ),
+    )
+    .join('');
+  const search = `<form class="inline" method="get" action="/dashboard/${mode}/webhooks" role="search" aria-label="${h(w.log)}">
+  <input type="hidden" name="lang" value="${frame.lang}">
+  <label>${h(w.endpoint)} <select name="endpoint_id">${endpointOptions}</select></label>
+  <label>${h(w.eventId)} <input name="event_id" value="${h(f.event_id)}" placeholder="evt_..."></label>
+  ${select('event_type', m.type, eventTypes, f.event_type, m.any)}
+  ${select('status', w.state, webhookDeliveryStatuses, f.status, m.any)}
+  <button type="submit">${h(m.search)}</button>
+</form>`;
+  if ('error' in log) return `<h2 id="log">${h(w.log)}</h2>${search}<p role="alert">${h(log.error)}</p>`;
+  const rows = log.deliveries
+    .map((d) => {
+      const last = d.attempts.at(-1);
+      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}">${h(d.id)}</a></td><td><code>${h(d.event_id)}</code></td><td>${h(d.event_type)}</td><td>${h(d.status)}</td><td>${d.attempts.length}</td><td>${h(last?.status_code ?? last?.error ?? '')}</td><td>${h(d.created_at)}</td></tr>`;
+    })
+    .join('');
+  const table = log.deliveries.length
+    ? `<table><caption>${h(w.log)}</caption><thead><tr><th scope="col">${h(w.delivery)}</th><th scope="col">${h(w.eventId)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(w.state)}</th><th scope="col">${h(w.attempts)}</th><th scope="col">${h(w.responseStatus)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p>${h(w.noDeliveries)}</p>`;
+  return `<h2 id="log">${h(w.log)}</h2>${search}${table}`;
+}
+
+/** One endpoint: its settings, and (owners and developers) every action on it. */
+export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: boolean): string {
+  const m = t(frame.lang);
+  const w = tw(frame.lang);
+  const mode = frame.mode ?? 'test';
+  const all = e.enabled_events.includes('*');
+  const facts = `<dl>
+  <dt>ID</dt><dd><code>${h(e.id)}</code></dd>
+  <dt>${h(m.url)}</dt><dd><code>${h(e.url)}</code></dd>
+  <dt>${h(m.status)}</dt><dd>${h(e.status)}</dd>
+  <dt>${h(w.failingSince)}</dt><dd>${h(e.failing_since ?? w.none)}</dd>
+  <dt>${h(w.events)}</dt><dd>${h(e.enabled_events.join(', '))}</dd>
+  <dt>${h(w.rotation)}</dt><dd>${h(e.rotation_started_at ? `${w.rotationOpen} ${e.rotation_expires_at ?? '—'}` : w.rotationNone)}</dd>
+  <dt>${h(m.created)}</dt><dd>${h(e.created_at)}</dd>
+</dl>
+<p><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang, { endpoint_id: e.id }))}#log">${h(w.log)}</a></p>`;
+  if (!canChange) return page(frame, `${facts}${back(frame)}`);
+  const checkbox = (value: string, label: string, checked: boolean) =>
+    `<label><input type="checkbox" name="enabled_events" value="${h(value)}" data-list${checked ? ' checked' : ''}> ${h(label)}</label>`;
+  const events = `<fieldset><legend>${h(w.events)}</legend>${checkbox('*', w.allEvents, all)}${eventTypes
+    .map((type) => checkbox(type, type, !all && e.enabled_events.includes(type)))
+    .join('')}</fieldset>`;
+  const rotationChoices = [
+    ['3600', w.hour],
+    ['86400', w.day],
+    ['259200', w.threeDays],
+    ['604800', w.week],
+  ]
+    .map(
+      ([value, label]) =>
+        `<option value="${value}"${value === '86400' ? ' selected' : ''}>${h(label)}</option>`,
+    )
+    .join('');
+  const since = e.created_at;
+  const actions = [
+    `<h2>${h(w.events)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}`, { button: w.saveEvents, done: w.eventsSaved }, events)}`,
+    `<h2>${h(w.secret)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}/reveal-secret`, { button: w.reveal, done: w.revealed, show: 'secret' })}`,
+    e.rotation_started_at
+      ? actionForm(frame, `/webhook-endpoints/${e.id}/close-rotation`, {
+          button: w.closeRotation,
+          done: w.rotationClosed,
+        })
+      : actionForm(
+          frame,
+          `/webhook-endpoints/${e.id}/rotate-secret`,
+          { button: w.rotate, done: w.rotated, show: 'secret' },
+          `<label>${h(w.rotateFor)} <select name="expires_in_seconds" data-number>${rotationChoices}</select></label>`,
+        ),
+    `<h2>${h(w.testEvent)}</h2>${actionForm(
+      frame,
+      `/webhook-endpoints/${e.id}/send-test-event`,
+      { button: w.send, done: w.testSent, show: 'event_id' },
+      select('type', w.eventType, eventTypes, 'payment_intent.succeeded'),
+      `${w.send}: ${w.testEvent}`,
+    )}`,
+    `<h2>${h(w.resend)}</h2>${actionForm(
+      frame,
+      `/webhook-endpoints/${e.id}/resend-failed`,
+      { button: w.resend, done: w.resent, show: 'queued' },
+      `<label>${h(w.since)} <input name="since" value="${h(since)}" required></label>`,
+    )}`,
+    `<h2>${h(m.status)}</h2>${
+      e.status === 'disabled'
+        ? actionForm(frame, `/webhook-endpoints/${e.id}/enable`, { button: w.enable, done: w.enabled })
+        : actionForm(frame, `/webhook-endpoints/${e.id}/disable`, { button: m.disable, done: m.disabled })
+    }`,
+  ];
+  return page(frame, `${facts}<section class="actions">${actions.join('\n')}</section>${back(frame)}`);
+}
+
+function back(frame: PageFrame): string {
+  return `<p><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks`, frame.lang))}">${h(tw(frame.lang).backToWebhooks)}</a></p>`;
+}
+
+function headerList(headers: Record<string, string> | null, none: string): string {
+  if (!headers || Object.keys(headers).length === 0) return `<p>${h(none)}</p>`;
+  return `<pre>${Object.entries(headers)
+    .map(([name, value]) => `${h(name)}: ${h(value)}`)
+    .join('\n')}</pre>`;
+}
+
+/** One delivery: every attempt with what it sent and received, and (owners and developers) a retry. */
+export function webhookDeliveryPage(
+  frame: PageFrame,
+  d: Delivery,
+  endpointUrl: string,
+  canChange: boolean,
+): string {
+  const m = t(frame.lang);
+  const w = tw(frame.lang);
+  const attempts = d.attempts
+    .map(
+      (a) => `<section aria-label="${h(`${w.attempt} ${a.attempt_number}`)}">
+<h3>${h(`${w.attempt} ${a.attempt_number}`)}</h3>
+<dl>
+  <dt>${h(w.time)}</dt><dd>${h(a.attempted_at)}</dd>
+  <dt>${h(w.duration)}</dt><dd>${a.latency_ms}</dd>
+  <dt>${h(w.responseStatus)}</dt><dd>${h(a.status_code ?? w.none)}</dd>
+  <dt>${h(w.error)}</dt><dd>${h(a.error ?? w.none)}</dd>
+</dl>
+<h4>${h(w.requestHeaders)}</h4>${headerList(a.request_headers, w.none)}
+<h4>${h(w.responseHeaders)}</h4>${headerList(a.response_headers, w.none)}
+<h4>${h(w.responseBody)}</h4>${a.response_excerpt ? `<pre>${h(a.response_excerpt)}</pre>` : `<p>${h(w.none)}</p>`}
+</section>`,
+    )
+    .join('');
+  const retry = canChange
+    ? actionForm(frame, `/webhook-deliveries/${d.id}/retry`, {
+        button: w.retry,
+        done: w.retried,
+        show: 'status',
+      })
+    : '';
+  return page(
+    frame,
+    `<dl>
+  <dt>ID</dt><dd><code>${h(d.id)}</code></dd>
+  <dt>${h(w.endpoint)}</dt><dd><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks/${d.endpoint_id}`, frame.lang))}"><code>${h(endpointUrl)}</code></a></dd>
+  <dt>${h(w.eventId)}</dt><dd><code>${h(d.event_id)}</code></dd>
+  <dt>${h(m.type)}</dt><dd>${h(d.event_type)}</dd>
+  <dt>${h(w.state)}</dt><dd>${h(d.status)}</dd>
+  <dt>${h(w.nextAttempt)}</dt><dd>${h(d.next_attempt_at ?? w.none)}</dd>
+  <dt>${h(m.created)}</dt><dd>${h(d.created_at)}</dd>
+</dl>
+${retry}
+<h2>${h(w.attempts)}</h2>${attempts || `<p>${h(w.none)}</p>`}
+${back(frame)}`,
+  );
+}

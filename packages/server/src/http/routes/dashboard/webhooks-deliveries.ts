@@ -1,0 +1,71 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { searchDeliveryLog, tenantDelivery } from '../../../app/dashboard-webhooks.ts';
+import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
+import { retryDelivery } from '../../../app/webhook-endpoints.ts';
+import { createWebhookSender } from '../../../webhooks/sender.ts';
+import { onOwn, webhookScopeOf } from './webhooks.ts';
+
+/**
+ * The delivery log: search, one delivery's attempts, a manual retry. A retry is attempted from
+ * this process, with its own sender, exactly as the operator's retry is.
+ */
+export async function dashboardWebhookDeliveryRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const sender = createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback });
+  app.addHook('onClose', () => sender.close());
+
+  const search = operations.dashboardSearchWebhookDeliveries;
+  api.get(
+    routePath(search),
+    {
+      schema: { params: search.params, querystring: search.querystring, response: { 200: search.response } },
+      config: { dashboard: 'read' },
+    },
+    async (request) => {
+      const found = await searchDeliveryLog(ctx, webhookScopeOf(request, request.params.mode), {
+        endpointId: request.query.endpoint_id,
+        eventId: request.query.event_id,
+        eventType: request.query.event_type,
+        status: request.query.status,
+        limit: request.query.limit,
+      });
+      return { object: 'list' as const, data: found.map(webhookDeliveryResource) };
+    },
+  );
+
+  const retrieve = operations.dashboardRetrieveWebhookDelivery;
+  api.get(
+    routePath(retrieve),
+    {
+      schema: { params: retrieve.params, response: { 200: retrieve.response } },
+      config: { dashboard: 'read' },
+    },
+    async (request) =>
+      webhookDeliveryResource(
+        await tenantDelivery(ctx, webhookScopeOf(request, request.params.mode), request.params.id),
+      ),
+  );
+
+  const retry = operations.dashboardRetryWebhookDelivery;
+  api.post(
+    routePath(retry),
+    { schema: { params: retry.params, response: { 200: retry.response } }, config: { dashboard: 'operate' } },
+    async (request) =>
+      webhookDeliveryResource(
+        await onOwn(
+          ctx,
+          request,
+          request.params,
+          (scope, id) => tenantDelivery(ctx, scope, id),
+          'webhook_delivery.retried',
+          () => retryDelivery(ctx, sender, request.params.id, request.log),
+        ),
+      ),
+  );
+}

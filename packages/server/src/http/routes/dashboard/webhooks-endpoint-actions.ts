@@ -1,0 +1,155 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { revealWebhookSecret, tenantEndpoint } from '../../../app/dashboard-webhooks.ts';
+import { webhookEndpointResource } from '../../../app/resources/operator.ts';
+import { sendTestWebhookEvent } from '../../../app/send-test-webhook-event.ts';
+import { updateWebhookEndpoint } from '../../../app/update-webhook-endpoint.ts';
+import {
+  closeWebhookRotation,
+  DEFAULT_ROTATION_SECONDS,
+  enableEndpoint,
+  resendFailedDeliveries,
+  rotateWebhookSecret,
+} from '../../../app/webhook-endpoints.ts';
+import type { TenantScope } from '../../../domain/tenant.ts';
+import { onOwn, webhookScopeOf } from './webhooks.ts';
+
+/**
+ * One endpoint's actions on the webhooks page. Each checks that the endpoint is the caller's
+ * (merchant and mode), calls the operator's use case for it, and records the action.
+ */
+export async function dashboardWebhookEndpointActionRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const own = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
+  const operate = { dashboard: 'operate' as const };
+
+  const retrieve = operations.dashboardRetrieveWebhookEndpoint;
+  api.get(
+    routePath(retrieve),
+    {
+      schema: { params: retrieve.params, response: { 200: retrieve.response } },
+      config: { dashboard: 'read' },
+    },
+    async (request) =>
+      webhookEndpointResource(await own(webhookScopeOf(request, request.params.mode), request.params.id)),
+  );
+
+  const update = operations.dashboardUpdateWebhookEndpoint;
+  api.post(
+    routePath(update),
+    {
+      schema: { params: update.params, body: update.body, response: { 200: update.response } },
+      config: operate,
+    },
+    async (request) =>
+      webhookEndpointResource(
+        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.updated', () =>
+          updateWebhookEndpoint(ctx, request.params.id, {
+            url: request.body.url,
+            enabledEvents: request.body.enabled_events,
+          }),
+        ),
+      ),
+  );
+
+  const enable = operations.dashboardEnableWebhookEndpoint;
+  api.post(
+    routePath(enable),
+    { schema: { params: enable.params, response: { 200: enable.response } }, config: operate },
+    async (request) =>
+      webhookEndpointResource(
+        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.enabled', () =>
+          enableEndpoint(ctx, request.params.id),
+        ),
+      ),
+  );
+
+  const reveal = operations.dashboardRevealWebhookSecret;
+  api.post(
+    routePath(reveal),
+    { schema: { params: reveal.params, response: { 200: reveal.response } }, config: operate },
+    async (request, reply) => {
+      const secret = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.secret_revealed', () =>
+        revealWebhookSecret(ctx, webhookScopeOf(request, request.params.mode), request.params.id),
+      );
+      reply.header('cache-control', 'no-store');
+      return { object: 'webhook_endpoint_secret' as const, endpoint_id: request.params.id, secret };
+    },
+  );
+
+  const rotate = operations.dashboardRotateWebhookSecret;
+  api.post(
+    routePath(rotate),
+    {
+      schema: { params: rotate.params, body: rotate.body, response: { 200: rotate.response } },
+      config: operate,
+    },
+    async (request, reply) => {
+      const { endpoint, secret } = await onOwn(
+        ctx,
+        request,
+        request.params,
+        own,
+        'webhook_endpoint.rotation_opened',
+        () =>
+          rotateWebhookSecret(ctx, request.params.id, {
+            expiresInSeconds: request.body?.expires_in_seconds ?? DEFAULT_ROTATION_SECONDS,
+          }),
+      );
+      reply.header('cache-control', 'no-store');
+      return webhookEndpointResource(endpoint, secret);
+    },
+  );
+
+  const close = operations.dashboardCloseWebhookRotation;
+  api.post(
+    routePath(close),
+    { schema: { params: close.params, response: { 200: close.response } }, config: operate },
+    async (request) =>
+      webhookEndpointResource(
+        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.rotation_closed', () =>
+          closeWebhookRotation(ctx, request.params.id),
+        ),
+      ),
+  );
+
+  const resend = operations.dashboardResendFailedWebhooks;
+  api.post(
+    routePath(resend),
+    {
+      schema: { params: resend.params, body: resend.body, response: { 200: resend.response } },
+      config: operate,
+    },
+    async (request) => {
+      const queued = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.failed_resent', () =>
+        resendFailedDeliveries(ctx, request.params.id, request.body.since),
+      );
+      return { object: 'webhook_resend' as const, endpoint_id: request.params.id, queued };
+    },
+  );
+
+  const sendTest = operations.dashboardSendTestWebhookEvent;
+  api.post(
+    routePath(sendTest),
+    {
+      schema: { params: sendTest.params, body: sendTest.body, response: { 200: sendTest.response } },
+      config: operate,
+    },
+    async (request) => {
+      const sent = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.test_event_sent', () =>
+        sendTestWebhookEvent(ctx, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
+      );
+      return {
+        object: 'webhook_test_event' as const,
+        endpoint_id: request.params.id,
+        event_id: sent.eventId,
+        delivery_id: sent.deliveryId,
+      };
+    },
+  );
+}
