@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import type { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
+import type { EndpointNotices } from '../webhooks/endpoint-notices.ts';
 import type { SecretBox } from '../webhooks/secret-box.ts';
 
 /** What every use case may depend on: the database, the clock and the gateways. */
@@ -30,4 +31,10 @@ export interface AppContext {
   publicUrl: string;
   /** Prometheus metrics of this process (served by the metrics listener when configured). */
   metrics: ServiceMetrics;
+  /**
+   * Tells a merchant's owners and developers when a webhook endpoint is failing, about to be
+   * disabled or disabled (mail queued in the caller's transaction). Plugged in here rather than
+   * imported by the delivery worker: delivering does not depend on how the team is told.
+   */
+  endpointNotices: EndpointNotices;
 }

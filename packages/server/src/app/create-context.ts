@@ -4,6 +4,7 @@ import type { GatewayRegistry } from '../gateways/registry.ts';
 import { instrumentGateways } from '../observability/instrumented-gateways.ts';
 import { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
+import { endpointNotices } from '../webhooks/endpoint-notices.ts';
 import { createSecretBox } from '../webhooks/secret-box.ts';
 import type { AppContext } from './context.ts';
 
@@ -30,5 +31,6 @@ export function createAppContext(options: {
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,
     testWebhooksAllowLoopback: options.testWebhooksAllowLoopback ?? true,
+    endpointNotices,
   };
 }

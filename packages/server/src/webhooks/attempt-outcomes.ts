@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.ts';
-import { endpointNoticeDue } from '../domain/endpoint-notices.ts';
 import { endpointHealth, nextAttemptAt } from '../domain/webhook-retry-schedule.ts';
 import {
   type ClaimedDelivery,
@@ -9,7 +8,6 @@ import {
   finishClaims,
 } from '../storage/repositories/webhook-deliveries.ts';
 import { findWebhookEndpoint, setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
-import { queueEndpointNotice } from './endpoint-notices.ts';
 import type { AttemptOutcome, WebhookSender } from './sender.ts';
 import { signPayload } from './signing.ts';
 
@@ -161,13 +159,13 @@ async function applyHealth(
     failingSince: history.failingSince,
     failedDeliveriesSinceLastSuccess: history.failedDeliveriesSinceSuccess,
   });
-  const notice = endpointNoticeDue({ health, failingSince: history.failingSince, now });
+  const notice = ctx.endpointNotices.due({ health, failingSince: history.failingSince, now });
   if (health === history.status && notice === null) return;
   await ctx.db.transaction(async (tx) => {
     if (health !== history.status) await setWebhookEndpointStatus(tx, endpointId, health, ctx.clock.now());
     const endpoint = notice && history.failingSince ? await findWebhookEndpoint(tx, endpointId) : null;
     if (notice && endpoint && history.failingSince) {
-      await queueEndpointNotice(ctx, tx, {
+      await ctx.endpointNotices.queue(ctx, tx, {
         notice,
         endpoint,
         failingSince: history.failingSince,

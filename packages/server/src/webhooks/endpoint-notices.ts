@@ -3,6 +3,7 @@ import {
   DISABLE_MIN_FAILED_DELIVERIES,
   type EndpointNotice,
   earliestDisableAt,
+  endpointNoticeDue,
 } from '../domain/endpoint-notices.ts';
 import { queueMailToTeam } from '../mail/queue.ts';
 import type { Queryable } from '../storage/db.ts';
@@ -67,7 +68,7 @@ function noticeText(
  * once per failure streak (the streak's start is in the dedupe key). Returns whether it was queued
  * now (false: it already was, or the merchant has no owner or developer).
  */
-export function queueEndpointNotice(
+function queueEndpointNotice(
   ctx: AppContext,
   tx: Queryable,
   input: {
@@ -87,3 +88,13 @@ export function queueEndpointNotice(
     text: noticeText(notice, endpoint, failingSince, input.failedDeliveries, pageUrl),
   });
 }
+
+/** How the delivery worker tells a merchant's team about an endpoint's health (see AppContext). */
+export interface EndpointNotices {
+  /** The notice an endpoint's state calls for now, or null. */
+  due: typeof endpointNoticeDue;
+  /** Queues it in `tx`, once per failure streak. */
+  queue: typeof queueEndpointNotice;
+}
+
+export const endpointNotices: EndpointNotices = { due: endpointNoticeDue, queue: queueEndpointNotice };
