@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { recordAudit } from '../../../app/dashboard-audit.ts';
@@ -21,7 +21,7 @@ export async function dashboardWebhookRoutes(
   const list = operations.dashboardListWebhookEndpoints;
   api.get(
     routePath(list),
-    { schema: { params: list.params }, config: { dashboard: 'read' } },
+    { schema: { params: list.params, response: responseSchemas(list) }, config: { dashboard: 'read' } },
     async (request) => {
       const { user } = dashboardCallerOf(request);
       const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
@@ -33,7 +33,10 @@ export async function dashboardWebhookRoutes(
   const create = operations.dashboardCreateWebhookEndpoint;
   api.post(
     routePath(create),
-    { schema: { params: create.params, body: create.body }, config: { dashboard: 'operate' } },
+    {
+      schema: { params: create.params, body: create.body, response: responseSchemas(create) },
+      config: { dashboard: 'operate' },
+    },
     async (request, reply) => {
       const { user } = dashboardCallerOf(request);
       const livemode = request.params.mode === 'live';
@@ -56,7 +59,10 @@ export async function dashboardWebhookRoutes(
   const disable = operations.dashboardDisableWebhookEndpoint;
   api.post(
     routePath(disable),
-    { schema: { params: disable.params }, config: { dashboard: 'operate' } },
+    {
+      schema: { params: disable.params, response: responseSchemas(disable) },
+      config: { dashboard: 'operate' },
+    },
     async (request) => {
       const { user } = dashboardCallerOf(request);
       const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
