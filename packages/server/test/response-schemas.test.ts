@@ -119,6 +119,18 @@ for (const kind of databaseKinds()) {
     });
     after(() => svc.close());
 
+    /** A create under one Idempotency-Key, to send again. */
+    const createUnder =
+      (key: string, extra: Record<string, unknown> = {}) =>
+      () =>
+        svc.request({
+          method: 'POST',
+          url: '/v1/payment-intents',
+          key: merchant.secretTest,
+          headers: { 'idempotency-key': key },
+          body: { amount_minor: 2500, currency: 'USD', gateway_id: 'sim', ...extra },
+        });
+
     it("leaves out members the contract does not declare, with the retrieve route's own schemas", async () => {
       const intent = await pay().retrieve((await pay().create()).id);
       const response = responseSchemasOf(svc.app, 'GET /v1/payment-intents/:id');
@@ -144,15 +156,7 @@ for (const kind of databaseKinds()) {
       const metadata: Record<string, string> = {};
       for (let i = 0; i < 50; i++)
         metadata[`k${i}_${'é"\\'.repeat(i % 3)}`] = `v${i} ${'\u2028<>&'.repeat(i % 4)}`;
-      const key = freshKey('metadata');
-      const create = () =>
-        svc.request({
-          method: 'POST',
-          url: '/v1/payment-intents',
-          key: merchant.secretTest,
-          headers: { 'idempotency-key': key },
-          body: { amount_minor: 2500, currency: 'USD', gateway_id: 'sim', metadata },
-        });
+      const create = createUnder(freshKey('metadata'), { metadata });
       const first = await create();
       assert.equal(first.statusCode, 200, first.body);
       assert.deepEqual(first.json().metadata, metadata);
@@ -165,14 +169,7 @@ for (const kind of databaseKinds()) {
 
     it('replays a stored answer as its stored text, byte for byte, never serialized again', async () => {
       const key = freshKey('stored');
-      const create = () =>
-        svc.request({
-          method: 'POST',
-          url: '/v1/payment-intents',
-          key: merchant.secretTest,
-          headers: { 'idempotency-key': key },
-          body: { amount_minor: 2500, currency: 'USD', gateway_id: 'sim' },
-        });
+      const create = createUnder(key);
       assert.equal((await create()).statusCode, 200);
       // An answer stored by an earlier version, with a member today's contract does not declare
       // and its own key order: a replay repeats it as it was first sent.
