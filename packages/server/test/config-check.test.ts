@@ -87,6 +87,15 @@ describe('paygate config check (the real command line)', () => {
     assert.ok(!`${stdout}${stderr}`.includes('short-secret'));
   });
 
+  it('warns about a PAYGATE_ variable Paygate does not read (a misspelt name), without failing', () => {
+    const { status, stderr } = paygate(['config', 'check'], { PAYGATE_LOGLEVEL: 'debug' });
+    assert.equal(status, 0, stderr);
+    assert.equal(
+      stderr,
+      'paygate config check: warning: PAYGATE_LOGLEVEL is set, but Paygate reads no such variable\n',
+    );
+  });
+
   it('reports the rules between variables: PostgreSQL needs the shared secrets', () => {
     const { status, stderr } = paygate(['config', 'check'], {
       PAYGATE_DATABASE_URL: 'postgres://paygate@db.internal:5432/paygate',

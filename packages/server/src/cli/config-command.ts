@@ -24,6 +24,8 @@ export interface ConfigurationCheck {
   values: EffectiveValue[];
   /** One line per bad value, each in the one shape (variable, value unless secret, allowed values). */
   errors: string[];
+  /** PAYGATE_* variables set that Paygate does not read: most often a misspelt name. */
+  unknown: string[];
 }
 
 /**
@@ -113,7 +115,11 @@ export function checkConfiguration(env: Env): ConfigurationCheck {
       }
     }
   }
-  return { values: CONFIG_VARIABLES.map((v) => effectiveValue(env, v)), errors };
+  const declared = new Set(CONFIG_VARIABLES.map((v) => v.name));
+  const unknown = Object.keys(env)
+    .filter((name) => name.startsWith('PAYGATE_') && !declared.has(name) && given(env, name) !== undefined)
+    .sort();
+  return { values: CONFIG_VARIABLES.map((v) => effectiveValue(env, v)), errors, unknown };
 }
 
 function table(values: readonly EffectiveValue[]): string {
@@ -147,6 +153,11 @@ export function configCommand(args: string[], env: Env = process.env): number {
     process.stdout.write(`${JSON.stringify({ valid: check.errors.length === 0, ...check }, null, 2)}\n`);
   } else {
     process.stdout.write(`${table(check.values)}\n`);
+  }
+  for (const name of check.unknown) {
+    process.stderr.write(
+      `paygate config check: warning: ${name} is set, but Paygate reads no such variable\n`,
+    );
   }
   if (check.errors.length > 0) {
     const count = check.errors.length === 1 ? '1 error' : `${check.errors.length} errors`;
