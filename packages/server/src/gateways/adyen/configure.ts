@@ -1,4 +1,4 @@
-import { required } from '../../config-values.ts';
+import { readText, required } from '../../config-values.ts';
 import { type GatewayConfigurer, requiredTogether } from '../configure.ts';
 import { createAdyenConnector } from './connector.ts';
 
@@ -16,7 +16,7 @@ export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
     'PAYGATE_ADYEN_RETURN_URL',
   ]);
   if (!values) return null;
-  const live = env.PAYGATE_ADYEN_LIVE === 'true';
+  const live = readText(env, 'PAYGATE_ADYEN_LIVE') === 'true';
   if (live && !env.PAYGATE_ADYEN_API_URL) {
     throw required('PAYGATE_ADYEN_API_URL', 'with PAYGATE_ADYEN_LIVE=true', 'your live URL prefix');
   }
