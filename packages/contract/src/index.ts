@@ -11,5 +11,6 @@ export * from './operations.ts';
 export * from './payment-intent.ts';
 export * from './problem.ts';
 export * from './refund.ts';
+export * from './responses.ts';
 export * from './transaction.ts';
 export * from './webhooks.ts';

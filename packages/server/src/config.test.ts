@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
+import { withConfigTable } from './config-docs.ts';
+import { allowedValues, CONFIG_VARIABLES, type VariableType } from './config-schema.ts';
+import { parseValue } from './config-values.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'paygate-config-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -114,11 +117,10 @@ describe('configuration errors name the variable and its allowed values', () => 
   });
 });
 
-describe('.env.example', () => {
-  it('lists every variable the service reads', () => {
-    const root = new URL('../../../', import.meta.url);
-    const example = readFileSync(new URL('.env.example', root), 'utf8');
-    const listed = new Set([...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+describe('one configuration schema (config-schema.ts)', () => {
+  const root = new URL('../../../', import.meta.url);
+
+  it('declares every variable the service and its commands read', () => {
     // Every quoted PAYGATE_* name in the service's sources is a variable it reads.
     const read = new Set<string>(['PORT', 'HOST', 'NODE_ENV']);
     const sources = new URL('packages/server/src/', root);
@@ -128,8 +130,85 @@ describe('.env.example', () => {
       for (const match of text.matchAll(/['"`](PAYGATE_[A-Z0-9_]+)['"`]/g)) read.add(match[1] ?? '');
     }
     assert.ok(read.has('PAYGATE_LOG_LEVEL') && read.has('PAYGATE_WEBHOOK_TIMEOUT_MS'), [...read].join());
-    const missing = [...read].filter((name) => !listed.has(name));
-    assert.deepEqual(missing, [], `not in .env.example: ${missing.join(', ')}`);
+    const declared = new Set(CONFIG_VARIABLES.map((v) => v.name));
+    const missing = [...read].filter((name) => !declared.has(name));
+    assert.deepEqual(missing, [], `not declared in config-schema.ts: ${missing.join(', ')}`);
+  });
+
+  it('.env.example lists exactly the declared variables, each with its default', () => {
+    const example = readFileSync(new URL('.env.example', root), 'utf8');
+    const listed = new Map(
+      [...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1] ?? '', m[2] ?? '']),
+    );
+    assert.deepEqual([...listed.keys()].sort(), CONFIG_VARIABLES.map((v) => v.name).sort());
+    for (const variable of CONFIG_VARIABLES) {
+      const written = listed.get(variable.name) ?? '';
+      // Defaults computed at start (the public URL, generated secrets) are left empty or spelled out.
+      if (variable.default === null) continue;
+      assert.deepEqual(
+        parseValue(variable, written),
+        parseValue(variable, variable.default),
+        `${variable.name}=${written} in .env.example, default ${variable.default}`,
+      );
+    }
+  });
+
+  it('docs/operations.md shows the table generated from it', () => {
+    const docs = readFileSync(new URL('docs/operations.md', root), 'utf8');
+    assert.equal(
+      docs,
+      withConfigTable(docs),
+      'run: node --import tsx packages/server/scripts/config-table.ts',
+    );
+  });
+
+  it('declares only defaults its own type accepts', () => {
+    for (const variable of CONFIG_VARIABLES) {
+      if (variable.default !== null)
+        assert.doesNotThrow(() => parseValue(variable, variable.default ?? ''), variable.name);
+    }
+  });
+
+  /** A value each type refuses. */
+  const badValue: Record<VariableType['kind'], string | null> = {
+    port: '65536',
+    integer: '-3',
+    boolean: 'maybe',
+    choice: 'none-of-these',
+    host: 'not a host',
+    url: 'no-scheme.example',
+    text: '!',
+  };
+
+  it('refuses a bad value of every variable in one shape: the variable, the value unless secret, the allowed values', () => {
+    for (const variable of CONFIG_VARIABLES) {
+      const value = badValue[variable.type.kind];
+      if (value === null || (variable.type.kind === 'text' && !variable.type.pattern)) continue;
+      let message = '';
+      try {
+        parseValue(variable, value);
+      } catch (error) {
+        assert.ok(error instanceof ConfigError, variable.name);
+        message = error.message;
+      }
+      const shown = variable.secret ? '(value hidden)' : JSON.stringify(value);
+      assert.equal(
+        message,
+        `${variable.name}=${shown} is not valid; allowed: ${allowedValues(variable.type)}`,
+      );
+    }
+  });
+
+  it('stops a service process at a bad gateway variable too, in the same shape', () => {
+    const message = configError({ PAYGATE_STRIPE_SECRET_KEY: 'pk_test_abc' });
+    assert.equal(
+      message,
+      'PAYGATE_STRIPE_SECRET_KEY=(value hidden) is not valid; allowed: a Stripe secret key (sk_test_... or sk_live_...)',
+    );
+    assert.match(
+      configError({ PAYGATE_WEBHOOK_TIMEOUT_MS: '20000' }),
+      /^PAYGATE_WEBHOOK_TIMEOUT_MS="20000" is not valid; allowed: an integer from 1 to 10000$/,
+    );
   });
 });
 

@@ -1,23 +1,39 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { allowedValues, CONFIG_VARIABLES, configVariable } from './config-schema.ts';
 import {
+  type ConfigError,
   type Env,
-  invalid,
-  readBoolean,
+  given,
+  parseValue,
   readChoice,
-  readHost,
-  readInteger,
-  readPort,
-  readPublicUrl,
-  readString,
-  readUrl,
+  readFlag,
+  readNumber,
+  readText,
   required,
 } from './config-values.ts';
 
 export { ConfigError } from './config-values.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The secrets several processes on one PostgreSQL database must share: none may generate its own. */
+const SHARED_WITH_POSTGRES = {
+  PAYGATE_MASTER_KEY: 'with PostgreSQL',
+  PAYGATE_ADMIN_TOKEN: 'with PostgreSQL (one token for every process)',
+} as const;
+
+/**
+ * The secrets missing for PostgreSQL: with it several processes share one database, and each
+ * would generate its own in its own data dir, so they must come from the environment.
+ */
+export function missingSharedSecrets(env: Env): ConfigError[] {
+  if (readText(env, 'PAYGATE_DATABASE_URL') === null) return [];
+  return Object.entries(SHARED_WITH_POSTGRES)
+    .filter(([name]) => given(env, name) === undefined)
+    .map(([name, when]) => required(name, when, allowedValues(configVariable(name).type)));
+}
 
 export interface Config {
   port: number;
@@ -71,92 +87,68 @@ function keptSecret(
  * optional: with none set, `npm start` runs a complete local service on the embedded database.
  */
 export function loadConfig(env: Env = process.env): Config {
-  const production = env.NODE_ENV === 'production';
-  const port = readPort(env, 'PORT', 8080);
-  const dataDir = resolve(readString(env, 'PAYGATE_DATA_DIR') ?? '.paygate');
-  const databaseUrl = readUrl(
-    env,
-    'PAYGATE_DATABASE_URL',
-    ['postgres:', 'postgresql:'],
-    'a postgres:// URL such as postgres://user:password@host:5432/paygate',
-  );
-
-  const masterKeyShape = '64 hex characters (generate with `openssl rand -hex 32`)';
-  let masterKeyHex = readString(env, 'PAYGATE_MASTER_KEY');
-  if (masterKeyHex === undefined) {
-    if (databaseUrl) throw required('PAYGATE_MASTER_KEY', 'with PostgreSQL', masterKeyShape);
-    masterKeyHex = keptSecret(dataDir, 'master-key', () => randomBytes(32).toString('hex')).value;
+  // Every variable a service process reads is checked here, the gateways' too, so a bad value
+  // stops any process at once with the one error shape.
+  for (const variable of CONFIG_VARIABLES) {
+    const value = given(env, variable.name);
+    if (value !== undefined && variable.readBy.some((p) => p !== 'client')) parseValue(variable, value);
   }
-  if (!/^[0-9a-fA-F]{64}$/.test(masterKeyHex))
-    throw invalid('PAYGATE_MASTER_KEY', masterKeyHex, masterKeyShape);
+  const production = env.NODE_ENV === 'production';
+  const port = readNumber(env, 'PORT') ?? 8080;
+  const dataDir = resolve(readText(env, 'PAYGATE_DATA_DIR') ?? '.paygate');
+  const databaseUrl = readText(env, 'PAYGATE_DATABASE_URL');
+  const [missing] = missingSharedSecrets(env);
+  if (missing) throw missing;
 
-  // With PostgreSQL several processes share one database, and each would generate its own token
-  // in its own data dir: one token for all of them must come from the environment.
-  const tokenShape = 'at least 16 characters (generate with `openssl rand -hex 24`)';
-  let adminToken = readString(env, 'PAYGATE_ADMIN_TOKEN');
+  const masterKeyHex =
+    readText(env, 'PAYGATE_MASTER_KEY') ??
+    keptSecret(dataDir, 'master-key', () => randomBytes(32).toString('hex')).value;
+  // A generated key is valid by construction; one kept in the data dir is checked like a given one.
+  readText({ PAYGATE_MASTER_KEY: masterKeyHex }, 'PAYGATE_MASTER_KEY');
+
+  let adminToken = readText(env, 'PAYGATE_ADMIN_TOKEN');
   let adminTokenSource: Config['adminTokenSource'] = 'environment';
-  if (adminToken === undefined) {
-    if (databaseUrl)
-      throw required('PAYGATE_ADMIN_TOKEN', 'with PostgreSQL (one token for every process)', tokenShape);
+  if (adminToken === null) {
     const kept = keptSecret(dataDir, 'admin-token', () => `adm_${randomBytes(24).toString('base64url')}`);
-    adminToken = kept.value;
+    adminToken = readText({ PAYGATE_ADMIN_TOKEN: kept.value }, 'PAYGATE_ADMIN_TOKEN') ?? kept.value;
     adminTokenSource = kept.generated ? 'generated' : 'data-dir';
   }
-  if (adminToken.length < 16) throw invalid('PAYGATE_ADMIN_TOKEN', adminToken, tokenShape);
 
   // In production the simulated gateway runs only when asked for by name: a port alone is not asking.
-  const sim = readChoice(env, 'PAYGATE_SIM', ['on', 'off'], production ? 'off' : 'on');
-  const simPort = readPort(env, 'PAYGATE_SIM_PORT', 8081);
-  const simUrl = readUrl(env, 'PAYGATE_SIM_URL', ['http:', 'https:'], 'an http:// or https:// URL');
+  const sim = readChoice(env, 'PAYGATE_SIM', ['on', 'off'], production ? 'off' : undefined);
+  const simPort = readNumber(env, 'PAYGATE_SIM_PORT') ?? 8081;
+  const simUrl = readText(env, 'PAYGATE_SIM_URL');
 
   return {
     port,
-    host: readHost(env, 'HOST', '0.0.0.0'),
-    publicUrl: readPublicUrl(env, 'PAYGATE_PUBLIC_URL', `http://localhost:${port}`),
+    host: readText(env, 'HOST') ?? '0.0.0.0',
+    publicUrl: readText(env, 'PAYGATE_PUBLIC_URL') ?? `http://localhost:${port}`,
     databaseUrl,
     dataDir,
     adminToken,
     adminTokenSource,
     masterKey: Buffer.from(masterKeyHex, 'hex'),
-    testClock: readBoolean(env, 'PAYGATE_TEST_CLOCK', false),
+    testClock: readFlag(env, 'PAYGATE_TEST_CLOCK'),
     simPort: sim === 'off' || simPort === 0 ? null : simPort,
     simUrl: simUrl === null ? null : simUrl.replace(/\/+$/, ''),
-    redisUrl: readUrl(env, 'PAYGATE_REDIS_URL', ['redis:', 'rediss:'], 'a redis:// or rediss:// URL'),
-    migrateOnStart: readBoolean(env, 'PAYGATE_MIGRATE_ON_START', true),
-    rateLimitPerSecond: readInteger(env, 'PAYGATE_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
-    unauthenticatedRateLimitPerSecond: readInteger(
-      env,
-      'PAYGATE_RATE_LIMIT_UNAUTHENTICATED_PER_SECOND',
-      20,
-      1,
-      1_000_000,
-    ),
-    testWebhooksAllowLoopback: readBoolean(env, 'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK', true),
-    logLevel: readChoice(env, 'PAYGATE_LOG_LEVEL', LOG_LEVELS, 'info'),
+    redisUrl: readText(env, 'PAYGATE_REDIS_URL'),
+    migrateOnStart: readFlag(env, 'PAYGATE_MIGRATE_ON_START'),
+    rateLimitPerSecond: readNumber(env, 'PAYGATE_RATE_LIMIT_PER_SECOND') ?? 100,
+    unauthenticatedRateLimitPerSecond: readNumber(env, 'PAYGATE_RATE_LIMIT_UNAUTHENTICATED_PER_SECOND') ?? 20,
+    testWebhooksAllowLoopback: readFlag(env, 'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK'),
+    logLevel: readChoice(env, 'PAYGATE_LOG_LEVEL', LOG_LEVELS),
     production,
     createDemoMerchant: !production,
-    metricsPort: env.PAYGATE_METRICS_PORT ? readPort(env, 'PAYGATE_METRICS_PORT', 0) : null,
-    metricsHost: readHost(env, 'PAYGATE_METRICS_HOST', '127.0.0.1'),
+    metricsPort: readNumber(env, 'PAYGATE_METRICS_PORT'),
+    metricsHost: readText(env, 'PAYGATE_METRICS_HOST') ?? '127.0.0.1',
     mail: readMailSettings(env),
   };
 }
 
 /** SMTP and the From address; without PAYGATE_SMTP_URL no mail is sent (the outbox still records it). */
 function readMailSettings(env: Env): Config['mail'] {
-  const smtpUrl = readUrl(
-    env,
-    'PAYGATE_SMTP_URL',
-    ['smtp:', 'smtps:'],
-    'an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465',
-  );
-  const from = readString(env, 'PAYGATE_MAIL_FROM');
-  if (from !== undefined && !/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from)) {
-    throw invalid(
-      'PAYGATE_MAIL_FROM',
-      from,
-      'an address such as alerts@shop.example or "Paygate <alerts@shop.example>"',
-    );
-  }
+  const smtpUrl = readText(env, 'PAYGATE_SMTP_URL');
   if (smtpUrl === null) return null;
+  const from = readText(env, 'PAYGATE_MAIL_FROM');
   return { smtpUrl, from: from ?? `Paygate <no-reply@${new URL(smtpUrl).hostname}>` };
 }

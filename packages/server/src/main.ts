@@ -59,6 +59,11 @@ async function run(argv: string[]): Promise<number> {
       throw error;
     }
   }
+  // config check reads the configuration itself: it reports every error, not only the first.
+  if (command === 'config') {
+    const { configCommand } = await import('./cli/config-command.ts');
+    return configCommand(rest);
+  }
   const config: Config = loadConfig();
   // Each command loads only its own modules: a `paygate worker` process has no HTTP server and no
   // simulated gateway in memory, and `migrate` or `help` start quickly.

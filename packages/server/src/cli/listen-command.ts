@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { systemClock } from '../clock.ts';
 import { ConfigError } from '../config.ts';
+import { readText } from '../config-values.ts';
 import { generateWebhookSecret, SIGNATURE_HEADER, signPayload } from '../webhooks/signing.ts';
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
@@ -120,12 +121,13 @@ export function parseListenArgs(args: string[], env: NodeJS.ProcessEnv): Omit<Li
   if (!forwardTo)
     throw new ConfigError('--forward-to is required, e.g. --forward-to http://localhost:3000/webhooks');
   if (!URL.canParse(forwardTo)) throw new ConfigError(`--forward-to: '${forwardTo}' is not a URL`);
-  const apiKey = values['api-key'] ?? env.PAYGATE_API_KEY;
+  // The variables are checked by their declaration (config-schema.ts); the options here.
+  const apiKey = values['api-key'] ?? readText(env, 'PAYGATE_API_KEY');
   if (!apiKey)
     throw new ConfigError('a secret test key is required: --api-key sk_test_... or PAYGATE_API_KEY');
   if (!apiKey.startsWith('sk_test_'))
     throw new ConfigError('--api-key: listen takes a secret test-mode key (sk_test_...)');
-  const baseUrl = values['base-url'] ?? env.PAYGATE_BASE_URL ?? DEFAULT_BASE_URL;
+  const baseUrl = values['base-url'] ?? readText(env, 'PAYGATE_BASE_URL') ?? DEFAULT_BASE_URL;
   if (!URL.canParse(baseUrl)) throw new ConfigError(`--base-url: '${baseUrl}' is not a URL`);
   return { apiKey, baseUrl, forwardTo };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { ConfigError } from '../config.ts';
+import { readText } from '../config-values.ts';
 import { DEFAULT_BASE_URL } from './listen-command.ts';
 
 interface Api {
@@ -89,11 +90,11 @@ export async function triggerCommand(args: string[]): Promise<number> {
   });
   const type = positionals[0];
   if (!type) throw new ConfigError(`an event type is required: ${triggerableEventTypes.join(', ')}`);
-  const apiKey = values['api-key'] ?? process.env.PAYGATE_API_KEY;
+  const apiKey = values['api-key'] ?? readText(process.env, 'PAYGATE_API_KEY');
   if (!apiKey?.startsWith('sk_test_')) {
     throw new ConfigError('a secret test key is required: --api-key sk_test_... or PAYGATE_API_KEY');
   }
-  const baseUrl = values['base-url'] ?? process.env.PAYGATE_BASE_URL ?? DEFAULT_BASE_URL;
+  const baseUrl = values['base-url'] ?? readText(process.env, 'PAYGATE_BASE_URL') ?? DEFAULT_BASE_URL;
   const ids = await trigger({ type, apiKey, baseUrl });
   process.stdout.write(`Triggered ${type}: created ${ids.join(', ')}\n`);
   return 0;

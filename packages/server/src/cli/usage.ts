@@ -13,7 +13,8 @@ export interface CommandHelp {
   options?: readonly string[];
 }
 
-const CONFIGURATION = 'Configuration comes from the environment: see docs/operations.md and .env.example.';
+const CONFIGURATION =
+  'Configuration comes from the environment (docs/operations.md, .env.example); `paygate config check` prints and checks it.';
 
 /** One entry per command: the overview and each command's own --help are printed from here. */
 export const COMMANDS: Record<string, CommandHelp> = {
@@ -78,6 +79,14 @@ payment_intent.canceled, refund.succeeded. Key and address as for listen.`,
     details: `Prints {email, role, expires_at, token, accept_url}. The owner opens accept_url, chooses a
 password and signs in at /dashboard; owners invite everyone else (docs/dashboard.md). The operator
 API does the same: POST /admin/v1/merchants/{id}/dashboard-invitations.`,
+  },
+  config: {
+    synopsis: 'config check [--json]',
+    summary: 'print the effective configuration (secrets masked) and check it',
+    details: `Prints every variable with its value and where it comes from (env, default, data dir), secrets
+masked as ****<last 4 characters>. Exits 0 when the configuration is valid, 2 with every error
+(the exit code of a start refused for its configuration). See docs/operations.md.`,
+    options: ['--json'],
   },
   help: {
     synopsis: 'help [command]',

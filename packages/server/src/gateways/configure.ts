@@ -1,4 +1,6 @@
 import type { Clock } from '../clock.ts';
+import { allowedValues, configVariable } from '../config-schema.ts';
+import { required } from '../config-values.ts';
 import type { GatewayConnector } from './connector.ts';
 import type { GatewayCallLogger } from './http-executor.ts';
 
@@ -25,7 +27,9 @@ export function requiredTogether<const K extends string>(
   const present = names.filter((name) => (env[name] ?? '').trim() !== '');
   if (present.length === 0) return null;
   const missing = names.find((name) => !present.includes(name));
-  if (missing)
-    throw new Error(`${missing} is required to configure gateway ${gateway} (${present.join(', ')} set)`);
+  if (missing) {
+    const allowed = allowedValues(configVariable(missing).type);
+    throw required(missing, `to configure gateway ${gateway} (${present.join(', ')} set)`, allowed);
+  }
   return Object.fromEntries(names.map((name) => [name, env[name]!.trim()])) as Record<K, string>;
 }

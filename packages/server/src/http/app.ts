@@ -12,6 +12,7 @@ import { dashboardAuth } from './plugins/dashboard-auth.ts';
 import { inputHygiene } from './plugins/input-hygiene.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
+import { keepRouteCatalogue } from './route-catalogue.ts';
 import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { dashboardInvitationAdminRoutes } from './routes/admin/dashboard-invitations.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
@@ -73,6 +74,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     clientErrorHandler: onClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
+  keepRouteCatalogue(app);
 
   // During a graceful shutdown, in-flight requests finish but their keep-alive connections must
   // not hold the close open for the keep-alive time-out (72 s in Fastify).

@@ -29,12 +29,16 @@ export function problemHeaders(error: AppError): Record<string, string> {
   return headers;
 }
 
+/**
+ * Sent as an object: the route's response schema for the status (the contract's Problem) serializes
+ * it; outside any route (no route matched, the router refused the URL) JSON.stringify does.
+ */
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
   return reply
     .code(error.status)
     .headers(problemHeaders(error))
     .type('application/problem+json')
-    .send(JSON.stringify(problemDocument(error, reply.request.id)));
+    .send(problemDocument(error, reply.request.id));
 }
 
 export const internalError = () =>

@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import { createAppContext } from '../app/create-context.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { ConfigError, readInteger } from '../config-values.ts';
+import { ConfigError, readOptionalInteger } from '../config-values.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';
 import { startConfiguredMetricsServer } from '../observability/metrics-server.ts';
 import { SharedTestClock } from '../shared-test-clock.ts';
@@ -10,23 +10,19 @@ import { migrate } from '../storage/migrate.ts';
 import { openDatabase } from '../storage/open.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {
-  return env[name] === undefined || env[name] === '' ? undefined : readInteger(env, name, 0, 1, max);
-}
-
 /**
- * Tuning of the delivery worker from the environment (all optional): PAYGATE_WEBHOOK_CONCURRENCY
+ * Tuning of the delivery worker from the environment (all optional; ranges in config-schema.ts): PAYGATE_WEBHOOK_CONCURRENCY
  * (attempts in flight per process, default 64), PAYGATE_WEBHOOK_BATCH_SIZE (rows per claim, 50),
  * PAYGATE_WEBHOOK_POLL_MS (fallback poll, 5000), PAYGATE_WEBHOOK_LEASE_SECONDS (60) and
  * PAYGATE_WEBHOOK_TIMEOUT_MS (10000; the contract's 10 s, lowered only by tests).
  */
 export function deliveryWorkerOptionsFromEnv(env: NodeJS.ProcessEnv): DeliveryWorkerOptions {
   const options: DeliveryWorkerOptions = {
-    concurrency: positiveInteger(env, 'PAYGATE_WEBHOOK_CONCURRENCY', 1000),
-    batchSize: positiveInteger(env, 'PAYGATE_WEBHOOK_BATCH_SIZE', 1000),
-    pollIntervalMs: positiveInteger(env, 'PAYGATE_WEBHOOK_POLL_MS', 3_600_000),
-    leaseSeconds: positiveInteger(env, 'PAYGATE_WEBHOOK_LEASE_SECONDS', 3600),
-    timeoutMs: positiveInteger(env, 'PAYGATE_WEBHOOK_TIMEOUT_MS', 10_000),
+    concurrency: readOptionalInteger(env, 'PAYGATE_WEBHOOK_CONCURRENCY'),
+    batchSize: readOptionalInteger(env, 'PAYGATE_WEBHOOK_BATCH_SIZE'),
+    pollIntervalMs: readOptionalInteger(env, 'PAYGATE_WEBHOOK_POLL_MS'),
+    leaseSeconds: readOptionalInteger(env, 'PAYGATE_WEBHOOK_LEASE_SECONDS'),
+    timeoutMs: readOptionalInteger(env, 'PAYGATE_WEBHOOK_TIMEOUT_MS'),
   };
   const leaseMs = (options.leaseSeconds ?? 60) * 1000;
   if (leaseMs <= (options.timeoutMs ?? 10_000)) {

@@ -1,3 +1,4 @@
+import { readText, required } from '../../config-values.ts';
 import { type GatewayConfigurer, requiredTogether } from '../configure.ts';
 import { createAdyenConnector } from './connector.ts';
 
@@ -17,9 +18,9 @@ export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
     'PAYGATE_ADYEN_RETURN_URL',
   ]);
   if (!values) return null;
-  const live = env.PAYGATE_ADYEN_LIVE === 'true';
+  const live = readText(env, 'PAYGATE_ADYEN_LIVE') === 'true';
   if (live && !env.PAYGATE_ADYEN_API_URL) {
-    throw new Error('PAYGATE_ADYEN_API_URL is required with PAYGATE_ADYEN_LIVE=true (your live URL prefix)');
+    throw required('PAYGATE_ADYEN_API_URL', 'with PAYGATE_ADYEN_LIVE=true', 'your live URL prefix');
   }
   if (!/^(?:[0-9a-fA-F]{2}){16,}$/.test(values.PAYGATE_ADYEN_HMAC_KEY)) {
     throw new Error('PAYGATE_ADYEN_HMAC_KEY must be the hex HMAC key from the Customer Area');

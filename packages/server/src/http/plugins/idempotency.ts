@@ -110,7 +110,7 @@ export async function respondIdempotently(
   const hash = requestHash(request.method, path, request.body);
 
   if (writeInOneStatement) {
-    const written = await tryOneStatement(ctx, scope, request, { key, path, hash }, writeInOneStatement);
+    const written = await tryOneStatement(ctx, scope, reply, { key, path, hash }, writeInOneStatement);
     if (written) return send(reply, written);
   }
 
@@ -133,7 +133,7 @@ export async function respondIdempotently(
     try {
       const result = await work(tx);
       status = result.status;
-      body = JSON.stringify(result.body);
+      body = serializedAnswer(reply, status, result.body);
     } catch (error) {
       // Internal errors are not stored (the key may be retried), and neither are validation errors:
       // the corrected request, under the same key, must be able to do the work.
@@ -141,7 +141,7 @@ export async function respondIdempotently(
         throw error;
       await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
       status = error.status;
-      body = JSON.stringify(problemDocument(error, request.id));
+      body = serializedAnswer(reply, status, problemDocument(error, request.id));
     }
     await storeResponse(
       tx,
@@ -214,7 +214,7 @@ export async function respondInPhases<Started, Outcome>(
     } catch (error) {
       if (!isStoredRefusal(error)) throw error;
       await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
-      const body = JSON.stringify(problemDocument(error, request.id));
+      const body = serializedAnswer(reply, error.status, problemDocument(error, request.id));
       await storeResponse(tx, scope, key, stored(error.status, body), ctx.clock.now());
       return { kind: 'refused' as const, status: error.status, body };
     }
@@ -227,11 +227,11 @@ export async function respondInPhases<Started, Outcome>(
     const result = await work.finish(tx, first.started, outcome);
     if (result instanceof AppError) {
       if (result.status >= 500) return result;
-      const body = JSON.stringify(problemDocument(result, request.id));
+      const body = serializedAnswer(reply, result.status, problemDocument(result, request.id));
       await storeResponse(tx, scope, key, stored(result.status, body), ctx.clock.now());
       return { status: result.status, body };
     }
-    const body = JSON.stringify(result.body);
+    const body = serializedAnswer(reply, result.status, result.body);
     await storeResponse(tx, scope, key, stored(result.status, body), ctx.clock.now());
     return { status: result.status, body };
   });
@@ -271,10 +271,11 @@ export type OneStatementResult = 'created' | 'in_flight' | 'exists';
 async function tryOneStatement(
   ctx: AppContext,
   scope: TenantScope,
-  request: FastifyRequest,
+  reply: FastifyReply,
   key: { key: string; path: string; hash: string },
   fast: OneStatementWrite,
 ): Promise<{ status: number; body: string } | null> {
+  const { request } = reply;
   let prepared: ReturnType<OneStatementWrite['prepare']>;
   try {
     prepared = fast.prepare();
@@ -283,7 +284,7 @@ async function tryOneStatement(
     return null;
   }
   const now = ctx.clock.now();
-  const body = JSON.stringify(prepared.body);
+  const body = serializedAnswer(reply, prepared.status, prepared.body);
   const result = await prepared.write(ctx.db, {
     lockId: lockIdFor(scope, key.key),
     key: key.key,
@@ -297,6 +298,17 @@ async function tryOneStatement(
   // Not written: the key is held by another request or already answered. The general path tells
   // which (a finished key is replayed, even while other replays of it hold the lock for a moment).
   return result === 'created' ? { status: prepared.status, body } : null;
+}
+
+/**
+ * The answer's text as the route's response schema for its status serializes it (members the
+ * contract does not declare are left out): the first answer is sent as this text and stored as it,
+ * so a replay is the same bytes.
+ */
+function serializedAnswer(reply: FastifyReply, status: number, body: unknown): string {
+  const text = reply.code(status).serialize(body);
+  // Only a custom reply serializer answers bytes; the app sets none, but the type allows it.
+  return typeof text === 'string' ? text : new TextDecoder().decode(text);
 }
 
 function inFlightError(): IdempotencyError {

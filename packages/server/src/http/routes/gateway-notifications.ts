@@ -1,3 +1,4 @@
+import { GatewayNotificationReceipt, Problem } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
 import { receiveGatewayNotification } from '../../app/gateway-notifications.ts';
@@ -31,6 +32,7 @@ export async function gatewayNotificationRoutes(
           required: ['gatewayId'],
           properties: { gatewayId: { type: 'string', minLength: 1, maxLength: 64 } },
         },
+        response: { 200: GatewayNotificationReceipt, '4xx': Problem, '5xx': Problem },
       },
       config: { credential: 'none' },
     },

@@ -1,3 +1,4 @@
+import { Liveness, Problem, Readiness } from '@paygate/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../storage/db.ts';
 
@@ -57,8 +58,11 @@ export async function healthRoutes(
     }
   };
 
-  app.get('/healthz', { config: { rateLimit: false } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { rateLimit: false } }, async (request, reply) => {
+  const liveness = { response: { 200: Liveness, '4xx': Problem, '5xx': Problem } };
+  // 503 is a readiness answer, not a problem: probes and operators read which check fails.
+  const readiness = { response: { 200: Readiness, 503: Readiness, '4xx': Problem, '5xx': Problem } };
+  app.get('/healthz', { schema: liveness, config: { rateLimit: false } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: readiness, config: { rateLimit: false } }, async (request, reply) => {
     if (closing) return reply.code(503).send({ status: 'closing' });
     const results = await Promise.all(checks.map(async (c) => ({ name: c.name, error: await probe(c) })));
     for (const { name, error } of results) noteChange(request.log, name, error);

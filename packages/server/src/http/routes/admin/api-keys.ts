@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listApiKeys } from '../../../app/list-api-keys.ts';
@@ -15,24 +15,38 @@ export async function apiKeyAdminRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   const list = operations.adminListApiKeys;
   api.get(
     routePath(list),
-    { schema: { params: list.params, querystring: list.querystring }, config },
+    {
+      schema: { params: list.params, querystring: list.querystring, response: responseSchemas(list) },
+      config,
+    },
     (request) => listApiKeys(ctx, request.params.id, request.query),
   );
 
   const retrieve = operations.adminRetrieveApiKey;
   api.get(
     routePath(retrieve),
-    { schema: { params: retrieve.params, querystring: retrieve.querystring }, config },
+    {
+      schema: {
+        params: retrieve.params,
+        querystring: retrieve.querystring,
+        response: responseSchemas(retrieve),
+      },
+      config,
+    },
     (request) => retrieveApiKey(ctx, request.params.id),
   );
 
   const revoke = operations.adminRevokeApiKey;
-  api.post(routePath(revoke), { schema: { params: revoke.params }, config }, (request) =>
-    revokeApiKey(ctx, request.params.id),
+  api.post(
+    routePath(revoke),
+    { schema: { params: revoke.params, response: responseSchemas(revoke) }, config },
+    (request) => revokeApiKey(ctx, request.params.id),
   );
 
   const roll = operations.adminRollApiKey;
-  api.post(routePath(roll), { schema: { params: roll.params }, config }, async (request, reply) =>
-    reply.code(201).send(await rollApiKey(ctx, request.params.id)),
+  api.post(
+    routePath(roll),
+    { schema: { params: roll.params, response: responseSchemas(roll) }, config },
+    async (request, reply) => reply.code(201).send(await rollApiKey(ctx, request.params.id)),
   );
 }

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard-accounts.ts';
@@ -14,7 +14,7 @@ export async function dashboardInvitationAdminRoutes(
   api.post(
     routePath(invite),
     {
-      schema: { params: invite.params, body: invite.body },
+      schema: { params: invite.params, body: invite.body, response: responseSchemas(invite) },
       config: { credential: 'admin', rateLimit: false },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains.ts';
@@ -17,7 +17,7 @@ export async function embedDomainAdminRoutes(
   api.post(
     routePath(create),
     {
-      schema: { params: create.params, body: create.body },
+      schema: { params: create.params, body: create.body, response: responseSchemas(create) },
       config: { credential: 'admin', rateLimit: false },
     },
     async (request, reply) => {
@@ -29,7 +29,10 @@ export async function embedDomainAdminRoutes(
   const list = operations.adminListEmbedDomains;
   api.get(
     routePath(list),
-    { schema: { params: list.params }, config: { credential: 'admin', rateLimit: false } },
+    {
+      schema: { params: list.params, response: responseSchemas(list) },
+      config: { credential: 'admin', rateLimit: false },
+    },
     async (request) => ({
       object: 'list' as const,
       data: (await embedDomainsOf(ctx.db, request.params.id)).map(embedDomainResource),
@@ -40,7 +43,7 @@ export async function embedDomainAdminRoutes(
   api.post(
     routePath(remove),
     {
-      schema: { params: remove.params, body: remove.body },
+      schema: { params: remove.params, body: remove.body, response: responseSchemas(remove) },
       config: { credential: 'admin', rateLimit: false },
     },
     (request) => removeEmbedDomain(ctx, request.params.id, request.body.origin),

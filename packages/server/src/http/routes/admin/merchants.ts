@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { createApiKey, createMerchant } from '../../../app/create-merchant.ts';
@@ -15,7 +15,10 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const create = operations.adminCreateMerchant;
   api.post(
     routePath(create),
-    { schema: { body: create.body }, config: { credential: 'admin', rateLimit: false } },
+    {
+      schema: { body: create.body, response: responseSchemas(create) },
+      config: { credential: 'admin', rateLimit: false },
+    },
     async (request, reply) => {
       return reply.code(201).send(createdMerchantResource(await createMerchant(ctx, request.body.name)));
     },
@@ -25,7 +28,7 @@ export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.post(
     routePath(createKey),
     {
-      schema: { params: createKey.params, body: createKey.body },
+      schema: { params: createKey.params, body: createKey.body, response: responseSchemas(createKey) },
       config: { credential: 'admin', rateLimit: false },
     },
     async (request, reply) => {
@@ -49,29 +52,44 @@ export async function merchantManagementRoutes(
   const config = { credential: 'admin' as const, rateLimit: false };
 
   const list = operations.adminListMerchants;
-  api.get(routePath(list), { schema: { querystring: list.querystring }, config }, (request) =>
-    listMerchants(ctx, request.query),
+  api.get(
+    routePath(list),
+    { schema: { querystring: list.querystring, response: responseSchemas(list) }, config },
+    (request) => listMerchants(ctx, request.query),
   );
 
   const retrieve = operations.adminRetrieveMerchant;
   api.get(
     routePath(retrieve),
-    { schema: { params: retrieve.params, querystring: retrieve.querystring }, config },
+    {
+      schema: {
+        params: retrieve.params,
+        querystring: retrieve.querystring,
+        response: responseSchemas(retrieve),
+      },
+      config,
+    },
     (request) => retrieveMerchant(ctx, request.params.id),
   );
 
   const update = operations.adminUpdateMerchant;
-  api.post(routePath(update), { schema: { params: update.params, body: update.body }, config }, (request) =>
-    updateMerchant(ctx, request.params.id, request.body),
+  api.post(
+    routePath(update),
+    { schema: { params: update.params, body: update.body, response: responseSchemas(update) }, config },
+    (request) => updateMerchant(ctx, request.params.id, request.body),
   );
 
   const disable = operations.adminDisableMerchant;
-  api.post(routePath(disable), { schema: { params: disable.params }, config }, (request) =>
-    setMerchantEnabled(ctx, request.params.id, false),
+  api.post(
+    routePath(disable),
+    { schema: { params: disable.params, response: responseSchemas(disable) }, config },
+    (request) => setMerchantEnabled(ctx, request.params.id, false),
   );
 
   const enable = operations.adminEnableMerchant;
-  api.post(routePath(enable), { schema: { params: enable.params }, config }, (request) =>
-    setMerchantEnabled(ctx, request.params.id, true),
+  api.post(
+    routePath(enable),
+    { schema: { params: enable.params, response: responseSchemas(enable) }, config },
+    (request) => setMerchantEnabled(ctx, request.params.id, true),
   );
 }

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { TestClock } from '../../../clock.ts';
 
@@ -12,7 +12,10 @@ export async function testClockRoutes(
   const advance = operations.adminAdvanceTestClock;
   api.post(
     routePath(advance),
-    { schema: { body: advance.body }, config: { credential: 'admin', rateLimit: false } },
+    {
+      schema: { body: advance.body, response: responseSchemas(advance) },
+      config: { credential: 'admin', rateLimit: false },
+    },
     async (request) => {
       const now = await clock.advance(request.body.seconds);
       // Work that became due (expiry, delayed outcomes, retries) runs now, not at its next tick.

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { disableWebhookEndpoint } from '../../../app/disable-webhook-endpoint.ts';
@@ -32,7 +32,7 @@ export async function webhookAdminRoutes(
   const create = operations.adminCreateWebhookEndpoint;
   api.post(
     routePath(create),
-    { schema: { params: create.params, body: create.body }, config },
+    { schema: { params: create.params, body: create.body, response: responseSchemas(create) }, config },
     async (request, reply) => {
       const { endpoint, secret } = await createWebhookEndpoint(ctx, request.params.id, {
         url: request.body.url,
@@ -44,30 +44,43 @@ export async function webhookAdminRoutes(
   );
 
   const retrieve = operations.adminRetrieveWebhookEndpoint;
-  api.get(routePath(retrieve), { schema: { params: retrieve.params }, config }, async (request) =>
-    webhookEndpointResource(await retrieveWebhookEndpoint(ctx, request.params.id)),
+  api.get(
+    routePath(retrieve),
+    { schema: { params: retrieve.params, response: responseSchemas(retrieve) }, config },
+    async (request) => webhookEndpointResource(await retrieveWebhookEndpoint(ctx, request.params.id)),
   );
 
   const rotate = operations.adminRotateWebhookSecret;
-  api.post(routePath(rotate), { schema: { params: rotate.params }, config }, async (request) => {
-    const { endpoint, secret } = await rotateWebhookSecret(ctx, request.params.id);
-    return webhookEndpointResource(endpoint, secret);
-  });
+  api.post(
+    routePath(rotate),
+    { schema: { params: rotate.params, response: responseSchemas(rotate) }, config },
+    async (request) => {
+      const { endpoint, secret } = await rotateWebhookSecret(ctx, request.params.id);
+      return webhookEndpointResource(endpoint, secret);
+    },
+  );
 
   const close = operations.adminCloseWebhookRotation;
-  api.post(routePath(close), { schema: { params: close.params }, config }, async (request) =>
-    webhookEndpointResource(await closeWebhookRotation(ctx, request.params.id)),
+  api.post(
+    routePath(close),
+    { schema: { params: close.params, response: responseSchemas(close) }, config },
+    async (request) => webhookEndpointResource(await closeWebhookRotation(ctx, request.params.id)),
   );
 
   const enable = operations.adminEnableWebhookEndpoint;
-  api.post(routePath(enable), { schema: { params: enable.params }, config }, async (request) =>
-    webhookEndpointResource(await enableEndpoint(ctx, request.params.id)),
+  api.post(
+    routePath(enable),
+    { schema: { params: enable.params, response: responseSchemas(enable) }, config },
+    async (request) => webhookEndpointResource(await enableEndpoint(ctx, request.params.id)),
   );
 
   const list = operations.adminListWebhookDeliveries;
   api.get(
     routePath(list),
-    { schema: { params: list.params, querystring: list.querystring }, config },
+    {
+      schema: { params: list.params, querystring: list.querystring, response: responseSchemas(list) },
+      config,
+    },
     async (request) => {
       const deliveries = await listEndpointDeliveries(ctx, request.params.id, request.query.limit ?? 20);
       return { object: 'list', data: deliveries.map(webhookDeliveryResource) };
@@ -77,7 +90,7 @@ export async function webhookAdminRoutes(
   const resend = operations.adminResendFailedWebhooks;
   api.post(
     routePath(resend),
-    { schema: { params: resend.params, body: resend.body }, config },
+    { schema: { params: resend.params, body: resend.body, response: responseSchemas(resend) }, config },
     async (request) => {
       const queued = await resendFailedDeliveries(ctx, request.params.id, request.body.since);
       return { object: 'webhook_resend', endpoint_id: request.params.id, queued };
@@ -87,7 +100,7 @@ export async function webhookAdminRoutes(
   const sendTest = operations.adminSendTestWebhookEvent;
   api.post(
     routePath(sendTest),
-    { schema: { params: sendTest.params, body: sendTest.body }, config },
+    { schema: { params: sendTest.params, body: sendTest.body, response: responseSchemas(sendTest) }, config },
     async (request) => {
       const type = request.body.type ?? 'payment_intent.succeeded';
       const sent = await sendTestWebhookEvent(ctx, request.params.id, type);
@@ -101,8 +114,11 @@ export async function webhookAdminRoutes(
   );
 
   const retry = operations.adminRetryWebhookDelivery;
-  api.post(routePath(retry), { schema: { params: retry.params }, config }, async (request) =>
-    webhookDeliveryResource(await retryDelivery(ctx, sender, request.params.id, request.log)),
+  api.post(
+    routePath(retry),
+    { schema: { params: retry.params, response: responseSchemas(retry) }, config },
+    async (request) =>
+      webhookDeliveryResource(await retryDelivery(ctx, sender, request.params.id, request.log)),
   );
 }
 
@@ -117,7 +133,10 @@ export async function webhookEndpointManagementRoutes(
   const list = operations.adminListWebhookEndpoints;
   api.get(
     routePath(list),
-    { schema: { params: list.params, querystring: list.querystring }, config },
+    {
+      schema: { params: list.params, querystring: list.querystring, response: responseSchemas(list) },
+      config,
+    },
     async (request) => {
       const page = await listWebhookEndpoints(ctx, request.params.id, request.query);
       return { ...page, data: page.data.map((endpoint) => webhookEndpointResource(endpoint)) };
@@ -127,7 +146,7 @@ export async function webhookEndpointManagementRoutes(
   const update = operations.adminUpdateWebhookEndpoint;
   api.post(
     routePath(update),
-    { schema: { params: update.params, body: update.body }, config },
+    { schema: { params: update.params, body: update.body, response: responseSchemas(update) }, config },
     async (request) =>
       webhookEndpointResource(
         await updateWebhookEndpoint(ctx, request.params.id, {
@@ -138,7 +157,9 @@ export async function webhookEndpointManagementRoutes(
   );
 
   const disable = operations.adminDisableWebhookEndpoint;
-  api.post(routePath(disable), { schema: { params: disable.params }, config }, async (request) =>
-    webhookEndpointResource(await disableWebhookEndpoint(ctx, request.params.id)),
+  api.post(
+    routePath(disable),
+    { schema: { params: disable.params, response: responseSchemas(disable) }, config },
+    async (request) => webhookEndpointResource(await disableWebhookEndpoint(ctx, request.params.id)),
   );
 }

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { finishRefund, sendRefund, startRefund } from '../../../app/create-refund.ts';
@@ -32,7 +32,10 @@ export async function dashboardPaymentRoutes(
   const list = operations.dashboardListTransactions;
   api.get(
     routePath(list),
-    { schema: { params: list.params, querystring: list.querystring }, config: { dashboard: 'read' } },
+    {
+      schema: { params: list.params, querystring: list.querystring, response: responseSchemas(list) },
+      config: { dashboard: 'read' },
+    },
     async (request, reply) => {
       const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
       const page = await listTransactions(ctx, scope, request.query);
@@ -43,7 +46,10 @@ export async function dashboardPaymentRoutes(
   const retrieve = operations.dashboardRetrievePaymentIntent;
   api.get(
     routePath(retrieve),
-    { schema: { params: retrieve.params }, config: { dashboard: 'read' } },
+    {
+      schema: { params: retrieve.params, response: responseSchemas(retrieve) },
+      config: { dashboard: 'read' },
+    },
     async (request) => {
       const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
       // The event view: no client_secret, which the back office has no use for.
@@ -56,7 +62,10 @@ export async function dashboardPaymentRoutes(
   const refund = operations.dashboardCreateRefund;
   api.post(
     routePath(refund),
-    { schema: { params: refund.params, body: refund.body }, config: { dashboard: 'operate' } },
+    {
+      schema: { params: refund.params, body: refund.body, response: responseSchemas(refund) },
+      config: { dashboard: 'operate' },
+    },
     async (request, reply) => {
       const { user } = dashboardCallerOf(request);
       const scope = scopeOf(user.merchant_id, request.params.mode);

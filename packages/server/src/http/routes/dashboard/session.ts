@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard-accounts.ts';
@@ -28,7 +28,7 @@ export async function dashboardSessionRoutes(
     routePath(signInOp),
     // Sign-in needs no CSRF token: the body must be JSON, which a cross-site form cannot send
     // without a CORS preflight this service never answers.
-    { schema: { body: signInOp.body }, config: { dashboard: 'public' } },
+    { schema: { body: signInOp.body, response: responseSchemas(signInOp) }, config: { dashboard: 'public' } },
     async (request, reply) => {
       const opened = await signIn(ctx, request.body);
       reply.setCookie(SESSION_COOKIE, opened.sessionId, cookieOptions);
@@ -37,16 +37,20 @@ export async function dashboardSessionRoutes(
     },
   );
 
-  api.get(routePath(operations.dashboardGetSession), { config: { dashboard: 'read' } }, async (request) => {
-    const caller = dashboardCallerOf(request);
-    return sessionBody(caller.user, caller.session);
-  });
+  api.get(
+    routePath(operations.dashboardGetSession),
+    { schema: { response: responseSchemas(operations.dashboardGetSession) }, config: { dashboard: 'read' } },
+    async (request) => {
+      const caller = dashboardCallerOf(request);
+      return sessionBody(caller.user, caller.session);
+    },
+  );
 
   // Signing out changes nothing of the merchant's, so every role may (action `read`); the CSRF
   // token is still required, because it is a POST.
   api.post(
     routePath(operations.dashboardSignOut),
-    { config: { dashboard: 'read' } },
+    { schema: { response: responseSchemas(operations.dashboardSignOut) }, config: { dashboard: 'read' } },
     async (request, reply) => {
       const caller = dashboardCallerOf(request);
       await signOut(ctx, caller.user, caller.sessionId);
@@ -57,7 +61,10 @@ export async function dashboardSessionRoutes(
 
   api.post(
     routePath(operations.dashboardSignOutEverywhere),
-    { config: { dashboard: 'read' } },
+    {
+      schema: { response: responseSchemas(operations.dashboardSignOutEverywhere) },
+      config: { dashboard: 'read' },
+    },
     async (request, reply) => {
       const ended = await signOutEverywhere(ctx, dashboardCallerOf(request).user);
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
@@ -68,7 +75,7 @@ export async function dashboardSessionRoutes(
   const accept = operations.dashboardAcceptInvitation;
   api.post(
     routePath(accept),
-    { schema: { body: accept.body }, config: { dashboard: 'public' } },
+    { schema: { body: accept.body, response: responseSchemas(accept) }, config: { dashboard: 'public' } },
     async (request) => {
       await acceptInvitation(ctx, request.body);
       return { object: 'signed_out' as const, sessions_ended: 0 };

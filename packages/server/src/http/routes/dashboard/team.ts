@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard-accounts.ts';
@@ -14,7 +14,7 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const invite = operations.dashboardInviteUser;
   api.post(
     routePath(invite),
-    { schema: { body: invite.body }, config: { dashboard: 'administer' } },
+    { schema: { body: invite.body, response: responseSchemas(invite) }, config: { dashboard: 'administer' } },
     async (request, reply) => {
       const { user } = dashboardCallerOf(request);
       const invitation = await inviteUser(ctx, user.merchant_id, request.body, user.id);
@@ -28,22 +28,29 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     },
   );
 
-  api.get(routePath(operations.dashboardListUsers), { config: { dashboard: 'read' } }, async (request) => {
-    const users = await listUsersOfMerchant(ctx.db, dashboardCallerOf(request).user.merchant_id);
-    return {
-      object: 'list' as const,
-      data: users.map((u) => ({
-        id: u.id,
-        email: u.email,
-        role: u.role,
-        created_at: u.created_at.toISOString(),
-      })),
-    };
-  });
+  api.get(
+    routePath(operations.dashboardListUsers),
+    { schema: { response: responseSchemas(operations.dashboardListUsers) }, config: { dashboard: 'read' } },
+    async (request) => {
+      const users = await listUsersOfMerchant(ctx.db, dashboardCallerOf(request).user.merchant_id);
+      return {
+        object: 'list' as const,
+        data: users.map((u) => ({
+          id: u.id,
+          email: u.email,
+          role: u.role,
+          created_at: u.created_at.toISOString(),
+        })),
+      };
+    },
+  );
 
   api.get(
     routePath(operations.dashboardAuditLog),
-    { config: { dashboard: 'administer' } },
+    {
+      schema: { response: responseSchemas(operations.dashboardAuditLog) },
+      config: { dashboard: 'administer' },
+    },
     async (request) => ({
       object: 'list' as const,
       data: await listAudit(ctx, dashboardCallerOf(request).user.merchant_id),

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { searchDeliveryLog, tenantDelivery } from '../../../app/dashboard-webhooks.ts';
@@ -24,7 +24,7 @@ export async function dashboardWebhookDeliveryRoutes(
   api.get(
     routePath(search),
     {
-      schema: { params: search.params, querystring: search.querystring, response: { 200: search.response } },
+      schema: { params: search.params, querystring: search.querystring, response: responseSchemas(search) },
       config: { dashboard: 'read' },
     },
     async (request) => {
@@ -43,7 +43,7 @@ export async function dashboardWebhookDeliveryRoutes(
   api.get(
     routePath(retrieve),
     {
-      schema: { params: retrieve.params, response: { 200: retrieve.response } },
+      schema: { params: retrieve.params, response: responseSchemas(retrieve) },
       config: { dashboard: 'read' },
     },
     async (request) =>
@@ -55,7 +55,7 @@ export async function dashboardWebhookDeliveryRoutes(
   const retry = operations.dashboardRetryWebhookDelivery;
   api.post(
     routePath(retry),
-    { schema: { params: retry.params, response: { 200: retry.response } }, config: { dashboard: 'operate' } },
+    { schema: { params: retry.params, response: responseSchemas(retry) }, config: { dashboard: 'operate' } },
     async (request) =>
       webhookDeliveryResource(
         await onOwn(

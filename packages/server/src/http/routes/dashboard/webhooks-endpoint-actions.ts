@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { revealWebhookSecret, tenantEndpoint } from '../../../app/dashboard-webhooks.ts';
@@ -32,7 +32,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   api.get(
     routePath(retrieve),
     {
-      schema: { params: retrieve.params, response: { 200: retrieve.response } },
+      schema: { params: retrieve.params, response: responseSchemas(retrieve) },
       config: { dashboard: 'read' },
     },
     async (request) =>
@@ -43,7 +43,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   api.post(
     routePath(update),
     {
-      schema: { params: update.params, body: update.body, response: { 200: update.response } },
+      schema: { params: update.params, body: update.body, response: responseSchemas(update) },
       config: operate,
     },
     async (request) =>
@@ -60,7 +60,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   const enable = operations.dashboardEnableWebhookEndpoint;
   api.post(
     routePath(enable),
-    { schema: { params: enable.params, response: { 200: enable.response } }, config: operate },
+    { schema: { params: enable.params, response: responseSchemas(enable) }, config: operate },
     async (request) =>
       webhookEndpointResource(
         await onOwn(ctx, request, request.params, own, 'webhook_endpoint.enabled', () =>
@@ -72,7 +72,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   const reveal = operations.dashboardRevealWebhookSecret;
   api.post(
     routePath(reveal),
-    { schema: { params: reveal.params, response: { 200: reveal.response } }, config: operate },
+    { schema: { params: reveal.params, response: responseSchemas(reveal) }, config: operate },
     async (request, reply) => {
       const secret = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.secret_revealed', () =>
         revealWebhookSecret(ctx, webhookScopeOf(request, request.params.mode), request.params.id),
@@ -86,7 +86,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   api.post(
     routePath(rotate),
     {
-      schema: { params: rotate.params, body: rotate.body, response: { 200: rotate.response } },
+      schema: { params: rotate.params, body: rotate.body, response: responseSchemas(rotate) },
       config: operate,
     },
     async (request, reply) => {
@@ -109,7 +109,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   const close = operations.dashboardCloseWebhookRotation;
   api.post(
     routePath(close),
-    { schema: { params: close.params, response: { 200: close.response } }, config: operate },
+    { schema: { params: close.params, response: responseSchemas(close) }, config: operate },
     async (request) =>
       webhookEndpointResource(
         await onOwn(ctx, request, request.params, own, 'webhook_endpoint.rotation_closed', () =>
@@ -122,7 +122,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   api.post(
     routePath(resend),
     {
-      schema: { params: resend.params, body: resend.body, response: { 200: resend.response } },
+      schema: { params: resend.params, body: resend.body, response: responseSchemas(resend) },
       config: operate,
     },
     async (request) => {
@@ -137,7 +137,7 @@ export async function dashboardWebhookEndpointActionRoutes(
   api.post(
     routePath(sendTest),
     {
-      schema: { params: sendTest.params, body: sendTest.body, response: { 200: sendTest.response } },
+      schema: { params: sendTest.params, body: sendTest.body, response: responseSchemas(sendTest) },
       config: operate,
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { recordAudit } from '../../../app/dashboard-audit.ts';
@@ -70,7 +70,7 @@ export async function dashboardWebhookRoutes(
   const list = operations.dashboardListWebhookEndpoints;
   api.get(
     routePath(list),
-    { schema: { params: list.params, response: { 200: list.response } }, config: { dashboard: 'read' } },
+    { schema: { params: list.params, response: responseSchemas(list) }, config: { dashboard: 'read' } },
     async (request) => {
       const found = await listTenantWebhookEndpoints(ctx, webhookScopeOf(request, request.params.mode));
       return { object: 'list' as const, data: found.map((endpoint) => webhookEndpointResource(endpoint)) };
@@ -81,7 +81,7 @@ export async function dashboardWebhookRoutes(
   api.post(
     routePath(create),
     {
-      schema: { params: create.params, body: create.body, response: { 201: create.response } },
+      schema: { params: create.params, body: create.body, response: responseSchemas(create) },
       config: { dashboard: 'operate' },
     },
     async (request, reply) => {
@@ -100,7 +100,7 @@ export async function dashboardWebhookRoutes(
   api.post(
     routePath(disable),
     {
-      schema: { params: disable.params, response: { 200: disable.response } },
+      schema: { params: disable.params, response: responseSchemas(disable) },
       config: { dashboard: 'operate' },
     },
     async (request) =>

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, PaymentIntentProblem, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cancelPaymentIntent } from '../../../app/cancel-payment-intent.ts';
 import { confirmPaymentIntent, gatewayDeclineError } from '../../../app/confirm-payment-intent.ts';
@@ -36,7 +36,7 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.post(
     routePath(create),
     {
-      schema: { body: create.body, querystring: create.querystring },
+      schema: { body: create.body, querystring: create.querystring, response: responseSchemas(create) },
       config: { credential: create.credential, permission: 'payment_intents:write' },
     },
     async (request, reply) => {
@@ -71,7 +71,11 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.get(
     routePath(retrieve),
     {
-      schema: { params: retrieve.params, querystring: retrieve.querystring },
+      schema: {
+        params: retrieve.params,
+        querystring: retrieve.querystring,
+        response: responseSchemas(retrieve),
+      },
       config: { credential: retrieve.credential, permission: 'payment_intents:read' },
     },
     async (request) => {
@@ -85,7 +89,12 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.post(
     routePath(confirm),
     {
-      schema: { params: confirm.params, querystring: confirm.querystring, body: confirm.body },
+      schema: {
+        params: confirm.params,
+        querystring: confirm.querystring,
+        body: confirm.body,
+        response: responseSchemas(confirm, { 402: PaymentIntentProblem }),
+      },
       config: { credential: confirm.credential, permission: 'payment_intents:write' },
     },
     async (request) => {
@@ -104,7 +113,12 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.post(
     routePath(cancel),
     {
-      schema: { params: cancel.params, querystring: cancel.querystring, body: cancel.body },
+      schema: {
+        params: cancel.params,
+        querystring: cancel.querystring,
+        body: cancel.body,
+        response: responseSchemas(cancel),
+      },
       config: { credential: cancel.credential, permission: 'payment_intents:write' },
     },
     async (request) => {

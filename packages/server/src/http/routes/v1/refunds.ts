@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { finishRefund, sendRefund, startRefund } from '../../../app/create-refund.ts';
@@ -16,7 +16,7 @@ export async function refundRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   api.post(
     routePath(create),
     {
-      schema: { body: create.body, querystring: create.querystring },
+      schema: { body: create.body, querystring: create.querystring, response: responseSchemas(create) },
       config: { credential: create.credential, permission: 'refunds:write' },
     },
     async (request, reply) => {
@@ -37,7 +37,11 @@ export async function refundRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   api.get(
     routePath(retrieve),
     {
-      schema: { params: retrieve.params, querystring: retrieve.querystring },
+      schema: {
+        params: retrieve.params,
+        querystring: retrieve.querystring,
+        response: responseSchemas(retrieve),
+      },
       config: { credential: retrieve.credential, permission: 'refunds:read' },
     },
     async (request) => refundResource(await retrieveRefund(ctx, principalOf(request), request.params.id)),

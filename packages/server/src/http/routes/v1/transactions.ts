@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listTransactions, type TransactionListPage } from '../../../app/list-transactions.ts';
@@ -12,7 +12,7 @@ export async function transactionRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   api.get(
     routePath(list),
     {
-      schema: { querystring: list.querystring },
+      schema: { querystring: list.querystring, response: responseSchemas(list) },
       config: { credential: list.credential, permission: 'transactions:read' },
     },
     async (request, reply) => {
