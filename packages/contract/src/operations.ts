@@ -27,6 +27,7 @@ import {
   SignedOut,
   SignInBody,
 } from './dashboard.ts';
+import { dashboardRestOperations } from './dashboard-rest-operations.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import { LateCapture, LateCaptureIdParams, LateCaptureList, ListLateCapturesQuery } from './late-captures.ts';
 import {
@@ -561,6 +562,8 @@ export const operations = {
     response: LateCapture,
     tag: 'Operator',
   },
+  // The rest of the back office (dashboard-rest-operations.ts).
+  ...dashboardRestOperations,
 } satisfies Record<string, Operation>;
 
 /** Fastify's path syntax (`:id`) for an operation path written in OpenAPI syntax (`{id}`). */

@@ -1,7 +1,7 @@
 import type { Transaction } from '@paygate/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { resolveSession } from '../../../app/dashboard-accounts.ts';
+import type { resolveSession } from '../../../app/dashboard-accounts.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
 import { listTransactions } from '../../../app/list-transactions.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
@@ -10,7 +10,7 @@ import { retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import { listTenantWebhookEndpoints } from '../../../app/webhook-endpoints.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
-import { DASHBOARD_CSP, href, type PageFrame } from '../../../dashboard/layout.ts';
+import { href, type PageFrame } from '../../../dashboard/layout.ts';
 import {
   acceptInvitationPage,
   type PaymentsFilter,
@@ -23,27 +23,7 @@ import {
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
-import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
-
-type Mode = 'test' | 'live';
-const isMode = (value: string): value is Mode => value === 'test' || value === 'live';
-
-function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', DASHBOARD_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'same-origin')
-    .header('cache-control', 'no-store')
-    .send(body);
-}
-
-function text(query: unknown, name: string): string | undefined {
-  const value =
-    typeof query === 'object' && query !== null ? (query as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
+import { html, isMode, type Mode, signedIn, text } from './page-kit.ts';
 
 /**
  * The back office's pages, rendered on the server from the same use cases the dashboard API
@@ -51,16 +31,6 @@ function text(query: unknown, name: string): string | undefined {
  * what the page offers (the API behind each form checks it again).
  */
 export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  async function signedIn(request: FastifyRequest, reply: FastifyReply, lang: Language) {
-    const sessionId = request.cookies[SESSION_COOKIE];
-    const found = sessionId ? await resolveSession(ctx, sessionId) : null;
-    if (!found) {
-      await reply.redirect(href('/dashboard/sign-in', lang), 303);
-      return null;
-    }
-    return found;
-  }
-
   const assets = {
     'dashboard.css': ['text/css', DASHBOARD_CSS],
     'dashboard.js': ['text/javascript', DASHBOARD_JS],
@@ -88,7 +58,7 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const lang = pickLanguage(request.query, request.headers['accept-language']);
     const { mode } = request.params;
     if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(request, reply, lang);
+    const found = await signedIn(ctx, request, reply, lang);
     if (!found) return reply;
     const frame = frameOf(lang, `/dashboard/${mode}/payments`, mode, found);
     const filter: PaymentsFilter = {
@@ -124,7 +94,7 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
       const lang = pickLanguage(request.query, request.headers['accept-language']);
       const { mode, id } = request.params;
       if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-      const found = await signedIn(request, reply, lang);
+      const found = await signedIn(ctx, request, reply, lang);
       if (!found) return reply;
       const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
       const intent = paymentIntentResource(await retrievePaymentIntent(ctx, scope, id), { kind: 'event' });
@@ -140,7 +110,7 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const lang = pickLanguage(request.query, request.headers['accept-language']);
     const { mode } = request.params;
     if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(request, reply, lang);
+    const found = await signedIn(ctx, request, reply, lang);
     if (!found) return reply;
     const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
     const endpoints = (await listTenantWebhookEndpoints(ctx, scope)).map((e) => webhookEndpointResource(e));
@@ -150,7 +120,7 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   app.get('/dashboard/team', async (request, reply) => {
     const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const found = await signedIn(request, reply, lang);
+    const found = await signedIn(ctx, request, reply, lang);
     if (!found) return reply;
     const merchantId = found.user.merchant_id;
     const users = (await listUsersOfMerchant(ctx.db, merchantId)).map((u) => ({

@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { resolveSession } from '../../../app/dashboard-accounts.ts';
+import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
+import { DASHBOARD_CSP, href, type PageFrame } from '../../../dashboard/layout.ts';
+import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
+
+export type Mode = 'test' | 'live';
+export const isMode = (value: string): value is Mode => value === 'test' || value === 'live';
+
+export type SignedIn = NonNullable<Awaited<ReturnType<typeof resolveSession>>>;
+
+/** A page answer: the strict CSP, never cached, never sniffed. */
+export function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', DASHBOARD_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+/** A non-empty string query parameter, or undefined. */
+export function text(query: unknown, name: string): string | undefined {
+  const value =
+    typeof query === 'object' && query !== null ? (query as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function languageOf(request: FastifyRequest): Language {
+  return pickLanguage(request.query, request.headers['accept-language']);
+}
+
+/** The live session of the page's cookie; without one the browser is sent to sign in (and null answered). */
+export async function signedIn(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  lang: Language,
+): Promise<SignedIn | null> {
+  const sessionId = request.cookies[SESSION_COOKIE];
+  const found = sessionId ? await resolveSession(ctx, sessionId) : null;
+  if (!found) {
+    await reply.redirect(href('/dashboard/sign-in', lang), 303);
+    return null;
+  }
+  return found;
+}
+
+export function frameFor(
+  lang: Language,
+  path: string,
+  title: string,
+  mode: Mode,
+  found: SignedIn,
+): PageFrame {
+  return {
+    lang,
+    path,
+    mode,
+    title,
+    session: { email: found.user.email, role: found.user.role, csrfToken: found.session.csrf_token },
+  };
+}
