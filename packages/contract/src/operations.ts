@@ -69,6 +69,8 @@ export interface Operation {
   querystring?: TSchema;
   body?: TSchema;
   response: TSchema;
+  /** The success answer's media type when it is not JSON (a CSV export). */
+  responseMediaType?: string;
   tag: string;
 }
 

@@ -23,6 +23,7 @@ import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { dashboardOverviewRoutes } from './routes/dashboard/overview.ts';
 import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
+import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.ts';
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
@@ -147,6 +148,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardPageRoutes, { ctx });
   // The rest of the back office (overview, search and export, keys, domains, second factor, clients).
   await app.register(dashboardOverviewRoutes, { ctx });
+  await app.register(dashboardPaymentSearchRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

@@ -1,25 +1,13 @@
-import type { Transaction } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import type { resolveSession } from '../../../app/dashboard-accounts.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
-import { listTransactions } from '../../../app/list-transactions.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
-import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import { listTenantWebhookEndpoints } from '../../../app/webhook-endpoints.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
 import { href, type PageFrame } from '../../../dashboard/layout.ts';
-import {
-  acceptInvitationPage,
-  type PaymentsFilter,
-  paymentPage,
-  paymentsPage,
-  signInPage,
-  teamPage,
-  webhooksPage,
-} from '../../../dashboard/pages.ts';
+import { acceptInvitationPage, signInPage, teamPage, webhooksPage } from '../../../dashboard/pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
@@ -52,58 +40,6 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
   );
   app.get('/dashboard/accept-invitation', async (request, reply) =>
     html(reply, acceptInvitationPage(pickLanguage(request.query, request.headers['accept-language']))),
-  );
-
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/payments', async (request, reply) => {
-    const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const frame = frameOf(lang, `/dashboard/${mode}/payments`, mode, found);
-    const filter: PaymentsFilter = {
-      status: text(request.query, 'status'),
-      type: text(request.query, 'type'),
-      from: text(request.query, 'from'),
-      to: text(request.query, 'to'),
-    };
-    const cursor = text(request.query, 'cursor');
-    try {
-      const listed = await listTransactions(
-        ctx,
-        { merchantId: found.user.merchant_id, livemode: mode === 'live' },
-        {
-          ...(filter.status ? { status: filter.status as Transaction['status'] } : {}),
-          ...(filter.type ? { type: filter.type as Transaction['type'] } : {}),
-          ...(filter.from ? { from: filter.from } : {}),
-          ...(filter.to ? { to: filter.to } : {}),
-          ...(cursor ? { cursor } : {}),
-        },
-      );
-      const items = listed.itemsJson.map((json) => JSON.parse(json) as Transaction);
-      return html(reply, paymentsPage(frame, filter, { items, nextCursor: listed.nextCursor }));
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return html(reply, paymentsPage(frame, filter, { error: error.message }), error.status);
-    }
-  });
-
-  app.get<{ Params: { mode: string; id: string } }>(
-    '/dashboard/:mode/payments/:id',
-    async (request, reply) => {
-      const lang = pickLanguage(request.query, request.headers['accept-language']);
-      const { mode, id } = request.params;
-      if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-      const found = await signedIn(ctx, request, reply, lang);
-      if (!found) return reply;
-      const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
-      const intent = paymentIntentResource(await retrievePaymentIntent(ctx, scope, id), { kind: 'event' });
-      const frame = frameOf(lang, `/dashboard/${mode}/payments/${id}`, mode, found);
-      return html(
-        reply,
-        paymentPage({ ...frame, title: intent.id }, intent, roleAllows(found.user.role, 'operate')),
-      );
-    },
   );
 
   app.get<{ Params: { mode: string } }>('/dashboard/:mode/webhooks', async (request, reply) => {
