@@ -1,4 +1,6 @@
+import { ApiKey } from './admin.ts';
 import { DashboardModeAndIdParams, DashboardModeParams } from './dashboard.ts';
+import { DashboardApiKeyList, DashboardCreateApiKeyBody, RollApiKeyBody } from './dashboard-keys.ts';
 import { DashboardOverview } from './dashboard-overview.ts';
 import {
   PaymentCsv,
@@ -52,6 +54,44 @@ export const dashboardRestOperations = {
     credential: 'session',
     params: DashboardModeAndIdParams,
     response: PaymentDetail,
+    tag: 'Dashboard',
+  },
+  dashboardListApiKeys: {
+    method: 'GET',
+    path: '/dashboard/api/v1/{mode}/api-keys',
+    summary: "The merchant's API keys in this mode (hints only), newest first",
+    credential: 'session',
+    params: DashboardModeParams,
+    response: DashboardApiKeyList,
+    tag: 'Dashboard',
+  },
+  dashboardCreateApiKey: {
+    method: 'POST',
+    path: '/dashboard/api/v1/{mode}/api-keys',
+    summary: 'Create an API key in this mode; the full key is shown only in this response',
+    credential: 'session',
+    params: DashboardModeParams,
+    body: DashboardCreateApiKeyBody,
+    response: ApiKey,
+    tag: 'Dashboard',
+  },
+  dashboardRollApiKey: {
+    method: 'POST',
+    path: '/dashboard/api/v1/{mode}/api-keys/{id}/roll',
+    summary: 'Issue a replacement key (shown once); the old one stops now or after expires_in_seconds',
+    credential: 'session',
+    params: DashboardModeAndIdParams,
+    body: RollApiKeyBody,
+    response: ApiKey,
+    tag: 'Dashboard',
+  },
+  dashboardRevokeApiKey: {
+    method: 'POST',
+    path: '/dashboard/api/v1/{mode}/api-keys/{id}/revoke',
+    summary: 'Revoke an API key: every process refuses it within seconds',
+    credential: 'session',
+    params: DashboardModeAndIdParams,
+    response: ApiKey,
     tag: 'Dashboard',
   },
 } satisfies Record<string, Operation>;

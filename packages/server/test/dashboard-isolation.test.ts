@@ -38,6 +38,8 @@ for (const kind of databaseKinds()) {
     let ownerB: DashboardUser;
     let paidA: IntentJson;
     let endpointA: string;
+    /** Merchant A's test secret key record (the API keys routes take its id). */
+    let keyA: string;
     let routes: string[];
 
     before(async () => {
@@ -62,6 +64,12 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(endpoint.statusCode, 201, endpoint.body);
       endpointA = endpoint.json().id;
+      keyA = (
+        await svc.ctx.db.query<{ id: string }>(
+          "SELECT id FROM api_keys WHERE merchant_id = $1 AND livemode = false AND kind = 'secret'",
+          [merchantA.id],
+        )
+      ).rows[0]?.id as string;
       routes = dashboardRoutes(svc.app);
     });
     after(() => svc.close());
@@ -70,7 +78,11 @@ for (const kind of databaseKinds()) {
     function requestFor(route: string): { method: 'GET' | 'POST'; url: string; body?: unknown } {
       const [method, path = ''] = route.split(' ');
       assert.ok(method === 'GET' || method === 'POST', route);
-      const id = path.includes('/webhook-endpoints/:id') ? endpointA : paidA.id;
+      const id = path.includes('/webhook-endpoints/:id')
+        ? endpointA
+        : path.includes('/api-keys/:id')
+          ? keyA
+          : paidA.id;
       const url = path.replace(':mode', 'test').replace(':id', id);
       if (method === 'GET') return { method, url };
       const bodies: Record<string, unknown> = {
@@ -78,6 +90,10 @@ for (const kind of databaseKinds()) {
         'POST /dashboard/api/v1/invitations': { email: `new-${freshKey()}@a.example`, role: 'owner' },
         'POST /dashboard/api/v1/test/webhook-endpoints': { url: 'http://127.0.0.1:9/other-hooks' },
         [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/disable`]: undefined,
+        // The rest of the back office (keys, domains, second factor).
+        'POST /dashboard/api/v1/test/api-keys': { kind: 'secret' },
+        [`POST /dashboard/api/v1/test/api-keys/${keyA}/roll`]: { expires_in_seconds: 0 },
+        [`POST /dashboard/api/v1/test/api-keys/${keyA}/revoke`]: undefined,
       };
       assert.ok(
         url in Object.fromEntries(Object.keys(bodies).map((k) => [k.split(' ')[1], 1])) ||
@@ -105,7 +121,11 @@ for (const kind of databaseKinds()) {
         'SELECT id, status FROM webhook_endpoints WHERE merchant_id = $1 ORDER BY id',
         [merchantA.id],
       );
-      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows]);
+      const keys = await svc.ctx.db.query(
+        'SELECT id, revoked_at, expires_at FROM api_keys WHERE merchant_id = $1 ORDER BY id',
+        [merchantA.id],
+      );
+      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows, keys.rows]);
     }
 
     it('finds the dashboard routes in the route table', () => {
@@ -141,11 +161,15 @@ for (const kind of databaseKinds()) {
         // A 404's detail echoes the id the caller sent; beyond that echo, nothing of A may show.
         const shown =
           response.statusCode === 404
-            ? response.body.replaceAll(`'${paidA.id}'`, '').replaceAll(`'${endpointA}'`, '')
+            ? response.body
+                .replaceAll(`'${paidA.id}'`, '')
+                .replaceAll(`'${endpointA}'`, '')
+                .replaceAll(`'${keyA}'`, '')
             : response.body;
         for (const secret of [
           paidA.id,
           endpointA,
+          keyA,
           'a-hooks',
           MARKER,
           'owner@a.example',

@@ -21,6 +21,7 @@ import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { dashboardApiKeyRoutes } from './routes/dashboard/api-keys.ts';
 import { dashboardOverviewRoutes } from './routes/dashboard/overview.ts';
 import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
 import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.ts';
@@ -149,6 +150,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   // The rest of the back office (overview, search and export, keys, domains, second factor, clients).
   await app.register(dashboardOverviewRoutes, { ctx });
   await app.register(dashboardPaymentSearchRoutes, { ctx });
+  await app.register(dashboardApiKeyRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
