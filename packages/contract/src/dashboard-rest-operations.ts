@@ -9,6 +9,7 @@ import {
   PaymentSearchQuery,
   PaymentSearchResult,
 } from './dashboard-payments.ts';
+import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import type { Operation } from './operations.ts';
 
 /**
@@ -92,6 +93,32 @@ export const dashboardRestOperations = {
     credential: 'session',
     params: DashboardModeAndIdParams,
     response: ApiKey,
+    tag: 'Dashboard',
+  },
+  dashboardListEmbedDomains: {
+    method: 'GET',
+    path: '/dashboard/api/v1/embed-domains',
+    summary: 'The origins allowed to embed the checkout frame (both modes)',
+    credential: 'session',
+    response: EmbedDomainList,
+    tag: 'Dashboard',
+  },
+  dashboardAddEmbedDomain: {
+    method: 'POST',
+    path: '/dashboard/api/v1/embed-domains',
+    summary: 'Allow an origin to embed the checkout frame (201 when added, 200 when already there)',
+    credential: 'session',
+    body: CreateEmbedDomainBody,
+    response: EmbedDomain,
+    tag: 'Dashboard',
+  },
+  dashboardRemoveEmbedDomain: {
+    method: 'POST',
+    path: '/dashboard/api/v1/embed-domains/remove',
+    summary: 'Remove an embedding origin: the checkout frame is refused there from now on',
+    credential: 'session',
+    body: CreateEmbedDomainBody,
+    response: RemovedEmbedDomain,
     tag: 'Dashboard',
   },
 } satisfies Record<string, Operation>;

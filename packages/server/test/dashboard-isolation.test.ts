@@ -64,6 +64,9 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(endpoint.statusCode, 201, endpoint.body);
       endpointA = endpoint.json().id;
+      await dashboardRequest(svc, ownerA, 'POST', '/dashboard/api/v1/embed-domains', {
+        origin: 'https://a.example',
+      });
       keyA = (
         await svc.ctx.db.query<{ id: string }>(
           "SELECT id FROM api_keys WHERE merchant_id = $1 AND livemode = false AND kind = 'secret'",
@@ -94,6 +97,8 @@ for (const kind of databaseKinds()) {
         'POST /dashboard/api/v1/test/api-keys': { kind: 'secret' },
         [`POST /dashboard/api/v1/test/api-keys/${keyA}/roll`]: { expires_in_seconds: 0 },
         [`POST /dashboard/api/v1/test/api-keys/${keyA}/revoke`]: undefined,
+        'POST /dashboard/api/v1/embed-domains': { origin: 'https://b-or-viewer.example' },
+        'POST /dashboard/api/v1/embed-domains/remove': { origin: 'https://a.example' },
       };
       assert.ok(
         url in Object.fromEntries(Object.keys(bodies).map((k) => [k.split(' ')[1], 1])) ||
@@ -125,7 +130,11 @@ for (const kind of databaseKinds()) {
         'SELECT id, revoked_at, expires_at FROM api_keys WHERE merchant_id = $1 ORDER BY id',
         [merchantA.id],
       );
-      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows, keys.rows]);
+      const domains = await svc.ctx.db.query(
+        'SELECT origin FROM embed_domains WHERE merchant_id = $1 ORDER BY origin',
+        [merchantA.id],
+      );
+      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows, keys.rows, domains.rows]);
     }
 
     it('finds the dashboard routes in the route table', () => {
@@ -165,11 +174,13 @@ for (const kind of databaseKinds()) {
                 .replaceAll(`'${paidA.id}'`, '')
                 .replaceAll(`'${endpointA}'`, '')
                 .replaceAll(`'${keyA}'`, '')
+                .replaceAll("'https://a.example'", '')
             : response.body;
         for (const secret of [
           paidA.id,
           endpointA,
           keyA,
+          'https://a.example',
           'a-hooks',
           MARKER,
           'owner@a.example',

@@ -22,6 +22,7 @@ import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/ad
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { dashboardApiKeyRoutes } from './routes/dashboard/api-keys.ts';
+import { dashboardEmbedDomainRoutes } from './routes/dashboard/embed-domains.ts';
 import { dashboardOverviewRoutes } from './routes/dashboard/overview.ts';
 import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
 import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.ts';
@@ -151,6 +152,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardOverviewRoutes, { ctx });
   await app.register(dashboardPaymentSearchRoutes, { ctx });
   await app.register(dashboardApiKeyRoutes, { ctx });
+  await app.register(dashboardEmbedDomainRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
