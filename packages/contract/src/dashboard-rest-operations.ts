@@ -9,6 +9,7 @@ import {
   PaymentSearchQuery,
   PaymentSearchResult,
 } from './dashboard-payments.ts';
+import { TotpCodeBody, TotpEnrolment, TotpStatus } from './dashboard-totp.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import type { Operation } from './operations.ts';
 
@@ -119,6 +120,40 @@ export const dashboardRestOperations = {
     credential: 'session',
     body: CreateEmbedDomainBody,
     response: RemovedEmbedDomain,
+    tag: 'Dashboard',
+  },
+  dashboardTotpStatus: {
+    method: 'GET',
+    path: '/dashboard/api/v1/totp',
+    summary: "Whether the signed-in user's two-step sign-in (TOTP) is on",
+    credential: 'session',
+    response: TotpStatus,
+    tag: 'Dashboard',
+  },
+  dashboardTotpEnrol: {
+    method: 'POST',
+    path: '/dashboard/api/v1/totp/enrol',
+    summary: 'Start TOTP enrolment: a new key (QR code and otpauth URI) that counts once a code is confirmed',
+    credential: 'session',
+    response: TotpEnrolment,
+    tag: 'Dashboard',
+  },
+  dashboardTotpConfirm: {
+    method: 'POST',
+    path: '/dashboard/api/v1/totp/confirm',
+    summary: 'Confirm enrolment with a current code; answers ten recovery codes, shown once',
+    credential: 'session',
+    body: TotpCodeBody,
+    response: TotpStatus,
+    tag: 'Dashboard',
+  },
+  dashboardTotpDisable: {
+    method: 'POST',
+    path: '/dashboard/api/v1/totp/disable',
+    summary: 'Turn two-step sign-in off (takes a current code or a recovery code)',
+    credential: 'session',
+    body: TotpCodeBody,
+    response: TotpStatus,
     tag: 'Dashboard',
   },
 } satisfies Record<string, Operation>;

@@ -5,6 +5,7 @@ export * from './dashboard-keys.ts';
 export * from './dashboard-overview.ts';
 export * from './dashboard-payments.ts';
 export * from './dashboard-rest-operations.ts';
+export * from './dashboard-totp.ts';
 export * from './embed-domains.ts';
 export * from './errors.ts';
 export * from './events.ts';

@@ -25,6 +25,10 @@ const PUBLIC = new Set([
 const OWN_SESSION = new Set([
   'POST /dashboard/api/v1/session/sign-out',
   'POST /dashboard/api/v1/session/sign-out-everywhere',
+  // The caller's own second factor.
+  'POST /dashboard/api/v1/totp/enrol',
+  'POST /dashboard/api/v1/totp/confirm',
+  'POST /dashboard/api/v1/totp/disable',
 ]);
 
 const MARKER = 'isolation-marker-9Kx';

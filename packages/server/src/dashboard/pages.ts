@@ -7,6 +7,7 @@ import {
 import type { webhookEndpointResource } from '../app/resources/operator.ts';
 import { describeAmount } from '../domain/money.ts';
 import type { Language } from './i18n.ts';
+import { rt } from './i18n-rest.ts';
 import { h, href, type PageFrame, page, t } from './layout.ts';
 
 export function signInPage(lang: Language): string {
@@ -16,6 +17,7 @@ export function signInPage(lang: Language): string {
     `<form data-api="/dashboard/api/v1/session" data-next="${h(href('/dashboard/test/payments', lang))}" data-failed="${h(m.signInFailed)}" data-done="">
   <label>${h(m.email)} <input name="email" type="email" autocomplete="username" required></label>
   <label>${h(m.password)} <input name="password" type="password" autocomplete="current-password" required></label>
+  <label>${h(rt(lang).signInCode)} <input name="totp_code" autocomplete="one-time-code" maxlength="32"></label>
   <button type="submit">${h(m.signIn)}</button>
   <p data-out aria-live="polite"></p>
 </form>`,

@@ -29,6 +29,7 @@ import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
+import { dashboardTotpRoutes } from './routes/dashboard/totp.ts';
 import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
@@ -153,6 +154,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardPaymentSearchRoutes, { ctx });
   await app.register(dashboardApiKeyRoutes, { ctx });
   await app.register(dashboardEmbedDomainRoutes, { ctx });
+  await app.register(dashboardTotpRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
