@@ -1,5 +1,6 @@
 import { ApiKey } from './admin.ts';
 import { DashboardModeAndIdParams, DashboardModeParams } from './dashboard.ts';
+import { ClientUsageList } from './dashboard-clients.ts';
 import { DashboardApiKeyList, DashboardCreateApiKeyBody, RollApiKeyBody } from './dashboard-keys.ts';
 import { DashboardOverview } from './dashboard-overview.ts';
 import {
@@ -154,6 +155,16 @@ export const dashboardRestOperations = {
     credential: 'session',
     body: TotpCodeBody,
     response: TotpStatus,
+    tag: 'Dashboard',
+  },
+  dashboardListClients: {
+    method: 'GET',
+    path: '/dashboard/api/v1/{mode}/clients',
+    summary:
+      'Which client libraries and versions called the API in this mode (User-Agent telemetry), last seen first',
+    credential: 'session',
+    params: DashboardModeParams,
+    response: ClientUsageList,
     tag: 'Dashboard',
   },
 } satisfies Record<string, Operation>;

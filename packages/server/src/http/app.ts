@@ -8,6 +8,7 @@ import { MAX_PATH_SEGMENT_LENGTH, onClientError, onFrameworkError } from './pars
 import { adminAuth } from './plugins/admin-auth.ts';
 import { apiKeyAuth } from './plugins/auth.ts';
 import { cardGuard } from './plugins/card-guard.ts';
+import { clientTelemetry } from './plugins/client-telemetry.ts';
 import { dashboardAuth } from './plugins/dashboard-auth.ts';
 import { inputHygiene } from './plugins/input-hygiene.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
@@ -22,6 +23,7 @@ import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/ad
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { dashboardApiKeyRoutes } from './routes/dashboard/api-keys.ts';
+import { dashboardClientRoutes } from './routes/dashboard/clients.ts';
 import { dashboardEmbedDomainRoutes } from './routes/dashboard/embed-domains.ts';
 import { dashboardOverviewRoutes } from './routes/dashboard/overview.ts';
 import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
@@ -125,6 +127,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
   await app.register(dashboardAuth, { ctx });
+  await app.register(clientTelemetry, { ctx });
   await app.register(inputHygiene);
   await app.register(cardGuard);
 
@@ -155,6 +158,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardApiKeyRoutes, { ctx });
   await app.register(dashboardEmbedDomainRoutes, { ctx });
   await app.register(dashboardTotpRoutes, { ctx });
+  await app.register(dashboardClientRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;
