@@ -43,7 +43,7 @@ for (const kind of databaseKinds()) {
       const listed = await eventually(
         'the flush',
         async () => (await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/test/clients')).json().data,
-        (data: unknown[]) => data.length === 3,
+        (data: { client: string; version: string; request_count: number }[]) => data.length === 3,
         { timeoutMs: 10_000 },
       );
       const byClient = Object.fromEntries(
