@@ -1,30 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { firstOwner, TEST_PASSWORD, teamMember } from './support/dashboard.ts';
+import { launchChromium, screenshots, seriousViolations } from './support/dashboard-browser.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
 import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const screenshots = new URL('../../../docs/images/', import.meta.url).pathname;
-
-/** axe-core's serious and critical violations on the page as it is now (injected over CDP, not through the CSP). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    // Reflect reads the page's global, which this Node program has no DOM types for.
-    const axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } =
-      Reflect.get(globalThis, 'axe');
-    const result = await axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, count: v.nodes.length }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.count})`);
-}
 
 describe('dashboard pages in headless Chromium', () => {
   let svc: TestService;
@@ -44,16 +24,7 @@ describe('dashboard pages in headless Chromium', () => {
       (await pay.confirm(paid.id, { payment_method_token: 'tok_sim_approve' })).json().status,
       'SUCCEEDED',
     );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

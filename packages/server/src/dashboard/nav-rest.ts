@@ -8,13 +8,12 @@ export { rt };
 export function restNavItems(mode: 'test' | 'live', lang: Language): string {
   const r = rt(lang);
   return [
-    [`/dashboard/${mode}/api-keys`, r.apiKeys],
-    ['/dashboard/embed-domains', r.embedDomains],
-    [`/dashboard/${mode}/clients`, r.clients],
+    [`/dashboard/${mode}/api-keys?lang=${lang}`, r.apiKeys],
+    // Embedding domains and the second factor serve both modes; their pages keep the mode.
+    [`/dashboard/embed-domains?mode=${mode}&lang=${lang}`, r.embedDomains],
+    [`/dashboard/${mode}/clients?lang=${lang}`, r.clients],
+    [`/dashboard/account?mode=${mode}&lang=${lang}`, r.secondFactor],
   ]
-    .map(
-      ([path, label]) =>
-        `<li><a href="${escapeHtml(`${path}?lang=${lang}`)}">${escapeHtml(label ?? '')}</a></li>`,
-    )
+    .map(([url, label]) => `<li><a href="${escapeHtml(url ?? '')}">${escapeHtml(label ?? '')}</a></li>`)
     .join('\n    ');
 }

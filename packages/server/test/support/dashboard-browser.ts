@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Where the dashboard screenshots linked from docs/dashboard.md and the README are written. */
+export const screenshots = new URL('../../../../docs/images/', import.meta.url).pathname;
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+}
+
+/** axe-core's serious and critical violations on the page as it is now (injected over CDP, not through the CSP). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    // Reflect reads the page's global, which this Node program has no DOM types for.
+    const axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } =
+      Reflect.get(globalThis, 'axe');
+    const result = await axe.run();
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, count: v.nodes.length }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.count})`);
+}
