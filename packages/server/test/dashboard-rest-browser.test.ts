@@ -95,7 +95,7 @@ describe('dashboard overview, payments, keys, domains, second factor and clients
     await page.getByRole('link', { name: paid.id }).waitFor();
     assert.equal(await page.getByRole('link', { name: other.id }).count(), 0);
     assert.deepEqual(await seriousViolations(page), [], 'payments search');
-    await page.screenshot({ path: `${screenshots}dashboard-payments.png`, fullPage: true });
+    await page.screenshot({ path: `${screenshots}dashboard-payments-search.png`, fullPage: true });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download CSV' }).click(),
@@ -116,7 +116,7 @@ describe('dashboard overview, payments, keys, domains, second factor and clients
     assert.match((await page.locator('ol.timeline').textContent()) ?? '', /CREATED.*SUCCEEDED/s);
     assert.match((await page.locator('main').textContent()) ?? '', /refund\.succeeded/);
     assert.deepEqual(await seriousViolations(page), [], 'payment page');
-    await page.screenshot({ path: `${screenshots}dashboard-payment-refund.png`, fullPage: true });
+    await page.screenshot({ path: `${screenshots}dashboard-payment-detail.png`, fullPage: true });
     await page.close();
   });
 
