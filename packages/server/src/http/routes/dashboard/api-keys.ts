@@ -13,7 +13,7 @@ import { rt } from '../../../dashboard/i18n-rest.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import type { Queryable } from '../../../storage/db.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
-import { frameFor, html, isMode, languageOf, signedIn } from './page-kit.ts';
+import { modePage } from './page-kit.ts';
 
 /**
  * API keys of the signed-in user's merchant in the switch's mode: list, create, roll (with a
@@ -103,17 +103,17 @@ export async function dashboardApiKeyRoutes(
     },
   );
 
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/api-keys', async (request, reply) => {
-    const lang = languageOf(request);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const keys = await listApiKeysOfTenant(ctx, {
-      merchantId: found.user.merchant_id,
-      livemode: mode === 'live',
-    });
-    const frame = frameFor(lang, `/dashboard/${mode}/api-keys`, rt(lang).apiKeys, mode, found);
-    return html(reply, apiKeysPage(frame, keys, roleAllows(found.user.role, 'operate')));
-  });
+  modePage(
+    app,
+    ctx,
+    'api-keys',
+    (lang) => rt(lang).apiKeys,
+    async ({ found, mode, frame }) => {
+      const keys = await listApiKeysOfTenant(ctx, {
+        merchantId: found.user.merchant_id,
+        livemode: mode === 'live',
+      });
+      return apiKeysPage(frame, keys, roleAllows(found.user.role, 'operate'));
+    },
+  );
 }

@@ -6,7 +6,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { clientsPage } from '../../../dashboard/clients-page.ts';
 import { rt } from '../../../dashboard/i18n-rest.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
-import { frameFor, html, isMode, languageOf, signedIn } from './page-kit.ts';
+import { modePage } from './page-kit.ts';
 
 /** The clients page: which Paygate client libraries and versions called the API, per mode. */
 export async function dashboardClientRoutes(
@@ -25,14 +25,15 @@ export async function dashboardClientRoutes(
     },
   );
 
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/clients', async (request, reply) => {
-    const lang = languageOf(request);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const clients = await listClients(ctx, { merchantId: found.user.merchant_id, livemode: mode === 'live' });
-    const frame = frameFor(lang, `/dashboard/${mode}/clients`, rt(lang).clients, mode, found);
-    return html(reply, clientsPage(frame, clients));
-  });
+  modePage(
+    app,
+    ctx,
+    'clients',
+    (lang) => rt(lang).clients,
+    async ({ found, mode, frame }) =>
+      clientsPage(
+        frame,
+        await listClients(ctx, { merchantId: found.user.merchant_id, livemode: mode === 'live' }),
+      ),
+  );
 }

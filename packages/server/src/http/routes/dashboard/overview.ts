@@ -6,7 +6,7 @@ import { dashboardOverview } from '../../../app/dashboard-overview.ts';
 import { rt } from '../../../dashboard/i18n-rest.ts';
 import { overviewPage } from '../../../dashboard/overview-page.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
-import { frameFor, html, isMode, languageOf, signedIn } from './page-kit.ts';
+import { modePage } from './page-kit.ts';
 
 /** The overview: the API and the page, both from `dashboardOverview`. */
 export async function dashboardOverviewRoutes(
@@ -27,17 +27,15 @@ export async function dashboardOverviewRoutes(
     },
   );
 
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/overview', async (request, reply) => {
-    const lang = languageOf(request);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const overview = await dashboardOverview(ctx, {
-      merchantId: found.user.merchant_id,
-      livemode: mode === 'live',
-    });
-    const frame = frameFor(lang, `/dashboard/${mode}/overview`, rt(lang).overview, mode, found);
-    return html(reply, overviewPage(frame, overview));
-  });
+  modePage(
+    app,
+    ctx,
+    'overview',
+    (lang) => rt(lang).overview,
+    async ({ found, mode, frame }) =>
+      overviewPage(
+        frame,
+        await dashboardOverview(ctx, { merchantId: found.user.merchant_id, livemode: mode === 'live' }),
+      ),
+  );
 }

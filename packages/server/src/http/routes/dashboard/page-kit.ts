@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard-accounts.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
@@ -63,4 +63,26 @@ export function frameFor(
     title,
     session: { email: found.user.email, role: found.user.role, csrfToken: found.session.csrf_token },
   };
+}
+
+/**
+ * Registers `GET /dashboard/:mode/<name>`: a page of one mode for a signed-in user (others are
+ * sent to sign in), framed with its title, its body rendered by `render`.
+ */
+export function modePage(
+  app: FastifyInstance,
+  ctx: AppContext,
+  name: string,
+  titleOf: (lang: Language) => string,
+  render: (page: { found: SignedIn; mode: Mode; frame: PageFrame }) => Promise<string>,
+): void {
+  app.get<{ Params: { mode: string } }>(`/dashboard/:mode/${name}`, async (request, reply) => {
+    const lang = languageOf(request);
+    const { mode } = request.params;
+    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
+    const found = await signedIn(ctx, request, reply, lang);
+    if (!found) return reply;
+    const frame = frameFor(lang, `/dashboard/${mode}/${name}`, titleOf(lang), mode, found);
+    return html(reply, await render({ found, mode, frame }));
+  });
 }
