@@ -48,6 +48,11 @@ export const ApiKey = Type.Object({
   key_hint: Type.String({ description: 'First and last characters, for recognising a key' }),
   created_at: Timestamp,
   revoked_at: Type.Union([Timestamp, Type.Null()], { description: 'set once the key is revoked or rolled' }),
+  expires_at: Type.Optional(
+    Type.Union([Timestamp, Type.Null()], {
+      description: 'When a key rolled with a grace period stops working; null: no end',
+    }),
+  ),
   key: Type.Optional(Type.String({ description: 'The full key: returned once, at creation or roll' })),
 });
 

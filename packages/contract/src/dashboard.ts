@@ -29,6 +29,12 @@ export const SignInBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 256 }),
+    totp_code: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: 'With two-step sign-in on: the authenticator code, or one recovery code',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -85,7 +85,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       responses: {
         [operation.path.startsWith('/admin') && operation.method === 'POST' ? '201' : '200']: {
           description: 'Success',
-          content: { 'application/json': { schema: plain(operation.response) } },
+          content: {
+            [operation.responseMediaType ?? 'application/json']: { schema: plain(operation.response) },
+          },
         },
         ...problemResponses,
       },

@@ -27,6 +27,7 @@ import {
   SignedOut,
   SignInBody,
 } from './dashboard.ts';
+import { dashboardRestOperations } from './dashboard-rest-operations.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import { LateCapture, LateCaptureIdParams, LateCaptureList, ListLateCapturesQuery } from './late-captures.ts';
@@ -69,6 +70,8 @@ export interface Operation {
   querystring?: TSchema;
   body?: TSchema;
   response: TSchema;
+  /** The success answer's media type when it is not JSON (a CSV export). */
+  responseMediaType?: string;
   tag: string;
 }
 
@@ -564,6 +567,8 @@ export const operations = {
   },
   // The dashboard's webhooks page (dashboard-webhook-operations.ts).
   ...dashboardWebhookOperations,
+  // The rest of the back office (dashboard-rest-operations.ts).
+  ...dashboardRestOperations,
 } satisfies Record<string, Operation>;
 
 /** Fastify's path syntax (`:id`) for an operation path written in OpenAPI syntax (`{id}`). */

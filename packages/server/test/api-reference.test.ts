@@ -49,7 +49,7 @@ describe('the API reference served by the service', () => {
       assert.equal(response?.status(), 200);
       const operation = page.locator('.opblock-summary-path[data-path="/v1/payment-intents/{id}/confirm"]');
       await operation.first().waitFor({ state: 'visible' });
-      const title = await page.locator('.information-container .title').first().innerText();
+      const title = (await page.locator('.information-container .title').first().textContent()) ?? '';
       const spec = JSON.parse(readFileSync(contractFile, 'utf8'));
       assert.ok(title.includes(spec.info.title), title);
       const operations = await page.locator('.opblock').count();

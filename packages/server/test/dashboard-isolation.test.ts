@@ -25,6 +25,10 @@ const PUBLIC = new Set([
 const OWN_SESSION = new Set([
   'POST /dashboard/api/v1/session/sign-out',
   'POST /dashboard/api/v1/session/sign-out-everywhere',
+  // The caller's own second factor.
+  'POST /dashboard/api/v1/totp/enrol',
+  'POST /dashboard/api/v1/totp/confirm',
+  'POST /dashboard/api/v1/totp/disable',
 ]);
 
 const MARKER = 'isolation-marker-9Kx';
@@ -39,6 +43,8 @@ for (const kind of databaseKinds()) {
     let paidA: IntentJson;
     let endpointA: string;
     let deliveryA: string;
+    /** Merchant A's test secret key record (the API keys routes take its id). */
+    let keyA: string;
     let routes: string[];
 
     before(async () => {
@@ -72,6 +78,15 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(test.statusCode, 200, test.body);
       deliveryA = test.json().delivery_id;
+      await dashboardRequest(svc, ownerA, 'POST', '/dashboard/api/v1/embed-domains', {
+        origin: 'https://a.example',
+      });
+      keyA = (
+        await svc.ctx.db.query<{ id: string }>(
+          "SELECT id FROM api_keys WHERE merchant_id = $1 AND livemode = false AND kind = 'secret'",
+          [merchantA.id],
+        )
+      ).rows[0]?.id as string;
       routes = dashboardRoutes(svc.app);
     });
     after(() => svc.close());
@@ -84,7 +99,9 @@ for (const kind of databaseKinds()) {
         ? deliveryA
         : /\/webhook-endpoints\/:id|\/webhooks\/:id/.test(path)
           ? endpointA
-          : paidA.id;
+          : path.includes('/api-keys/:id')
+            ? keyA
+            : paidA.id;
       const url = path.replace(':mode', 'test').replace(':id', id);
       if (method === 'GET') return { method, url };
       const bodies: Record<string, unknown> = {
@@ -103,6 +120,12 @@ for (const kind of databaseKinds()) {
         },
         [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/send-test-event`]: {},
         [`POST /dashboard/api/v1/test/webhook-deliveries/${deliveryA}/retry`]: undefined,
+        // The rest of the back office (keys, domains, second factor).
+        'POST /dashboard/api/v1/test/api-keys': { kind: 'secret' },
+        [`POST /dashboard/api/v1/test/api-keys/${keyA}/roll`]: { expires_in_seconds: 0 },
+        [`POST /dashboard/api/v1/test/api-keys/${keyA}/revoke`]: undefined,
+        'POST /dashboard/api/v1/embed-domains': { origin: 'https://b-or-viewer.example' },
+        'POST /dashboard/api/v1/embed-domains/remove': { origin: 'https://a.example' },
       };
       assert.ok(
         url in Object.fromEntries(Object.keys(bodies).map((k) => [k.split(' ')[1], 1])) ||
@@ -136,7 +159,23 @@ for (const kind of databaseKinds()) {
            JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.merchant_id = $1 ORDER BY d.id`,
         [merchantA.id],
       );
-      return JSON.stringify([refunds.rows, users.rows, invites.rows, hooks.rows, deliveries.rows]);
+      const keys = await svc.ctx.db.query(
+        'SELECT id, revoked_at, expires_at FROM api_keys WHERE merchant_id = $1 ORDER BY id',
+        [merchantA.id],
+      );
+      const domains = await svc.ctx.db.query(
+        'SELECT origin FROM embed_domains WHERE merchant_id = $1 ORDER BY origin',
+        [merchantA.id],
+      );
+      return JSON.stringify([
+        refunds.rows,
+        users.rows,
+        invites.rows,
+        hooks.rows,
+        deliveries.rows,
+        keys.rows,
+        domains.rows,
+      ]);
     }
 
     it('finds the dashboard routes in the route table', () => {
@@ -176,11 +215,15 @@ for (const kind of databaseKinds()) {
                 .replaceAll(`'${paidA.id}'`, '')
                 .replaceAll(`'${endpointA}'`, '')
                 .replaceAll(`'${deliveryA}'`, '')
+                .replaceAll(`'${keyA}'`, '')
+                .replaceAll("'https://a.example'", '')
             : response.body;
         for (const secret of [
           paidA.id,
           endpointA,
           deliveryA,
+          keyA,
+          'https://a.example',
           'a-hooks',
           MARKER,
           'owner@a.example',

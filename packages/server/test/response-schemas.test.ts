@@ -141,7 +141,13 @@ for (const kind of databaseKinds()) {
       probe.get('/', { schema: { response } }, async () => ({
         ...intent,
         internal_note: 'must not leave',
-        checkout: { gateway_id: 'sim', hosted_fields_url: null, gateway_origin: null, component_key: null, api_secret: 'x' },
+        checkout: {
+          gateway_id: 'sim',
+          hosted_fields_url: null,
+          gateway_origin: null,
+          component_key: null,
+          api_secret: 'x',
+        },
       }));
       const sent = (await probe.inject({ method: 'GET', url: '/' })).json();
       await probe.close();

@@ -85,10 +85,14 @@ export async function createApiKey(
   ctx: AppContext,
   merchantId: string,
   input: { livemode: boolean; kind: ApiKeyKind; permissions: string[] | null },
+  /** Written in the same transaction (the dashboard's audit entry). */
+  audit?: (tx: Queryable, keyId: string) => Promise<void>,
 ): Promise<CreatedApiKey> {
   return ctx.db.transaction(async (tx) => {
     const merchant = await findMerchant(tx, merchantId);
     if (!merchant) throw new NotFoundError('merchant', merchantId);
-    return issueApiKey(tx, ctx.clock.now(), merchant.id, input);
+    const created = await issueApiKey(tx, ctx.clock.now(), merchant.id, input);
+    await audit?.(tx, created.id);
+    return created;
   });
 }

@@ -26,6 +26,7 @@ import {
 import { findMerchant } from '../storage/repositories/merchants.ts';
 import type { AppContext } from './context.ts';
 import { recordAudit } from './dashboard-audit.ts';
+import { checkSecondFactor } from './dashboard-totp.ts';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -146,7 +147,7 @@ function signInFailed(): AppError {
  */
 export async function signIn(
   ctx: AppContext,
-  input: { email: string; password: string },
+  input: { email: string; password: string; totp_code?: string },
 ): Promise<{ sessionId: string; csrfToken: string; user: DashboardUserRow }> {
   const email = input.email.trim().toLowerCase();
   const now = ctx.clock.now();
@@ -165,7 +166,11 @@ export async function signIn(
   const good = await verifyPassword(input.password, user.password_hash);
   return ctx.db
     .transaction(async (tx) => {
-      if (!good) {
+      // A right password with a wrong second factor counts as a failure (the same throttle);
+      // a missing code does not, the form just asks for it.
+      const second = good ? await checkSecondFactor(ctx, tx, user.id, input.totp_code, now) : 'failed';
+      if (second === 'missing') return 'second_factor_missing' as const;
+      if (!good || second === 'failed') {
         const failures = user.failed_sign_ins + 1;
         const over = failures - SIGN_IN_FREE_FAILURES;
         const blockedUntil =
@@ -200,6 +205,15 @@ export async function signIn(
       return { sessionId, csrfToken, user };
     })
     .then((opened) => {
+      if (opened === 'second_factor_missing') {
+        throw new AppError(
+          'invalid_credentials',
+          'Two-step sign-in is on: send the authentication code too.',
+          {
+            errors: [{ field: 'totp_code', message: 'is required: two-step sign-in is on for this user' }],
+          },
+        );
+      }
       if (!opened) throw signInFailed();
       return opened;
     });

@@ -59,11 +59,19 @@ export async function registerEmbedDomain(
   ctx: AppContext,
   merchantId: string,
   origin: string,
+  /** Written in the same transaction when the origin is new (the dashboard's audit entry). */
+  audit?: (tx: Queryable, origin: string) => Promise<void>,
 ): Promise<{ domain: EmbedDomainRow; created: boolean }> {
   const canonical = canonicalEmbedOrigin(origin);
   return ctx.db.transaction(async (tx) => {
     if (!(await findMerchant(tx, merchantId))) throw new NotFoundError('merchant', merchantId);
-    return insertEmbedDomain(tx, { merchant_id: merchantId, origin: canonical, created_at: ctx.clock.now() });
+    const added = await insertEmbedDomain(tx, {
+      merchant_id: merchantId,
+      origin: canonical,
+      created_at: ctx.clock.now(),
+    });
+    if (added.created) await audit?.(tx, canonical);
+    return added;
   });
 }
 

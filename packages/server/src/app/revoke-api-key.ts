@@ -1,8 +1,10 @@
 import { NotFoundError } from '../domain/errors.ts';
+import type { TenantScope } from '../domain/tenant.ts';
 import type { Queryable } from '../storage/db.ts';
 import {
   type ApiKeyListRow,
   announceApiKeyChange,
+  findApiKey,
   revokeApiKey as markRevoked,
 } from '../storage/repositories/api-keys.ts';
 import type { AppContext } from './context.ts';
@@ -19,7 +21,25 @@ export async function revokeKeyIn(tx: Queryable, keyId: string, now: Date): Prom
   return revoked;
 }
 
-export async function revokeApiKey(ctx: AppContext, keyId: string) {
-  const revoked = await ctx.db.transaction((tx) => revokeKeyIn(tx, keyId, ctx.clock.now()));
+/**
+ * The operator revokes any key; the dashboard passes its tenant (`scope`), and another tenant's
+ * key reads as absent. `audit` is written in the same transaction.
+ */
+export async function revokeApiKey(
+  ctx: AppContext,
+  keyId: string,
+  options: { scope?: TenantScope; audit?: (tx: Queryable) => Promise<void> } = {},
+) {
+  const revoked = await ctx.db.transaction(async (tx) => {
+    if (options.scope) {
+      const key = await findApiKey(tx, keyId, { forUpdate: true });
+      if (!key || key.merchant_id !== options.scope.merchantId || key.livemode !== options.scope.livemode) {
+        throw new NotFoundError('api_key', keyId);
+      }
+    }
+    const row = await revokeKeyIn(tx, keyId, ctx.clock.now());
+    await options.audit?.(tx);
+    return row;
+  });
   return apiKeyResource(revoked);
 }

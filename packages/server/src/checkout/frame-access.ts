@@ -21,10 +21,11 @@ export async function resolveFrameAccess(
   q: Queryable,
   publishableKey: string,
   pageOrigin: string,
+  now: Date,
 ): Promise<FrameAccess> {
   const shape = parseApiKeyShape(publishableKey);
   if (shape?.kind !== 'publishable') return { mode: 'invalid_key', frameAncestors: [pageOrigin] };
-  const key = await findActiveApiKeyByHash(q, hashApiKey(publishableKey));
+  const key = await findActiveApiKeyByHash(q, hashApiKey(publishableKey), now);
   if (key?.kind !== 'publishable') return { mode: 'invalid_key', frameAncestors: [pageOrigin] };
   // Rows stored before origins were checked as exact hosts may hold a wildcard or a quote: they
   // never reach the CSP.

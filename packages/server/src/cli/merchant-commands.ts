@@ -34,7 +34,7 @@ export async function createMerchantCommand(config: Config, name: string): Promi
         },
         null,
         2,
-      )}\n` + 'These keys are shown only now; they are stored hashed.\n',
+      )}\nThese keys are shown only now; they are stored hashed.\n`,
     );
     return 0;
   } finally {

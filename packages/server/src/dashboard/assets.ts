@@ -7,7 +7,7 @@ export const DASHBOARD_CSS = `
 body { margin: 0; }
 a { color: #0b57d0; }
 a:focus, button:focus, input:focus, select:focus { outline: 3px solid #0b57d0; outline-offset: 2px; }
-.skip { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; }
+.skip, .skip-visually { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; }
 header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; padding: .75rem 1.5rem; background: #f2f4f7; border-bottom: 1px solid #d0d5dd; }
 header nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
 .mode-live { background: #fdecea; }

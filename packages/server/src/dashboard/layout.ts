@@ -2,6 +2,7 @@ import escapeHtml from 'escape-html';
 import type { DashboardRole } from '../domain/dashboard-roles.ts';
 import { type Language, type Messages, messages } from './i18n.ts';
 import { tw } from './i18n-webhooks.ts';
+import { restNavItems, rt } from './nav-rest.ts';
 
 /** Only our own script and stylesheet; no inline code, no other origin, never framed. */
 export const DASHBOARD_CSP =
@@ -42,15 +43,18 @@ function header(frame: PageFrame): string {
   if (!frame.session) return `<header><strong>${h(m.title)}</strong>${languageSwitch}</header>`;
   const mode = frame.mode ?? 'test';
   const otherMode = mode === 'test' ? 'live' : 'test';
-  const modeSwitch = frame.path.startsWith(`/dashboard/${mode}/`)
-    ? `<a href="${h(href(frame.path.endsWith('/webhooks') ? `/dashboard/${otherMode}/webhooks` : `/dashboard/${otherMode}/payments`, frame.lang))}">${h(otherMode === 'live' ? m.liveData : m.testData)}</a>`
-    : '';
+  // Every page has the switch: a page of one mode leads to the same page of the other (a detail
+  // page to its list), a page of both modes to the other mode's overview.
+  const samePage = /^\/dashboard\/(?:test|live)\/([^/]+)/.exec(frame.path)?.[1] ?? 'overview';
+  const modeSwitch = `<a href="${h(href(`/dashboard/${otherMode}/${samePage}`, frame.lang))}">${h(otherMode === 'live' ? m.liveData : m.testData)}</a>`;
   return `<header class="mode-${mode}">
   <strong>${h(m.title)}</strong>
   <nav aria-label="${h(m.title)}"><ul>
+    <li><a href="${h(href(`/dashboard/${mode}/overview`, frame.lang))}">${h(rt(frame.lang).overview)}</a></li>
     <li><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.payments)}</a></li>
     <li><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang))}">${h(m.webhooks)}</a></li>
     <li><a href="${h(href('/dashboard/team', frame.lang))}">${h(m.team)}</a></li>
+    ${restNavItems(mode, frame.lang)}
   </ul></nav>
   <span class="mode">${h(m.viewing)}: ${h(mode === 'live' ? m.liveData : m.testData)}</span> ${modeSwitch}
   ${languageSwitch}

@@ -1,11 +1,5 @@
-import {
-  type PaymentIntent,
-  type Transaction,
-  transactionStatuses,
-  transactionTypes,
-} from '@paygate/contract';
-import { describeAmount } from '../domain/money.ts';
 import type { Language } from './i18n.ts';
+import { rt } from './i18n-rest.ts';
 import { h, href, type PageFrame, page, t } from './layout.ts';
 
 export function signInPage(lang: Language): string {
@@ -15,6 +9,7 @@ export function signInPage(lang: Language): string {
     `<form data-api="/dashboard/api/v1/session" data-next="${h(href('/dashboard/test/payments', lang))}" data-failed="${h(m.signInFailed)}" data-done="">
   <label>${h(m.email)} <input name="email" type="email" autocomplete="username" required></label>
   <label>${h(m.password)} <input name="password" type="password" autocomplete="current-password" required></label>
+  <label>${h(rt(lang).signInCode)} <input name="totp_code" autocomplete="one-time-code" maxlength="32"></label>
   <button type="submit">${h(m.signIn)}</button>
   <p data-out aria-live="polite"></p>
 </form>`,
@@ -32,80 +27,6 @@ export function acceptInvitationPage(lang: Language): string {
   <p data-out aria-live="polite"></p>
 </form>
 <p><a href="${h(href('/dashboard/sign-in', lang))}">${h(m.signIn)}</a></p>`,
-  );
-}
-
-export interface PaymentsFilter {
-  status?: string;
-  type?: string;
-  from?: string;
-  to?: string;
-}
-
-function options(values: readonly string[], chosen: string | undefined, anyLabel: string): string {
-  return [`<option value="">${h(anyLabel)}</option>`]
-    .concat(values.map((v) => `<option value="${h(v)}"${v === chosen ? ' selected' : ''}>${h(v)}</option>`))
-    .join('');
-}
-
-export function paymentsPage(
-  frame: PageFrame,
-  filter: PaymentsFilter,
-  result: { items: Transaction[]; nextCursor: string | null } | { error: string },
-): string {
-  const m = t(frame.lang);
-  const mode = frame.mode ?? 'test';
-  const form = `<form class="inline" method="get" action="/dashboard/${mode}/payments" role="search">
-  <input type="hidden" name="lang" value="${frame.lang}">
-  <label>${h(m.status)} <select name="status">${options(transactionStatuses, filter.status, m.any)}</select></label>
-  <label>${h(m.type)} <select name="type">${options(transactionTypes, filter.type, m.any)}</select></label>
-  <label>${h(m.from)} <input name="from" value="${h(filter.from)}" placeholder="2026-01-01T00:00:00Z"></label>
-  <label>${h(m.to)} <input name="to" value="${h(filter.to)}" placeholder="2026-12-31T23:59:59Z"></label>
-  <button type="submit">${h(m.search)}</button>
-</form>`;
-  if ('error' in result) return page(frame, `${form}<p role="alert">${h(result.error)}</p>`);
-  const rows = result.items
-    .map(
-      (tx) => `<tr>
-  <td><a href="${h(href(`/dashboard/${mode}/payments/${tx.payment_intent_id}`, frame.lang))}">${h(tx.payment_intent_id)}</a></td>
-  <td>${h(tx.type)}</td><td>${h(tx.status)}</td>
-  <td>${h(describeAmount(tx.amount_minor, tx.currency))}</td><td>${h(tx.created_at)}</td></tr>`,
-    )
-    .join('\n');
-  const table = result.items.length
-    ? `<table><caption>${h(m.payments)}</caption><thead><tr><th scope="col">${h(m.payment)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.noPayments)}</p>`;
-  const next = result.nextCursor
-    ? `<p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang, { ...filter, cursor: result.nextCursor }))}">${h(m.next)}</a></p>`
-    : '';
-  return page(frame, `${form}${table}${next}`);
-}
-
-export function paymentPage(frame: PageFrame, intent: PaymentIntent, canRefund: boolean): string {
-  const m = t(frame.lang);
-  const mode = frame.mode ?? 'test';
-  const refundable = intent.amount_minor - intent.amount_refunded_minor;
-  const refundForm =
-    canRefund && intent.status === 'SUCCEEDED' && refundable > 0
-      ? `<h2>${h(m.refund)}</h2>
-<form data-api="/dashboard/api/v1/${mode}/refunds" data-idempotent data-failed="${h(m.refund)}" data-done="${h(m.refundDone)}" data-show="id">
-  <input type="hidden" name="payment_intent_id" value="${h(intent.id)}">
-  <label>${h(m.refundAmount)} <input name="amount_minor" type="number" min="1" max="${refundable}" step="1" value="${refundable}" required></label>
-  <button type="submit">${h(m.refund)}</button>
-  <p data-out aria-live="polite"></p>
-</form>`
-      : '';
-  return page(
-    frame,
-    `<dl>
-  <dt>ID</dt><dd><code>${h(intent.id)}</code></dd>
-  <dt>${h(m.status)}</dt><dd>${h(intent.status)}</dd>
-  <dt>${h(m.amount)}</dt><dd>${h(describeAmount(intent.amount_minor, intent.currency))}</dd>
-  <dt>${h(m.refunded)}</dt><dd>${h(describeAmount(intent.amount_refunded_minor, intent.currency))}</dd>
-  <dt>${h(m.created)}</dt><dd>${h(intent.created_at)}</dd>
-</dl>
-${refundForm}
-<p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.back)}</a></p>`,
   );
 }
 

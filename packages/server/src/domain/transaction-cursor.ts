@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ValidationError } from './errors.ts';
-import { hasIdShape } from './ids.ts';
+import { hasIdShape, type IdPrefix } from './ids.ts';
 
 /** A row's place in the transaction list order: its exact created_at (UTC, microseconds) and id. */
 export interface TransactionPosition {
@@ -34,8 +34,15 @@ export function encodeTransactionCursor(position: TransactionPosition, key: Buff
   return `${Buffer.from(payload, 'utf8').toString('base64url')}.${macOf(payload, key).toString('base64url')}`;
 }
 
-/** Reads a cursor back; anything that is not one this service issued is `400 validation_error`. */
-export function decodeTransactionCursor(cursor: string, key: Buffer): TransactionPosition {
+/**
+ * Reads a cursor back; anything that is not one this service issued is `400 validation_error`.
+ * `idPrefix` names the list (the payment search pages intents, `pi`, the same way).
+ */
+export function decodeTransactionCursor(
+  cursor: string,
+  key: Buffer,
+  idPrefix: IdPrefix = 'txn',
+): TransactionPosition {
   const match = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
   if (!match) throw malformed();
   const payload = Buffer.from(match[1] as string, 'base64url').toString('utf8');
@@ -47,7 +54,7 @@ export function decodeTransactionCursor(cursor: string, key: Buffer): Transactio
   const [version, createdAt, id] = parts as [string, string, string];
   if (version !== VERSION) throw malformed();
   if (!INSTANT.test(createdAt) || !Number.isFinite(Date.parse(createdAt))) throw malformed();
-  if (!hasIdShape(id, 'txn')) throw malformed();
+  if (!hasIdShape(id, idPrefix)) throw malformed();
   // Round-trip check: a cursor that decodes but is not in canonical form was not made here.
   if (encodeTransactionCursor({ createdAt, id }, key) !== cursor) throw malformed();
   return { createdAt, id };

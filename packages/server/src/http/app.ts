@@ -8,6 +8,7 @@ import { MAX_PATH_SEGMENT_LENGTH, onClientError, onFrameworkError } from './pars
 import { adminAuth } from './plugins/admin-auth.ts';
 import { apiKeyAuth } from './plugins/auth.ts';
 import { cardGuard } from './plugins/card-guard.ts';
+import { clientTelemetry } from './plugins/client-telemetry.ts';
 import { dashboardAuth } from './plugins/dashboard-auth.ts';
 import { inputHygiene } from './plugins/input-hygiene.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
@@ -22,10 +23,16 @@ import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
+import { dashboardApiKeyRoutes } from './routes/dashboard/api-keys.ts';
+import { dashboardClientRoutes } from './routes/dashboard/clients.ts';
+import { dashboardEmbedDomainRoutes } from './routes/dashboard/embed-domains.ts';
+import { dashboardOverviewRoutes } from './routes/dashboard/overview.ts';
 import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
+import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.ts';
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
+import { dashboardTotpRoutes } from './routes/dashboard/totp.ts';
 import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
@@ -122,6 +129,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
   await app.register(dashboardAuth, { ctx });
+  await app.register(clientTelemetry, { ctx });
   await app.register(inputHygiene);
   await app.register(cardGuard);
 
@@ -146,6 +154,13 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardPaymentRoutes, { ctx });
   await app.register(dashboardWebhookRoutes, { ctx });
   await app.register(dashboardPageRoutes, { ctx });
+  // The rest of the back office (overview, search and export, keys, domains, second factor, clients).
+  await app.register(dashboardOverviewRoutes, { ctx });
+  await app.register(dashboardPaymentSearchRoutes, { ctx });
+  await app.register(dashboardApiKeyRoutes, { ctx });
+  await app.register(dashboardEmbedDomainRoutes, { ctx });
+  await app.register(dashboardTotpRoutes, { ctx });
+  await app.register(dashboardClientRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

@@ -41,6 +41,7 @@ export function createdApiKeyResource(created: CreatedApiKey) {
     key_hint: created.keyHint,
     created_at: created.createdAt.toISOString(),
     revoked_at: null,
+    expires_at: null,
     key: created.key,
   };
 }
@@ -151,6 +152,7 @@ export function apiKeyResource(row: Omit<ApiKeyRow, 'key_hash'>, key?: string): 
     key_hint: row.key_hint,
     created_at: row.created_at.toISOString(),
     revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
+    expires_at: row.expires_at ? row.expires_at.toISOString() : null,
     ...(key !== undefined ? { key } : {}),
   };
 }

@@ -50,12 +50,17 @@ class ApiKeyCache {
   /** The cached answer: a row, `null` for a key known to be unknown, `undefined` when not cached. */
   cached(keyHash: string): ApiKeyRow | null | undefined {
     const row = this.known.get(keyHash);
+    // A rolled key's grace period ends on the clock, with no announcement: checked on every use.
+    if (row?.expires_at && row.expires_at <= this.ctx.clock.now()) {
+      this.known.delete(keyHash);
+      return undefined;
+    }
     if (row) return row;
     return this.unknown.get(keyHash) ? null : undefined;
   }
 
   async lookUp(keyHash: string): Promise<ApiKeyRow | null> {
-    const row = await findActiveApiKeyByHash(this.ctx.db, keyHash);
+    const row = await findActiveApiKeyByHash(this.ctx.db, keyHash, this.ctx.clock.now());
     if (row) this.known.set(keyHash, row);
     else this.unknown.set(keyHash, true);
     return row;

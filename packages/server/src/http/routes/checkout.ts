@@ -92,7 +92,7 @@ export async function checkoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
           .send('<!doctype html><title>Bad request</title><p>origin and pk are required.</p>');
       }
-      const access = await resolveFrameAccess(ctx.db, request.query.pk, parentOrigin);
+      const access = await resolveFrameAccess(ctx.db, request.query.pk, parentOrigin, ctx.clock.now());
       const origins = gatewayOrigins();
       const csp = frameCsp({
         frameAncestors: access.frameAncestors,

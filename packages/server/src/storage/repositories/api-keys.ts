@@ -12,11 +12,17 @@ export interface ApiKeyRow {
   permissions: string[] | null;
   created_at: Date;
   revoked_at: Date | null;
+  /** When a rolled key stops working (null: no end); see 072_api_key_expiry.sql. */
+  expires_at: Date | null;
 }
 
-const columns = 'id, merchant_id, livemode, kind, key_hash, key_hint, permissions, created_at, revoked_at';
+const columns =
+  'id, merchant_id, livemode, kind, key_hash, key_hint, permissions, created_at, revoked_at, expires_at';
 
-export async function insertApiKey(q: Queryable, key: Omit<ApiKeyRow, 'revoked_at'>): Promise<void> {
+export async function insertApiKey(
+  q: Queryable,
+  key: Omit<ApiKeyRow, 'revoked_at' | 'expires_at'>,
+): Promise<void> {
   await q.query(
     `INSERT INTO api_keys (id, merchant_id, livemode, kind, key_hash, key_hint, permissions, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -33,13 +39,17 @@ export async function insertApiKey(q: Queryable, key: Omit<ApiKeyRow, 'revoked_a
   );
 }
 
-/** A key that works: not revoked, and its merchant not disabled. */
-export async function findActiveApiKeyByHash(q: Queryable, keyHash: string): Promise<ApiKeyRow | null> {
+/** A key that works at `now`: not revoked, not expired, and its merchant not disabled. */
+export async function findActiveApiKeyByHash(
+  q: Queryable,
+  keyHash: string,
+  now: Date,
+): Promise<ApiKeyRow | null> {
   const { rows } = await q.query<ApiKeyRow>(
     `SELECT ${columns} FROM api_keys
-      WHERE key_hash = $1 AND revoked_at IS NULL
+      WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)
         AND NOT EXISTS (SELECT 1 FROM merchants m WHERE m.id = api_keys.merchant_id AND m.disabled_at IS NOT NULL)`,
-    [keyHash],
+    [keyHash, now],
   );
   return rows[0] ?? null;
 }
@@ -94,4 +104,28 @@ export async function revokeApiKey(q: Queryable, id: string, now: Date): Promise
     [id, now],
   );
   return rows[0] ?? null;
+}
+
+/** Sets when a key stops working (a roll with a grace period); an earlier end is kept. */
+export async function expireApiKey(q: Queryable, id: string, at: Date): Promise<ApiKeyListRow | null> {
+  const { rows } = await q.query<ApiKeyListRow>(
+    `UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, $2), $2) WHERE id = $1 RETURNING ${listColumns}`,
+    [id, at],
+  );
+  return rows[0] ?? null;
+}
+
+/** The keys of one tenant (merchant and mode), newest first: the dashboard's key list. */
+export async function listApiKeysOfMode(
+  q: Queryable,
+  merchantId: string,
+  livemode: boolean,
+  limit: number,
+): Promise<ApiKeyListRow[]> {
+  const { rows } = await q.query<ApiKeyListRow>(
+    `SELECT ${listColumns} FROM api_keys WHERE merchant_id = $1 AND livemode = $2
+      ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [merchantId, livemode, limit],
+  );
+  return rows;
 }

@@ -51,20 +51,24 @@ const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError'>>({
 });
 
 /** What is read back: the inserted columns and the last failure. */
-const selectColumns = `${intents.columns()}, last_error_code, last_error_decline_code, last_error_message`;
+export const INTENT_SELECT_COLUMNS = `${intents.columns()}, last_error_code, last_error_decline_code, last_error_message`;
 
-interface LastErrorColumns {
+export interface LastErrorColumns {
   last_error_code: string | null;
   last_error_decline_code: string | null;
   last_error_message: string | null;
 }
 
-/** The record of the first row selected with {@link selectColumns}, or null when there is none. */
+/** The record of the first row selected with {@link INTENT_SELECT_COLUMNS}, or null when there is none. */
 function firstIntent(
   rows: readonly (Record<string, unknown> & LastErrorColumns)[],
 ): PaymentIntentRecord | null {
   const row = rows[0];
-  if (!row) return null;
+  return row ? intentOfRow(row) : null;
+}
+
+/** The record of one row selected with {@link INTENT_SELECT_COLUMNS}. */
+export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): PaymentIntentRecord {
   return {
     ...intents.fromRow(row),
     lastPaymentError:
@@ -145,7 +149,7 @@ export async function findPaymentIntent(
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
   const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
-    `SELECT ${selectColumns} FROM payment_intents
+    `SELECT ${INTENT_SELECT_COLUMNS} FROM payment_intents
       WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id, scope.merchantId, scope.livemode],
   );
@@ -159,7 +163,7 @@ export async function findPaymentIntentById(
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
   const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
-    `SELECT ${selectColumns} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${INTENT_SELECT_COLUMNS} FROM payment_intents WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return firstIntent(rows);
@@ -194,7 +198,7 @@ export async function updatePaymentIntentStatus(
             last_error_decline_code = CASE WHEN $7::text IS NULL THEN last_error_decline_code ELSE $8 END,
             last_error_message = COALESCE($9, last_error_message)
       WHERE id = $1 AND status = $2
-      RETURNING ${selectColumns}`,
+      RETURNING ${INTENT_SELECT_COLUMNS}`,
     [
       id,
       expectedStatus,

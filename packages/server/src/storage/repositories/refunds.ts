@@ -208,3 +208,18 @@ export async function claimRefundsDueForSync(
   );
   return rows.map(refunds.fromRow);
 }
+
+/** The refunds of one intent of a tenant, oldest first (the payment page). */
+export async function listRefundsOfIntent(
+  q: Queryable,
+  scope: TenantScope,
+  paymentIntentId: string,
+): Promise<RefundRecord[]> {
+  const { rows } = await q.query(
+    `SELECT ${refunds.columns()} FROM refunds
+      WHERE payment_intent_id = $1 AND merchant_id = $2 AND livemode = $3
+      ORDER BY created_at, id`,
+    [paymentIntentId, scope.merchantId, scope.livemode],
+  );
+  return rows.map((row) => refunds.fromRow(row));
+}

@@ -1,73 +1,13 @@
-import type { Transaction } from '@paygate/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { resolveSession } from '../../../app/dashboard-accounts.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
-import { endpointsNeedingAttention } from '../../../app/dashboard-webhooks.ts';
-import { listTransactions } from '../../../app/list-transactions.ts';
-import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
-import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
-import { DASHBOARD_CSP, href, type PageFrame } from '../../../dashboard/layout.ts';
-import {
-  acceptInvitationPage,
-  type PaymentsFilter,
-  paymentPage,
-  paymentsPage,
-  signInPage,
-  teamPage,
-} from '../../../dashboard/pages.ts';
+import { pickLanguage } from '../../../dashboard/i18n.ts';
+import { href } from '../../../dashboard/layout.ts';
+import { acceptInvitationPage, signInPage, teamPage } from '../../../dashboard/pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
-import { AppError } from '../../../domain/errors.ts';
 import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
-import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
-
-type Mode = 'test' | 'live';
-export const isMode = (value: string): value is Mode => value === 'test' || value === 'live';
-
-export function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('content-security-policy', DASHBOARD_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'same-origin')
-    .header('cache-control', 'no-store')
-    .send(body);
-}
-
-export function text(query: unknown, name: string): string | undefined {
-  const value =
-    typeof query === 'object' && query !== null ? (query as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/**
- * The signed-in user of a page, or null after sending the browser to the sign-in page. With it
- * come the webhook endpoints of the page's mode that need attention (the banner on every page).
- */
-export async function signedInUser(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  lang: Language,
-) {
-  const sessionId = request.cookies[SESSION_COOKIE];
-  const found = sessionId ? await resolveSession(ctx, sessionId) : null;
-  if (!found) {
-    await reply.redirect(href('/dashboard/sign-in', lang), 303);
-    return null;
-  }
-  const params = request.params as { mode?: unknown } | undefined;
-  const scope = { merchantId: found.user.merchant_id, livemode: params?.mode === 'live' };
-  const attention = (await endpointsNeedingAttention(ctx, scope)).map((e) => ({
-    id: e.id,
-    url: e.url,
-    status: e.status,
-  }));
-  return { ...found, attention };
-}
+import { frameOf, html, signedIn } from './page-kit.ts';
 
 /**
  * The back office's pages, rendered on the server from the same use cases the dashboard API
@@ -75,9 +15,6 @@ export async function signedInUser(
  * what the page offers (the API behind each form checks it again).
  */
 export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const signedIn = (request: FastifyRequest, reply: FastifyReply, lang: Language) =>
-    signedInUser(ctx, request, reply, lang);
-
   const assets = {
     'dashboard.css': ['text/css', DASHBOARD_CSS],
     'dashboard.js': ['text/javascript', DASHBOARD_JS],
@@ -101,61 +38,9 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     html(reply, acceptInvitationPage(pickLanguage(request.query, request.headers['accept-language']))),
   );
 
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/payments', async (request, reply) => {
-    const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(request, reply, lang);
-    if (!found) return reply;
-    const frame = frameOf(lang, `/dashboard/${mode}/payments`, mode, found);
-    const filter: PaymentsFilter = {
-      status: text(request.query, 'status'),
-      type: text(request.query, 'type'),
-      from: text(request.query, 'from'),
-      to: text(request.query, 'to'),
-    };
-    const cursor = text(request.query, 'cursor');
-    try {
-      const listed = await listTransactions(
-        ctx,
-        { merchantId: found.user.merchant_id, livemode: mode === 'live' },
-        {
-          ...(filter.status ? { status: filter.status as Transaction['status'] } : {}),
-          ...(filter.type ? { type: filter.type as Transaction['type'] } : {}),
-          ...(filter.from ? { from: filter.from } : {}),
-          ...(filter.to ? { to: filter.to } : {}),
-          ...(cursor ? { cursor } : {}),
-        },
-      );
-      const items = listed.itemsJson.map((json) => JSON.parse(json) as Transaction);
-      return html(reply, paymentsPage(frame, filter, { items, nextCursor: listed.nextCursor }));
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return html(reply, paymentsPage(frame, filter, { error: error.message }), error.status);
-    }
-  });
-
-  app.get<{ Params: { mode: string; id: string } }>(
-    '/dashboard/:mode/payments/:id',
-    async (request, reply) => {
-      const lang = pickLanguage(request.query, request.headers['accept-language']);
-      const { mode, id } = request.params;
-      if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-      const found = await signedIn(request, reply, lang);
-      if (!found) return reply;
-      const scope = { merchantId: found.user.merchant_id, livemode: mode === 'live' };
-      const intent = paymentIntentResource(await retrievePaymentIntent(ctx, scope, id), { kind: 'event' });
-      const frame = frameOf(lang, `/dashboard/${mode}/payments/${id}`, mode, found);
-      return html(
-        reply,
-        paymentPage({ ...frame, title: intent.id }, intent, roleAllows(found.user.role, 'operate')),
-      );
-    },
-  );
-
   app.get('/dashboard/team', async (request, reply) => {
     const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const found = await signedIn(request, reply, lang);
+    const found = await signedIn(ctx, request, reply, lang);
     if (!found) return reply;
     const merchantId = found.user.merchant_id;
     const users = (await listUsersOfMerchant(ctx.db, merchantId)).map((u) => ({
@@ -166,28 +51,4 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const audit = roleAllows(found.user.role, 'administer') ? await listAudit(ctx, merchantId) : null;
     return html(reply, teamPage(frameOf(lang, '/dashboard/team', 'test', found), { users, audit }));
   });
-}
-
-export function frameOf(
-  lang: Language,
-  path: string,
-  mode: Mode,
-  found: NonNullable<Awaited<ReturnType<typeof signedInUser>>>,
-): PageFrame {
-  const titles = {
-    en: { payments: 'Payments', team: 'Team', webhooks: 'Webhooks' },
-    es: { payments: 'Pagos', team: 'Equipo', webhooks: 'Webhooks' },
-  };
-  return {
-    lang,
-    path,
-    mode,
-    title: path.endsWith('/team')
-      ? titles[lang].team
-      : path.endsWith('/webhooks')
-        ? titles[lang].webhooks
-        : titles[lang].payments,
-    session: { email: found.user.email, role: found.user.role, csrfToken: found.session.csrf_token },
-    attention: found.attention,
-  };
 }

@@ -13,7 +13,7 @@ import {
 } from '../../../dashboard/webhooks-pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import type { DeliveryStatus } from '../../../storage/repositories/webhook-deliveries.ts';
-import { frameOf, html, isMode, signedInUser, text } from './pages.ts';
+import { frameOf, html, isMode, signedIn, text } from './page-kit.ts';
 
 const isStatus = (value: string): value is DeliveryStatus =>
   (webhookDeliveryStatuses as readonly string[]).includes(value);
@@ -42,7 +42,7 @@ async function pageCaller(
     await reply.code(404).type('text/plain').send('not found');
     return null;
   }
-  const found = await signedInUser(ctx, request, reply, lang);
+  const found = await signedIn(ctx, request, reply, lang);
   if (!found) return null;
   return { lang, mode, found, scope: { merchantId: found.user.merchant_id, livemode: mode === 'live' } };
 }

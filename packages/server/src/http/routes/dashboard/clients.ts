@@ -1,0 +1,39 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import { listClients } from '../../../app/client-telemetry.ts';
+import type { AppContext } from '../../../app/context.ts';
+import { clientsPage } from '../../../dashboard/clients-page.ts';
+import { rt } from '../../../dashboard/i18n-rest.ts';
+import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
+import { modePage } from './page-kit.ts';
+
+/** The clients page: which Paygate client libraries and versions called the API, per mode. */
+export async function dashboardClientRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const op = operations.dashboardListClients;
+  api.get(
+    routePath(op),
+    { schema: { params: op.params, response: { 200: op.response } }, config: { dashboard: 'read' } },
+    async (request) => {
+      const { user } = dashboardCallerOf(request);
+      const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
+      return { object: 'list' as const, data: await listClients(ctx, scope) };
+    },
+  );
+
+  modePage(
+    app,
+    ctx,
+    'clients',
+    (lang) => rt(lang).clients,
+    async ({ found, mode, frame }) =>
+      clientsPage(
+        frame,
+        await listClients(ctx, { merchantId: found.user.merchant_id, livemode: mode === 'live' }),
+      ),
+  );
+}

@@ -1,0 +1,165 @@
+import { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, type PaymentSearchQuery, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../../app/context.ts';
+import { paymentDetail } from '../../../app/payment-detail.ts';
+import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
+import { exportPaymentsCsv, searchPayments } from '../../../app/search-payments.ts';
+import { t } from '../../../dashboard/layout.ts';
+import {
+  type PaymentsPageFilter,
+  paymentDetailPage,
+  paymentsSearchPage,
+} from '../../../dashboard/payments-pages.ts';
+import { roleAllows } from '../../../domain/dashboard-roles.ts';
+import { AppError, ValidationError } from '../../../domain/errors.ts';
+import type { TenantScope } from '../../../domain/tenant.ts';
+import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
+import { frameFor, html, isMode, languageOf, signedIn, text } from './page-kit.ts';
+
+const FILTER_FIELDS = [
+  'id',
+  'status',
+  'amount_min',
+  'amount_max',
+  'currency',
+  'from',
+  'to',
+  'metadata_key',
+  'metadata_value',
+] as const;
+
+function wholeNumber(field: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,12}$/.test(value.trim()))
+    throw new ValidationError(field, 'must be a whole number of minor units');
+  return Number(value.trim());
+}
+
+/** The page's form fields (strings) as the API's query: the same filters, the same checks. */
+function queryOfPage(filter: PaymentsPageFilter, cursor: string | undefined): PaymentSearchQuery {
+  const status = filter.status as PaymentSearchQuery['status'];
+  return {
+    ...(filter.id ? { id: filter.id.trim() } : {}),
+    ...(status ? { status } : {}),
+    ...(filter.amount_min ? { amount_min: wholeNumber('amount_min', filter.amount_min) } : {}),
+    ...(filter.amount_max ? { amount_max: wholeNumber('amount_max', filter.amount_max) } : {}),
+    ...(filter.currency ? { currency: filter.currency.trim() } : {}),
+    ...(filter.from ? { from: filter.from.trim() } : {}),
+    ...(filter.to ? { to: filter.to.trim() } : {}),
+    ...(filter.metadata_key ? { metadata_key: filter.metadata_key } : {}),
+    ...(filter.metadata_value ? { metadata_value: filter.metadata_value } : {}),
+    ...(cursor ? { cursor } : {}),
+  };
+}
+
+/**
+ * Payments: search (API and page), CSV export with the same filters, and the payment page with
+ * its timeline, attempts, refunds, events and deliveries. Refunds go through the dashboard's
+ * refund route, which is the public API's refund use case.
+ */
+export async function dashboardPaymentSearchRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const scopeOf = (merchantId: string, mode: 'test' | 'live'): TenantScope => ({
+    merchantId,
+    livemode: mode === 'live',
+  });
+
+  const search = operations.dashboardSearchPayments;
+  api.get(
+    routePath(search),
+    {
+      schema: { params: search.params, querystring: search.querystring, response: { 200: search.response } },
+      config: { dashboard: 'read' },
+    },
+    async (request) => {
+      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      const found = await searchPayments(ctx, scope, request.query);
+      return {
+        object: 'list' as const,
+        data: found.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' })),
+        has_more: found.hasMore,
+        next_cursor: found.nextCursor,
+      };
+    },
+  );
+
+  const exportOp = operations.dashboardExportPayments;
+  // Registered without the TypeBox provider: the answer is a stream of CSV text, not the JSON its
+  // schema types (the schema is there for the OpenAPI document and the route table).
+  app.get<{ Params: { mode: 'test' | 'live' }; Querystring: Static<typeof exportOp.querystring> }>(
+    routePath(exportOp),
+    {
+      schema: {
+        params: exportOp.params,
+        querystring: exportOp.querystring,
+        response: { 200: exportOp.response },
+      },
+      config: { dashboard: 'read' },
+    },
+    async (request, reply) => {
+      const { mode } = request.params;
+      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, mode);
+      const csv = exportPaymentsCsv(ctx, scope, request.query);
+      const stamp = ctx.clock.now().toISOString().slice(0, 19).replaceAll(':', '');
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="payments-${mode}-${stamp}.csv"`)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(csv));
+    },
+  );
+
+  const detail = operations.dashboardPaymentDetail;
+  api.get(
+    routePath(detail),
+    { schema: { params: detail.params, response: { 200: detail.response } }, config: { dashboard: 'read' } },
+    async (request) => {
+      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      return paymentDetail(ctx, scope, request.params.id);
+    },
+  );
+
+  app.get<{ Params: { mode: string } }>('/dashboard/:mode/payments', async (request, reply) => {
+    const lang = languageOf(request);
+    const { mode } = request.params;
+    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
+    const found = await signedIn(ctx, request, reply, lang);
+    if (!found) return reply;
+    const frame = frameFor(lang, `/dashboard/${mode}/payments`, t(lang).payments, mode, found);
+    const filter: PaymentsPageFilter = {};
+    for (const field of FILTER_FIELDS) {
+      const value = text(request.query, field);
+      if (value !== undefined) filter[field] = value;
+    }
+    try {
+      const query = queryOfPage(filter, text(request.query, 'cursor'));
+      const result = await searchPayments(ctx, scopeOf(found.user.merchant_id, mode), query);
+      const intents = result.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' }));
+      return html(reply, paymentsSearchPage(frame, filter, { intents, nextCursor: result.nextCursor }));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return html(reply, paymentsSearchPage(frame, filter, { error: error.message }), error.status);
+    }
+  });
+
+  app.get<{ Params: { mode: string; id: string } }>(
+    '/dashboard/:mode/payments/:id',
+    async (request, reply) => {
+      const lang = languageOf(request);
+      const { mode, id } = request.params;
+      if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
+      const found = await signedIn(ctx, request, reply, lang);
+      if (!found) return reply;
+      const shown = await paymentDetail(ctx, scopeOf(found.user.merchant_id, mode), id);
+      const frame = frameFor(lang, `/dashboard/${mode}/payments/${id}`, shown.payment_intent.id, mode, found);
+      return html(reply, paymentDetailPage(frame, shown, roleAllows(found.user.role, 'operate')));
+    },
+  );
+}

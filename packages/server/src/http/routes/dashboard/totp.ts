@@ -1,0 +1,79 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { operations, routePath } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import {
+  confirmTotpEnrolment,
+  disableTotp,
+  pendingEnrolment,
+  startTotpEnrolment,
+  totpStatus,
+} from '../../../app/dashboard-totp.ts';
+import { rt } from '../../../dashboard/i18n-rest.ts';
+import { totpPage } from '../../../dashboard/totp-page.ts';
+import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
+import { frameFor, html, languageOf, signedIn, text } from './page-kit.ts';
+
+/**
+ * The signed-in user's own second factor. Every role may manage its own (action `read`: nothing
+ * of the merchant changes); each change still needs the CSRF token, and turning it off a code.
+ */
+export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  const status = operations.dashboardTotpStatus;
+  api.get(
+    routePath(status),
+    { schema: { response: { 200: status.response } }, config: { dashboard: 'read' } },
+    async (request) => ({
+      object: 'totp' as const,
+      ...(await totpStatus(ctx, dashboardCallerOf(request).user.id)),
+    }),
+  );
+
+  const enrol = operations.dashboardTotpEnrol;
+  api.post(
+    routePath(enrol),
+    { schema: { response: { 200: enrol.response } }, config: { dashboard: 'read' } },
+    async (request) => {
+      const started = await startTotpEnrolment(ctx, dashboardCallerOf(request).user);
+      return {
+        object: 'totp_enrolment' as const,
+        secret: started.secret,
+        otpauth_uri: started.otpauthUri,
+        qr_svg: started.qrSvg,
+      };
+    },
+  );
+
+  const confirm = operations.dashboardTotpConfirm;
+  api.post(
+    routePath(confirm),
+    { schema: { body: confirm.body, response: { 200: confirm.response } }, config: { dashboard: 'read' } },
+    async (request) => {
+      const done = await confirmTotpEnrolment(ctx, dashboardCallerOf(request).user, request.body.code);
+      return { object: 'totp' as const, enabled: true, recovery_codes: done.recoveryCodes };
+    },
+  );
+
+  const disable = operations.dashboardTotpDisable;
+  api.post(
+    routePath(disable),
+    { schema: { body: disable.body, response: { 200: disable.response } }, config: { dashboard: 'read' } },
+    async (request) => {
+      await disableTotp(ctx, dashboardCallerOf(request).user, request.body.code);
+      return { object: 'totp' as const, enabled: false };
+    },
+  );
+
+  app.get('/dashboard/account', async (request, reply) => {
+    const lang = languageOf(request);
+    const found = await signedIn(ctx, request, reply, lang);
+    if (!found) return reply;
+    const mode = text(request.query, 'mode') === 'live' ? 'live' : 'test';
+    const { enabled } = await totpStatus(ctx, found.user.id);
+    const pending = enabled ? null : await pendingEnrolment(ctx, found.user);
+    const frame = frameFor(lang, '/dashboard/account', rt(lang).secondFactor, mode, found);
+    return html(reply, totpPage(frame, { enabled, pending }));
+  });
+}

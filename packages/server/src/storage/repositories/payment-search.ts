@@ -1,0 +1,77 @@
+import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
+import type { Queryable } from '../db.ts';
+import {
+  INTENT_SELECT_COLUMNS,
+  intentOfRow,
+  type LastErrorColumns,
+  type PaymentIntentRecord,
+} from './payment-intents.ts';
+
+export interface PaymentSearchFilter {
+  id?: string;
+  status?: PaymentIntentStatus;
+  amountMin?: number;
+  amountMax?: number;
+  currency?: string;
+  from?: Date;
+  to?: Date;
+  metadataKey?: string;
+  metadataValue?: string;
+}
+
+export interface PaymentSearchRow {
+  intent: PaymentIntentRecord;
+  /** Its place in the list order, with the database's microseconds (a cursor must not round them). */
+  position: TransactionPosition;
+}
+
+/**
+ * The tenant's payment intents that pass every filter, newest first by (created_at, id), after
+ * `after` (keyset, as the transaction list pages). `limit` rows at most.
+ */
+export async function searchPaymentIntents(
+  q: Queryable,
+  scope: TenantScope,
+  filter: PaymentSearchFilter,
+  after: TransactionPosition | undefined,
+  limit: number,
+): Promise<PaymentSearchRow[]> {
+  const params: unknown[] = [scope.merchantId, scope.livemode];
+  const where = ['merchant_id = $1', 'livemode = $2'];
+  const add = (condition: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(condition(`$${params.length}`));
+  };
+  if (filter.id !== undefined) add((n) => `id = ${n}`, filter.id);
+  if (filter.status !== undefined) add((n) => `status = ${n}`, filter.status);
+  if (filter.amountMin !== undefined) add((n) => `amount_minor >= ${n}`, filter.amountMin);
+  if (filter.amountMax !== undefined) add((n) => `amount_minor <= ${n}`, filter.amountMax);
+  if (filter.currency !== undefined) add((n) => `currency = ${n}`, filter.currency);
+  if (filter.from !== undefined) add((n) => `created_at >= ${n}`, filter.from);
+  if (filter.to !== undefined) add((n) => `created_at < ${n}`, filter.to);
+  if (filter.metadataKey !== undefined && filter.metadataValue !== undefined) {
+    add((n) => `metadata @> ${n}::jsonb`, JSON.stringify({ [filter.metadataKey]: filter.metadataValue }));
+  } else if (filter.metadataKey !== undefined) {
+    add((n) => `metadata ? ${n}`, filter.metadataKey);
+  }
+  if (after) {
+    params.push(after.createdAt, after.id);
+    where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+  }
+  params.push(limit);
+  const { rows } = await q.query<Record<string, unknown> & LastErrorColumns & { position_at: string }>(
+    `SELECT ${INTENT_SELECT_COLUMNS},
+            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
+       FROM payment_intents
+      WHERE ${where.join(' AND ')}
+      ORDER BY created_at DESC, id DESC
+      LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map((row) => {
+    const intent = intentOfRow(row);
+    return { intent, position: { createdAt: row.position_at, id: intent.id } };
+  });
+}
