@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { createApiKey } from '../../../app/create-merchant.ts';
@@ -39,7 +39,7 @@ export async function dashboardApiKeyRoutes(
   const list = operations.dashboardListApiKeys;
   api.get(
     routePath(list),
-    { schema: { params: list.params, response: { 200: list.response } }, config: { dashboard: 'read' } },
+    { schema: { params: list.params, response: responseSchemas(list) }, config: { dashboard: 'read' } },
     async (request) => {
       const { user } = dashboardCallerOf(request);
       const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
@@ -51,7 +51,7 @@ export async function dashboardApiKeyRoutes(
   api.post(
     routePath(create),
     {
-      schema: { params: create.params, body: create.body, response: { 201: create.response } },
+      schema: { params: create.params, body: create.body, response: responseSchemas(create) },
       config: { dashboard: 'operate' },
     },
     async (request, reply) => {
@@ -71,7 +71,7 @@ export async function dashboardApiKeyRoutes(
   api.post(
     routePath(roll),
     {
-      schema: { params: roll.params, body: roll.body, response: { 201: roll.response } },
+      schema: { params: roll.params, body: roll.body, response: responseSchemas(roll) },
       config: { dashboard: 'operate' },
     },
     async (request, reply) => {
@@ -90,7 +90,7 @@ export async function dashboardApiKeyRoutes(
   api.post(
     routePath(revoke),
     {
-      schema: { params: revoke.params, response: { 200: revoke.response } },
+      schema: { params: revoke.params, response: responseSchemas(revoke) },
       config: { dashboard: 'operate' },
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import { listClients } from '../../../app/client-telemetry.ts';
 import type { AppContext } from '../../../app/context.ts';
@@ -17,7 +17,7 @@ export async function dashboardClientRoutes(
   const op = operations.dashboardListClients;
   api.get(
     routePath(op),
-    { schema: { params: op.params, response: { 200: op.response } }, config: { dashboard: 'read' } },
+    { schema: { params: op.params, response: responseSchemas(op) }, config: { dashboard: 'read' } },
     async (request) => {
       const { user } = dashboardCallerOf(request);
       const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { recordAudit } from '../../../app/dashboard-audit.ts';
@@ -31,7 +31,7 @@ export async function dashboardEmbedDomainRoutes(
   const list = operations.dashboardListEmbedDomains;
   api.get(
     routePath(list),
-    { schema: { response: { 200: list.response } }, config: { dashboard: 'read' } },
+    { schema: { response: responseSchemas(list) }, config: { dashboard: 'read' } },
     async (request) => {
       const rows = await embedDomainsOf(ctx.db, dashboardCallerOf(request).user.merchant_id);
       return { object: 'list' as const, data: rows.map(embedDomainResource) };
@@ -42,7 +42,7 @@ export async function dashboardEmbedDomainRoutes(
   api.post(
     routePath(add),
     {
-      schema: { body: add.body, response: { 200: add.response, 201: add.response } },
+      schema: { body: add.body, response: responseSchemas(add) },
       config: { dashboard: 'operate' },
     },
     async (request, reply) => {
@@ -60,7 +60,7 @@ export async function dashboardEmbedDomainRoutes(
   const remove = operations.dashboardRemoveEmbedDomain;
   api.post(
     routePath(remove),
-    { schema: { body: remove.body, response: { 200: remove.response } }, config: { dashboard: 'operate' } },
+    { schema: { body: remove.body, response: responseSchemas(remove) }, config: { dashboard: 'operate' } },
     async (request) => {
       const { user } = dashboardCallerOf(request);
       return removeEmbedDomain(

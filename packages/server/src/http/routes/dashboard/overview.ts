@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { dashboardOverview } from '../../../app/dashboard-overview.ts';
@@ -17,7 +17,7 @@ export async function dashboardOverviewRoutes(
   const op = operations.dashboardOverview;
   api.get(
     routePath(op),
-    { schema: { params: op.params, response: { 200: op.response } }, config: { dashboard: 'read' } },
+    { schema: { params: op.params, response: responseSchemas(op) }, config: { dashboard: 'read' } },
     async (request) => {
       const { user } = dashboardCallerOf(request);
       return dashboardOverview(ctx, {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, type PaymentSearchQuery, routePath } from '@paygate/contract';
+import { operations, type PaymentSearchQuery, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../app/context.ts';
@@ -74,7 +74,7 @@ export async function dashboardPaymentSearchRoutes(
   api.get(
     routePath(search),
     {
-      schema: { params: search.params, querystring: search.querystring, response: { 200: search.response } },
+      schema: { params: search.params, querystring: search.querystring, response: responseSchemas(search) },
       config: { dashboard: 'read' },
     },
     async (request) => {
@@ -98,7 +98,7 @@ export async function dashboardPaymentSearchRoutes(
       schema: {
         params: exportOp.params,
         querystring: exportOp.querystring,
-        response: { 200: exportOp.response },
+        response: responseSchemas(exportOp),
       },
       config: { dashboard: 'read' },
     },
@@ -119,7 +119,7 @@ export async function dashboardPaymentSearchRoutes(
   const detail = operations.dashboardPaymentDetail;
   api.get(
     routePath(detail),
-    { schema: { params: detail.params, response: { 200: detail.response } }, config: { dashboard: 'read' } },
+    { schema: { params: detail.params, response: responseSchemas(detail) }, config: { dashboard: 'read' } },
     async (request) => {
       const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
       return paymentDetail(ctx, scope, request.params.id);

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, routePath } from '@paygate/contract';
+import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import {
@@ -24,7 +24,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const status = operations.dashboardTotpStatus;
   api.get(
     routePath(status),
-    { schema: { response: { 200: status.response } }, config: { dashboard: 'read' } },
+    { schema: { response: responseSchemas(status) }, config: { dashboard: 'read' } },
     async (request) => ({
       object: 'totp' as const,
       ...(await totpStatus(ctx, dashboardCallerOf(request).user.id)),
@@ -34,7 +34,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const enrol = operations.dashboardTotpEnrol;
   api.post(
     routePath(enrol),
-    { schema: { response: { 200: enrol.response } }, config: { dashboard: 'read' } },
+    { schema: { response: responseSchemas(enrol) }, config: { dashboard: 'read' } },
     async (request) => {
       const started = await startTotpEnrolment(ctx, dashboardCallerOf(request).user);
       return {
@@ -49,7 +49,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const confirm = operations.dashboardTotpConfirm;
   api.post(
     routePath(confirm),
-    { schema: { body: confirm.body, response: { 200: confirm.response } }, config: { dashboard: 'read' } },
+    { schema: { body: confirm.body, response: responseSchemas(confirm) }, config: { dashboard: 'read' } },
     async (request) => {
       const done = await confirmTotpEnrolment(ctx, dashboardCallerOf(request).user, request.body.code);
       return { object: 'totp' as const, enabled: true, recovery_codes: done.recoveryCodes };
@@ -59,7 +59,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const disable = operations.dashboardTotpDisable;
   api.post(
     routePath(disable),
-    { schema: { body: disable.body, response: { 200: disable.response } }, config: { dashboard: 'read' } },
+    { schema: { body: disable.body, response: responseSchemas(disable) }, config: { dashboard: 'read' } },
     async (request) => {
       await disableTotp(ctx, dashboardCallerOf(request).user, request.body.code);
       return { object: 'totp' as const, enabled: false };
