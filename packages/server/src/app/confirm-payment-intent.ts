@@ -28,6 +28,7 @@ import {
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
+import { connectorForNewPayment, gatewayKeyOf } from './gateway-connectors.ts';
 import { applyIntentAction } from './intent-status.ts';
 
 /** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */
@@ -106,12 +107,8 @@ async function startAttempt(
     await applyIntentAction(tx, intent, { type: 'expire' }, now);
     return { kind: 'expired' };
   }
-  const connector = ctx.gateways.get(intent.gatewayId);
-  if (!connector) {
-    throw new GatewayError('gateway_unavailable', `Gateway '${intent.gatewayId}' is not configured.`, {
-      retryAfterSeconds: 60,
-    });
-  }
+  // Read again here, not at create: an account disabled since then takes no new charge.
+  const connector = await connectorForNewPayment(ctx, gatewayKeyOf(intent), { q: tx });
   const delayed = hasDelayedOutcome(intent);
   // The attempt and its PENDING transaction do not depend on each other: on a pipelined
   // connection both travel in one round trip.

@@ -19,6 +19,7 @@ import {
 } from '../storage/repositories/refunds.ts';
 import { insertTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
+import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
 import { applyRefundOutcomeByGatewayKey, REFUND_SYNC_INTERVAL_SECONDS } from './refund-outcome.ts';
 
 /** How far back a merchant's Idempotency-Key finds the refund it started (the key's lifetime). */
@@ -96,7 +97,7 @@ export async function startRefund(
   if (!intent) throw new NotFoundError('payment intent', input.payment_intent_id);
   const totals = await refundTotalsOfIntent(tx, intent.id);
   const amountMinor = refundAmountFor(intent, totals.committedMinor, input.amount_minor);
-  if (!ctx.gateways.get(intent.gatewayId)) {
+  if (!(await connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: false, q: tx }))) {
     throw new Error(`gateway ${intent.gatewayId} of intent ${intent.id} is not configured`);
   }
   const chargeReference = await chargeReferenceOf(tx, intent);
@@ -186,7 +187,7 @@ async function resumeRefund(
  */
 export async function sendRefund(ctx: AppContext, started: StartedRefund): Promise<RefundOutcome | null> {
   if (!started.send) return null;
-  const connector = ctx.gateways.get(started.refund.gatewayId);
+  const connector = await connectorFor(ctx, gatewayKeyOf(started.refund), { forNewPayment: false });
   if (!connector)
     return { kind: 'indeterminate', detail: `gateway ${started.refund.gatewayId} is not configured` };
   try {

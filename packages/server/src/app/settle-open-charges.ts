@@ -14,6 +14,7 @@ import {
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
+import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
 
 export interface BatchResult {
   /** How many attempts were claimed and looked at. */
@@ -41,7 +42,7 @@ async function settleDueAttempts(
   const warnings: string[] = [];
   await Promise.all(
     claimed.map(async (attempt) => {
-      const connector = ctx.gateways.get(attempt.gatewayId);
+      const connector = await connectorFor(ctx, gatewayKeyOf(attempt), { forNewPayment: false });
       if (!connector) {
         warnings.push(`attempt ${attempt.idempotencyKey}: gateway ${attempt.gatewayId} is not configured`);
         return;

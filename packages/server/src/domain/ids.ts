@@ -15,6 +15,7 @@ export const idPrefixes = {
   lateCapture: 'lc',
   dashboardUser: 'usr',
   auditEntry: 'aud',
+  gatewayAccount: 'gwa',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

@@ -15,6 +15,7 @@ import { rateLimiting } from './plugins/rate-limit.ts';
 import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { dashboardInvitationAdminRoutes } from './routes/admin/dashboard-invitations.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
+import { gatewayAccountAdminRoutes } from './routes/admin/gateway-accounts.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
@@ -133,6 +134,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(merchantManagementRoutes, { ctx });
   await app.register(apiKeyAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
+  await app.register(gatewayAccountAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(apiReferenceRoutes);
   await app.register(webhookAdminRoutes, { ctx });

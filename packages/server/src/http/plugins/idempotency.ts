@@ -229,11 +229,12 @@ function isStoredRefusal(error: unknown): error is AppError {
  * `write` stores it and the resource under the key's lock.
  */
 export interface OneStatementWrite {
-  prepare(): {
-    status: number;
-    body: unknown;
-    write(q: Queryable, claim: KeyClaim): Promise<OneStatementResult>;
-  };
+  prepare(): Promise<PreparedWrite>;
+}
+interface PreparedWrite {
+  status: number;
+  body: unknown;
+  write(q: Queryable, claim: KeyClaim): Promise<OneStatementResult>;
 }
 export type OneStatementResult = 'created' | 'in_flight' | 'exists';
 
@@ -249,9 +250,9 @@ async function tryOneStatement(
   key: { key: string; path: string; hash: string },
   fast: OneStatementWrite,
 ): Promise<{ status: number; body: string } | null> {
-  let prepared: ReturnType<OneStatementWrite['prepare']>;
+  let prepared: PreparedWrite;
   try {
-    prepared = fast.prepare();
+    prepared = await fast.prepare();
   } catch (error) {
     if (error instanceof AppError && error.code === 'validation_error') throw error;
     return null;

@@ -1,0 +1,96 @@
+import type { LRUCache } from 'lru-cache';
+import { clockedCache } from '../clock.ts';
+import { ValidationError } from '../domain/errors.ts';
+import type { GatewayConnector } from '../gateways/connector.ts';
+import type { Queryable } from '../storage/db.ts';
+import {
+  findAccountForGateway,
+  type GatewayAccountRecord,
+} from '../storage/repositories/gateway-accounts.ts';
+import type { AppContext } from './context.ts';
+
+/** Whose `gateway_id`, in which mode. */
+export interface GatewayKey {
+  merchantId: string;
+  livemode: boolean;
+  gatewayId: string;
+}
+
+/** The gateway key of a record that belongs to a merchant and mode (an intent, attempt, refund). */
+export function gatewayKeyOf(record: GatewayKey): GatewayKey {
+  return { merchantId: record.merchantId, livemode: record.livemode, gatewayId: record.gatewayId };
+}
+
+/**
+ * The connector behind a merchant's `gateway_id`: the merchant's own account of that id in that
+ * mode, else the process's gateway of that id (the simulator, or the operator's default account
+ * from the environment). A merchant's account, even disabled, hides the process's gateway of the
+ * same id: disabling an account never moves payments onto the operator's account.
+ *
+ * `forNewPayment`: a disabled account takes no new payment (create, confirm); payments already
+ * made through it are still synced, refunded and notified about.
+ */
+export async function connectorFor(
+  ctx: AppContext,
+  key: GatewayKey,
+  options: { forNewPayment: boolean; q?: Queryable; recent?: boolean },
+): Promise<GatewayConnector | null> {
+  const account = options.recent
+    ? await recentAccountFor(ctx, key)
+    : await findAccountForGateway(options.q ?? ctx.db, key);
+  if (account) {
+    if (options.forNewPayment && account.status !== 'enabled') return null;
+    return ctx.gatewayAccounts.connectorOf(account);
+  }
+  return ctx.gateways.get(key.gatewayId);
+}
+
+/**
+ * Account lookups of the last seconds, for creates: a create is checked again at confirm, which
+ * reads the account itself, so a change reaches every process before any charge is sent.
+ */
+const RECENT_ACCOUNT_TTL_MS = 2_000;
+const recentByContext = new WeakMap<
+  AppContext['gatewayAccounts'],
+  LRUCache<string, { account: GatewayAccountRecord | null }>
+>();
+
+async function recentAccountFor(ctx: AppContext, key: GatewayKey): Promise<GatewayAccountRecord | null> {
+  let recent = recentByContext.get(ctx.gatewayAccounts);
+  if (!recent) {
+    recent = clockedCache(ctx.clock, { maxEntries: 10_000, ttlMs: RECENT_ACCOUNT_TTL_MS });
+    recentByContext.set(ctx.gatewayAccounts, recent);
+  }
+  const cacheKey = `${key.merchantId}\u0000${key.livemode}\u0000${key.gatewayId}`;
+  const hit = recent.get(cacheKey);
+  if (hit) return hit.account;
+  const account = await findAccountForGateway(ctx.db, key);
+  recent.set(cacheKey, { account });
+  return account;
+}
+
+/** Forgets this process's recent lookups (after an operator changed an account). */
+export function forgetRecentAccounts(ctx: AppContext): void {
+  recentByContext.get(ctx.gatewayAccounts)?.clear();
+}
+
+/**
+ * The connector for a new payment, or `400 validation_error` naming `gateway_id`. `recent`: a
+ * lookup of the last seconds will do (create; confirm reads the account itself).
+ */
+export async function connectorForNewPayment(
+  ctx: AppContext,
+  key: GatewayKey,
+  options: { q?: Queryable; recent?: boolean } = {},
+): Promise<GatewayConnector> {
+  const connector = await connectorFor(ctx, key, { forNewPayment: true, ...options });
+  if (!connector) throw unknownGateway(key);
+  return connector;
+}
+
+function unknownGateway(key: GatewayKey): ValidationError {
+  return new ValidationError(
+    'gateway_id',
+    `no enabled gateway '${key.gatewayId}' for this merchant in ${key.livemode ? 'live' : 'test'} mode; the operator adds gateway accounts per merchant and mode`,
+  );
+}
