@@ -1,6 +1,12 @@
 import { AppError } from '../domain/errors.ts';
 import { type ChargeResult, canTransition, type IntentAction } from '../domain/payment-intent.ts';
-import type { ChargeOutcome, ChargeRequest, FailureCode, GatewayConnector } from '../gateways/connector.ts';
+import {
+  type ChargeOutcome,
+  type ChargeRequest,
+  type FailureCode,
+  type GatewayConnector,
+  keptConnectorData,
+} from '../gateways/connector.ts';
 import { type Queryable, together } from '../storage/db.ts';
 import {
   type AttemptChange,
@@ -62,8 +68,15 @@ export function addSeconds(now: Date, seconds: number): Date {
   return new Date(now.getTime() + seconds * 1000);
 }
 
-/** What the gateway is asked to charge for an attempt; the same every time it is sent again. */
-export function chargeRequestFor(intent: PaymentIntentRecord, attempt: ChargeAttemptRecord): ChargeRequest {
+/**
+ * What the gateway is asked to charge for an attempt; the same every time it is sent again.
+ * `returnUrl`: where the gateway sends the payer back (see `gatewayReturnAddress`).
+ */
+export function chargeRequestFor(
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  returnUrl: string | null,
+): ChargeRequest {
   return {
     idempotencyKey: attempt.idempotencyKey,
     paymentIntentId: intent.id,
@@ -71,7 +84,7 @@ export function chargeRequestFor(intent: PaymentIntentRecord, attempt: ChargeAtt
     currency: intent.currency,
     paymentMethodToken: attempt.paymentMethodToken,
     livemode: intent.livemode,
-    returnUrl: intent.returnUrl,
+    returnUrl,
   };
 }
 
@@ -145,6 +158,7 @@ export async function applyChargeOutcome(
     moveAttempt(tx, attempt, {
       status,
       gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
+      connectorData: keptConnectorData(outcome),
       nextCheckAt: nextAt,
       checked,
       updatedAt: now,
@@ -309,6 +323,7 @@ async function settle(
       moveAttempt(tx, attempt, {
         status: succeeded ? 'SUCCEEDED' : 'FAILED',
         gatewayReference: outcome.gatewayReference,
+        connectorData: keptConnectorData(outcome),
         failureCode: succeeded ? null : outcome.failureCode,
         nextCheckAt: null,
         updatedAt: now,

@@ -29,6 +29,7 @@ import {
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
 import { connectorForNewPayment, gatewayKeyOf } from './gateway-connectors.ts';
+import { gatewayReturnAddress } from './gateway-returns.ts';
 import { applyIntentAction } from './intent-status.ts';
 
 /** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */
@@ -74,7 +75,11 @@ export async function confirmPaymentIntent(
     return { intent: started.intent, failure: null, unavailable: null, warning: null };
   }
 
-  const request = chargeRequestFor(started.intent, started.attempt);
+  const request = chargeRequestFor(
+    started.intent,
+    started.attempt,
+    gatewayReturnAddress(ctx, started.connector, started.intent, started.attempt),
+  );
   const outcome = await outcomeOrUnknown(started.connector, (c) => c.charge(request));
   const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge', started.intent);
   if (applied.unavailable) {

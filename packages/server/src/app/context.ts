@@ -18,6 +18,8 @@ export interface AppContext {
   gateways: GatewayRegistry;
   /** Connectors of merchants' own gateway accounts (credentials sealed under the master key). */
   gatewayAccounts: AccountConnectors;
+  /** Derived from the master key; gateway return addresses carry an HMAC under it (app/gateway-returns.ts). */
+  gatewayReturnKey: Buffer;
   /** Derived from the master key; client secrets are an HMAC under it. */
   clientSecretKey: Buffer;
   /** Signs list cursors, so that a position this service never handed out is refused. */

@@ -40,6 +40,7 @@ export function createAppContext(options: {
     }),
     metrics,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
+    gatewayReturnKey: deriveSubKey(options.masterKey, 'gateway-return'),
     cursorKey: deriveSubKey(options.masterKey, 'list-cursor'),
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,

@@ -33,6 +33,7 @@ export async function reconcilePendingRefunds(ctx: AppContext, limit: number): P
         outcome = await connector.syncRefund({
           idempotencyKey: refund.gatewayIdempotencyKey,
           gatewayReference: refund.gatewayReference,
+          connectorData: refund.connectorData,
         });
       } catch (error) {
         warnings.push(

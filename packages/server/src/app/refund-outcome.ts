@@ -1,6 +1,6 @@
 import { buildEvent } from '../domain/events.ts';
 import { settlementOf } from '../domain/refund.ts';
-import type { RefundOutcome } from '../gateways/connector.ts';
+import { keptConnectorData, type RefundOutcome } from '../gateways/connector.ts';
 import type { Queryable } from '../storage/db.ts';
 import { insertEvent } from '../storage/repositories/events.ts';
 import { addRefundedAmount, findPaymentIntentById } from '../storage/repositories/payment-intents.ts';
@@ -38,15 +38,22 @@ export async function applyRefundOutcome(
   const now = ctx.clock.now();
   if (outcome.kind === 'pending' || outcome.kind === 'indeterminate') {
     const gatewayReference = outcome.kind === 'pending' ? outcome.gatewayReference : null;
+    const connectorData = keptConnectorData(outcome);
     const nextSyncAt = new Date(now.getTime() + REFUND_SYNC_INTERVAL_SECONDS * 1000);
-    await notePendingRefund(tx, refund.id, { gatewayReference, nextSyncAt });
-    return { ...refund, gatewayReference: gatewayReference ?? refund.gatewayReference, nextSyncAt };
+    await notePendingRefund(tx, refund.id, { gatewayReference, connectorData, nextSyncAt });
+    return {
+      ...refund,
+      gatewayReference: gatewayReference ?? refund.gatewayReference,
+      connectorData: connectorData ?? refund.connectorData,
+      nextSyncAt,
+    };
   }
   const step = settlementOf(outcome.kind);
   const settled = await settleRefund(tx, refund.id, {
     status: step.status,
     gatewayReference: outcome.gatewayReference,
     failureMessage: outcome.kind === 'failed' ? outcome.message : null,
+    connectorData: keptConnectorData(outcome),
     updatedAt: now,
   });
   if (!settled) return (await findRefundById(tx, refund.id)) ?? refund;

@@ -15,6 +15,7 @@ import {
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
 import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
+import { gatewayReturnAddress } from './gateway-returns.ts';
 
 export interface BatchResult {
   /** How many attempts were claimed and looked at. */
@@ -64,7 +65,7 @@ export function runDueDelayedCharges(ctx: AppContext, limit: number): Promise<Ba
   return settleDueAttempts(ctx, ['DELAYED'], limit, 'charge', async (connector, attempt) => {
     const intent = await findPaymentIntentById(ctx.db, attempt.paymentIntentId);
     if (!intent) return null;
-    const request = chargeRequestFor(intent, attempt);
+    const request = chargeRequestFor(intent, attempt, gatewayReturnAddress(ctx, connector, intent, attempt));
     return outcomeOrUnknown(connector, (c) => c.charge(request));
   });
 }
@@ -83,7 +84,11 @@ export function reconcileOpenCharges(ctx: AppContext, limit: number): Promise<Ba
     limit,
     'sync',
     async (connector, attempt) => {
-      const request = { idempotencyKey: attempt.idempotencyKey, gatewayReference: attempt.gatewayReference };
+      const request = {
+        idempotencyKey: attempt.idempotencyKey,
+        gatewayReference: attempt.gatewayReference,
+        connectorData: attempt.connectorData,
+      };
       return outcomeOrUnknown(connector, (c) => c.syncCharge(request));
     },
   );

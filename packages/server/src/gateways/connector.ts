@@ -119,12 +119,32 @@ export interface ChargeRequest {
 export interface SyncChargeRequest {
   idempotencyKey: string;
   gatewayReference: string | null;
+  /** What the connector asked to keep with the charge (opaque), if anything. */
+  connectorData?: string | null;
 }
 
 export type FailureCode = 'card_declined' | 'gateway_rejected';
 
+/**
+ * Opaque to Paygate: what a connector asks to keep beside the gateway's reference of a charge or
+ * refund, handed back to it later (completion, sync, refund). At most
+ * `CONNECTOR_DATA_MAX_LENGTH` characters; a longer value is not kept. Absent: the value kept
+ * before stays.
+ */
+export interface KeepsConnectorData {
+  connectorData?: string;
+}
+
+export const CONNECTOR_DATA_MAX_LENGTH = 4096;
+
+/** The connector data of an outcome that may be kept, or null (none, or too long to keep). */
+export function keptConnectorData(outcome: object): string | null {
+  const data = (outcome as KeepsConnectorData).connectorData;
+  return typeof data === 'string' && data.length <= CONNECTOR_DATA_MAX_LENGTH ? data : null;
+}
+
 export type ChargeOutcome =
-  | { kind: 'succeeded'; gatewayReference: string }
+  | ({ kind: 'succeeded'; gatewayReference: string } & KeepsConnectorData)
   | {
       kind: 'failed';
       gatewayReference: string | null;
@@ -141,7 +161,7 @@ export type ChargeOutcome =
       connectorData?: string;
     }
   /** The gateway accepted the charge and will settle it later (notification or sync). */
-  | { kind: 'pending'; gatewayReference: string }
+  | ({ kind: 'pending'; gatewayReference: string } & KeepsConnectorData)
   /** No readable answer (time-out, broken connection, unknown reply): the outcome is unknown. */
   | { kind: 'indeterminate'; detail: string }
   /** The gateway said, definitely, that it did not take the request; nothing was charged. */
@@ -152,6 +172,8 @@ export interface RefundRequest {
   refundId: string;
   paymentIntentId: string;
   chargeReference: string;
+  /** What the connector asked to keep with the charge being refunded (opaque), if anything. */
+  chargeConnectorData?: string | null;
   amountMinor: number;
   currency: string;
   livemode: boolean;
@@ -160,12 +182,14 @@ export interface RefundRequest {
 export interface SyncRefundRequest {
   idempotencyKey: string;
   gatewayReference: string | null;
+  /** What the connector asked to keep with the refund (opaque), if anything. */
+  connectorData?: string | null;
 }
 
 export type RefundOutcome =
-  | { kind: 'succeeded'; gatewayReference: string }
+  | ({ kind: 'succeeded'; gatewayReference: string } & KeepsConnectorData)
   | { kind: 'failed'; gatewayReference: string | null; message: string }
-  | { kind: 'pending'; gatewayReference: string }
+  | ({ kind: 'pending'; gatewayReference: string } & KeepsConnectorData)
   | { kind: 'indeterminate'; detail: string }
   | { kind: 'unavailable'; retryAfterSeconds: number; detail: string };
 

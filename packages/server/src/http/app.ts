@@ -28,6 +28,7 @@ import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
 import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
+import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
@@ -126,6 +127,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
 
   await app.register(healthRoutes, { checks: [databaseCheck(ctx.db)] });
   await app.register(gatewayNotificationRoutes, { ctx });
+  await app.register(gatewayReturnRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });
