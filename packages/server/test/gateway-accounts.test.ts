@@ -3,6 +3,7 @@
 // credentials sealed at rest and never answered, tenant isolation, and payments, refunds and
 // notifications that go through a merchant's account against the Stripe and Adyen fakes.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import {
   ADYEN_TEST_TOKENS,
@@ -297,6 +298,60 @@ for (const kind of databaseKinds()) {
         body: {},
       });
       assert.equal(unknown.statusCode, 404);
+    });
+
+    it("ignores an account's notification about another merchant's payment", async () => {
+      const other = await svc.createMerchant('Shop on the same Stripe platform');
+      const otherAccount = await addAccount(other, stripeBody('stripe'));
+      const created = await createIntent(other, 'stripe');
+      assert.equal(created.statusCode, 200, created.body);
+      const id: string = created.json().id;
+      const confirmed = await svc.request({
+        method: 'POST',
+        url: `/v1/payment-intents/${id}/confirm`,
+        key: other.secretTest,
+        body: { payment_method_token: STRIPE_TEST_PAYMENT_METHODS.challenge },
+      });
+      assert.equal(confirmed.json().status, 'REQUIRES_ACTION', confirmed.body);
+      const otherStatus = async () =>
+        (await svc.request({ method: 'GET', url: `/v1/payment-intents/${id}`, key: other.secretTest })).json()
+          .status;
+      // A well-signed event whose payment is the other merchant's.
+      const signedEvent = (eventId: string) => {
+        const payload = JSON.stringify({
+          id: eventId,
+          object: 'event',
+          livemode: false,
+          type: 'payment_intent.succeeded',
+          data: {
+            object: {
+              id: 'pi_fakeStripeIntent',
+              object: 'payment_intent',
+              status: 'succeeded',
+              metadata: { paygate_idempotency_key: `${id}:attempt:1` },
+            },
+          },
+        });
+        const t = Math.floor(svc.clock.now().getTime() / 1000);
+        const v1 = createHmac('sha256', STRIPE.webhookSecret).update(`${t}.${payload}`).digest('hex');
+        return {
+          payload,
+          headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` },
+        };
+      };
+      const post = (accountId: string, event: ReturnType<typeof signedEvent>) =>
+        svc.app.inject({
+          method: 'POST',
+          url: `/gateway-notifications/${accountId}`,
+          headers: event.headers,
+          payload: event.payload,
+        });
+      const toShop = await post(stripeAccount.id, signedEvent('evt_sentToTheWrongAccount'));
+      assert.equal(toShop.statusCode, 200, toShop.body);
+      assert.equal(await otherStatus(), 'REQUIRES_ACTION', "the shop's account cannot move it");
+      const toOwner = await post(otherAccount.id, signedEvent('evt_sentToTheOwnerAccount'));
+      assert.equal(toOwner.statusCode, 200, toOwner.body);
+      assert.equal(await otherStatus(), 'SUCCEEDED', "its own account's event does");
     });
 
     it('uses rotated credentials from the next call on', async () => {
