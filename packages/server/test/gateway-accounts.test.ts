@@ -244,6 +244,15 @@ for (const kind of databaseKinds()) {
         'enabled',
       );
       assertFieldProblem(await createIntent(stranger, 'adyen-eu'), 'gateway_id');
+      // A test-mode account is not the owner's in live mode either.
+      const live = await svc.request({
+        method: 'POST',
+        url: '/v1/payment-intents',
+        key: shop.secretLive,
+        headers: { 'idempotency-key': freshKey('pi') },
+        body: { amount_minor: 5_000, currency: 'EUR', gateway_id: 'adyen-eu' },
+      });
+      assertFieldProblem(live, 'gateway_id');
       // The operator's account API needs the admin token.
       const anonymous = await svc.request({
         method: 'GET',

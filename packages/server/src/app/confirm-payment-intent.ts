@@ -28,7 +28,7 @@ import {
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
-import { connectorForNewPayment, gatewayKeyOf } from './gateway-connectors.ts';
+import { connectorFor, gatewayKeyOf, noGatewayError } from './gateway-connectors.ts';
 import { gatewayReturnAddress } from './gateway-returns.ts';
 import { applyIntentAction } from './intent-status.ts';
 
@@ -112,13 +112,13 @@ async function startAttempt(
     await applyIntentAction(tx, intent, { type: 'expire' }, now);
     return { kind: 'expired' };
   }
-  // Read again here, not at create: an account disabled since then takes no new charge.
-  const connector = await connectorForNewPayment(ctx, gatewayKeyOf(intent), { q: tx });
   const delayed = hasDelayedOutcome(intent);
-  // The attempt and its PENDING transaction do not depend on each other: on a pipelined
-  // connection both travel in one round trip.
-  const [attempt] = await together(
+  // The gateway's account (read again here, not at create: an account disabled since then takes
+  // no new charge), the attempt and its PENDING transaction do not depend on each other: on a
+  // pipelined connection all three travel in one round trip.
+  const [connector, attempt] = await together(
     tx,
+    () => connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: true, q: tx }),
     () =>
       insertChargeAttempt(tx, {
         paymentIntentId: intent.id,
@@ -150,6 +150,7 @@ async function startAttempt(
         updatedAt: now,
       }),
   );
+  if (!connector) throw noGatewayError(gatewayKeyOf(intent));
   if (delayed) {
     const processing = await applyIntentAction(tx, intent, { type: 'confirm', result: 'processing' }, now);
     return { kind: 'delayed', intent: processing };

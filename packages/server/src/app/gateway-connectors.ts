@@ -84,11 +84,12 @@ export async function connectorForNewPayment(
   options: { q?: Queryable; recent?: boolean } = {},
 ): Promise<GatewayConnector> {
   const connector = await connectorFor(ctx, key, { forNewPayment: true, ...options });
-  if (!connector) throw unknownGateway(key);
+  if (!connector) throw noGatewayError(key);
   return connector;
 }
 
-function unknownGateway(key: GatewayKey): ValidationError {
+/** `400 validation_error` naming `gateway_id`: nothing usable for new payments by that id. */
+export function noGatewayError(key: GatewayKey): ValidationError {
   return new ValidationError(
     'gateway_id',
     `no enabled gateway '${key.gatewayId}' for this merchant in ${key.livemode ? 'live' : 'test'} mode; the operator adds gateway accounts per merchant and mode`,
