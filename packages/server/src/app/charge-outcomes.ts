@@ -1,11 +1,11 @@
 import { AppError } from '../domain/errors.ts';
 import { type ChargeResult, canTransition, type IntentAction } from '../domain/payment-intent.ts';
-import {
-  type ChargeOutcome,
-  type ChargeRequest,
-  type FailureCode,
-  type GatewayConnector,
-  keptConnectorData,
+import type {
+  ChargeOutcome,
+  ChargeRequest,
+  FailureCode,
+  GatewayConnector,
+  KeepsConnectorData,
 } from '../gateways/connector.ts';
 import { type Queryable, together } from '../storage/db.ts';
 import {
@@ -57,6 +57,15 @@ export const DELAYED_CHARGE_MAX_TRIES = 6;
  */
 export const PROCESSING_DEADLINE_SECONDS = 24 * 60 * 60;
 export const LATE_WATCH_SECONDS = 7 * 24 * 60 * 60;
+
+/** The longest connector data kept beside a gateway reference (see `KeepsConnectorData`). */
+export const CONNECTOR_DATA_MAX_LENGTH = 4096;
+
+/** The connector data of an outcome that may be kept, or null (none, or too long to keep). */
+export function keptConnectorData(outcome: object): string | null {
+  const data = (outcome as KeepsConnectorData).connectorData;
+  return typeof data === 'string' && data.length <= CONNECTOR_DATA_MAX_LENGTH ? data : null;
+}
 
 /** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
 export function nextCheckAt(now: Date, checks: number): Date {

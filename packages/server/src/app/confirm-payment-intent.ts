@@ -28,8 +28,7 @@ import {
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
-import { connectorFor, gatewayKeyOf, noGatewayError } from './gateway-connectors.ts';
-import { gatewayReturnAddress } from './gateway-returns.ts';
+import { connectorFor, gatewayKeyOf, gatewayReturnAddress, noGatewayError } from './gateway-connectors.ts';
 import { applyIntentAction } from './intent-status.ts';
 
 /** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */

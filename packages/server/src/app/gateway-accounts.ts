@@ -7,15 +7,15 @@ import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { GatewayAccountFieldError, type GatewayAccountFields, maskSecret } from '../gateways/accounts.ts';
 import { gatewayAccountConnectors, gatewayAccountKind } from '../gateways/registry.ts';
+import type { GatewayAccountStatus } from '../storage/repositories/gateway-accounts.ts';
 import {
   findGatewayAccount,
   type GatewayAccountListRow,
-  type GatewayAccountStatus,
   GatewayIdTakenError,
   insertGatewayAccount,
   listGatewayAccounts as readPage,
   updateGatewayAccount,
-} from '../storage/repositories/gateway-accounts.ts';
+} from '../storage/repositories/gateway-accounts-operator.ts';
 import { findMerchant } from '../storage/repositories/merchants.ts';
 import type { AppContext } from './context.ts';
 import { forgetRecentAccounts } from './gateway-connectors.ts';

@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import type { LRUCache } from 'lru-cache';
 import { clockedCache } from '../clock.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { bytesToBase62 } from '../domain/ids.ts';
 import type { GatewayConnector } from '../gateways/connector.ts';
 import type { Queryable } from '../storage/db.ts';
 import {
@@ -94,4 +96,43 @@ export function noGatewayError(key: GatewayKey): ValidationError {
     'gateway_id',
     `no enabled gateway '${key.gatewayId}' for this merchant in ${key.livemode ? 'live' : 'test'} mode; the operator adds gateway accounts per merchant and mode`,
   );
+}
+
+// The return address a gateway sends the payer back to (the route is app/gateway-returns.ts). It
+// is built on the confirm path, which is why it lives here: `<public URL>/gateway-returns/<pi id>.
+// <attempt number>.<MAC>`, the MAC under a key derived from the master key.
+
+const RETURN_MAC_LENGTH = 22;
+
+export const GATEWAY_RETURN_PATH = '/gateway-returns';
+
+/** The MAC of an attempt's return address (22 base62 characters). */
+export function gatewayReturnMac(ctx: AppContext, paymentIntentId: string, attemptNumber: number): string {
+  const mac = createHmac('sha256', ctx.gatewayReturnKey)
+    .update(`${paymentIntentId}:${attemptNumber}`)
+    .digest();
+  return bytesToBase62(mac, RETURN_MAC_LENGTH);
+}
+
+/** The return address given to a gateway for one attempt; the same every time it is built. */
+export function gatewayReturnUrl(
+  ctx: AppContext,
+  attempt: { paymentIntentId: string; attemptNumber: number },
+): string {
+  const { paymentIntentId, attemptNumber } = attempt;
+  return `${ctx.publicUrl}${GATEWAY_RETURN_PATH}/${paymentIntentId}.${attemptNumber}.${gatewayReturnMac(ctx, paymentIntentId, attemptNumber)}`;
+}
+
+/**
+ * Where the gateway sends the payer back after its page: Paygate's return route when the connector
+ * has a completion step, else the intent's own `return_url` (the simulated gateway reports every
+ * outcome by notification and sends the payer straight on).
+ */
+export function gatewayReturnAddress(
+  ctx: AppContext,
+  connector: GatewayConnector,
+  intent: { returnUrl: string | null },
+  attempt: { paymentIntentId: string; attemptNumber: number },
+): string | null {
+  return connector.completeAction ? gatewayReturnUrl(ctx, attempt) : intent.returnUrl;
 }

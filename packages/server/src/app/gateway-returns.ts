@@ -1,12 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { NotFoundError } from '../domain/errors.ts';
-import { bytesToBase62 } from '../domain/ids.ts';
 import type { ChargeOutcome, GatewayConnector } from '../gateways/connector.ts';
 import { type ChargeAttemptRecord, findAttempt } from '../storage/repositories/charge-attempts.ts';
 import { findPaymentIntentById, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
 import { applyAttemptOutcome, outcomeOrUnknown } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
-import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
+import { connectorFor, gatewayKeyOf, gatewayReturnMac } from './gateway-connectors.ts';
 
 // The payer's way back from a gateway's redirect or 3-D Secure page. The gateway is given
 // `<public URL>/gateway-returns/<return id>` as its return address: Paygate finishes the charge
@@ -15,40 +14,7 @@ import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
 // on to the intent's `return_url`. The return id names the attempt and carries a MAC of it, so a
 // forged or altered address is refused before anything is read from the gateway.
 
-const MAC_LENGTH = 22;
 const RETURN_ID = /^(pi_[0-9A-Za-z]{24})\.([1-9][0-9]{0,5})\.([0-9A-Za-z]{22})$/;
-
-export const GATEWAY_RETURN_PATH = '/gateway-returns';
-
-function macOf(ctx: AppContext, paymentIntentId: string, attemptNumber: number): string {
-  const mac = createHmac('sha256', ctx.gatewayReturnKey)
-    .update(`${paymentIntentId}:${attemptNumber}`)
-    .digest();
-  return bytesToBase62(mac, MAC_LENGTH);
-}
-
-/** The return address given to a gateway for one attempt; the same every time it is built. */
-export function gatewayReturnUrl(
-  ctx: AppContext,
-  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber'>,
-): string {
-  const { paymentIntentId, attemptNumber } = attempt;
-  return `${ctx.publicUrl}${GATEWAY_RETURN_PATH}/${paymentIntentId}.${attemptNumber}.${macOf(ctx, paymentIntentId, attemptNumber)}`;
-}
-
-/**
- * Where the gateway sends the payer back after its page: Paygate's return route when the connector
- * has a completion step, else the intent's own `return_url` (the simulated gateway reports every
- * outcome by notification and sends the payer straight on).
- */
-export function gatewayReturnAddress(
-  ctx: AppContext,
-  connector: GatewayConnector,
-  intent: Pick<PaymentIntentRecord, 'returnUrl'>,
-  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber'>,
-): string | null {
-  return connector.completeAction ? gatewayReturnUrl(ctx, attempt) : intent.returnUrl;
-}
 
 /** The attempt a return id names, or null when it is malformed or its MAC is not ours. */
 function attemptNamedBy(
@@ -59,7 +25,7 @@ function attemptNamedBy(
   if (!parts) return null;
   const [, paymentIntentId = '', number = '', presented = ''] = parts;
   const attemptNumber = Number(number);
-  const expected = Buffer.from(macOf(ctx, paymentIntentId, attemptNumber));
+  const expected = Buffer.from(gatewayReturnMac(ctx, paymentIntentId, attemptNumber));
   const given = Buffer.from(presented);
   return given.length === expected.length && timingSafeEqual(given, expected)
     ? { paymentIntentId, attemptNumber }

@@ -1,6 +1,6 @@
 import { buildEvent } from '../domain/events.ts';
 import { settlementOf } from '../domain/refund.ts';
-import { keptConnectorData, type RefundOutcome } from '../gateways/connector.ts';
+import type { RefundOutcome } from '../gateways/connector.ts';
 import type { Queryable } from '../storage/db.ts';
 import { insertEvent } from '../storage/repositories/events.ts';
 import { addRefundedAmount, findPaymentIntentById } from '../storage/repositories/payment-intents.ts';
@@ -12,6 +12,7 @@ import {
   settleRefund,
 } from '../storage/repositories/refunds.ts';
 import { settleRefundTransaction } from '../storage/repositories/transactions.ts';
+import { keptConnectorData } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
 import { applyLateCaptureRefundOutcome } from './late-captures.ts';
 import type { NotificationHandler } from './notification-handler.ts';

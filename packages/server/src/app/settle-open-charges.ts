@@ -14,8 +14,7 @@ import {
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
-import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
-import { gatewayReturnAddress } from './gateway-returns.ts';
+import { connectorFor, gatewayKeyOf, gatewayReturnAddress } from './gateway-connectors.ts';
 
 export interface BatchResult {
   /** How many attempts were claimed and looked at. */

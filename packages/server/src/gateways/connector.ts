@@ -127,20 +127,12 @@ export type FailureCode = 'card_declined' | 'gateway_rejected';
 
 /**
  * Opaque to Paygate: what a connector asks to keep beside the gateway's reference of a charge or
- * refund, handed back to it later (completion, sync, refund). At most
- * `CONNECTOR_DATA_MAX_LENGTH` characters; a longer value is not kept. Absent: the value kept
- * before stays.
+ * refund, handed back to it later (completion, sync, refund). At most 4096 characters
+ * (`CONNECTOR_DATA_MAX_LENGTH` in app/charge-outcomes.ts); a longer value is not kept. Absent:
+ * the value kept before stays.
  */
 export interface KeepsConnectorData {
   connectorData?: string;
-}
-
-export const CONNECTOR_DATA_MAX_LENGTH = 4096;
-
-/** The connector data of an outcome that may be kept, or null (none, or too long to keep). */
-export function keptConnectorData(outcome: object): string | null {
-  const data = (outcome as KeepsConnectorData).connectorData;
-  return typeof data === 'string' && data.length <= CONNECTOR_DATA_MAX_LENGTH ? data : null;
 }
 
 export type ChargeOutcome =
