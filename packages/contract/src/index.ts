@@ -11,6 +11,7 @@ export * from './dashboard-webhooks.ts';
 export * from './embed-domains.ts';
 export * from './errors.ts';
 export * from './events.ts';
+export * from './gateway-accounts.ts';
 export * from './late-captures.ts';
 export * from './openapi.ts';
 export * from './operations.ts';

@@ -30,6 +30,13 @@ import {
 import { dashboardRestOperations } from './dashboard-rest-operations.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
+import {
+  CreateGatewayAccountBody,
+  GatewayAccount,
+  GatewayAccountIdParams,
+  GatewayAccountList,
+  RotateGatewayAccountCredentialsBody,
+} from './gateway-accounts.ts';
 import { LateCapture, LateCaptureIdParams, LateCaptureList, ListLateCapturesQuery } from './late-captures.ts';
 import {
   CancelPaymentIntentBody,
@@ -569,6 +576,68 @@ export const operations = {
   ...dashboardWebhookOperations,
   // The rest of the back office (dashboard-rest-operations.ts).
   ...dashboardRestOperations,
+  // Gateway accounts (a merchant's own Stripe or Adyen account, per mode).
+  adminCreateGatewayAccount: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/gateway-accounts',
+    summary:
+      "Add a merchant's account at a gateway for one mode; its credentials are sealed and never shown again",
+    credential: 'admin',
+    params: MerchantIdParams,
+    body: CreateGatewayAccountBody,
+    response: GatewayAccount,
+    tag: 'Operator',
+  },
+  adminListGatewayAccounts: {
+    method: 'GET',
+    path: '/admin/v1/merchants/{id}/gateway-accounts',
+    summary: "List a merchant's gateway accounts (credentials masked), newest first, with cursor pagination",
+    credential: 'admin',
+    params: MerchantIdParams,
+    querystring: AdminListQuery,
+    response: GatewayAccountList,
+    tag: 'Operator',
+  },
+  adminRetrieveGatewayAccount: {
+    method: 'GET',
+    path: '/admin/v1/merchants/{id}/gateway-accounts/{account_id}',
+    summary: 'Retrieve a gateway account (credentials masked)',
+    credential: 'admin',
+    params: GatewayAccountIdParams,
+    querystring: NoQuery,
+    response: GatewayAccount,
+    tag: 'Operator',
+  },
+  adminDisableGatewayAccount: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/gateway-accounts/{account_id}/disable',
+    summary:
+      'Disable a gateway account: no new payment goes through it (refunds and settlement of past ones go on)',
+    credential: 'admin',
+    params: GatewayAccountIdParams,
+    response: GatewayAccount,
+    tag: 'Operator',
+  },
+  adminEnableGatewayAccount: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/gateway-accounts/{account_id}/enable',
+    summary: 'Enable a disabled gateway account again',
+    credential: 'admin',
+    params: GatewayAccountIdParams,
+    response: GatewayAccount,
+    tag: 'Operator',
+  },
+  adminRotateGatewayAccountCredentials: {
+    method: 'POST',
+    path: '/admin/v1/merchants/{id}/gateway-accounts/{account_id}/rotate-credentials',
+    summary:
+      "Replace a gateway account's credentials (all of them); every process uses the new ones from its next call",
+    credential: 'admin',
+    params: GatewayAccountIdParams,
+    body: RotateGatewayAccountCredentialsBody,
+    response: GatewayAccount,
+    tag: 'Operator',
+  },
 } satisfies Record<string, Operation>;
 
 /** Fastify's path syntax (`:id`) for an operation path written in OpenAPI syntax (`{id}`). */

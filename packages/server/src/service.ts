@@ -103,6 +103,7 @@ export async function startService(config: Config): Promise<RunningService> {
     gateways,
     masterKey: config.masterKey,
     publicUrl: config.publicUrl,
+    gatewayLogger: logger,
     testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
   });
 

@@ -35,6 +35,8 @@ const NOT_JSON: Record<string, string> = {
   'GET /docs/api/swagger-ui-bundle.js': "the reference page's renderer (JavaScript)",
   'GET /docs/api/swagger-ui.css': "the reference page's styles",
   'GET /docs/api/favicon.png': "the reference page's icon",
+  'GET /gateway-returns/:returnId':
+    "the payer's return from a gateway: a 303 to the intent's return_url, or a small HTML page",
 };
 
 /** Dashboard pages: every GET under /dashboard outside its JSON API (/dashboard/api/) is HTML or an asset. */

@@ -13,14 +13,17 @@ function parameterisedRoutes(app: FastifyInstance): string[] {
 
 /**
  * Parameterised routes that are not a merchant's: the operator API (authenticated by the admin
- * token, across merchants by design) and gateway notifications (authenticated by the gateway's
- * signature; the id is a gateway id). Dashboard routes take their tenant from a session, not a
+ * token, across merchants by design), gateway notifications (authenticated by the gateway's
+ * signature; the id is a gateway id or a gateway account id) and gateway returns. Dashboard routes take their tenant from a session, not a
  * key: dashboard-isolation.test.ts walks every one of them.
  */
 const notTenantScoped = (route: string) =>
   / \/admin\//.test(route) ||
   / \/dashboard\//.test(route) ||
-  route === 'POST /gateway-notifications/:gatewayId';
+  route === 'POST /gateway-notifications/:gatewayId' ||
+  // The payer's return from a gateway: authenticated by the MAC in the return id
+  // (gateway-returns.test.ts refuses forged ones).
+  route === 'GET /gateway-returns/:returnId';
 
 const MARKER = 'foreign-marker-7Q2';
 

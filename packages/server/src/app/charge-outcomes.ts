@@ -1,6 +1,12 @@
 import { AppError } from '../domain/errors.ts';
 import { type ChargeResult, canTransition, type IntentAction } from '../domain/payment-intent.ts';
-import type { ChargeOutcome, ChargeRequest, FailureCode, GatewayConnector } from '../gateways/connector.ts';
+import type {
+  ChargeOutcome,
+  ChargeRequest,
+  FailureCode,
+  GatewayConnector,
+  KeepsConnectorData,
+} from '../gateways/connector.ts';
 import { type Queryable, together } from '../storage/db.ts';
 import {
   type AttemptChange,
@@ -52,6 +58,15 @@ export const DELAYED_CHARGE_MAX_TRIES = 6;
 export const PROCESSING_DEADLINE_SECONDS = 24 * 60 * 60;
 export const LATE_WATCH_SECONDS = 7 * 24 * 60 * 60;
 
+/** The longest connector data kept beside a gateway reference (see `KeepsConnectorData`). */
+export const CONNECTOR_DATA_MAX_LENGTH = 4096;
+
+/** The connector data of an outcome that may be kept, or null (none, or too long to keep). */
+export function keptConnectorData(outcome: object): string | null {
+  const data = (outcome as KeepsConnectorData).connectorData;
+  return typeof data === 'string' && data.length <= CONNECTOR_DATA_MAX_LENGTH ? data : null;
+}
+
 /** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
 export function nextCheckAt(now: Date, checks: number): Date {
   const seconds = Math.min(CHECK_BACKOFF_MAX_SECONDS, CHECK_BACKOFF_BASE_SECONDS * 2 ** Math.min(checks, 20));
@@ -62,8 +77,15 @@ export function addSeconds(now: Date, seconds: number): Date {
   return new Date(now.getTime() + seconds * 1000);
 }
 
-/** What the gateway is asked to charge for an attempt; the same every time it is sent again. */
-export function chargeRequestFor(intent: PaymentIntentRecord, attempt: ChargeAttemptRecord): ChargeRequest {
+/**
+ * What the gateway is asked to charge for an attempt; the same every time it is sent again.
+ * `returnUrl`: where the gateway sends the payer back (see `gatewayReturnAddress`).
+ */
+export function chargeRequestFor(
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  returnUrl: string | null,
+): ChargeRequest {
   return {
     idempotencyKey: attempt.idempotencyKey,
     paymentIntentId: intent.id,
@@ -71,7 +93,7 @@ export function chargeRequestFor(intent: PaymentIntentRecord, attempt: ChargeAtt
     currency: intent.currency,
     paymentMethodToken: attempt.paymentMethodToken,
     livemode: intent.livemode,
-    returnUrl: intent.returnUrl,
+    returnUrl,
   };
 }
 
@@ -145,6 +167,7 @@ export async function applyChargeOutcome(
     moveAttempt(tx, attempt, {
       status,
       gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
+      connectorData: keptConnectorData(outcome),
       nextCheckAt: nextAt,
       checked,
       updatedAt: now,
@@ -309,6 +332,7 @@ async function settle(
       moveAttempt(tx, attempt, {
         status: succeeded ? 'SUCCEEDED' : 'FAILED',
         gatewayReference: outcome.gatewayReference,
+        connectorData: keptConnectorData(outcome),
         failureCode: succeeded ? null : outcome.failureCode,
         nextCheckAt: null,
         updatedAt: now,

@@ -28,6 +28,7 @@ import {
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
+import { connectorFor, gatewayKeyOf, gatewayReturnAddress, noGatewayError } from './gateway-connectors.ts';
 import { applyIntentAction } from './intent-status.ts';
 
 /** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */
@@ -73,7 +74,11 @@ export async function confirmPaymentIntent(
     return { intent: started.intent, failure: null, unavailable: null, warning: null };
   }
 
-  const request = chargeRequestFor(started.intent, started.attempt);
+  const request = chargeRequestFor(
+    started.intent,
+    started.attempt,
+    gatewayReturnAddress(ctx, started.connector, started.intent, started.attempt),
+  );
   const outcome = await outcomeOrUnknown(started.connector, (c) => c.charge(request));
   const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge', started.intent);
   if (applied.unavailable) {
@@ -106,17 +111,13 @@ async function startAttempt(
     await applyIntentAction(tx, intent, { type: 'expire' }, now);
     return { kind: 'expired' };
   }
-  const connector = ctx.gateways.get(intent.gatewayId);
-  if (!connector) {
-    throw new GatewayError('gateway_unavailable', `Gateway '${intent.gatewayId}' is not configured.`, {
-      retryAfterSeconds: 60,
-    });
-  }
   const delayed = hasDelayedOutcome(intent);
-  // The attempt and its PENDING transaction do not depend on each other: on a pipelined
-  // connection both travel in one round trip.
-  const [attempt] = await together(
+  // The gateway's account (read again here, not at create: an account disabled since then takes
+  // no new charge), the attempt and its PENDING transaction do not depend on each other: on a
+  // pipelined connection all three travel in one round trip.
+  const [connector, attempt] = await together(
     tx,
+    () => connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: true, q: tx }),
     () =>
       insertChargeAttempt(tx, {
         paymentIntentId: intent.id,
@@ -148,6 +149,7 @@ async function startAttempt(
         updatedAt: now,
       }),
   );
+  if (!connector) throw noGatewayError(gatewayKeyOf(intent));
   if (delayed) {
     const processing = await applyIntentAction(tx, intent, { type: 'confirm', result: 'processing' }, now);
     return { kind: 'delayed', intent: processing };

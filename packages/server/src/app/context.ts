@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import type { AccountConnectors } from '../gateways/account-connectors.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import type { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
@@ -16,6 +17,10 @@ export interface AppContext {
    */
   wallClock: Clock;
   gateways: GatewayRegistry;
+  /** Connectors of merchants' own gateway accounts (credentials sealed under the master key). */
+  gatewayAccounts: AccountConnectors;
+  /** Derived from the master key; gateway return addresses carry an HMAC under it (app/gateway-returns.ts). */
+  gatewayReturnKey: Buffer;
   /** Derived from the master key; client secrets are an HMAC under it. */
   clientSecretKey: Buffer;
   /** Signs list cursors, so that a position this service never handed out is refused. */

@@ -1,7 +1,9 @@
 import { type Clock, systemClock } from '../clock.ts';
 import { deriveSubKey } from '../domain/api-keys.ts';
+import { createAccountConnectors } from '../gateways/account-connectors.ts';
+import type { GatewayCallLogger } from '../gateways/http-executor.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
-import { instrumentGateways } from '../observability/instrumented-gateways.ts';
+import { instrumentConnector, instrumentGateways } from '../observability/instrumented-gateways.ts';
 import { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
 import { endpointNotices } from '../webhooks/endpoint-notices.ts';
@@ -16,6 +18,8 @@ export function createAppContext(options: {
   gateways: GatewayRegistry;
   masterKey: Buffer;
   publicUrl: string;
+  /** Logs the calls of connectors built from merchants' gateway accounts. */
+  gatewayLogger?: GatewayCallLogger;
   /** Default true: see AppContext. */
   testWebhooksAllowLoopback?: boolean;
 }): AppContext {
@@ -25,8 +29,19 @@ export function createAppContext(options: {
     clock: options.clock,
     wallClock: options.wallClock ?? systemClock,
     gateways: instrumentGateways(options.gateways, metrics),
+    gatewayAccounts: createAccountConnectors({
+      box: createSecretBox(deriveSubKey(options.masterKey, 'gateway-credentials').toString('hex')),
+      clock: options.clock,
+      dependencies: {
+        clock: options.clock,
+        ...(options.gatewayLogger ? { logger: options.gatewayLogger } : {}),
+        defaultReturnUrl: options.publicUrl,
+      },
+      wrap: (connector) => instrumentConnector(connector, metrics),
+    }),
     metrics,
     clientSecretKey: deriveSubKey(options.masterKey, 'client-secret'),
+    gatewayReturnKey: deriveSubKey(options.masterKey, 'gateway-return'),
     cursorKey: deriveSubKey(options.masterKey, 'list-cursor'),
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,

@@ -12,6 +12,7 @@ import {
   type PaymentIntentRecord,
 } from '../storage/repositories/payment-intents.ts';
 import type { AppContext } from './context.ts';
+import { connectorForNewPayment } from './gateway-connectors.ts';
 
 const DEFAULT_EXPIRY_SECONDS = 86_400;
 
@@ -35,11 +36,11 @@ function validateReturnUrl(value: string | undefined): string | null {
  * Everything a create can refuse is refused here, so the answer is known before any write (which
  * lets the HTTP layer store it together with the intent in one statement).
  */
-export function preparePaymentIntent(
+export async function preparePaymentIntent(
   ctx: AppContext,
   scope: TenantScope,
   input: CreatePaymentIntentBody,
-): PaymentIntentRecord {
+): Promise<PaymentIntentRecord> {
   if (!isValidAmountMinor(input.amount_minor)) {
     throw new ValidationError('amount_minor', 'must be an integer from 1 to 999999999999 (minor units)');
   }
@@ -47,10 +48,15 @@ export function preparePaymentIntent(
     throw new ValidationError('currency', 'must be an ISO 4217 currency code');
   const currency = input.currency.toUpperCase();
 
-  const connector = ctx.gateways.get(input.gateway_id);
-  if (!connector) {
-    throw new ValidationError('gateway_id', `unknown gateway; available: ${ctx.gateways.ids().join(', ')}`);
-  }
+  const connector = await connectorForNewPayment(
+    ctx,
+    {
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      gatewayId: input.gateway_id,
+    },
+    { recent: true },
+  );
   if (scope.livemode && !connector.allowsLivemode) {
     throw new ValidationError('gateway_id', `gateway '${connector.id}' takes test-mode payments only`);
   }
@@ -103,7 +109,7 @@ export async function createPaymentIntent(
   scope: TenantScope,
   input: CreatePaymentIntentBody,
 ): Promise<PaymentIntentRecord> {
-  const intent = preparePaymentIntent(ctx, scope, input);
+  const intent = await preparePaymentIntent(ctx, scope, input);
   await insertPaymentIntent(tx, intent);
   return intent;
 }

@@ -19,6 +19,7 @@ import {
 } from '../storage/repositories/refunds.ts';
 import { insertTransaction } from '../storage/repositories/transactions.ts';
 import type { AppContext } from './context.ts';
+import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
 import { applyRefundOutcomeByGatewayKey, REFUND_SYNC_INTERVAL_SECONDS } from './refund-outcome.ts';
 
 /** How far back a merchant's Idempotency-Key finds the refund it started (the key's lifetime). */
@@ -45,13 +46,18 @@ export function gatewayRefundKey(
   return `${intent.id}:refund:${digest.slice(0, 24)}`;
 }
 
-/** The gateway's reference of the charge that captured the intent's money. */
-async function chargeReferenceOf(tx: Queryable, intent: PaymentIntentRecord): Promise<string> {
+/** The charge that captured the intent's money: the gateway's reference, and its connector data. */
+interface CapturedCharge {
+  reference: string;
+  connectorData: string | null;
+}
+
+async function capturedChargeOf(tx: Queryable, intent: PaymentIntentRecord): Promise<CapturedCharge> {
   const succeeded = (await listAttempts(tx, intent.id)).find((a) => a.status === 'SUCCEEDED');
   if (!succeeded?.gatewayReference) {
     throw new Error(`payment intent ${intent.id} is SUCCEEDED but has no succeeded charge on record`);
   }
-  return succeeded.gatewayReference;
+  return { reference: succeeded.gatewayReference, connectorData: succeeded.connectorData };
 }
 
 /** The merchant's request as the idempotency layer identifies it. */
@@ -96,10 +102,10 @@ export async function startRefund(
   if (!intent) throw new NotFoundError('payment intent', input.payment_intent_id);
   const totals = await refundTotalsOfIntent(tx, intent.id);
   const amountMinor = refundAmountFor(intent, totals.committedMinor, input.amount_minor);
-  if (!ctx.gateways.get(intent.gatewayId)) {
+  if (!(await connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: false, q: tx }))) {
     throw new Error(`gateway ${intent.gatewayId} of intent ${intent.id} is not configured`);
   }
-  const chargeReference = await chargeReferenceOf(tx, intent);
+  const captured = await capturedChargeOf(tx, intent);
 
   const refund: RefundRecord = {
     id: newId('re'),
@@ -113,6 +119,7 @@ export async function startRefund(
     gatewayId: intent.gatewayId,
     gatewayIdempotencyKey: gatewayRefundKey(scope, request.idempotencyKey, intent, amountMinor, totals.count),
     gatewayReference: null,
+    connectorData: null,
     failureMessage: null,
     nextSyncAt: new Date(now.getTime() + REFUND_SYNC_INTERVAL_SECONDS * 1000),
     requestKey: request.idempotencyKey,
@@ -135,15 +142,16 @@ export async function startRefund(
     createdAt: now,
     updatedAt: now,
   });
-  return { refund, send: refundRequestFor(refund, chargeReference) };
+  return { refund, send: refundRequestFor(refund, captured) };
 }
 
-function refundRequestFor(refund: RefundRecord, chargeReference: string): RefundRequest {
+function refundRequestFor(refund: RefundRecord, captured: CapturedCharge): RefundRequest {
   return {
     idempotencyKey: refund.gatewayIdempotencyKey,
     refundId: refund.id,
     paymentIntentId: refund.paymentIntentId,
-    chargeReference,
+    chargeReference: captured.reference,
+    chargeConnectorData: captured.connectorData,
     amountMinor: refund.amountMinor,
     currency: refund.currency,
     livemode: refund.livemode,
@@ -176,7 +184,7 @@ async function resumeRefund(
   await notePendingRefund(tx, refund.id, { gatewayReference: null, nextSyncAt });
   return {
     refund: { ...refund, nextSyncAt },
-    send: refundRequestFor(refund, await chargeReferenceOf(tx, intent)),
+    send: refundRequestFor(refund, await capturedChargeOf(tx, intent)),
   };
 }
 
@@ -186,7 +194,7 @@ async function resumeRefund(
  */
 export async function sendRefund(ctx: AppContext, started: StartedRefund): Promise<RefundOutcome | null> {
   if (!started.send) return null;
-  const connector = ctx.gateways.get(started.refund.gatewayId);
+  const connector = await connectorFor(ctx, gatewayKeyOf(started.refund), { forNewPayment: false });
   if (!connector)
     return { kind: 'indeterminate', detail: `gateway ${started.refund.gatewayId} is not configured` };
   try {

@@ -1,6 +1,16 @@
 import { AuthenticationError, NotFoundError } from '../domain/errors.ts';
-import { type GatewayNotificationBatch, GatewayNotificationError } from '../gateways/connector.ts';
+import { hasIdShape } from '../domain/ids.ts';
+import {
+  type GatewayConnector,
+  type GatewayNotificationBatch,
+  GatewayNotificationError,
+} from '../gateways/connector.ts';
+import type { Queryable } from '../storage/db.ts';
 import { findAttemptByKey } from '../storage/repositories/charge-attempts.ts';
+import {
+  findGatewayAccountById,
+  type GatewayAccountRecord,
+} from '../storage/repositories/gateway-accounts.ts';
 import { recordGatewayNotification } from '../storage/repositories/gateway-notifications.ts';
 import { findPaymentIntentById } from '../storage/repositories/payment-intents.ts';
 import { applyChargeOutcome } from './charge-outcomes.ts';
@@ -33,6 +43,48 @@ export const notificationHandlers: NotificationHandlers = {
   refund: applyRefundNotification,
 };
 
+interface NotificationSource {
+  connector: GatewayConnector;
+  /** The gateway_id of the charges and refunds it reports about. */
+  gatewayId: string;
+  /** What received notifications are recorded under, for deduplication. */
+  receivedAs: string;
+  /** For a merchant's account: only that merchant's payments in that mode may be reported about. */
+  owner: GatewayAccountRecord | null;
+}
+
+/**
+ * Who a notification address names: a merchant's gateway account (`/gateway-notifications/gwa_...`,
+ * verified with that account's secret) or a gateway of the process by its gateway_id.
+ */
+async function notificationSource(ctx: AppContext, addressedTo: string): Promise<NotificationSource> {
+  if (hasIdShape(addressedTo, 'gwa')) {
+    const account = await findGatewayAccountById(ctx.db, addressedTo);
+    if (!account) throw new NotFoundError('gateway account', addressedTo);
+    return {
+      connector: ctx.gatewayAccounts.connectorOf(account),
+      gatewayId: account.gatewayId,
+      receivedAs: account.id,
+      owner: account,
+    };
+  }
+  const connector = ctx.gateways.get(addressedTo);
+  if (!connector) throw new NotFoundError('gateway', addressedTo);
+  return { connector, gatewayId: addressedTo, receivedAs: addressedTo, owner: null };
+}
+
+/** Every key Paygate sends a gateway starts with the payment intent's id (`pi_...:attempt:1`). */
+async function ownedBy(tx: Queryable, owner: GatewayAccountRecord, idempotencyKey: string): Promise<boolean> {
+  const intentId = idempotencyKey.split(':')[0] ?? '';
+  const intent = await findPaymentIntentById(tx, intentId);
+  return (
+    intent !== null &&
+    intent.merchantId === owner.merchantId &&
+    intent.livemode === owner.livemode &&
+    intent.gatewayId === owner.gatewayId
+  );
+}
+
 /**
  * Verifies a gateway's notification request on its exact bytes and applies each item once: the
  * rows that mark them received and the changes they make commit together, so a batch is applied
@@ -41,7 +93,7 @@ export const notificationHandlers: NotificationHandlers = {
  */
 export async function receiveGatewayNotification(
   ctx: AppContext,
-  gatewayId: string,
+  addressedTo: string,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
   handlers: NotificationHandlers = notificationHandlers,
@@ -50,8 +102,8 @@ export async function receiveGatewayNotification(
   warning: string | null;
   acknowledgement: GatewayNotificationBatch['acknowledgement'];
 }> {
-  const connector = ctx.gateways.get(gatewayId);
-  if (!connector) throw new NotFoundError('gateway', gatewayId);
+  const source = await notificationSource(ctx, addressedTo);
+  const { connector, gatewayId, owner } = source;
   let batch: GatewayNotificationBatch;
   try {
     batch = connector.parseNotifications(rawBody, headers);
@@ -69,7 +121,7 @@ export async function receiveGatewayNotification(
       const first = await recordGatewayNotification(
         tx,
         {
-          gatewayId,
+          gatewayId: source.receivedAs,
           notificationId: notification.notificationId,
           subject: notification.subject,
           idempotencyKey: notification.idempotencyKey,
@@ -78,6 +130,12 @@ export async function receiveGatewayNotification(
       );
       if (!first) continue;
       fresh += 1;
+      if (owner && !(await ownedBy(tx, owner, notification.idempotencyKey))) {
+        warnings.push(
+          `gateway account ${addressedTo} notified about ${notification.idempotencyKey}, not its own`,
+        );
+        continue;
+      }
       const warning =
         notification.subject === 'charge'
           ? await handlers.charge(ctx, tx, gatewayId, notification)

@@ -17,6 +17,7 @@ import {
 } from '../storage/repositories/late-captures.ts';
 import { findPaymentIntentById, type PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';
 import type { AppContext } from './context.ts';
+import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
 import { paymentIntentResource } from './resources/payment-intent.ts';
 import type { BatchResult } from './settle-open-charges.ts';
 
@@ -174,7 +175,7 @@ export async function repairLateCaptures(ctx: AppContext, limit: number): Promis
   const warnings: string[] = [];
   await Promise.all(
     claimed.map(async (capture) => {
-      const connector = ctx.gateways.get(capture.gatewayId);
+      const connector = await connectorFor(ctx, gatewayKeyOf(capture), { forNewPayment: false });
       if (!connector) {
         warnings.push(`late capture ${capture.id}: gateway ${capture.gatewayId} is not configured`);
         return;

@@ -1,6 +1,7 @@
 import type { RefundOutcome } from '../gateways/connector.ts';
 import { claimRefundsDueForSync } from '../storage/repositories/refunds.ts';
 import type { AppContext } from './context.ts';
+import { connectorFor, gatewayKeyOf } from './gateway-connectors.ts';
 import { applyRefundOutcomeByGatewayKey } from './refund-outcome.ts';
 import type { BatchResult } from './settle-open-charges.ts';
 
@@ -22,7 +23,7 @@ export async function reconcilePendingRefunds(ctx: AppContext, limit: number): P
   const warnings: string[] = [];
   await Promise.all(
     claimed.map(async (refund) => {
-      const connector = ctx.gateways.get(refund.gatewayId);
+      const connector = await connectorFor(ctx, gatewayKeyOf(refund), { forNewPayment: false });
       if (!connector) {
         warnings.push(`refund ${refund.id}: gateway ${refund.gatewayId} is not configured`);
         return;
@@ -32,6 +33,7 @@ export async function reconcilePendingRefunds(ctx: AppContext, limit: number): P
         outcome = await connector.syncRefund({
           idempotencyKey: refund.gatewayIdempotencyKey,
           gatewayReference: refund.gatewayReference,
+          connectorData: refund.connectorData,
         });
       } catch (error) {
         warnings.push(

@@ -41,7 +41,11 @@ async function repair(ctx: AppContext, connector: GatewayConnector, difference: 
     const attempt = await findAttemptByKey(ctx.db, connector.id, difference.idempotencyKey);
     if (!attempt) return;
     const outcome = await outcomeOrUnknown(connector, (c) =>
-      c.syncCharge({ idempotencyKey: attempt.idempotencyKey, gatewayReference: attempt.gatewayReference }),
+      c.syncCharge({
+        idempotencyKey: attempt.idempotencyKey,
+        gatewayReference: attempt.gatewayReference,
+        connectorData: attempt.connectorData,
+      }),
     );
     await applyAttemptOutcome(ctx, attempt, outcome, 'sync');
     // A capture after the intent closed is now recorded: its refund is sent now, not at the

@@ -12,6 +12,7 @@ import {
   settleRefund,
 } from '../storage/repositories/refunds.ts';
 import { settleRefundTransaction } from '../storage/repositories/transactions.ts';
+import { keptConnectorData } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
 import { applyLateCaptureRefundOutcome } from './late-captures.ts';
 import type { NotificationHandler } from './notification-handler.ts';
@@ -38,15 +39,22 @@ export async function applyRefundOutcome(
   const now = ctx.clock.now();
   if (outcome.kind === 'pending' || outcome.kind === 'indeterminate') {
     const gatewayReference = outcome.kind === 'pending' ? outcome.gatewayReference : null;
+    const connectorData = keptConnectorData(outcome);
     const nextSyncAt = new Date(now.getTime() + REFUND_SYNC_INTERVAL_SECONDS * 1000);
-    await notePendingRefund(tx, refund.id, { gatewayReference, nextSyncAt });
-    return { ...refund, gatewayReference: gatewayReference ?? refund.gatewayReference, nextSyncAt };
+    await notePendingRefund(tx, refund.id, { gatewayReference, connectorData, nextSyncAt });
+    return {
+      ...refund,
+      gatewayReference: gatewayReference ?? refund.gatewayReference,
+      connectorData: connectorData ?? refund.connectorData,
+      nextSyncAt,
+    };
   }
   const step = settlementOf(outcome.kind);
   const settled = await settleRefund(tx, refund.id, {
     status: step.status,
     gatewayReference: outcome.gatewayReference,
     failureMessage: outcome.kind === 'failed' ? outcome.message : null,
+    connectorData: keptConnectorData(outcome),
     updatedAt: now,
   });
   if (!settled) return (await findRefundById(tx, refund.id)) ?? refund;

@@ -14,6 +14,7 @@ import {
   outcomeOrUnknown,
 } from './charge-outcomes.ts';
 import type { AppContext } from './context.ts';
+import { connectorFor, gatewayKeyOf, gatewayReturnAddress } from './gateway-connectors.ts';
 
 export interface BatchResult {
   /** How many attempts were claimed and looked at. */
@@ -41,7 +42,7 @@ async function settleDueAttempts(
   const warnings: string[] = [];
   await Promise.all(
     claimed.map(async (attempt) => {
-      const connector = ctx.gateways.get(attempt.gatewayId);
+      const connector = await connectorFor(ctx, gatewayKeyOf(attempt), { forNewPayment: false });
       if (!connector) {
         warnings.push(`attempt ${attempt.idempotencyKey}: gateway ${attempt.gatewayId} is not configured`);
         return;
@@ -63,7 +64,7 @@ export function runDueDelayedCharges(ctx: AppContext, limit: number): Promise<Ba
   return settleDueAttempts(ctx, ['DELAYED'], limit, 'charge', async (connector, attempt) => {
     const intent = await findPaymentIntentById(ctx.db, attempt.paymentIntentId);
     if (!intent) return null;
-    const request = chargeRequestFor(intent, attempt);
+    const request = chargeRequestFor(intent, attempt, gatewayReturnAddress(ctx, connector, intent, attempt));
     return outcomeOrUnknown(connector, (c) => c.charge(request));
   });
 }
@@ -82,7 +83,11 @@ export function reconcileOpenCharges(ctx: AppContext, limit: number): Promise<Ba
     limit,
     'sync',
     async (connector, attempt) => {
-      const request = { idempotencyKey: attempt.idempotencyKey, gatewayReference: attempt.gatewayReference };
+      const request = {
+        idempotencyKey: attempt.idempotencyKey,
+        gatewayReference: attempt.gatewayReference,
+        connectorData: attempt.connectorData,
+      };
       return outcomeOrUnknown(connector, (c) => c.syncCharge(request));
     },
   );

@@ -16,6 +16,7 @@ export const idPrefixes = {
   dashboardUser: 'usr',
   auditEntry: 'aud',
   outboundMail: 'mail',
+  gatewayAccount: 'gwa',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

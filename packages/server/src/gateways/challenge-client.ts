@@ -1,9 +1,11 @@
 // A payer's browser reduced to HTTP, for tests: opens a gateway's challenge page, submits a
 // decision, and reads where the gateway sends the payer back.
-export async function answerChallengePage(
+
+/** Answers the challenge page; returns the address the gateway sends the payer back to (absolute), if any. */
+export async function answerChallengePageAt(
   redirectUrl: string,
   decision: 'approve' | 'decline',
-): Promise<Record<string, string>> {
+): Promise<string | null> {
   const page = await fetch(redirectUrl);
   const html = await page.text();
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
@@ -16,5 +18,14 @@ export async function answerChallengePage(
   });
   await answer.body?.cancel();
   const location = answer.headers.get('location');
-  return location ? Object.fromEntries(new URL(location, redirectUrl).searchParams) : {};
+  return location ? new URL(location, redirectUrl).toString() : null;
+}
+
+/** Answers the challenge page; returns the query parameters the gateway sent the payer back with. */
+export async function answerChallengePage(
+  redirectUrl: string,
+  decision: 'approve' | 'decline',
+): Promise<Record<string, string>> {
+  const location = await answerChallengePageAt(redirectUrl, decision);
+  return location ? Object.fromEntries(new URL(location).searchParams) : {};
 }

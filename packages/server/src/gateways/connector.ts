@@ -133,12 +133,24 @@ export interface ChargeRequest {
 export interface SyncChargeRequest {
   idempotencyKey: string;
   gatewayReference: string | null;
+  /** What the connector asked to keep with the charge (opaque), if anything. */
+  connectorData?: string | null;
 }
 
 export type FailureCode = 'card_declined' | 'gateway_rejected';
 
+/**
+ * Opaque to Paygate: what a connector asks to keep beside the gateway's reference of a charge or
+ * refund, handed back to it later (completion, sync, refund). At most 4096 characters
+ * (`CONNECTOR_DATA_MAX_LENGTH` in app/charge-outcomes.ts); a longer value is not kept. Absent:
+ * the value kept before stays.
+ */
+export interface KeepsConnectorData {
+  connectorData?: string;
+}
+
 export type ChargeOutcome =
-  | { kind: 'succeeded'; gatewayReference: string }
+  | ({ kind: 'succeeded'; gatewayReference: string } & KeepsConnectorData)
   | {
       kind: 'failed';
       gatewayReference: string | null;
@@ -155,7 +167,7 @@ export type ChargeOutcome =
       connectorData?: string;
     }
   /** The gateway accepted the charge and will settle it later (notification or sync). */
-  | { kind: 'pending'; gatewayReference: string }
+  | ({ kind: 'pending'; gatewayReference: string } & KeepsConnectorData)
   /** No readable answer (time-out, broken connection, unknown reply): the outcome is unknown. */
   | { kind: 'indeterminate'; detail: string }
   /** The gateway said, definitely, that it did not take the request; nothing was charged. */
@@ -166,6 +178,8 @@ export interface RefundRequest {
   refundId: string;
   paymentIntentId: string;
   chargeReference: string;
+  /** What the connector asked to keep with the charge being refunded (opaque), if anything. */
+  chargeConnectorData?: string | null;
   amountMinor: number;
   currency: string;
   livemode: boolean;
@@ -174,12 +188,14 @@ export interface RefundRequest {
 export interface SyncRefundRequest {
   idempotencyKey: string;
   gatewayReference: string | null;
+  /** What the connector asked to keep with the refund (opaque), if anything. */
+  connectorData?: string | null;
 }
 
 export type RefundOutcome =
-  | { kind: 'succeeded'; gatewayReference: string }
+  | ({ kind: 'succeeded'; gatewayReference: string } & KeepsConnectorData)
   | { kind: 'failed'; gatewayReference: string | null; message: string }
-  | { kind: 'pending'; gatewayReference: string }
+  | ({ kind: 'pending'; gatewayReference: string } & KeepsConnectorData)
   | { kind: 'indeterminate'; detail: string }
   | { kind: 'unavailable'; retryAfterSeconds: number; detail: string };
 

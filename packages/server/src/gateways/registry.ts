@@ -1,17 +1,43 @@
+import type { GatewayAccountKind } from './accounts.ts';
+import { adyenAccounts } from './adyen/account.ts';
 import { adyenFromEnvironment } from './adyen/configure.ts';
 import type { ConfigureDependencies, Environment, GatewayConfigurer } from './configure.ts';
 import type { GatewayConnector } from './connector.ts';
+import { stripeAccounts } from './stripe/account.ts';
 import { stripeFromEnvironment } from './stripe/configure.ts';
 
+/** An external gateway: how the operator's default account is read from the environment, and how merchants' own accounts are. */
+interface ConnectableGateway {
+  fromEnvironment: GatewayConfigurer;
+  accounts: GatewayAccountKind;
+}
+
 /** The external gateways an operator can configure: one line per gateway. */
-const configurableGateways: readonly GatewayConfigurer[] = [stripeFromEnvironment, adyenFromEnvironment];
+const connectableGateways: readonly ConnectableGateway[] = [
+  { fromEnvironment: stripeFromEnvironment, accounts: stripeAccounts },
+  { fromEnvironment: adyenFromEnvironment, accounts: adyenAccounts },
+];
 
 /** The connectors of every gateway the environment configures (none when none is set). */
 export function configuredConnectors(env: Environment, deps: ConfigureDependencies): GatewayConnector[] {
-  return configurableGateways.flatMap((configure) => configure(env, deps) ?? []);
+  return connectableGateways.flatMap(({ fromEnvironment }) => fromEnvironment(env, deps) ?? []);
 }
 
-/** The gateways this process can use, by gateway_id. Built once at start-up from configuration. */
+/** How accounts of a connector are checked and built, by connector name (`stripe`, `adyen`). */
+export function gatewayAccountKind(connector: string): GatewayAccountKind | null {
+  return connectableGateways.find(({ accounts }) => accounts.connector === connector)?.accounts ?? null;
+}
+
+/** The connectors merchants can add accounts of. */
+export function gatewayAccountConnectors(): string[] {
+  return connectableGateways.map(({ accounts }) => accounts.connector);
+}
+
+/**
+ * The gateways every merchant of this process can use, by gateway_id: the simulated gateway and
+ * the operator's default accounts from the environment. Built once at start-up. A merchant's own
+ * accounts (app/gateway-connectors.ts) come before these.
+ */
 export class GatewayRegistry {
   private readonly byId = new Map<string, GatewayConnector>();
 

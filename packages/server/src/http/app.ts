@@ -17,6 +17,7 @@ import { keepRouteCatalogue } from './route-catalogue.ts';
 import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { dashboardInvitationAdminRoutes } from './routes/admin/dashboard-invitations.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
+import { gatewayAccountAdminRoutes } from './routes/admin/gateway-accounts.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
@@ -35,6 +36,7 @@ import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
 import { dashboardTotpRoutes } from './routes/dashboard/totp.ts';
 import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
+import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
@@ -135,6 +137,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
 
   await app.register(healthRoutes, { checks: [databaseCheck(ctx.db)] });
   await app.register(gatewayNotificationRoutes, { ctx });
+  await app.register(gatewayReturnRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });
@@ -143,6 +146,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(merchantManagementRoutes, { ctx });
   await app.register(apiKeyAdminRoutes, { ctx });
   await app.register(embedDomainAdminRoutes, { ctx });
+  await app.register(gatewayAccountAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(apiReferenceRoutes);
   await app.register(webhookAdminRoutes, { ctx });

@@ -79,6 +79,18 @@ describe('Adyen wire format', () => {
     });
     validate(details, '/payments/details');
     assert.deepEqual(JSON.parse(details.body ?? ''), { details: { redirectResult: 'X6XtfGC3!Y...' } });
+    // A details request is keyed by what the payer brought back: the same return again is the
+    // same request; another one (an altered redirectResult first) is not answered from the first.
+    const again = (redirectResult: string) =>
+      buildDetailsRequest(ACCOUNT, {
+        idempotencyKey: KEY,
+        gatewayReference: 'JLCMPCQ8HXSKGK82',
+        connectorData: null,
+        returnParameters: { redirectResult },
+      }).headers['idempotency-key'];
+    assert.equal(again('X6XtfGC3!Y...'), details.headers['idempotency-key']);
+    assert.notEqual(again('altered'), details.headers['idempotency-key']);
+    assert.ok((details.headers['idempotency-key'] ?? '').length <= 64);
     assert.throws(
       () =>
         buildDetailsRequest(ACCOUNT, {

@@ -1,6 +1,7 @@
 // Adyen Checkout API v72 as pure functions: requests built from our domain, answers read back.
 // Nothing here sends anything; the shared executor does. An answer we cannot read is
 // `indeterminate`, never success.
+import { createHash } from 'node:crypto';
 import {
   assertGatewayIdempotencyKey,
   type ChargeOutcome,
@@ -72,7 +73,11 @@ export function buildDetailsRequest(
     if (value) details[name] = value;
   }
   if (Object.keys(details).length === 0) throw new RangeError('the return carried no redirectResult');
-  return post(account, '/payments/details', `${request.idempotencyKey}:details`, { details });
+  // Keyed by what was returned, not only by the attempt: a details request Adyen refused (an
+  // altered redirectResult) must not be replayed to the payer's genuine return; the same return
+  // again (a reload) is the same request.
+  const digest = createHash('sha256').update(JSON.stringify(details)).digest('hex').slice(0, 16);
+  return post(account, '/payments/details', `${request.idempotencyKey}:d:${digest}`, { details });
 }
 
 /** `POST /payments/{pspReference}/refunds`; the reference is our refund's gateway key. */

@@ -255,11 +255,12 @@ function isStoredRefusal(error: unknown): error is AppError {
  * `write` stores it and the resource under the key's lock.
  */
 export interface OneStatementWrite {
-  prepare(): {
-    status: number;
-    body: unknown;
-    write(q: Queryable, claim: KeyClaim): Promise<OneStatementResult>;
-  };
+  prepare(): Promise<PreparedWrite>;
+}
+interface PreparedWrite {
+  status: number;
+  body: unknown;
+  write(q: Queryable, claim: KeyClaim): Promise<OneStatementResult>;
 }
 export type OneStatementResult = 'created' | 'in_flight' | 'exists';
 
@@ -276,9 +277,9 @@ async function tryOneStatement(
   fast: OneStatementWrite,
 ): Promise<{ status: number; body: string } | null> {
   const { request } = reply;
-  let prepared: ReturnType<OneStatementWrite['prepare']>;
+  let prepared: PreparedWrite;
   try {
-    prepared = fast.prepare();
+    prepared = await fast.prepare();
   } catch (error) {
     if (error instanceof AppError && error.code === 'validation_error') throw error;
     return null;

@@ -35,6 +35,8 @@ export interface ChargeAttemptRecord {
   paymentMethodToken: string;
   status: AttemptStatus;
   gatewayReference: string | null;
+  /** Opaque data the connector asked to keep with the charge (gateways/connector.ts). */
+  connectorData: string | null;
   failureCode: string | null;
   nextCheckAt: Date | null;
   checks: number;
@@ -52,6 +54,7 @@ const attempts = rowMapping<ChargeAttemptRecord>({
   paymentMethodToken: 'plain',
   status: 'plain',
   gatewayReference: 'plain',
+  connectorData: 'plain',
   failureCode: 'plain',
   nextCheckAt: 'plain',
   checks: 'plain',
@@ -85,13 +88,13 @@ export async function insertChargeAttempt(
   q: Queryable,
   attempt: Omit<
     ChargeAttemptRecord,
-    'attemptNumber' | 'idempotencyKey' | 'checks' | 'gatewayReference' | 'failureCode'
+    'attemptNumber' | 'idempotencyKey' | 'checks' | 'gatewayReference' | 'connectorData' | 'failureCode'
   >,
 ): Promise<ChargeAttemptRecord> {
   try {
     const { rows } = await q.query(
       `INSERT INTO charge_attempts (${attempts.columns()})
-       SELECT $1, next.n, $2, $3, $4, ${sqlAttemptIdempotencyKey('$1', 'next.n')}, $5, $6, NULL, NULL, $7, 0, $8, $9
+       SELECT $1, next.n, $2, $3, $4, ${sqlAttemptIdempotencyKey('$1', 'next.n')}, $5, $6, NULL, NULL, NULL, $7, 0, $8, $9
          FROM (SELECT coalesce(max(attempt_number), 0) + 1 AS n FROM charge_attempts
                 WHERE payment_intent_id = $1) AS next
        RETURNING ${attempts.columns()}`,
@@ -146,6 +149,19 @@ export async function findAttemptByKey(
   return attempts.first(rows);
 }
 
+/** One attempt of an intent by its number. */
+export async function findAttempt(
+  q: Queryable,
+  paymentIntentId: string,
+  attemptNumber: number,
+): Promise<ChargeAttemptRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${attempts.columns()} FROM charge_attempts WHERE payment_intent_id = $1 AND attempt_number = $2`,
+    [paymentIntentId, attemptNumber],
+  );
+  return attempts.first(rows);
+}
+
 export async function listAttempts(q: Queryable, paymentIntentId: string): Promise<ChargeAttemptRecord[]> {
   const { rows } = await q.query(
     `SELECT ${attempts.columns()} FROM charge_attempts WHERE payment_intent_id = $1 ORDER BY attempt_number`,
@@ -157,6 +173,8 @@ export async function listAttempts(q: Queryable, paymentIntentId: string): Promi
 export interface AttemptChange {
   status: AttemptStatus;
   gatewayReference?: string | null;
+  /** Kept when given; null or absent keeps what was kept before. */
+  connectorData?: string | null;
   failureCode?: string | null;
   nextCheckAt: Date | null;
   /** Counts one more reconciliation check. */
@@ -180,7 +198,8 @@ export async function updateAttempt(
             failure_code = COALESCE($5, failure_code),
             next_check_at = $6,
             checks = checks + $7,
-            updated_at = $8
+            updated_at = $8,
+            connector_data = COALESCE($11, connector_data)
       WHERE payment_intent_id = $1 AND attempt_number = $2 AND status = $9 AND checks = $10`,
     [
       attempt.paymentIntentId,
@@ -193,6 +212,7 @@ export async function updateAttempt(
       change.updatedAt,
       attempt.status,
       attempt.checks,
+      change.connectorData ?? null,
     ],
   );
   return rowCount === 1;

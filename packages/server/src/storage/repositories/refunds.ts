@@ -15,6 +15,8 @@ export interface RefundRecord {
   gatewayId: string;
   gatewayIdempotencyKey: string;
   gatewayReference: string | null;
+  /** Opaque data the connector asked to keep with the refund (gateways/connector.ts). */
+  connectorData: string | null;
   failureMessage: string | null;
   nextSyncAt: Date | null;
   /** The merchant's Idempotency-Key and the hash of its request, by which a retry finds this refund. */
@@ -36,6 +38,7 @@ const refunds = rowMapping<RefundRecord>({
   gatewayId: 'plain',
   gatewayIdempotencyKey: 'plain',
   gatewayReference: 'plain',
+  connectorData: 'plain',
   failureMessage: 'plain',
   nextSyncAt: 'plain',
   requestKey: 'plain',
@@ -150,6 +153,8 @@ export interface RefundSettlement {
   status: Exclude<RefundStatus, 'PENDING'>;
   gatewayReference: string | null;
   failureMessage: string | null;
+  /** Kept when given; null or absent keeps what was kept before. */
+  connectorData?: string | null;
   updatedAt: Date;
 }
 
@@ -165,10 +170,17 @@ export async function settleRefund(
   const { rows } = await q.query(
     `UPDATE refunds
         SET status = $2, gateway_reference = COALESCE($3, gateway_reference), failure_message = $4,
-            next_sync_at = NULL, updated_at = $5
+            next_sync_at = NULL, updated_at = $5, connector_data = COALESCE($6, connector_data)
       WHERE id = $1 AND status = 'PENDING'
       RETURNING ${refunds.columns()}`,
-    [id, settlement.status, settlement.gatewayReference, settlement.failureMessage, settlement.updatedAt],
+    [
+      id,
+      settlement.status,
+      settlement.gatewayReference,
+      settlement.failureMessage,
+      settlement.updatedAt,
+      settlement.connectorData ?? null,
+    ],
   );
   return refunds.first(rows);
 }
@@ -177,12 +189,13 @@ export async function settleRefund(
 export async function notePendingRefund(
   q: Queryable,
   id: string,
-  change: { gatewayReference: string | null; nextSyncAt: Date },
+  change: { gatewayReference: string | null; connectorData?: string | null; nextSyncAt: Date },
 ): Promise<void> {
   await q.query(
-    `UPDATE refunds SET gateway_reference = COALESCE($2, gateway_reference), next_sync_at = $3
+    `UPDATE refunds SET gateway_reference = COALESCE($2, gateway_reference), next_sync_at = $3,
+            connector_data = COALESCE($4, connector_data)
       WHERE id = $1 AND status = 'PENDING'`,
-    [id, change.gatewayReference, change.nextSyncAt],
+    [id, change.gatewayReference, change.nextSyncAt, change.connectorData ?? null],
   );
 }
 

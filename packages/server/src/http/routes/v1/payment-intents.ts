@@ -9,6 +9,7 @@ import {
   preparePaymentIntent,
   writePaymentIntentWithKey,
 } from '../../../app/create-payment-intent.ts';
+import { connectorFor, gatewayKeyOf } from '../../../app/gateway-connectors.ts';
 import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import { respondIdempotently } from '../../plugins/idempotency.ts';
@@ -24,12 +25,15 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
    */
   const callerView = (request: FastifyRequest, intentId: string) => {
     if (principalOf(request).kind === 'secret') {
-      return (intent: PaymentIntentRecord) => paymentIntentResource(intent, secretView);
+      return async (intent: PaymentIntentRecord) => paymentIntentResource(intent, secretView);
     }
     const secret = request.headers['x-client-secret'];
     assertClientSecret(ctx, intentId, typeof secret === 'string' ? secret : undefined);
-    return (intent: PaymentIntentRecord) =>
-      paymentIntentResource(intent, { kind: 'client', connector: ctx.gateways.get(intent.gatewayId) });
+    return async (intent: PaymentIntentRecord) =>
+      paymentIntentResource(intent, {
+        kind: 'client',
+        connector: await connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: false }),
+      });
   };
 
   const create = operations.createPaymentIntent;
@@ -54,8 +58,8 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
           ),
         }),
         {
-          prepare: () => {
-            const intent = preparePaymentIntent(ctx, principal, request.body);
+          prepare: async () => {
+            const intent = await preparePaymentIntent(ctx, principal, request.body);
             return {
               status: 200,
               body: paymentIntentResource(intent, secretView),
@@ -104,7 +108,7 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
         paymentMethodToken: request.body?.payment_method_token,
       });
       if (result.warning) request.log.warn({ paymentIntent: result.intent.id }, result.warning);
-      if (result.failure) throw gatewayDeclineError(result.failure, render(result.intent));
+      if (result.failure) throw gatewayDeclineError(result.failure, await render(result.intent));
       return render(result.intent);
     },
   );
