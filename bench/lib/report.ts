@@ -351,6 +351,9 @@ function soakSection(soak: SoakResult | null): string {
       ? `${soak.seconds} s of create + retrieve at 10 connections against PostgreSQL-backed Paygate: ${n(soak.requests)} requests (${n(soak.rps)} req/s), ${n(soak.errors)} errors.`
       : `${soak.seconds} s of create, retrieve and whole payments (create + confirm + signed webhook) at 10 connections against PostgreSQL-backed Paygate: ${n(soak.requests)} requests (${n(soak.rps)} req/s), ${n(soak.errors)} errors; the receiver verified ${n(soak.webhooksVerified)} webhooks and rejected ${n(soak.webhooksRejected ?? 0)}.`,
     `RSS slope after warm-up: **${soak.slopeMBPerMinute} MB/min**. Samples (MB): ${samples}.`,
+    soak.simMaxCharges === undefined
+      ? ''
+      : `The simulated gateway in the service process kept at most ${n(soak.simMaxCharges)} charges (PAYGATE_SIM_MAX_CHARGES; settled ones beyond it are forgotten).`,
   ].join('\n\n');
 }
 

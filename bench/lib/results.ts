@@ -35,6 +35,8 @@ export interface SoakResult {
   requests: number;
   rps: number;
   errors: number;
+  /** PAYGATE_SIM_MAX_CHARGES of the soak's service (soaks since the simulator's books are bounded). */
+  simMaxCharges?: number;
   /** Webhooks the receiver verified and rejected (soaks that run the full flow). */
   webhooksVerified?: number;
   webhooksRejected?: number;

@@ -48,6 +48,8 @@ export interface Config {
   /** The Prometheus metrics listener (`GET /metrics`); null: none. */
   metricsPort: number | null;
   metricsHost: string;
+  /** PAYGATE_SIM_RETENTION_SECONDS / PAYGATE_SIM_MAX_CHARGES: what the simulator's books keep. */
+  simRetention: { maxAgeSeconds: number; maxCharges: number };
 }
 
 /** Reads a secret kept in the data dir, creating it on first use. */
@@ -135,5 +137,9 @@ export function loadConfig(env: Env = process.env): Config {
     createDemoMerchant: !production,
     metricsPort: env.PAYGATE_METRICS_PORT ? readPort(env, 'PAYGATE_METRICS_PORT', 0) : null,
     metricsHost: readHost(env, 'PAYGATE_METRICS_HOST', '127.0.0.1'),
+    simRetention: {
+      maxAgeSeconds: readInteger(env, 'PAYGATE_SIM_RETENTION_SECONDS', 10_800, 60, 31_536_000),
+      maxCharges: readInteger(env, 'PAYGATE_SIM_MAX_CHARGES', 100_000, 100, 100_000_000),
+    },
   };
 }
