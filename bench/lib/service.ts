@@ -34,7 +34,7 @@ const built = new Set<string>();
  * The command line of the service as `npm start` runs it in `root`: the compiled entry, built here
  * (once per run) as `npm start` builds it. A commit from before the build existed ran from source.
  */
-function serviceEntry(root: string): { runtimeFlags: string[]; entry: string } {
+export function serviceEntry(root: string): { runtimeFlags: string[]; entry: string } {
   const buildScript = join(root, 'packages/server/scripts/build.ts');
   if (!existsSync(buildScript)) return { runtimeFlags: FROM_SOURCE, entry: 'packages/server/src/main.ts' };
   if (!built.has(root)) {
@@ -65,10 +65,11 @@ export async function startPaygate(options: {
   const env: NodeJS.ProcessEnv = {
     PORT: String(port),
     HOST: '127.0.0.1',
+    PAYGATE_SIM: 'on',
     PAYGATE_SIM_PORT: String(simPort),
     PAYGATE_ADMIN_TOKEN: adminToken,
     PAYGATE_LOG_LEVEL: 'silent',
-    PAYGATE_RATE_LIMIT_PER_SECOND: '100000000',
+    PAYGATE_RATE_LIMIT_PER_SECOND: '1000000',
     PAYGATE_DATABASE_URL: options.databaseUrl ?? '',
     PAYGATE_MASTER_KEY: options.kind === 'postgres' ? randomBytes(32).toString('hex') : '',
     PAYGATE_DATA_DIR: options.dataDir ?? '',
