@@ -137,10 +137,12 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
     return { token, claimed };
   }
 
-  // Outcomes are recorded in batches: one statement (and one commit) for many attempts.
+  // Outcomes are recorded in batches: one statement (and one commit) for many attempts. The
+  // window is 20 ms: no attempt waits for the write any more, so a longer window costs nothing but
+  // a later record, and attempts finishing one by one from a large claim still share a statement.
   const acks = createOutcomeBatcher<MadeAttempt, number | null>((made) => recordAttempts(ctx, made, logger), {
     maxBatch: options.ackBatchSize ?? 100,
-    windowMs: options.ackWindowMs ?? 5,
+    windowMs: options.ackWindowMs ?? 20,
   });
   const secrets = createSecretCache(ctx.secretBox, ctx.clock);
   const openSecret = (endpointId: string, sealed: string) => secrets.open(endpointId, sealed);
