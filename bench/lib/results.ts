@@ -42,6 +42,17 @@ export interface SoakResult {
   webhooksRejected?: number;
 }
 
+/** One scenario against `paygate start --processes N` (the 1 vs 2 API processes comparison). */
+export interface ProcessScalingRun {
+  apiProcesses: number;
+  scenario: string;
+  load: LoadResult;
+  /** CPU µs per request: all Paygate processes (supervisor, API, worker, scheduler, simulator), PostgreSQL, load generator. */
+  cpuMicrosPerRequest: { paygate: number; postgres: number | null; loadGenerator: number } | null;
+  /** Cores left idle during the run. */
+  idleCores: number | null;
+}
+
 export interface BenchResults {
   date: string;
   mode: 'full' | 'smoke' | 'soak';
@@ -61,6 +72,8 @@ export interface BenchResults {
   /** process.memoryUsage() of the idle service, MB: JS heap, external (PGlite's WASM memory), array buffers. */
   idleMemoryMB: Partial<Record<SystemKind, Record<string, number>>>;
   runs: ScenarioRun[];
+  /** `paygate start --processes 1` and `2` side by side (absent in runs before issue 19). */
+  processScaling?: ProcessScalingRun[];
   pgbench: PgbenchResult[];
   profiles: ProfileSummary[];
   roundTrips: RoundTrips[];

@@ -58,6 +58,8 @@ export async function startPaygate(options: {
   dataDir?: string;
   nodeFlags?: string[];
   env?: NodeJS.ProcessEnv;
+  /** The command line after the entry (default `start`; e.g. `start --processes 2`). */
+  args?: string[];
 }): Promise<PaygateUnderTest> {
   const port = await freePort();
   const simPort = await freePort();
@@ -88,7 +90,7 @@ export async function startPaygate(options: {
   const { runtimeFlags, entry } = serviceEntry(root);
   const child = spawnNodeChild(
     `paygate (${options.kind})`,
-    [...runtimeFlags, ...flags, entry, 'start'],
+    [...runtimeFlags, ...flags, entry, ...(options.args ?? ['start'])],
     env,
     root,
   );
