@@ -109,7 +109,11 @@ async function measure(
   });
   const committedAt = Date.now();
   const backlog = await receiver.waitFor(EVENTS, 300_000);
-  const cpuMicrosPerDelivery = cpu(EVENTS);
+  // Backends opened during the backlog (a pool replaces idle connections) count from their start.
+  const laterBackends = await ctx.db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const cpuMicrosPerDelivery = cpu(EVENTS, { postgres: laterBackends.rows.map((r) => r.pid) });
   const times = backlog.arrivals.map(([, at]) => at);
   const seconds = (Math.max(...times) - committedAt) / 1000;
   const throughput = {

@@ -119,8 +119,16 @@ export function startCpuWindow<G extends string>(groups: Record<G, number[]>) {
     Object.fromEntries(pids.map((pid, i) => [`${group}${i}`, pid]));
   const all = Object.assign({}, ...Object.entries<number[]>(groups).map(([g, pids]) => named(pids, g)));
   const before = readCpu(all);
-  return (deliveries: number): Record<G, number | null> | null => {
-    const after = readCpu(all);
+  return (
+    deliveries: number,
+    startedSince: Partial<Record<G, number[]>> = {},
+  ): Record<G, number | null> | null => {
+    const known = new Set(Object.values<number>(all));
+    const added: Record<string, number> = {};
+    for (const [group, pids] of Object.entries<number[] | undefined>(startedSince)) {
+      for (const pid of pids ?? []) if (!known.has(pid)) added[`${group}+${pid}`] = pid;
+    }
+    const after = readCpu({ ...all, ...added });
     if (!before || !after) return null;
     const result = {} as Record<G, number | null>;
     for (const group of Object.keys(groups) as G[]) {
@@ -128,6 +136,9 @@ export function startCpuWindow<G extends string>(groups: Record<G, number[]>) {
       for (const name of Object.keys(all).filter((n) => n.startsWith(group))) {
         ticks += Math.max(0, (after.ticks[name] ?? 0) - (before.ticks[name] ?? 0));
       }
+      // A process that started within the stretch used all its CPU time in it.
+      for (const name of Object.keys(added).filter((n) => n.startsWith(`${group}+`)))
+        ticks += after.ticks[name] ?? 0;
       result[group] = microsPer(ticks, 0, deliveries);
     }
     return result;
