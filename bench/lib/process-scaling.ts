@@ -7,7 +7,7 @@ import { readCpu } from './cpu.ts';
 import { round, runLoad } from './load.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './postgres.ts';
 import type { BenchResults, ProcessScalingRun } from './results.ts';
-import { createRequests, retrieveRequests } from './scenarios.ts';
+import { createRequests, retrieveRequests, warmUp } from './scenarios.ts';
 import { callApi, createMerchant, startPaygate } from './service.ts';
 
 const TICKS_PER_SECOND = 100;
@@ -62,14 +62,8 @@ export async function runProcessScaling(
         { amount_minor: 2500, currency: 'USD', gateway_id: 'sim' },
         { 'idempotency-key': `processes-${apiProcesses}-first` },
       );
-      // Warm-up: every API process has started, compiled its hot paths and opened its pool.
-      await runLoad({
-        url: service.baseUrl,
-        connections: 10,
-        durationSeconds: 2,
-        requests: createRequests(merchant),
-        idReplacement: true,
-      });
+      // Every API process has started, compiled its hot paths and opened its pool.
+      await warmUp(service.baseUrl, merchant);
       const pids = Object.fromEntries(
         [service.child.pid, ...descendantsOf(service.child.pid)].map((pid) => [`paygate${pid}`, pid]),
       );
