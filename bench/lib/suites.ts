@@ -267,7 +267,7 @@ export async function runSoak(
   results: BenchResults,
 ): Promise<SoakResult> {
   const database = await createFreshDatabase('paygate_soak');
-  // The simulated gateway runs in the service process and keeps the charges of the last 3 hours
+  // The simulated gateway runs in the service process and keeps the charges of the last 26 hours
   // by default (what reconciliation reads): a soak of minutes would only watch it fill. Bounded
   // by count instead, its books reach their ceiling within the first minute.
   const service = await startPaygate({

@@ -21,8 +21,8 @@ export interface BooksQuery {
 
 /**
  * How much the books keep. A gateway keeps its books for years; the simulator runs inside a
- * service process, so it keeps what the service can still ask about: the reconciliation reads
- * the last two hours (and ten minutes either side), a lost answer is synced within minutes, and
+ * service process, so it keeps what the service can still ask about: `paygate reconcile` reads
+ * the last 24 hours by default (and ten minutes either side), a lost answer is synced within minutes, and
  * refunds are made soon after the charge in test mode. Older settled charges (with their
  * refunds) are forgotten, and the books refuse a window that reaches into what was forgotten
  * rather than answer it incompletely.
@@ -34,8 +34,11 @@ export interface Retention {
   maxCharges: number;
 }
 
-/** Three hours: beyond the reconciliation's widest window (2 h + 2 × 10 min). */
-export const DEFAULT_RETENTION: Retention = { maxAgeSeconds: 3 * 60 * 60, maxCharges: 100_000 };
+/**
+ * 26 hours: beyond the widest window the service reads by default (`paygate reconcile`, the last
+ * 24 hours, and 10 minutes either side; the scheduled reconciliation reads 2 hours).
+ */
+export const DEFAULT_RETENTION: Retention = { maxAgeSeconds: 26 * 60 * 60, maxCharges: 100_000 };
 
 /** The objects of one account created in the window, in creation order, one page at a time. */
 export function pageOf<T extends { id: string; livemode: boolean; created: number }>(

@@ -36,7 +36,7 @@ export interface GatewaySimOptions {
   notificationRetryDelaysMs?: readonly number[];
   /** Signature timestamps and `created` fields read this clock (default: real time), e.g. Paygate's test clock. */
   clock?: SimClock;
-  /** How long and how many settled charges the books keep (default: 3 hours, 100,000 charges). */
+  /** How long and how many settled charges the books keep (default: 26 hours, 100,000 charges). */
   retention?: Retention;
 }
 

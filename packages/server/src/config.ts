@@ -138,7 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: env.PAYGATE_METRICS_PORT ? readPort(env, 'PAYGATE_METRICS_PORT', 0) : null,
     metricsHost: readHost(env, 'PAYGATE_METRICS_HOST', '127.0.0.1'),
     simRetention: {
-      maxAgeSeconds: readInteger(env, 'PAYGATE_SIM_RETENTION_SECONDS', 10_800, 60, 31_536_000),
+      maxAgeSeconds: readInteger(env, 'PAYGATE_SIM_RETENTION_SECONDS', 93_600, 60, 31_536_000),
       maxCharges: readInteger(env, 'PAYGATE_SIM_MAX_CHARGES', 100_000, 100, 100_000_000),
     },
   };
