@@ -4,7 +4,7 @@
 //                                  and the generated part of bench/RESULTS.md
 //   npm run bench -- --smoke       1 s per scenario, 10,000 history rows; writes only to bench/tmp/
 //   npm run bench -- --soak 300    the no-growth check: 300 s of load, RSS sampled every 10 s
-//   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles,webhooks  --keep-db
+//   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles,processes,webhooks  --keep-db
 //            --scenarios create,replay,retrieve,confirm,list,flow  (a subset, for a quick A/B)
 //            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
 import { spawn } from 'node:child_process';
@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBaselines } from './lib/baselines.ts';
+import { runProcessScaling } from './lib/process-scaling.ts';
 import { repoRoot } from './lib/processes.ts';
 import { WebhookReceiver } from './lib/receiver.ts';
 import { writeReport } from './lib/report.ts';
@@ -37,7 +38,7 @@ const smoke = values.smoke === true;
 const soakSeconds = values.soak ? Number(values.soak) : null;
 const durationSeconds = Number(values.duration ?? (smoke ? 1 : 8));
 const historyRows = Number(values.rows ?? (smoke ? 10_000 : 1_000_000));
-const parts = new Set((values.only ?? 'postgres,embedded,baselines,profiles,webhooks').split(','));
+const parts = new Set((values.only ?? 'postgres,embedded,baselines,profiles,processes,webhooks').split(','));
 
 const date = new Date().toISOString().slice(0, 10);
 const results: BenchResults = {
@@ -106,6 +107,10 @@ if (soakSeconds) {
     }
   } finally {
     await pg?.close();
+  }
+  // 1 vs 2 API processes (`paygate start --processes N`, Redis-shared limits), each on its own database.
+  if (parts.has('processes') && !values.scenarios) {
+    await part('processes', () => runProcessScaling(options, results));
   }
   // Webhook delivery alone needs its own worker processes and database: it is its own script
   // (`npm run bench:webhooks`), run here too so one command measures everything. It writes its own

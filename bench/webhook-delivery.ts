@@ -7,7 +7,13 @@
 //   latency:    events committed one per transaction at a steady rate while the workers run: the
 //               time from each commit to its first attempt's arrival (p50, p99).
 //
-//   options: --events 5000  --latency-events 1000  --rate 100  --workers 3  --only postgres,embedded
+//   receiver's limit: autocannon POSTs one signed delivery at the receiver directly, as fast as it
+//               answers: the ceiling of any delivery rate on this machine.
+//
+//   options: --events 5000  --latency-events 1000  --rate 100  --workers 1,3  --only postgres,embedded
+//            --service-root <dir>  (the workers of another checkout, for a back-to-back A/B)
+//            --cpu-prof  (the worker processes write CPU profiles to bench/tmp/profiles/)
+//            --label <name>  (an A/B run: writes bench/tmp/webhook-delivery-<name>.json, not the results)
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -28,33 +34,36 @@ import {
   recordEvent,
 } from '@paygate/server';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
-import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './lib/processes.ts';
+import { type NodeChild, repoRoot, spawnNodeChild } from './lib/processes.ts';
+import { serviceEntry, serviceRoot } from './lib/service.ts';
+import { measureReceiverLimit, Receiver, type ReceiverLimit, startCpuWindow } from './lib/webhook-bench.ts';
 
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '5000' },
     'latency-events': { type: 'string', default: '1000' },
     rate: { type: 'string', default: '100' },
-    workers: { type: 'string', default: '3' },
+    workers: { type: 'string', default: '1,3' },
     only: { type: 'string', default: 'postgres,embedded' },
+    'service-root': { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
+    label: { type: 'string' },
   },
 });
+if (values['service-root']) process.env.PAYGATE_BENCH_SERVICE_ROOT = values['service-root'];
 const EVENTS = Number(values.events);
 const LATENCY_EVENTS = Number(values['latency-events']);
 const RATE_PER_SECOND = Number(values.rate);
-const WORKERS = Number(values.workers);
-
-interface Stats {
-  count: number;
-  duplicates: number;
-  rejected: number;
-  arrivals: [string, number][];
-}
+const WORKER_COUNTS = values.workers.split(',').map(Number);
 
 interface RunResult {
   database: 'postgres' | 'embedded';
   workers: string;
+  /** Worker processes (0: the worker runs in the producing process). */
+  workerProcesses: number;
   throughput: { events: number; seconds: number; deliveriesPerSecond: number; firstArrivalMs: number };
+  /** CPU µs per delivery during the backlog: the worker processes, the receiver, PostgreSQL. */
+  cpuMicrosPerDelivery: { workers: number | null; receiver: number | null; postgres: number | null } | null;
   latency: { events: number; ratePerSecond: number; p50Ms: number; p99Ms: number; maxMs: number };
   /** Arrivals of an event already received: a retry after a failed (timed-out) attempt. */
   duplicates: number;
@@ -65,39 +74,6 @@ interface RunResult {
 
 function percentile(sorted: number[], q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-}
-
-class Receiver {
-  private constructor(
-    readonly child: NodeChild,
-    readonly base: string,
-  ) {}
-  static async start(): Promise<Receiver> {
-    const port = await freePort();
-    const child = startNodeChild('receiver', ['bench/webhook-delivery-receiver.ts'], { PORT: String(port) });
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/stats`, child);
-    return new Receiver(child, base);
-  }
-  async configure(secret: string): Promise<void> {
-    await fetch(`${this.base}/config`, { method: 'POST', body: JSON.stringify({ secret }) });
-    await fetch(`${this.base}/reset`, { method: 'POST' });
-  }
-  async reset(): Promise<void> {
-    await fetch(`${this.base}/reset`, { method: 'POST' });
-  }
-  async stats(): Promise<Stats> {
-    return (await fetch(`${this.base}/stats`)).json() as Promise<Stats>;
-  }
-  async waitFor(count: number, timeoutMs: number): Promise<Stats> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const stats = await this.stats();
-      if (stats.count >= count) return stats;
-      if (Date.now() > deadline) throw new Error(`receiver has ${stats.count} of ${count} events`);
-      await sleep(25);
-    }
-  }
 }
 
 /** One `payment_intent.canceled` event in `q`; its id. */
@@ -116,14 +92,28 @@ async function measure(
   ctx: AppContext,
   merchantId: string,
   receiver: Receiver,
-): Promise<Omit<RunResult, 'database' | 'workers'>> {
+  workerPids: number[],
+): Promise<Omit<RunResult, 'database' | 'workers' | 'workerProcesses'>> {
   // Throughput: one commit makes the whole backlog visible at once.
   await receiver.reset();
   await ctx.db.transaction(async (tx) => {
     for (let i = 0; i < EVENTS; i += 1) await recordEventFor(ctx, tx, merchantId, i);
   });
+  const backends = await ctx.db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const cpu = startCpuWindow({
+    workers: workerPids,
+    receiver: [receiver.child.pid],
+    postgres: backends.rows.map((r) => r.pid),
+  });
   const committedAt = Date.now();
   const backlog = await receiver.waitFor(EVENTS, 300_000);
+  // Backends opened during the backlog (a pool replaces idle connections) count from their start.
+  const laterBackends = await ctx.db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const cpuMicrosPerDelivery = cpu(EVENTS, { postgres: laterBackends.rows.map((r) => r.pid) });
   const times = backlog.arrivals.map(([, at]) => at);
   const seconds = (Math.max(...times) - committedAt) / 1000;
   const throughput = {
@@ -156,6 +146,7 @@ async function measure(
     .sort((a, b) => a - b);
   return {
     throughput,
+    cpuMicrosPerDelivery,
     latency: {
       events: latencies.length,
       ratePerSecond,
@@ -174,6 +165,9 @@ async function measure(
   };
 }
 
+/** The endpoint secret the receiver verifies with now. */
+let currentSecret = '';
+
 async function setUp(db: Database, masterKey: Buffer, receiver: Receiver) {
   await migrate(db);
   const ctx = createContext({ db, masterKey });
@@ -184,10 +178,11 @@ async function setUp(db: Database, masterKey: Buffer, receiver: Receiver) {
     livemode: false,
   });
   await receiver.configure(secret);
+  currentSecret = secret;
   return { ctx, merchantId };
 }
 
-async function runPostgres(receiver: Receiver): Promise<RunResult> {
+async function runPostgres(receiver: Receiver, workerCount: number): Promise<RunResult> {
   const name = await createFreshDatabase('paygate_bench_webhooks');
   const url = databaseUrl(name);
   const masterKey = randomBytes(32);
@@ -195,15 +190,28 @@ async function runPostgres(receiver: Receiver): Promise<RunResult> {
   const workers: NodeChild[] = [];
   try {
     const { ctx, merchantId } = await setUp(db, masterKey, receiver);
-    for (let i = 0; i < WORKERS; i += 1) {
+    // The workers run as `paygate worker` runs in production: compiled, from this checkout or the
+    // one named by --service-root.
+    const root = serviceRoot();
+    const { runtimeFlags, entry } = serviceEntry(root);
+    const profileFlags = values['cpu-prof']
+      ? ['--cpu-prof', '--cpu-prof-dir', join(repoRoot, 'bench/tmp/profiles')]
+      : [];
+    for (let i = 0; i < workerCount; i += 1) {
       workers.push(
-        startNodeChild(`worker ${i + 1}`, ['packages/server/src/main.ts', 'worker'], {
-          PAYGATE_DATABASE_URL: url,
-          PAYGATE_MASTER_KEY: masterKey.toString('hex'),
-          PAYGATE_ADMIN_TOKEN: `bench-admin-token-${randomBytes(8).toString('hex')}`,
-          PAYGATE_MIGRATE_ON_START: 'false',
-          PAYGATE_LOG_LEVEL: 'info',
-        }),
+        spawnNodeChild(
+          `worker ${i + 1}`,
+          [...runtimeFlags, ...profileFlags, entry, 'worker'],
+          {
+            PAYGATE_DATABASE_URL: url,
+            PAYGATE_MASTER_KEY: masterKey.toString('hex'),
+            PAYGATE_ADMIN_TOKEN: `bench-admin-token-${randomBytes(8).toString('hex')}`,
+            PAYGATE_MIGRATE_ON_START: 'false',
+            PAYGATE_LOG_LEVEL: 'info',
+            NODE_ENV: 'production',
+          },
+          root,
+        ),
       );
     }
     const deadline = Date.now() + 60_000;
@@ -212,13 +220,34 @@ async function runPostgres(receiver: Receiver): Promise<RunResult> {
         throw new Error(`workers did not start:\n${workers.map((w) => w.output()).join('\n')}`);
       await sleep(100);
     }
-    const result = await measure(ctx, merchantId, receiver);
-    return { database: 'postgres', workers: `${WORKERS} paygate worker processes`, ...result };
+    const result = await measure(
+      ctx,
+      merchantId,
+      receiver,
+      workers.map((w) => w.pid),
+    );
+    samplePayload ??= await storedPayload(db);
+    const plural = workerCount === 1 ? 'process' : 'processes';
+    return {
+      database: 'postgres',
+      workers: `${workerCount} paygate worker ${plural}`,
+      workerProcesses: workerCount,
+      ...result,
+    };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
     await db.close();
     await dropDatabase(name);
   }
+}
+
+/** One event's stored bytes, exactly as a worker sends them (for the receiver's bare limit). */
+let samplePayload: { payload: string; secret: string } | undefined;
+async function storedPayload(db: Database): Promise<{ payload: string; secret: string }> {
+  const { rows } = await db.query<{ payload: string }>('SELECT payload FROM events LIMIT 1');
+  const payload = rows[0]?.payload;
+  if (!payload) throw new Error('no stored event to measure the receiver with');
+  return { payload, secret: currentSecret };
 }
 
 async function runEmbedded(receiver: Receiver): Promise<RunResult> {
@@ -227,8 +256,14 @@ async function runEmbedded(receiver: Receiver): Promise<RunResult> {
   const worker = createDeliveryWorker(ctx);
   await worker.start();
   try {
-    const result = await measure(ctx, merchantId, receiver);
-    return { database: 'embedded', workers: '1 worker in the producing process', ...result };
+    const result = await measure(ctx, merchantId, receiver, [process.pid]);
+    samplePayload ??= await storedPayload(db);
+    return {
+      database: 'embedded',
+      workers: '1 worker in the producing process',
+      workerProcesses: 0,
+      ...result,
+    };
   } finally {
     await worker.stop();
     await db.close();
@@ -240,17 +275,24 @@ const RESULTS_MD = join(repoRoot, 'bench/RESULTS.md');
 const BEGIN = '<!-- bench:webhooks begin (npm run bench:webhooks rewrites this block) -->';
 const END = '<!-- bench:webhooks end -->';
 
-function renderMarkdown(report: {
+interface Report {
   date: string;
   machine: string;
   loadBefore: number[];
   loadAfter: number[];
+  receiverLimit: ReceiverLimit | null;
   runs: RunResult[];
-}): string {
-  const rows = report.runs.map(
-    (r) =>
-      `| ${r.database} | ${r.workers} | ${r.throughput.deliveriesPerSecond} | ${r.latency.ratePerSecond} | ${r.latency.p50Ms} | ${r.latency.p99Ms} | ${r.latency.maxMs} | ${r.failedAttempts} | ${r.duplicates} |`,
-  );
+}
+
+function renderMarkdown(report: Report): string {
+  const limit = report.receiverLimit;
+  const cell = (value: number | null | undefined) =>
+    value === null || value === undefined ? '–' : String(value);
+  const rows = report.runs.map((r) => {
+    const ratio = limit ? `${(r.throughput.deliveriesPerSecond / limit.perSecond).toFixed(2)}×` : '–';
+    const cpu = r.cpuMicrosPerDelivery;
+    return `| ${r.database} | ${r.workers} | ${r.throughput.deliveriesPerSecond} | ${ratio} | ${cell(cpu?.workers)} / ${cell(cpu?.postgres)} / ${cell(cpu?.receiver)} | ${r.latency.ratePerSecond} | ${r.latency.p50Ms} | ${r.latency.p99Ms} | ${r.latency.maxMs} | ${r.failedAttempts} | ${r.duplicates} |`;
+  });
   return [
     BEGIN,
     '## Webhook delivery',
@@ -261,9 +303,16 @@ function renderMarkdown(report: {
       `committed at once. Latency: ${LATENCY_EVENTS} events committed one by one (at ${RATE_PER_SECOND}/s, or half ` +
       'the measured throughput if lower), from commit to the first arrival. A failed attempt (a time-out on a ' +
       'starved process) is retried in its next slot a minute later; its event may then arrive twice.',
+    limit
+      ? `The receiver's bare limit (its limit for deliveries): ${limit.perSecond} signed deliveries/s verified and answered ` +
+        `when autocannon POSTs a stored event straight at it (${limit.connections} kept-alive connections, ${limit.seconds} s, ` +
+        `p99 ${limit.p99Ms} ms; the receiver spent ${cell(limit.receiverMicrosPerDelivery)} µs of CPU per delivery).`
+      : '',
+    'CPU µs per delivery is read from /proc over the backlog (workers / PostgreSQL / receiver); PostgreSQL counts every ' +
+      "postgres process on the machine, other sessions' included.",
     '',
-    '| database | workers | deliveries/s | stream rate (/s) | commit→first attempt p50 (ms) | p99 (ms) | max (ms) | failed attempts | repeated arrivals |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| database | workers | deliveries/s | × receiver limit | CPU µs per delivery: workers / PostgreSQL / receiver | stream rate (/s) | commit→first attempt p50 (ms) | p99 (ms) | max (ms) | failed attempts | repeated arrivals |',
+    '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
     `Raw figures: \`bench/results/webhook-delivery-${report.date}.json\`.`,
@@ -276,13 +325,18 @@ async function main(): Promise<void> {
   const loadBefore = loadavg().map((l) => Number(l.toFixed(2)));
   const receiver = await Receiver.start();
   const runs: RunResult[] = [];
+  let receiverLimit: ReceiverLimit | null = null;
   try {
-    if (parts.has('postgres')) runs.push(await runPostgres(receiver));
+    if (parts.has('postgres'))
+      for (const count of WORKER_COUNTS) runs.push(await runPostgres(receiver, count));
     if (parts.has('embedded')) runs.push(await runEmbedded(receiver));
+    // Measured after the runs, with every worker stopped: the receiver alone with its client.
+    if (samplePayload)
+      receiverLimit = await measureReceiverLimit(receiver, samplePayload.payload, samplePayload.secret);
   } finally {
     await receiver.child.stop();
   }
-  const report = {
+  const report: Report & { options: object } = {
     date: new Date().toISOString().slice(0, 10),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
     loadBefore,
@@ -291,11 +345,23 @@ async function main(): Promise<void> {
       events: EVENTS,
       latencyEvents: LATENCY_EVENTS,
       ratePerSecond: RATE_PER_SECOND,
-      workers: WORKERS,
+      workers: WORKER_COUNTS,
+      serviceRoot: values['service-root'] ?? null,
     },
+    receiverLimit,
     runs,
   };
   console.log(JSON.stringify(report, null, 2));
+  // An A/B run (another checkout's workers, or a label) writes only to bench/tmp/.
+  if (values['service-root'] || values.label) {
+    const dir = join(repoRoot, 'bench/tmp');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, `webhook-delivery-${values.label ?? 'ab'}.json`),
+      `${JSON.stringify(report, null, 2)}\n`,
+    );
+    return;
+  }
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(
     join(RESULTS_DIR, `webhook-delivery-${report.date}.json`),

@@ -35,9 +35,22 @@ export interface SoakResult {
   requests: number;
   rps: number;
   errors: number;
+  /** PAYGATE_SIM_MAX_CHARGES of the soak's service (soaks since the simulator's books are bounded). */
+  simMaxCharges?: number;
   /** Webhooks the receiver verified and rejected (soaks that run the full flow). */
   webhooksVerified?: number;
   webhooksRejected?: number;
+}
+
+/** One scenario against `paygate start --processes N` (the 1 vs 2 API processes comparison). */
+export interface ProcessScalingRun {
+  apiProcesses: number;
+  scenario: string;
+  load: LoadResult;
+  /** CPU µs per request: all Paygate processes (supervisor, API, worker, scheduler, simulator), PostgreSQL, load generator. */
+  cpuMicrosPerRequest: { paygate: number; postgres: number | null; loadGenerator: number } | null;
+  /** Cores left idle during the run. */
+  idleCores: number | null;
 }
 
 export interface BenchResults {
@@ -59,6 +72,8 @@ export interface BenchResults {
   /** process.memoryUsage() of the idle service, MB: JS heap, external (PGlite's WASM memory), array buffers. */
   idleMemoryMB: Partial<Record<SystemKind, Record<string, number>>>;
   runs: ScenarioRun[];
+  /** `paygate start --processes 1` and `2` side by side (absent in runs before issue 19). */
+  processScaling?: ProcessScalingRun[];
   pgbench: PgbenchResult[];
   profiles: ProfileSummary[];
   roundTrips: RoundTrips[];

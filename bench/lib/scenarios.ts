@@ -1,4 +1,5 @@
 import type { RequestSpec } from 'autocannon';
+import { runLoad } from './load.ts';
 import type { BenchMerchant } from './service.ts';
 
 /** The body of every create: the smallest valid one, as most integrations send. */
@@ -117,4 +118,15 @@ export function flowRequests(merchant: BenchMerchant): RequestSpec[] {
           : undefined,
     },
   ];
+}
+
+/** Two seconds of creates before measuring: the service has compiled its hot paths and filled its pool. */
+export async function warmUp(baseUrl: string, merchant: BenchMerchant): Promise<void> {
+  await runLoad({
+    url: baseUrl,
+    connections: 10,
+    durationSeconds: 2,
+    requests: createRequests(merchant),
+    idReplacement: true,
+  });
 }

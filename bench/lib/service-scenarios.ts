@@ -13,6 +13,7 @@ import {
   listRequests,
   replayRequests,
   retrieveRequests,
+  warmUp,
 } from './scenarios.ts';
 import { type BenchMerchant, callAdmin, callApi, type PaygateUnderTest } from './service.ts';
 
@@ -114,14 +115,7 @@ export async function runServiceScenarios(
   const target = targetOf(service);
   const wanted = (scenario: string) => options.scenarios === null || options.scenarios.has(scenario);
 
-  if (!options.smoke)
-    await runLoad({
-      url: service.baseUrl,
-      connections: 10,
-      durationSeconds: 2,
-      requests: createRequests(merchant),
-      idReplacement: true,
-    });
+  if (!options.smoke) await warmUp(service.baseUrl, merchant);
 
   const created: string[] = [];
   for (const c of wanted('create') ? CONNECTION_LEVELS : []) {

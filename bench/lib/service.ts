@@ -34,7 +34,7 @@ const built = new Set<string>();
  * The command line of the service as `npm start` runs it in `root`: the compiled entry, built here
  * (once per run) as `npm start` builds it. A commit from before the build existed ran from source.
  */
-function serviceEntry(root: string): { runtimeFlags: string[]; entry: string } {
+export function serviceEntry(root: string): { runtimeFlags: string[]; entry: string } {
   const buildScript = join(root, 'packages/server/scripts/build.ts');
   if (!existsSync(buildScript)) return { runtimeFlags: FROM_SOURCE, entry: 'packages/server/src/main.ts' };
   if (!built.has(root)) {
@@ -58,6 +58,8 @@ export async function startPaygate(options: {
   dataDir?: string;
   nodeFlags?: string[];
   env?: NodeJS.ProcessEnv;
+  /** The command line after the entry (default `start`; e.g. `start --processes 2`). */
+  args?: string[];
 }): Promise<PaygateUnderTest> {
   const port = await freePort();
   const simPort = await freePort();
@@ -65,10 +67,11 @@ export async function startPaygate(options: {
   const env: NodeJS.ProcessEnv = {
     PORT: String(port),
     HOST: '127.0.0.1',
+    PAYGATE_SIM: 'on',
     PAYGATE_SIM_PORT: String(simPort),
     PAYGATE_ADMIN_TOKEN: adminToken,
     PAYGATE_LOG_LEVEL: 'silent',
-    PAYGATE_RATE_LIMIT_PER_SECOND: '100000000',
+    PAYGATE_RATE_LIMIT_PER_SECOND: '1000000',
     PAYGATE_DATABASE_URL: options.databaseUrl ?? '',
     PAYGATE_MASTER_KEY: options.kind === 'postgres' ? randomBytes(32).toString('hex') : '',
     PAYGATE_DATA_DIR: options.dataDir ?? '',
@@ -87,7 +90,7 @@ export async function startPaygate(options: {
   const { runtimeFlags, entry } = serviceEntry(root);
   const child = spawnNodeChild(
     `paygate (${options.kind})`,
-    [...runtimeFlags, ...flags, entry, 'start'],
+    [...runtimeFlags, ...flags, entry, ...(options.args ?? ['start'])],
     env,
     root,
   );

@@ -253,6 +253,9 @@ export function slope(points: { x: number; y: number }[]): number {
   return sxx === 0 ? 0 : sxy / sxx;
 }
 
+/** The simulator's books in the soak: about 1 MB of charges, full within the first seconds even on a loaded machine. */
+const SOAK_SIM_MAX_CHARGES = 1_000;
+
 /**
  * The no-growth check: PostgreSQL-backed Paygate under continuous create + retrieve load at 10
  * connections for `seconds`, its RSS read every 10 s. Growth is the slope after the first minute
@@ -264,7 +267,14 @@ export async function runSoak(
   results: BenchResults,
 ): Promise<SoakResult> {
   const database = await createFreshDatabase('paygate_soak');
-  const service = await startPaygate({ kind: 'postgres', databaseUrl: databaseUrl(database) });
+  // The simulated gateway runs in the service process and keeps the charges of the last 26 hours
+  // by default (what reconciliation reads): a soak of minutes would only watch it fill. Bounded
+  // by count instead, its books reach their ceiling within the first minute.
+  const service = await startPaygate({
+    kind: 'postgres',
+    databaseUrl: databaseUrl(database),
+    env: { PAYGATE_SIM_MAX_CHARGES: String(SOAK_SIM_MAX_CHARGES) },
+  });
   const receiver = await WebhookReceiver.start();
   try {
     await recordIdleMemory(service, results);
@@ -325,6 +335,7 @@ export async function runSoak(
       errors: load.errors,
       webhooksVerified: webhooks.verified,
       webhooksRejected: webhooks.rejected,
+      simMaxCharges: SOAK_SIM_MAX_CHARGES,
     };
   } finally {
     await service.child.stop();

@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BooksQuery } from './books.ts';
 import type { SimAccount, SimContext } from './context.ts';
-import { type BooksQuery, type RefundResource, SimError } from './ledger.ts';
+import { type RefundResource, SimError } from './ledger.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

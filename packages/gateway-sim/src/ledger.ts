@@ -1,4 +1,5 @@
 import { type Behaviour, fixedTokens, refundBehaviour } from './behaviours.ts';
+import { type BooksPage, type BooksQuery, DEFAULT_RETENTION, pageOf, type Retention } from './books.ts';
 import { simId } from './ids.ts';
 
 /** The clock the simulator reads; structurally the same as the service's `Clock`. */
@@ -73,50 +74,17 @@ export class SimError extends Error {
   }
 }
 
-/** How many hosted-field tokens are remembered; the oldest are forgotten first. */
-const MAX_ISSUED_TOKENS = 10_000;
-/** Seconds a caller should wait after the simulated outage of `tok_sim_unavailable`. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
-
-/** A page of the gateway's books: objects created in `[from, to)`, oldest first. */
-export interface BooksPage<T> {
-  object: 'list';
-  data: T[];
-  has_more: boolean;
-}
-
-export interface BooksQuery {
-  livemode: boolean;
-  /** Unix seconds, inclusive. */
-  createdFrom: number;
-  /** Unix seconds, exclusive. */
-  createdTo: number;
-  limit: number;
-  /** The id of the last object of the previous page. */
-  startingAfter: string | null;
-}
-
 /** Idempotency keys are scoped per account, as a real gateway scopes them per API key. */
 function scopedKey(livemode: boolean, idempotencyKey: string): string {
   return `${livemode ? 'live' : 'test'}:${idempotencyKey}`;
 }
 
-/** The objects of one account created in the window, in creation order, one page at a time. */
-function pageOf<T extends { id: string; livemode: boolean; created: number }>(
-  all: Iterable<{ resource: T }>,
-  query: BooksQuery,
-): BooksPage<T> {
-  const matching: T[] = [];
-  for (const { resource } of all) {
-    if (resource.livemode !== query.livemode) continue;
-    if (resource.created < query.createdFrom || resource.created >= query.createdTo) continue;
-    matching.push(resource);
-  }
-  const start =
-    query.startingAfter === null ? 0 : matching.findIndex((r) => r.id === query.startingAfter) + 1;
-  const data = matching.slice(start, start + query.limit).map((r) => ({ ...r }));
-  return { object: 'list', data, has_more: start + query.limit < matching.length };
-}
+/** How many hosted-field tokens are remembered; the oldest are forgotten first. */
+const MAX_ISSUED_TOKENS = 10_000;
+/** How many kept charges one sweep looks past (the sweep runs once per charge made). */
+const SWEEP_LOOKS_MAX = 64;
+/** Seconds a caller should wait after the simulated outage of `tok_sim_unavailable`. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** The simulator's in-memory books: tokens, charges and refunds, with the gateway's rules. */
 export class Ledger {
@@ -126,11 +94,20 @@ export class Ledger {
   private readonly refunds = new Map<string, { resource: RefundResource; fingerprint: string }>();
   private readonly refundIdByKey = new Map<string, string>();
   private readonly pendingRefundIds = new Set<string>();
+  private readonly refundIdsByCharge = new Map<string, string[]>();
+  /** The `created` second of the newest object forgotten; the books are whole only after it. */
+  private forgottenThrough = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly clock: SimClock,
     private readonly challengeUrl: (chargeId: string) => string,
+    private readonly retention: Retention = DEFAULT_RETENTION,
   ) {}
+
+  /** How many charges and refunds the books hold now. */
+  size(): { charges: number; refunds: number } {
+    return { charges: this.charges.size, refunds: this.refunds.size };
+  }
 
   issueToken(behaviour: Behaviour): string {
     const token = simId('tok_sim');
@@ -186,6 +163,7 @@ export class Ledger {
       charge.status = 'requires_action';
       charge.redirect_url = this.challengeUrl(id);
     }
+    this.forgetOld();
     this.charges.set(id, { resource: charge, fingerprint });
     this.chargeIdByKey.set(scopedKey(input.livemode, input.idempotencyKey), id);
     return { charge: { ...charge }, replayed: false, hang: behaviour === 'hang' };
@@ -204,10 +182,12 @@ export class Ledger {
   }
 
   listCharges(query: BooksQuery): BooksPage<ChargeResource> {
+    this.refuseForgottenWindow(query);
     return pageOf(this.charges.values(), query);
   }
 
   listRefunds(query: BooksQuery): BooksPage<RefundResource> {
+    this.refuseForgottenWindow(query);
     return pageOf(this.refunds.values(), query);
   }
 
@@ -273,6 +253,9 @@ export class Ledger {
     }
     this.refunds.set(refund.id, { resource: refund, fingerprint });
     this.refundIdByKey.set(scopedKey(input.livemode, input.idempotencyKey), refund.id);
+    const ofCharge = this.refundIdsByCharge.get(charge.id);
+    if (ofCharge) ofCharge.push(refund.id);
+    else this.refundIdsByCharge.set(charge.id, [refund.id]);
     if (refund.status === 'pending') this.pendingRefundIds.add(refund.id);
     return { refund: { ...refund }, replayed: false };
   }
@@ -317,10 +300,65 @@ export class Ledger {
   /** Succeeded and pending refunds both count against what remains refundable. */
   private committedRefundsMinor(chargeId: string): number {
     let total = 0;
-    for (const { resource } of this.refunds.values()) {
-      if (resource.charge === chargeId && resource.status !== 'failed') total += resource.amount_minor;
+    for (const refund of this.refundsOf(chargeId)) {
+      if (refund.status !== 'failed') total += refund.amount_minor;
     }
     return total;
+  }
+
+  /**
+   * Forgets the oldest charges, with their refunds, once past the retention: by age, a charge
+   * with no refund made or settled within it; by count, the oldest settled ones. Kept whatever
+   * the count: a charge with a refund still pending (its settlement and notification need the
+   * charge, and it settles within a minute in test mode) and a challenge the payer may still
+   * answer. Charges are kept in creation order, so the sweep stops at the first young one; it
+   * looks at a bounded number of kept ones per charge made.
+   */
+  private forgetOld(): void {
+    const oldestKept = this.nowSeconds() - this.retention.maxAgeSeconds;
+    let looked = 0;
+    for (const [id, { resource: charge }] of this.charges) {
+      if (looked++ >= SWEEP_LOOKS_MAX) return;
+      const tooMany = this.charges.size >= this.retention.maxCharges;
+      if (!tooMany && charge.created >= oldestKept) return;
+      const refunds = this.refundsOf(id);
+      if (refunds.some((refund) => refund.status === 'pending')) continue;
+      const lastActivity = Math.max(charge.created, ...refunds.map((refund) => refund.created));
+      const idle = lastActivity < oldestKept;
+      if (!idle && (!tooMany || charge.status === 'requires_action')) continue;
+      this.forgetCharge(charge, refunds);
+    }
+  }
+
+  private refundsOf(chargeId: string): RefundResource[] {
+    const refunds: RefundResource[] = [];
+    for (const refundId of this.refundIdsByCharge.get(chargeId) ?? []) {
+      const refund = this.refunds.get(refundId)?.resource;
+      if (refund) refunds.push(refund);
+    }
+    return refunds;
+  }
+
+  private forgetCharge(charge: ChargeResource, refunds: readonly RefundResource[]): void {
+    for (const refund of refunds) {
+      this.refunds.delete(refund.id);
+      this.refundIdByKey.delete(scopedKey(refund.livemode, refund.idempotency_key));
+      this.forgottenThrough = Math.max(this.forgottenThrough, refund.created);
+    }
+    this.refundIdsByCharge.delete(charge.id);
+    this.charges.delete(charge.id);
+    this.chargeIdByKey.delete(scopedKey(charge.livemode, charge.idempotency_key));
+    this.forgottenThrough = Math.max(this.forgottenThrough, charge.created);
+  }
+
+  /** A window reaching into forgotten books would be answered incompletely: it is refused. */
+  private refuseForgottenWindow(query: BooksQuery): void {
+    if (query.createdFrom > this.forgottenThrough) return;
+    throw new SimError(
+      410,
+      'books_forgotten',
+      `The books keep only objects created after ${this.forgottenThrough} (unix seconds): ask for a later window.`,
+    );
   }
 
   private fail(charge: ChargeResource, code: 'card_declined' | 'gateway_rejected', message: string): void {

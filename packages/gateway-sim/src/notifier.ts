@@ -28,6 +28,9 @@ export interface NotifierOptions {
   attemptTimeoutMs: number;
 }
 
+/** How many notifications `log()` remembers; the oldest are forgotten first. */
+const NOTIFICATION_RECORDS_MAX = 10_000;
+
 /**
  * Sends signed notifications in the background, like a real gateway: a non-2xx answer (or none)
  * is retried a bounded number of times, and no API response ever waits for a delivery.
@@ -61,11 +64,14 @@ export class Notifier {
       state: 'sending',
     };
     this.records.push(record);
+    // The log is for tests and operators looking at recent traffic: bounded like the books.
+    if (this.records.length > NOTIFICATION_RECORDS_MAX)
+      this.records.splice(0, this.records.length - NOTIFICATION_RECORDS_MAX);
     const delivery = this.deliver(record, body).finally(() => this.inFlight.delete(delivery));
     this.inFlight.add(delivery);
   }
 
-  /** Every notification sent so far, oldest first. */
+  /** The notifications sent (the last 10,000), oldest first. */
   log(): NotificationRecord[] {
     return this.records.map((r) => ({ ...r }));
   }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyError } from 'fastify';
 import { apiRoutes } from './api-routes.ts';
+import type { Retention } from './books.ts';
 import { browserRoutes } from './browser-routes.ts';
 import type { SimAccount, SimContext } from './context.ts';
 import { type ChargeResource, Ledger, type RefundResource, type SimClock, SimError } from './ledger.ts';
@@ -35,6 +36,8 @@ export interface GatewaySimOptions {
   notificationRetryDelaysMs?: readonly number[];
   /** Signature timestamps and `created` fields read this clock (default: real time), e.g. Paygate's test clock. */
   clock?: SimClock;
+  /** How long and how many settled charges the books keep (default: 26 hours, 100,000 charges). */
+  retention?: Retention;
 }
 
 export interface GatewaySim {
@@ -45,7 +48,7 @@ export interface GatewaySim {
   setNotificationUrl(url: string | null, livemode?: boolean): void;
   /** Settles a pending refund (the late-settling rule) and notifies the service. */
   settlePendingRefund(refundId: string, outcome?: 'succeeded' | 'failed'): RefundResource;
-  /** Every notification sent so far, with its attempts and fate. */
+  /** The notifications sent (the last 10,000), with their attempts and fate. */
   notifications(): NotificationRecord[];
   /** Resolves when no notification is being delivered or waiting for a retry. */
   idle(): Promise<void>;
@@ -66,7 +69,7 @@ export async function startGatewaySim(options: GatewaySimOptions): Promise<Gatew
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
   let baseUrl = '';
-  const ledger = new Ledger(clock, (chargeId) => `${baseUrl}/challenge/${chargeId}`);
+  const ledger = new Ledger(clock, (chargeId) => `${baseUrl}/challenge/${chargeId}`, options.retention);
   const accounts: SimAccount[] = [
     { livemode: false, apiSecret: options.apiSecret, notificationSecret: options.notificationSecret },
   ];

@@ -152,6 +152,20 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     'a shared simulator (`paygate sim`) to use instead of starting one in this process',
   ),
   variable(
+    'PAYGATE_SIM_RETENTION_SECONDS',
+    integer(60, 31_536_000),
+    '93600',
+    ['start', 'sim'],
+    "how long the simulated gateway keeps a settled charge and its refunds (26 h: longer than `paygate reconcile`'s 24 h window)",
+  ),
+  variable(
+    'PAYGATE_SIM_MAX_CHARGES',
+    integer(100, 100_000_000),
+    '100000',
+    ['start', 'sim'],
+    'the most settled charges the simulated gateway keeps; the oldest are forgotten first (its books answer `410 books_forgotten` for what is gone)',
+  ),
+  variable(
     'PAYGATE_TEST_CLOCK',
     { kind: 'boolean' },
     'false',

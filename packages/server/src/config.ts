@@ -66,6 +66,8 @@ export interface Config {
   metricsHost: string;
   /** Outgoing mail (PAYGATE_SMTP_URL, PAYGATE_MAIL_FROM); null: mail is off. */
   mail: { smtpUrl: string; from: string } | null;
+  /** PAYGATE_SIM_RETENTION_SECONDS / PAYGATE_SIM_MAX_CHARGES: what the simulator's books keep. */
+  simRetention: { maxAgeSeconds: number; maxCharges: number };
 }
 
 /** Reads a secret kept in the data dir, creating it on first use. */
@@ -142,6 +144,10 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: readNumber(env, 'PAYGATE_METRICS_PORT'),
     metricsHost: readText(env, 'PAYGATE_METRICS_HOST') ?? '127.0.0.1',
     mail: readMailSettings(env),
+    simRetention: {
+      maxAgeSeconds: readNumber(env, 'PAYGATE_SIM_RETENTION_SECONDS') ?? 93_600,
+      maxCharges: readNumber(env, 'PAYGATE_SIM_MAX_CHARGES') ?? 100_000,
+    },
   };
 }
 

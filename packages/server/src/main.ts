@@ -69,9 +69,9 @@ async function run(argv: string[]): Promise<number> {
   // simulated gateway in memory, and `migrate` or `help` start quickly.
   switch (command) {
     case 'start': {
-      const { startService } = await import('./service.ts');
-      await runUntilSignal(startService(config), (service, signal) =>
-        service.logger.info({ signal }, 'shutting down: finishing in-flight requests'),
+      const { startRole } = await import('./cli/start-command.ts');
+      await runUntilSignal(startRole(config, rest), (started, signal) =>
+        started.logger.info({ signal }, 'shutting down: finishing in-flight work'),
       );
       return -1;
     }

@@ -10,28 +10,15 @@ import { invalid } from './config-values.ts';
 import { configuredConnectors, GatewayRegistry } from './gateways/registry.ts';
 import { type SimulatedGateway, simulatedGateway } from './gateways/sim/deployment.ts';
 import { buildHttpApp } from './http/app.ts';
-import { configuredMailer } from './mail/mailer.ts';
 import { type MetricsServer, startConfiguredMetricsServer } from './observability/metrics-server.ts';
 import { SharedTestClock } from './shared-test-clock.ts';
 import type { Database } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
 import { openDatabase } from './storage/open.ts';
-import { createDeliveryWorker } from './webhooks/delivery-worker.ts';
+import { createDeliveryWorker, type DeliveryWorker } from './webhooks/delivery-worker.ts';
 import { deliveryWorkerOptionsFromEnv } from './webhooks/worker-process.ts';
-import {
-  DELAYED_CHARGES_JOB,
-  delayedChargesJob,
-  RECONCILIATION_JOB,
-  reconciliationJob,
-} from './workers/charges.ts';
-import { EXPIRY_JOB, expiryJob } from './workers/expiry.ts';
-import { gatewayReconciliationJob } from './workers/gateway-reconciliation.ts';
-import { idempotencySweeper } from './workers/idempotency-sweeper.ts';
-import { LATE_CAPTURE_REPAIR_JOB, lateCaptureRepairJob } from './workers/late-captures.ts';
-import { mailJob } from './workers/mail.ts';
-import { REFUND_RECONCILIATION_JOB, refundReconciliationJob } from './workers/refunds.ts';
-import { type Scheduler, startScheduler } from './workers/scheduler.ts';
-import { ROTATION_EXPIRY_JOB, rotationExpiryJob } from './workers/webhook-rotations.ts';
+import { startBackgroundJobs, TIME_DRIVEN_JOBS } from './workers/background-jobs.ts';
+import type { Scheduler } from './workers/scheduler.ts';
 
 export interface RunningService {
   ctx: AppContext;
@@ -66,7 +53,18 @@ async function listenOrExplain<T>(
   }
 }
 
-export async function startService(config: Config): Promise<RunningService> {
+/** How much of the service one process runs (`paygate start --processes N` splits it). */
+export interface ServiceRole {
+  /** The scheduled jobs and the webhook delivery worker (default); false: HTTP only. */
+  background: boolean;
+  /** The demo merchant and the welcome text (default); false in all but one API process. */
+  welcome: boolean;
+}
+
+export async function startService(
+  config: Config,
+  role: ServiceRole = { background: true, welcome: true },
+): Promise<RunningService> {
   const logger = pino({ level: config.logLevel });
   const db: Database = await openDatabase(config);
   if (config.migrateOnStart) {
@@ -131,54 +129,33 @@ export async function startService(config: Config): Promise<RunningService> {
     simulated.sim.setNotificationUrl(`http://127.0.0.1:${address.port}/gateway-notifications/sim`);
   }
 
-  const mailer = configuredMailer(
-    config.mail && { url: config.mail.smtpUrl, from: config.mail.from },
-    logger,
-  );
-  const scheduler: Scheduler = startScheduler(
-    [
-      rotationExpiryJob(ctx),
-      ...(mailer ? [mailJob(ctx, mailer, logger)] : []),
-      idempotencySweeper(db, clock),
-      expiryJob(ctx),
-      delayedChargesJob(ctx, logger),
-      reconciliationJob(ctx, logger),
-      refundReconciliationJob(ctx, logger),
-      lateCaptureRepairJob(ctx, logger),
-      gatewayReconciliationJob(ctx, logger, { notBefore: simulated?.sim ? clock.now() : null }),
-    ],
-    logger,
-  );
-  // Webhook deliveries: woken by every committed event (LISTEN) and by a slow fallback poll.
-  const webhookWorker = createDeliveryWorker(ctx, { ...deliveryWorkerOptionsFromEnv(process.env), logger });
-  await webhookWorker.start();
+  let scheduler: Scheduler | null = null;
+  let webhookWorker: DeliveryWorker | null = null;
+  if (role.background) {
+    scheduler = startBackgroundJobs(ctx, logger, simulated?.sim ? clock.now() : null, config.mail);
+    // Webhook deliveries: woken by every committed event (LISTEN) and by a slow fallback poll.
+    webhookWorker = createDeliveryWorker(ctx, { ...deliveryWorkerOptionsFromEnv(process.env), logger });
+    await webhookWorker.start();
+  }
   wakeTimeDrivenJobs = () => {
-    for (const name of [
-      EXPIRY_JOB,
-      DELAYED_CHARGES_JOB,
-      RECONCILIATION_JOB,
-      REFUND_RECONCILIATION_JOB,
-      LATE_CAPTURE_REPAIR_JOB,
-      ROTATION_EXPIRY_JOB,
-    ]) {
-      scheduler.wake(name);
-    }
-    webhookWorker.wake();
+    for (const name of TIME_DRIVEN_JOBS) scheduler?.wake(name);
+    webhookWorker?.wake();
   };
   const metrics = await startConfiguredMetricsServer(config, ctx.metrics.registry);
   if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
-  const demo = config.createDemoMerchant ? await ensureDemoMerchant(ctx) : null;
-  process.stdout.write(
-    welcomeText({
-      baseUrl: config.publicUrl,
-      demo,
-      // An operator-provided token is never echoed; a generated one is shown on the first start.
-      adminToken:
-        config.adminTokenSource === 'generated' || (demo && config.adminTokenSource === 'data-dir')
-          ? config.adminToken
-          : null,
-    }),
-  );
+  const demo = config.createDemoMerchant && role.welcome ? await ensureDemoMerchant(ctx) : null;
+  if (role.welcome)
+    process.stdout.write(
+      welcomeText({
+        baseUrl: config.publicUrl,
+        demo,
+        // An operator-provided token is never echoed; a generated one is shown on the first start.
+        adminToken:
+          config.adminTokenSource === 'generated' || (demo && config.adminTokenSource === 'data-dir')
+            ? config.adminToken
+            : null,
+      }),
+    );
 
   return {
     ctx,
@@ -190,9 +167,8 @@ export async function startService(config: Config): Promise<RunningService> {
     async stop() {
       // Order matters: stop taking requests (in-flight ones finish), then workers, then the database.
       await http.close();
-      await scheduler.stop();
-      mailer?.close();
-      await webhookWorker.stop();
+      await scheduler?.stop();
+      await webhookWorker?.stop();
       await metrics?.close();
       await simulated?.sim?.close();
       await testClock?.stop();

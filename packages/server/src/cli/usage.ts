@@ -19,11 +19,15 @@ const CONFIGURATION =
 /** One entry per command: the overview and each command's own --help are printed from here. */
 export const COMMANDS: Record<string, CommandHelp> = {
   start: {
-    synopsis: 'start',
+    synopsis: 'start [--processes <n>]',
     summary: 'start the service (API, operator API, checkout frame, workers, simulated gateway)',
     details: `Listens on PORT (default 8080); the simulated gateway listens on PAYGATE_SIM_PORT (default 8081).
 To use other ports: PORT=9080 PAYGATE_SIM_PORT=9081 npm start
+--processes <n>: n API processes on the one port, the webhook worker, the scheduled jobs and the
+simulated gateway each in a process of their own (PostgreSQL only; Redis when n > 1 to share the
+rate limits). See docs/operations.md.
 Stops cleanly on SIGTERM or SIGINT (Ctrl-C).`,
+    options: ['--processes', '--role'],
   },
   migrate: {
     synopsis: 'migrate',

@@ -11,7 +11,7 @@ import {
 } from './attempt-outcomes.ts';
 import { createSecretCache } from './secret-box.ts';
 import type { AttemptOutcome, SenderOptions, WebhookSender } from './sender.ts';
-import { createWebhookSender } from './sender.ts';
+import { createWebhookSender, DEFAULT_ATTEMPT_TIMEOUT_MS } from './sender.ts';
 
 export type { WorkerLogger } from './attempt-outcomes.ts';
 
@@ -20,7 +20,10 @@ export const silentLogger: WorkerLogger = { info() {}, warn() {}, error() {} };
 export interface DeliveryWorkerOptions extends SenderOptions {
   /** How long a claim is held; longer than the attempt time-out, so a live worker always finishes first. */
   leaseSeconds?: number;
-  /** Deliveries claimed by one statement. */
+  /**
+   * Deliveries claimed by one statement when work trickles in. While claims come back full (a
+   * backlog) each claim is twice the last, up to what the lease can cover (see `claimSizeMax`).
+   */
   batchSize?: number;
   /** Attempts in flight at once in this process. */
   concurrency?: number;
@@ -50,6 +53,18 @@ export interface DeliveryWorker {
   idle(): Promise<void>;
   /** Stops claiming, waits for attempts in flight to be recorded, and closes its connections. */
   stop(): Promise<void>;
+}
+
+/**
+ * The most one claim may take. Every claimed delivery must be attempted before its lease runs out,
+ * even when every attempt runs to its time-out: one claim's attempts fit in a third of the lease,
+ * so a claim made while the one before still waits (up to half the room) and the attempts in
+ * flight still finish in time. Bigger claims mean fewer claim statements for a backlog; the lease
+ * is what bounds them.
+ */
+export function claimSizeMax(options: { concurrency: number; leaseMs: number; timeoutMs: number }): number {
+  const roundsWithinThirdOfLease = Math.max(1, Math.floor(options.leaseMs / 3 / options.timeoutMs));
+  return options.concurrency * roundsWithinThirdOfLease;
 }
 
 function warnLostClaim(logger: WorkerLogger, deliveryId: string): void {
@@ -92,7 +107,16 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
   const sender =
     options.sender ?? createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback, ...options });
   const ownsSender = options.sender === undefined;
+  const maxClaim = Math.max(
+    batchSize,
+    claimSizeMax({ concurrency, leaseMs, timeoutMs: options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS }),
+  );
+  let claimSize = batchSize;
   const inFlight = new Set<Promise<void>>();
+  /** Outcomes made and not yet written (batched); claims pause while too many wait. */
+  const recording = new Set<Promise<void>>();
+  /** Claimed deliveries not yet attempted: a claim may be bigger than the room for attempts. */
+  const waiting: { claimed: ClaimedDelivery; token: string; claimBatch: { unfinished: number } }[] = [];
   let stopped = false;
   let pumping: Promise<void> | null = null;
   let again = false;
@@ -118,15 +142,21 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
     return { token, claimed };
   }
 
-  // Outcomes are recorded in batches: one statement (and one commit) for many attempts.
+  // Outcomes are recorded in batches: one statement (and one commit) for many attempts. The
+  // window is 20 ms: no attempt waits for the write any more, so a longer window costs nothing but
+  // a later record, and attempts finishing one by one from a large claim still share a statement.
   const acks = createOutcomeBatcher<MadeAttempt, number | null>((made) => recordAttempts(ctx, made, logger), {
     maxBatch: options.ackBatchSize ?? 100,
-    windowMs: options.ackWindowMs ?? 5,
+    windowMs: options.ackWindowMs ?? 20,
   });
   const secrets = createSecretCache(ctx.secretBox, ctx.clock);
   const openSecret = (endpointId: string, sealed: string) => secrets.open(endpointId, sealed);
 
-  /** Attempts one claimed delivery; `claimBatch.unfinished` counts the claim's attempts still sending. */
+  /**
+   * Attempts one claimed delivery; `claimBatch.unfinished` counts the claim's attempts still
+   * sending. Resolves once the attempt is made: its outcome is written with others (`recording`),
+   * so the room it took is free for the next attempt while the write is on its way.
+   */
   async function attempt(claimed: ClaimedDelivery, token: string, claimBatch: { unfinished: number }) {
     let recorded: Promise<number | null>;
     try {
@@ -137,38 +167,74 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
       // The claim's last outcome is in: nothing more of this batch is coming, so write it now.
       if (claimBatch.unfinished === 0) acks.flush();
     }
-    if ((await recorded) === null) warnLostClaim(logger, claimed.delivery.id);
+    const written = recorded.then(
+      (attemptNumber) => {
+        if (attemptNumber === null) warnLostClaim(logger, claimed.delivery.id);
+      },
+      (error: unknown) => {
+        // Not written: the lease runs out and the delivery is attempted again, as after a crash.
+        logger.error(
+          { err: error, delivery_id: claimed.delivery.id },
+          'webhook attempt could not be recorded',
+        );
+      },
+    );
+    recording.add(written);
+    void written.finally(() => recording.delete(written));
+  }
+
+  function attemptLogged(claimed: ClaimedDelivery, token: string, claimBatch: { unfinished: number }) {
+    return attempt(claimed, token, claimBatch).catch((error: unknown) => {
+      logger.error({ err: error, delivery_id: claimed.delivery.id }, 'webhook attempt could not be made');
+    });
   }
 
   function attemptAll(claimed: ClaimedDelivery[], token: string): Promise<void>[] {
     const claimBatch = { unfinished: claimed.length };
-    return claimed.map((c) =>
-      attempt(c, token, claimBatch).catch((error: unknown) => {
-        logger.error({ err: error, delivery_id: c.delivery.id }, 'webhook attempt could not be made');
-      }),
-    );
+    return claimed.map((c) => attemptLogged(c, token, claimBatch));
   }
 
-  function track(promise: Promise<void>): void {
-    inFlight.add(promise);
-    promise.finally(() => inFlight.delete(promise));
+  /** Starts waiting attempts while there is room; each finished attempt makes room for the next. */
+  function startWaiting(): void {
+    while (inFlight.size < concurrency) {
+      const next = waiting.shift();
+      if (!next) return;
+      const promise = attemptLogged(next.claimed, next.token, next.claimBatch).finally(() => {
+        inFlight.delete(promise);
+        startWaiting();
+      });
+      inFlight.add(promise);
+    }
   }
 
-  // Claims while there is room and work; a wake-up during a pump makes it look once more.
+  // Claims while there is work, before the attempts run dry; a wake-up during a pump makes it
+  // look once more.
   async function pump(): Promise<void> {
     do {
       again = false;
       while (!stopped) {
-        const room = concurrency - inFlight.size;
-        // Claim in batches, not one row per finished attempt: wait until half a batch has room.
-        if (room < Math.min(batchSize, concurrency) / 2) {
+        // Claim in batches, not one row per finished attempt: the next claim is made when the
+        // waiting attempts would keep less than half the room busy.
+        if (waiting.length > 0 && waiting.length + inFlight.size >= concurrency * 1.5) {
           await Promise.race(inFlight);
           continue;
         }
-        const limit = Math.min(room, batchSize);
+        // Writes falling behind: the database is the bottleneck, so claiming more would only
+        // hold more rows under lease.
+        if (recording.size >= maxClaim) {
+          await Promise.race(recording);
+          continue;
+        }
+        const limit = claimSize;
         const { token, claimed } = await claim(limit);
-        for (const p of attemptAll(claimed, token)) track(p);
-        if (claimed.length < limit) break;
+        const claimBatch = { unfinished: claimed.length };
+        for (const c of claimed) waiting.push({ claimed: c, token, claimBatch });
+        startWaiting();
+        if (claimed.length < limit) {
+          claimSize = batchSize;
+          break;
+        }
+        claimSize = Math.min(claimSize * 2, maxClaim);
       }
     } while (again && !stopped);
   }
@@ -187,7 +253,10 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
   }
 
   async function idle(): Promise<void> {
-    while (pumping || inFlight.size > 0) await Promise.allSettled([pumping, ...inFlight]);
+    // A waiting attempt starts as soon as one in flight ends, so the set is never empty while any wait.
+    while (pumping || inFlight.size > 0 || recording.size > 0) {
+      await Promise.allSettled([pumping, ...inFlight, ...recording]);
+    }
   }
 
   return {
@@ -197,6 +266,7 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
         const { token, claimed } = await claim(batchSize);
         attempted += claimed.length;
         await Promise.all(attemptAll(claimed, token));
+        await Promise.allSettled([...recording]);
         if (claimed.length < batchSize) return attempted;
       }
     },

@@ -32,6 +32,7 @@ export function startSimulator(
     notificationUrl: options.notificationUrl,
     refundSettleDelaySeconds: REFUND_SETTLE_DELAY_SECONDS,
     clock,
+    retention: config.simRetention,
   });
 }
 
