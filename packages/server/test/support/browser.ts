@@ -1,12 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Where the documentation's screenshots are written. */
-export const screenshots = new URL('../../../../docs/images/', import.meta.url).pathname;
+/**
+ * Where the browser tests' screenshots are written: the documentation's pictures in docs/images/
+ * when PAYGATE_DOCS_SCREENSHOTS=1 (to refresh them on purpose), else a scratch folder, so that a
+ * test run leaves the working tree as it found it.
+ */
+export const screenshots =
+  process.env.PAYGATE_DOCS_SCREENSHOTS === '1'
+    ? new URL('../../../../docs/images/', import.meta.url).pathname
+    : `${join(tmpdir(), 'paygate-screenshots')}/`;
+mkdirSync(screenshots, { recursive: true });
 
 /** The system's headless Chromium, as every browser test runs it. */
 export function launchChromium(): Promise<Browser> {
