@@ -28,6 +28,7 @@ import {
   SignInBody,
 } from './dashboard.ts';
 import { dashboardRestOperations } from './dashboard-rest-operations.ts';
+import { dashboardTeamOperations } from './dashboard-team.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import {
@@ -576,6 +577,8 @@ export const operations = {
   ...dashboardWebhookOperations,
   // The rest of the back office (dashboard-rest-operations.ts).
   ...dashboardRestOperations,
+  // The team page's changes (dashboard-team.ts).
+  ...dashboardTeamOperations,
   // Gateway accounts (a merchant's own Stripe or Adyen account, per mode).
   adminCreateGatewayAccount: {
     method: 'POST',

@@ -34,6 +34,9 @@ describe('the webhooks pages in headless Chromium', () => {
     endpointUrl = `${receiver.url}/browser`;
     smtp = await startSmtpReceiver();
     mailer = createSmtpMailer({ url: smtp.url, from: 'alerts@paygate.test' });
+    // The two invitation mails go first, so the alert below is the only message counted.
+    assert.equal(await sendQueuedMail(svc.ctx, mailer, { limit: 10, logger: silentLogger }), 2);
+    smtp.received.length = 0;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));

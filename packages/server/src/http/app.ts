@@ -33,6 +33,7 @@ import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
+import { dashboardTeamChangeRoutes } from './routes/dashboard/team-changes.ts';
 import { dashboardTotpRoutes } from './routes/dashboard/totp.ts';
 import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
@@ -165,6 +166,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardEmbedDomainRoutes, { ctx });
   await app.register(dashboardTotpRoutes, { ctx });
   await app.register(dashboardClientRoutes, { ctx });
+  // The team page's changes (dash3).
+  await app.register(dashboardTeamChangeRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

@@ -17,7 +17,7 @@ const USER_COLUMNS =
 
 export async function findUserByEmail(q: Queryable, email: string): Promise<DashboardUserRow | null> {
   const { rows } = await q.query<DashboardUserRow>(
-    `SELECT ${USER_COLUMNS} FROM dashboard_users WHERE email = $1 FOR UPDATE`,
+    `SELECT ${USER_COLUMNS} FROM dashboard_users WHERE email = $1 AND removed_at IS NULL FOR UPDATE`,
     [email],
   );
   return rows[0] ?? null;
@@ -54,7 +54,8 @@ export async function listUsersOfMerchant(
   merchantId: string,
 ): Promise<Pick<DashboardUserRow, 'id' | 'email' | 'role' | 'created_at'>[]> {
   const { rows } = await q.query<Pick<DashboardUserRow, 'id' | 'email' | 'role' | 'created_at'>>(
-    'SELECT id, email, role, created_at FROM dashboard_users WHERE merchant_id = $1 ORDER BY created_at, id',
+    `SELECT id, email, role, created_at FROM dashboard_users
+      WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY created_at, id`,
     [merchantId],
   );
   return rows;
@@ -134,7 +135,7 @@ export async function findLiveSession(
             u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.failed_sign_ins,
             u.sign_in_blocked_until, u.created_at
        FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id
-      WHERE s.id_hash = $1 AND s.expires_at > $2`,
+      WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.removed_at IS NULL`,
     [idHash, now],
   );
   const row = rows[0];

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard-accounts.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
+import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 
@@ -17,7 +18,8 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     { schema: { body: invite.body, response: responseSchemas(invite) }, config: { dashboard: 'administer' } },
     async (request, reply) => {
       const { user } = dashboardCallerOf(request);
-      const invitation = await inviteUser(ctx, user.merchant_id, request.body, user.id);
+      const lang = pickLanguage(request.query, request.headers['accept-language']);
+      const invitation = await inviteUser(ctx, user.merchant_id, request.body, user.id, lang);
       return reply.code(201).send({
         object: 'dashboard_invitation',
         email: invitation.email,
