@@ -15,6 +15,7 @@ import {
 import {
   AcceptInvitationBody,
   AuditLog,
+  AuditLogQuery,
   DashboardCreateWebhookEndpointBody,
   DashboardModeAndIdParams,
   DashboardModeParams,
@@ -160,6 +161,7 @@ export const operations = {
     path: '/dashboard/api/v1/audit-log',
     summary: 'Every dashboard action of the merchant, newest first (owners only)',
     credential: 'session',
+    querystring: AuditLogQuery,
     response: AuditLog,
     tag: 'Dashboard',
   },

@@ -187,16 +187,43 @@ export async function insertAuditEntry(q: Queryable, row: AuditEntryRow): Promis
   );
 }
 
+export interface AuditFilters {
+  limit: number;
+  /** Keyset cursor: only entries strictly older than this (created_at, id). */
+  before?: { createdAt: Date; id: string };
+  action?: string;
+  userEmail?: string;
+  createdGte?: Date;
+  createdLt?: Date;
+}
+
+/** The merchant's audit entries, newest first, filtered; `limit` rows at most. */
 export async function listAuditEntries(
   q: Queryable,
   merchantId: string,
-  limit: number,
+  filters: AuditFilters,
 ): Promise<(AuditEntryRow & { user_email: string | null })[]> {
+  const where = ['a.merchant_id = $1'];
+  const values: unknown[] = [merchantId];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    values.push(value);
+    where.push(sql(`$${values.length}`));
+  };
+  if (filters.before) {
+    add((n) => `(a.created_at, a.id) < (${n}`, filters.before.createdAt);
+    values.push(filters.before.id);
+    where[where.length - 1] += `, $${values.length})`;
+  }
+  if (filters.action) add((n) => `a.action = ${n}`, filters.action);
+  if (filters.userEmail) add((n) => `u.email = ${n}`, filters.userEmail);
+  if (filters.createdGte) add((n) => `a.created_at >= ${n}`, filters.createdGte);
+  if (filters.createdLt) add((n) => `a.created_at < ${n}`, filters.createdLt);
+  values.push(filters.limit);
   const { rows } = await q.query<AuditEntryRow & { user_email: string | null }>(
     `SELECT a.id, a.merchant_id, a.user_id, a.action, a.target, a.livemode, a.created_at, u.email AS user_email
        FROM dashboard_audit_log a LEFT JOIN dashboard_users u ON u.id = a.user_id
-      WHERE a.merchant_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
-    [merchantId, limit],
+      WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT $${values.length}`,
+    values,
   );
   return rows;
 }

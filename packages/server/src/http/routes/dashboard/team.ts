@@ -3,7 +3,7 @@ import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard-accounts.ts';
-import { listAudit } from '../../../app/dashboard-audit.ts';
+import { searchAudit } from '../../../app/dashboard-audit.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
@@ -50,12 +50,15 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.get(
     routePath(operations.dashboardAuditLog),
     {
-      schema: { response: responseSchemas(operations.dashboardAuditLog) },
+      schema: {
+        querystring: operations.dashboardAuditLog.querystring,
+        response: responseSchemas(operations.dashboardAuditLog),
+      },
       config: { dashboard: 'administer' },
     },
     async (request) => ({
       object: 'list' as const,
-      data: await listAudit(ctx, dashboardCallerOf(request).user.merchant_id),
+      ...(await searchAudit(ctx, dashboardCallerOf(request).user.merchant_id, request.query)),
     }),
   );
 }
