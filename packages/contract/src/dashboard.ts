@@ -84,8 +84,35 @@ export const DashboardUserList = Type.Object({
   ),
 });
 
+export const AuditLogQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 200, description: 'next_cursor of the previous page: the entries after it' }),
+    ),
+    action: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Only this action, e.g. refund.created' }),
+    ),
+    user_email: Type.Optional(Type.String({ maxLength: 254, description: 'Only what this user did' })),
+    created_gte: Type.Optional(
+      Type.String({ maxLength: 40, description: 'From this date (YYYY-MM-DD, UTC) or time on' }),
+    ),
+    created_lt: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'Before this date (YYYY-MM-DD, UTC: that whole day is excluded) or time',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const AuditLog = Type.Object({
   object: Type.Literal('list'),
+  has_more: Type.Boolean(),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as cursor for the next (older) page',
+  }),
   data: Type.Array(
     Type.Object({
       id: IdOf('aud'),

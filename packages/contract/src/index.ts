@@ -6,6 +6,7 @@ export * from './dashboard-keys.ts';
 export * from './dashboard-overview.ts';
 export * from './dashboard-payments.ts';
 export * from './dashboard-rest-operations.ts';
+export * from './dashboard-team.ts';
 export * from './dashboard-totp.ts';
 export * from './dashboard-webhooks.ts';
 export * from './embed-domains.ts';

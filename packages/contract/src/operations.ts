@@ -15,6 +15,7 @@ import {
 import {
   AcceptInvitationBody,
   AuditLog,
+  AuditLogQuery,
   DashboardCreateWebhookEndpointBody,
   DashboardModeAndIdParams,
   DashboardModeParams,
@@ -28,6 +29,7 @@ import {
   SignInBody,
 } from './dashboard.ts';
 import { dashboardRestOperations } from './dashboard-rest-operations.ts';
+import { dashboardTeamOperations } from './dashboard-team.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import {
@@ -159,6 +161,7 @@ export const operations = {
     path: '/dashboard/api/v1/audit-log',
     summary: 'Every dashboard action of the merchant, newest first (owners only)',
     credential: 'session',
+    querystring: AuditLogQuery,
     response: AuditLog,
     tag: 'Dashboard',
   },
@@ -576,6 +579,8 @@ export const operations = {
   ...dashboardWebhookOperations,
   // The rest of the back office (dashboard-rest-operations.ts).
   ...dashboardRestOperations,
+  // The team page's changes (dashboard-team.ts).
+  ...dashboardTeamOperations,
   // Gateway accounts (a merchant's own Stripe or Adyen account, per mode).
   adminCreateGatewayAccount: {
     method: 'POST',

@@ -1,146 +1,166 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshots, seriousViolations } from './support/browser.ts';
+import { launchChromium, screenshotsFor, seriousViolations } from './support/browser.ts';
 import { firstOwner, TEST_PASSWORD, teamMember } from './support/dashboard.ts';
+import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
 import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
-describe('dashboard pages in headless Chromium', () => {
-  let svc: TestService;
-  let browser: Browser;
-  let merchant: MerchantKeys;
-  let paid: IntentJson;
-  const pageErrors: string[] = [];
+for (const kind of databaseKinds()) {
+  const shots = screenshotsFor(kind);
+  describe(`dashboard pages in headless Chromium (${kind})`, () => {
+    let svc: TestService;
+    let browser: Browser;
+    let merchant: MerchantKeys;
+    let paid: IntentJson;
+    const pageErrors: string[] = [];
 
-  before(async () => {
-    svc = await startTestService('embedded', { listen: true });
-    merchant = await svc.createMerchant('Browser shop');
-    const owner = await firstOwner(svc, merchant.id, 'owner@browser.example');
-    await teamMember(svc, owner, 'viewer@browser.example', 'viewer');
-    const pay = paymentHelpers(svc, () => merchant);
-    paid = await pay.create({ amount_minor: 4200 });
-    assert.equal(
-      (await pay.confirm(paid.id, { payment_method_token: 'tok_sim_approve' })).json().status,
-      'SUCCEEDED',
-    );
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await svc?.close();
-  });
-
-  async function newPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
+    before(async () => {
+      svc = await startTestService(kind, { listen: true });
+      merchant = await svc.createMerchant('Browser shop');
+      const owner = await firstOwner(svc, merchant.id, 'owner@browser.example');
+      await teamMember(svc, owner, 'viewer@browser.example', 'viewer');
+      const pay = paymentHelpers(svc, () => merchant);
+      paid = await pay.create({ amount_minor: 4200 });
+      assert.equal(
+        (await pay.confirm(paid.id, { payment_method_token: 'tok_sim_approve' })).json().status,
+        'SUCCEEDED',
+      );
+      browser = await launchChromium();
     });
-    return page;
-  }
-
-  async function signIn(page: Page, email: string, lang = 'en'): Promise<void> {
-    await page.goto(`${svc.baseUrl}/dashboard?lang=${lang}`);
-    assert.match(page.url(), /\/dashboard\/sign-in/);
-    await page.getByLabel(lang === 'es' ? 'Correo electrónico' : 'E-mail address').fill(email);
-    await page.getByLabel(lang === 'es' ? 'Contraseña' : 'Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: lang === 'es' ? 'Iniciar sesión' : 'Sign in' }).click();
-    await page.waitForURL(/\/dashboard\/test\/payments/);
-  }
-
-  it('signs in, and a wrong password is announced without leaving the page', async () => {
-    const page = await newPage();
-    await page.goto(`${svc.baseUrl}/dashboard/sign-in?lang=en`);
-    assert.deepEqual(await seriousViolations(page), [], 'sign-in page');
-    await page.screenshot({ path: `${screenshots}dashboard-sign-in.png` });
-    await page.getByLabel('E-mail address').fill('owner@browser.example');
-    await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Sign-in failed' }).waitFor();
-    await signIn(page, 'owner@browser.example');
-    await page.getByRole('link', { name: paid.id }).waitFor();
-    assert.deepEqual(await seriousViolations(page), [], 'payments page');
-    await page.screenshot({ path: `${screenshots}dashboard-payments.png` });
-    await page.close();
-  });
-
-  it('refunds from the payment page, by keyboard', async () => {
-    const page = await newPage();
-    await signIn(page, 'owner@browser.example');
-    await page.getByRole('link', { name: paid.id }).click();
-    await page.waitForURL(new RegExp(`/payments/${paid.id}`));
-    assert.deepEqual(await seriousViolations(page), [], 'payment page');
-    const amount = page.getByLabel('Amount to refund');
-    await amount.fill('1200');
-    await amount.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Refund created' }).waitFor();
-    await page.screenshot({ path: `${screenshots}dashboard-payment-refund.png` });
-    const intent = await svc.request({
-      method: 'GET',
-      url: `/v1/payment-intents/${paid.id}`,
-      key: merchant.secretTest,
+    after(async () => {
+      await browser?.close();
+      await svc?.close();
     });
-    assert.equal(intent.json().amount_refunded_minor, 1200);
-    await page.reload();
-    assert.match((await page.locator('main dl').textContent()) ?? '', /12\.00 USD/);
-    await page.close();
-  });
 
-  it('adds and disables a webhook endpoint on the webhooks page', async () => {
-    const page = await newPage();
-    await signIn(page, 'owner@browser.example');
-    await page.getByRole('link', { name: 'Webhooks' }).click();
-    await page.waitForURL(/\/dashboard\/test\/webhooks/);
-    await page.getByLabel('URL').fill('http://127.0.0.1:9/browser-hooks');
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await page.getByRole('status').filter({ hasText: 'whsec_' }).waitFor();
-    await page.reload();
-    await page.getByRole('button', { name: 'Disable http://127.0.0.1:9/browser-hooks' }).click();
-    await page.getByRole('status').filter({ hasText: 'Disabled' }).waitFor();
-    await page.reload();
-    assert.match((await page.locator('main table').textContent()) ?? '', /disabled/);
-    assert.deepEqual(await seriousViolations(page), [], 'webhooks page');
-    await page.screenshot({ path: `${screenshots}dashboard-webhooks.png` });
-    await page.close();
-  });
+    async function newPage(): Promise<Page> {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') pageErrors.push(message.text());
+      });
+      return page;
+    }
 
-  it('shows the team and the audit log to an owner, in Spanish too', async () => {
-    const page = await newPage();
-    await signIn(page, 'owner@browser.example', 'es');
-    await page.getByRole('link', { name: 'Equipo' }).click();
-    await page.getByRole('heading', { name: 'Registro de auditoría' }).waitFor();
-    assert.equal(await page.getAttribute('html', 'lang'), 'es');
-    assert.deepEqual(await seriousViolations(page), [], 'team page (es)');
-    await page.goto(`${svc.baseUrl}/dashboard/team?lang=en`);
-    assert.match((await page.locator('main').textContent()) ?? '', /refund\.created/);
-    await page.screenshot({ path: `${screenshots}dashboard-team.png`, fullPage: true });
-    await page.close();
-  });
+    async function signIn(page: Page, email: string, lang = 'en'): Promise<void> {
+      await page.goto(`${svc.baseUrl}/dashboard?lang=${lang}`);
+      assert.match(page.url(), /\/dashboard\/sign-in/);
+      await page.getByLabel(lang === 'es' ? 'Correo electrónico' : 'E-mail address').fill(email);
+      await page.getByLabel(lang === 'es' ? 'Contraseña' : 'Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: lang === 'es' ? 'Iniciar sesión' : 'Sign in' }).click();
+      await page.waitForURL(/\/dashboard\/test\/payments/);
+    }
 
-  it('offers a viewer no refund and no audit log, and switches to live data', async () => {
-    const page = await newPage();
-    await signIn(page, 'viewer@browser.example');
-    await page.goto(`${svc.baseUrl}/dashboard/test/payments/${paid.id}?lang=en`);
-    assert.equal(await page.getByLabel('Amount to refund').count(), 0);
-    await page.goto(`${svc.baseUrl}/dashboard/team?lang=en`);
-    assert.equal(await page.getByRole('heading', { name: 'Audit log' }).count(), 0);
-    await page.goto(`${svc.baseUrl}/dashboard/test/payments?lang=en`);
-    await page.getByRole('link', { name: 'Live data' }).click();
-    await page.waitForURL(/\/dashboard\/live\/payments/);
-    await page.getByText('No payments match.').waitFor();
-    assert.deepEqual(await seriousViolations(page), [], 'live payments page');
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-    await page.waitForURL(/\/dashboard\/sign-in/);
-    await page.goto(`${svc.baseUrl}/dashboard/team`);
-    assert.match(page.url(), /\/dashboard\/sign-in/, 'the session ended');
-    await page.close();
-  });
+    it('signs in, and a wrong password is announced without leaving the page', async () => {
+      const page = await newPage();
+      await page.goto(`${svc.baseUrl}/dashboard/sign-in?lang=en`);
+      assert.deepEqual(await seriousViolations(page), [], 'sign-in page');
+      await page.screenshot({ path: `${shots}dashboard-sign-in.png` });
+      await page.getByLabel('E-mail address').fill('owner@browser.example');
+      await page.getByLabel('Password').fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Sign-in failed' }).waitFor();
+      await signIn(page, 'owner@browser.example');
+      await page.getByRole('link', { name: paid.id }).waitFor();
+      assert.deepEqual(await seriousViolations(page), [], 'payments page');
+      await page.screenshot({ path: `${shots}dashboard-payments.png` });
+      await page.close();
+    });
 
-  it('ran every page without a script error or a CSP violation', () => {
-    assert.deepEqual(
-      pageErrors.filter((e) => !/401|Failed to load resource/.test(e)),
-      [],
-    );
+    it('refunds from the payment page, by keyboard', async () => {
+      const page = await newPage();
+      await signIn(page, 'owner@browser.example');
+      await page.getByRole('link', { name: paid.id }).click();
+      await page.waitForURL(new RegExp(`/payments/${paid.id}`));
+      assert.deepEqual(await seriousViolations(page), [], 'payment page');
+      const amount = page.getByLabel('Amount to refund');
+      await amount.fill('1200');
+      await amount.press('Enter');
+      await page.getByRole('status').filter({ hasText: 'Refund created' }).waitFor();
+      await page.screenshot({ path: `${shots}dashboard-payment-refund.png` });
+      const intent = await svc.request({
+        method: 'GET',
+        url: `/v1/payment-intents/${paid.id}`,
+        key: merchant.secretTest,
+      });
+      assert.equal(intent.json().amount_refunded_minor, 1200);
+      await page.reload();
+      assert.match((await page.locator('main dl').textContent()) ?? '', /12\.00 USD/);
+      await page.close();
+    });
+
+    it('adds and disables a webhook endpoint on the webhooks page', async () => {
+      const page = await newPage();
+      await signIn(page, 'owner@browser.example');
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.waitForURL(/\/dashboard\/test\/webhooks/);
+      await page.getByLabel('URL').fill('http://127.0.0.1:9/browser-hooks');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByRole('status').filter({ hasText: 'whsec_' }).waitFor();
+      await page.reload();
+      await page.getByRole('button', { name: 'Disable http://127.0.0.1:9/browser-hooks' }).click();
+      await page.getByRole('status').filter({ hasText: 'Disabled' }).waitFor();
+      await page.reload();
+      assert.match((await page.locator('main table').textContent()) ?? '', /disabled/);
+      assert.deepEqual(await seriousViolations(page), [], 'webhooks page');
+      await page.screenshot({ path: `${shots}dashboard-webhooks.png` });
+      await page.close();
+    });
+
+    it('shows the team and the audit log to an owner, in Spanish too', async () => {
+      const page = await newPage();
+      await signIn(page, 'owner@browser.example', 'es');
+      await page.getByRole('link', { name: 'Equipo' }).click();
+      await page.getByRole('heading', { name: 'Registro de auditoría' }).waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), 'es');
+      assert.deepEqual(await seriousViolations(page), [], 'team page (es)');
+      await page.goto(`${svc.baseUrl}/dashboard/team?lang=en`);
+      assert.match((await page.locator('main').textContent()) ?? '', /refund\.created/);
+      await page.screenshot({ path: `${shots}dashboard-team.png`, fullPage: true });
+      await page.close();
+    });
+
+    it('the audit log page: an owner reaches it from the menu and filters by action', async () => {
+      const page = await newPage();
+      await signIn(page, 'owner@browser.example', 'en');
+      await page.getByRole('link', { name: 'Audit log' }).click();
+      await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+      await page.getByLabel('Action').fill('refund.created');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/action=refund\.created/);
+      const rows = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr');
+      assert.ok((await rows.count()) >= 1);
+      for (const text of await rows.allTextContents()) assert.match(text, /refund\.created/);
+      assert.deepEqual(await seriousViolations(page), [], 'audit page');
+      await page.screenshot({ path: `${shots}dashboard-audit.png`, fullPage: true });
+      await page.close();
+    });
+
+    it('offers a viewer no refund and no audit log, and switches to live data', async () => {
+      const page = await newPage();
+      await signIn(page, 'viewer@browser.example');
+      await page.goto(`${svc.baseUrl}/dashboard/test/payments/${paid.id}?lang=en`);
+      assert.equal(await page.getByLabel('Amount to refund').count(), 0);
+      await page.goto(`${svc.baseUrl}/dashboard/team?lang=en`);
+      assert.equal(await page.getByRole('heading', { name: 'Audit log' }).count(), 0);
+      await page.goto(`${svc.baseUrl}/dashboard/test/payments?lang=en`);
+      await page.getByRole('link', { name: 'Live data' }).click();
+      await page.waitForURL(/\/dashboard\/live\/payments/);
+      await page.getByText('No payments match.').waitFor();
+      assert.deepEqual(await seriousViolations(page), [], 'live payments page');
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+      await page.waitForURL(/\/dashboard\/sign-in/);
+      await page.goto(`${svc.baseUrl}/dashboard/team`);
+      assert.match(page.url(), /\/dashboard\/sign-in/, 'the session ended');
+      await page.close();
+    });
+
+    it('ran every page without a script error or a CSP violation', () => {
+      assert.deepEqual(
+        pageErrors.filter((e) => !/401|Failed to load resource/.test(e)),
+        [],
+      );
+    });
   });
-});
+}

@@ -46,6 +46,8 @@ for (const kind of databaseKinds()) {
     /** Merchant A's test secret key record (the API keys routes take its id). */
     let keyA: string;
     let routes: string[];
+    /** Merchant A's viewer's user id (the team routes take it). */
+    let viewerId: string;
 
     before(async () => {
       svc = await startTestService(kind);
@@ -87,6 +89,15 @@ for (const kind of databaseKinds()) {
           [merchantA.id],
         )
       ).rows[0]?.id as string;
+      viewerId = (
+        await svc.ctx.db.query<{ id: string }>(
+          "SELECT id FROM dashboard_users WHERE email = 'viewer@a.example'",
+        )
+      ).rows[0]?.id as string;
+      await dashboardRequest(svc, ownerA, 'POST', '/dashboard/api/v1/invitations', {
+        email: 'pending@a.example',
+        role: 'viewer',
+      });
       routes = dashboardRoutes(svc.app);
     });
     after(() => svc.close());
@@ -101,7 +112,9 @@ for (const kind of databaseKinds()) {
           ? endpointA
           : path.includes('/api-keys/:id')
             ? keyA
-            : paidA.id;
+            : path.includes('/users/:id')
+              ? viewerId
+              : paidA.id;
       const url = path.replace(':mode', 'test').replace(':id', id);
       if (method === 'GET') return { method, url };
       const bodies: Record<string, unknown> = {
@@ -126,6 +139,10 @@ for (const kind of databaseKinds()) {
         [`POST /dashboard/api/v1/test/api-keys/${keyA}/revoke`]: undefined,
         'POST /dashboard/api/v1/embed-domains': { origin: 'https://b-or-viewer.example' },
         'POST /dashboard/api/v1/embed-domains/remove': { origin: 'https://a.example' },
+        // The team page's changes (dashboard-team.ts): ids are merchant A's viewer.
+        [`POST /dashboard/api/v1/users/${viewerId}/role`]: { role: 'owner' },
+        [`POST /dashboard/api/v1/users/${viewerId}/remove`]: undefined,
+        'POST /dashboard/api/v1/invitations/revoke': { email: 'pending@a.example' },
       };
       assert.ok(
         url in Object.fromEntries(Object.keys(bodies).map((k) => [k.split(' ')[1], 1])) ||
@@ -142,11 +159,11 @@ for (const kind of databaseKinds()) {
         [paidA.id],
       );
       const users = await svc.ctx.db.query(
-        'SELECT count(*)::int AS n FROM dashboard_users WHERE merchant_id = $1',
+        'SELECT id, role, removed_at FROM dashboard_users WHERE merchant_id = $1 ORDER BY id',
         [merchantA.id],
       );
       const invites = await svc.ctx.db.query(
-        'SELECT count(*)::int AS n FROM dashboard_invitations WHERE merchant_id = $1',
+        'SELECT email, expires_at, accepted_at FROM dashboard_invitations WHERE merchant_id = $1 ORDER BY email',
         [merchantA.id],
       );
       const hooks = await svc.ctx.db.query(
@@ -216,6 +233,7 @@ for (const kind of databaseKinds()) {
                 .replaceAll(`'${endpointA}'`, '')
                 .replaceAll(`'${deliveryA}'`, '')
                 .replaceAll(`'${keyA}'`, '')
+                .replaceAll(`'${viewerId}'`, '')
                 .replaceAll("'https://a.example'", '')
             : response.body;
         for (const secret of [
@@ -229,6 +247,7 @@ for (const kind of databaseKinds()) {
           'owner@a.example',
           'viewer@a.example',
           merchantA.id,
+          viewerId,
         ]) {
           assert.equal(shown.includes(secret), false, `${route} shows A's ${secret}: ${response.body}`);
         }

@@ -8,7 +8,9 @@ import {
   PASSWORD_MIN_LENGTH,
   verifyPassword,
 } from '../domain/passwords.ts';
+import { queueMail } from '../mail/queue.ts';
 import type { Queryable } from '../storage/db.ts';
+import { findUserEmail } from '../storage/repositories/dashboard-team.ts';
 import {
   type DashboardUserRow,
   deleteSession,
@@ -27,6 +29,7 @@ import { findMerchant } from '../storage/repositories/merchants.ts';
 import type { AppContext } from './context.ts';
 import { recordAudit } from './dashboard-audit.ts';
 import { checkSecondFactor } from './dashboard-totp.ts';
+import { invitationMail, type MailLanguage } from './invitation-mail.ts';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -57,13 +60,15 @@ export async function inviteUser(
   merchantId: string,
   input: { email: string; role: DashboardRole },
   invitedBy: string | null,
+  language: MailLanguage = 'en',
 ): Promise<{ token: string; email: string; role: DashboardRole; expiresAt: Date }> {
   const email = normaliseEmail(input.email);
   const token = `inv_${randomBase62(32)}`;
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
   await ctx.db.transaction(async (tx) => {
-    if (!(await findMerchant(tx, merchantId))) throw new NotFoundError('merchant', merchantId);
+    const merchant = await findMerchant(tx, merchantId);
+    if (!merchant) throw new NotFoundError('merchant', merchantId);
     if (await findUserByEmail(tx, email))
       throw new ValidationError('email', 'already belongs to a dashboard user');
     await insertInvitation(tx, {
@@ -82,6 +87,17 @@ export async function inviteUser(
       action: 'invitation.created',
       target: email,
     });
+    const acceptUrl = `${ctx.publicUrl}/dashboard/accept-invitation?lang=${language}&token=${token}`;
+    const facts = {
+      merchantName: merchant.name,
+      invitedBy: invitedBy ? await findUserEmail(tx, invitedBy) : null,
+      role: input.role,
+      acceptUrl,
+      expiresAt,
+    };
+    // The token's digest names the invitation without being the secret.
+    const dedupeKey = `invitation:${secretDigest(token)}`;
+    await queueMail(tx, now, { ...invitationMail(language, facts, dedupeKey), merchantId, to: [email] });
   });
   return { token, email, role: input.role, expiresAt };
 }

@@ -13,6 +13,8 @@ export function restNavItems(mode: 'test' | 'live', lang: Language): string {
     [`/dashboard/embed-domains?mode=${mode}&lang=${lang}`, r.embedDomains],
     [`/dashboard/${mode}/clients?lang=${lang}`, r.clients],
     [`/dashboard/account?mode=${mode}&lang=${lang}`, r.secondFactor],
+    // The audit log (owners only; dash3).
+    [`/dashboard/audit?lang=${lang}`, lang === 'es' ? 'Auditoría' : 'Audit log'],
   ]
     .map(([url, label]) => `<li><a href="${escapeHtml(url ?? '')}">${escapeHtml(label ?? '')}</a></li>`)
     .join('\n    ');

@@ -25,6 +25,7 @@ import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/ad
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
 import { dashboardApiKeyRoutes } from './routes/dashboard/api-keys.ts';
+import { dashboardAuditPageRoutes } from './routes/dashboard/audit-page.ts';
 import { dashboardClientRoutes } from './routes/dashboard/clients.ts';
 import { dashboardEmbedDomainRoutes } from './routes/dashboard/embed-domains.ts';
 import { dashboardOverviewRoutes } from './routes/dashboard/overview.ts';
@@ -33,6 +34,7 @@ import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.
 import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
 import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
 import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
+import { dashboardTeamChangeRoutes } from './routes/dashboard/team-changes.ts';
 import { dashboardTotpRoutes } from './routes/dashboard/totp.ts';
 import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
@@ -165,6 +167,9 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(dashboardEmbedDomainRoutes, { ctx });
   await app.register(dashboardTotpRoutes, { ctx });
   await app.register(dashboardClientRoutes, { ctx });
+  // The team page's changes (dash3).
+  await app.register(dashboardTeamChangeRoutes, { ctx });
+  await app.register(dashboardAuditPageRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

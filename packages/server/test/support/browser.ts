@@ -18,6 +18,17 @@ export const screenshots =
     : `${join(tmpdir(), 'paygate-screenshots')}/`;
 mkdirSync(screenshots, { recursive: true });
 
+/**
+ * The screenshot folder for a run on `kind`: the documentation's pictures come from the embedded
+ * database's run only (the PostgreSQL run of the same pages writes to the scratch folder).
+ */
+export function screenshotsFor(kind: 'embedded' | 'postgres'): string {
+  if (kind === 'embedded') return screenshots;
+  const scratch = `${join(tmpdir(), 'paygate-screenshots', kind)}/`;
+  mkdirSync(scratch, { recursive: true });
+  return scratch;
+}
+
 /** The system's headless Chromium, as every browser test runs it. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -17,7 +17,7 @@ const USER_COLUMNS =
 
 export async function findUserByEmail(q: Queryable, email: string): Promise<DashboardUserRow | null> {
   const { rows } = await q.query<DashboardUserRow>(
-    `SELECT ${USER_COLUMNS} FROM dashboard_users WHERE email = $1 FOR UPDATE`,
+    `SELECT ${USER_COLUMNS} FROM dashboard_users WHERE email = $1 AND removed_at IS NULL FOR UPDATE`,
     [email],
   );
   return rows[0] ?? null;
@@ -54,7 +54,8 @@ export async function listUsersOfMerchant(
   merchantId: string,
 ): Promise<Pick<DashboardUserRow, 'id' | 'email' | 'role' | 'created_at'>[]> {
   const { rows } = await q.query<Pick<DashboardUserRow, 'id' | 'email' | 'role' | 'created_at'>>(
-    'SELECT id, email, role, created_at FROM dashboard_users WHERE merchant_id = $1 ORDER BY created_at, id',
+    `SELECT id, email, role, created_at FROM dashboard_users
+      WHERE merchant_id = $1 AND removed_at IS NULL ORDER BY created_at, id`,
     [merchantId],
   );
   return rows;
@@ -134,7 +135,7 @@ export async function findLiveSession(
             u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.failed_sign_ins,
             u.sign_in_blocked_until, u.created_at
        FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id
-      WHERE s.id_hash = $1 AND s.expires_at > $2`,
+      WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.removed_at IS NULL`,
     [idHash, now],
   );
   const row = rows[0];
@@ -186,16 +187,43 @@ export async function insertAuditEntry(q: Queryable, row: AuditEntryRow): Promis
   );
 }
 
+export interface AuditFilters {
+  limit: number;
+  /** Keyset cursor: only entries strictly older than this (created_at, id). */
+  before?: { createdAt: Date; id: string };
+  action?: string;
+  userEmail?: string;
+  createdGte?: Date;
+  createdLt?: Date;
+}
+
+/** The merchant's audit entries, newest first, filtered; `limit` rows at most. */
 export async function listAuditEntries(
   q: Queryable,
   merchantId: string,
-  limit: number,
+  filters: AuditFilters,
 ): Promise<(AuditEntryRow & { user_email: string | null })[]> {
+  const where = ['a.merchant_id = $1'];
+  const values: unknown[] = [merchantId];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    values.push(value);
+    where.push(sql(`$${values.length}`));
+  };
+  if (filters.before) {
+    add((n) => `(a.created_at, a.id) < (${n}`, filters.before.createdAt);
+    values.push(filters.before.id);
+    where[where.length - 1] += `, $${values.length})`;
+  }
+  if (filters.action) add((n) => `a.action = ${n}`, filters.action);
+  if (filters.userEmail) add((n) => `u.email = ${n}`, filters.userEmail);
+  if (filters.createdGte) add((n) => `a.created_at >= ${n}`, filters.createdGte);
+  if (filters.createdLt) add((n) => `a.created_at < ${n}`, filters.createdLt);
+  values.push(filters.limit);
   const { rows } = await q.query<AuditEntryRow & { user_email: string | null }>(
     `SELECT a.id, a.merchant_id, a.user_id, a.action, a.target, a.livemode, a.created_at, u.email AS user_email
        FROM dashboard_audit_log a LEFT JOIN dashboard_users u ON u.id = a.user_id
-      WHERE a.merchant_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
-    [merchantId, limit],
+      WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT $${values.length}`,
+    values,
   );
   return rows;
 }

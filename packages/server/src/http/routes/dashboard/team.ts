@@ -3,7 +3,8 @@ import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard-accounts.ts';
-import { listAudit } from '../../../app/dashboard-audit.ts';
+import { searchAudit } from '../../../app/dashboard-audit.ts';
+import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 
@@ -17,7 +18,8 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     { schema: { body: invite.body, response: responseSchemas(invite) }, config: { dashboard: 'administer' } },
     async (request, reply) => {
       const { user } = dashboardCallerOf(request);
-      const invitation = await inviteUser(ctx, user.merchant_id, request.body, user.id);
+      const lang = pickLanguage(request.query, request.headers['accept-language']);
+      const invitation = await inviteUser(ctx, user.merchant_id, request.body, user.id, lang);
       return reply.code(201).send({
         object: 'dashboard_invitation',
         email: invitation.email,
@@ -48,12 +50,15 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.get(
     routePath(operations.dashboardAuditLog),
     {
-      schema: { response: responseSchemas(operations.dashboardAuditLog) },
+      schema: {
+        querystring: operations.dashboardAuditLog.querystring,
+        response: responseSchemas(operations.dashboardAuditLog),
+      },
       config: { dashboard: 'administer' },
     },
     async (request) => ({
       object: 'list' as const,
-      data: await listAudit(ctx, dashboardCallerOf(request).user.merchant_id),
+      ...(await searchAudit(ctx, dashboardCallerOf(request).user.merchant_id, request.query)),
     }),
   );
 }

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { searchAudit } from '../../../app/dashboard-audit.ts';
+import { auditForbiddenPage, auditPage, auditTitle } from '../../../dashboard/audit-page.ts';
+import { roleAllows } from '../../../domain/dashboard-roles.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { frameFor, html, languageOf, signedIn } from './page-kit.ts';
+
+type AuditPageQuery = Partial<
+  Record<'cursor' | 'action' | 'user_email' | 'created_gte' | 'created_lt', string>
+>;
+
+/** The audit log page: owners only, newest first, filtered by action, user and date, paged by cursor. */
+export async function dashboardAuditPageRoutes(
+  app: FastifyInstance,
+  { ctx }: { ctx: AppContext },
+): Promise<void> {
+  app.get<{ Querystring: AuditPageQuery }>('/dashboard/audit', async (request, reply) => {
+    const lang = languageOf(request);
+    const found = await signedIn(ctx, request, reply, lang);
+    if (!found) return reply;
+    const frame = frameFor(lang, '/dashboard/audit', auditTitle(lang), 'test', found);
+    if (!roleAllows(found.user.role, 'administer')) return html(reply, auditForbiddenPage(frame), 403);
+    const text = (value: unknown) =>
+      typeof value === 'string' && value !== '' ? value.slice(0, 254) : undefined;
+    const filters = {
+      action: text(request.query.action),
+      user_email: text(request.query.user_email),
+      created_gte: text(request.query.created_gte),
+      created_lt: text(request.query.created_lt),
+    };
+    const cursor = text(request.query.cursor);
+    try {
+      const result = await searchAudit(ctx, found.user.merchant_id, {
+        ...filters,
+        ...(cursor ? { cursor } : {}),
+      });
+      return html(reply, auditPage(frame, filters, result, cursor !== undefined));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const empty = { has_more: false, next_cursor: null, data: [] };
+      return html(reply, auditPage(frame, filters, empty, true, error.message), 400);
+    }
+  });
+}
