@@ -61,6 +61,9 @@ export const CheckoutBlock = Type.Object({
   gateway_origin: Type.Union([Type.String(), Type.Null()]),
   // The public key the gateway's card component takes (Stripe publishable key, Adyen client key).
   component_key: Type.Union([Type.String(), Type.Null()]),
+  // Which card component the frame mounts (`sim`, `stripe`, `adyen`): the connector behind
+  // gateway_id, which a merchant's own account may name freely (`stripe-eu`).
+  component: Type.Union([Type.String(), Type.Null()]),
 });
 
 /** Why the last payment attempt failed; null unless the intent is FAILED. */
