@@ -151,6 +151,22 @@ for (const testCase of cases) {
         .getByText('Order paid: confirmed by the payment_intent.succeeded webhook.')
         .waitFor({ timeout: 20_000 });
       assertCardOnlyToGateway(log, testCase.cards.approve);
+      if (testCase.gateway === 'adyen') {
+        // Adyen Web's real payload: the card's encrypted fields, passed on as the token unread.
+        const confirm = log
+          .filter((r) => r.url === `${stack.paygate.url}/v1/payment-intents/${paid}/confirm`)
+          .at(-1);
+        const token = JSON.parse(JSON.parse(confirm?.postData ?? '{}').payment_method_token ?? '{}');
+        assert.equal(token.type, 'scheme');
+        for (const name of [
+          'encryptedCardNumber',
+          'encryptedExpiryMonth',
+          'encryptedExpiryYear',
+          'encryptedSecurityCode',
+        ]) {
+          assert.match(String(token[name]), /^adyenjs_/, name);
+        }
+      }
 
       // The refund: created by the shop's server, settled later by the gateway's signed notification.
       const refunded = await fetch(`${stack.shop.url}/orders/${orderId}/refund`, { method: 'POST' });

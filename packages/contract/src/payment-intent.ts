@@ -28,7 +28,9 @@ export type CreatePaymentIntentBody = Static<typeof CreatePaymentIntentBody>;
 
 export const ConfirmPaymentIntentBody = Type.Object(
   {
-    payment_method_token: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    // A gateway's token or, from Adyen Web, its card `paymentMethod` as JSON: four fields
+    // encrypted for Adyen in the payer's browser, a few kilobytes at most.
+    payment_method_token: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
   },
   { additionalProperties: false },
 );
