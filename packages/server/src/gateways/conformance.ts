@@ -134,6 +134,22 @@ export function describeConnectorConformance(
     });
 
     /** The first notification about `key` that parses, with the subject wanted. */
+    /** The connector's completion step with what the payer's return carried. */
+    function completeOnReturn(
+      charge: ChargeRequest,
+      outcome: Extract<ChargeOutcome, { kind: 'requires_action' }>,
+      returned: Record<string, string>,
+    ): Promise<ChargeOutcome> {
+      const complete = harness.connector.completeAction;
+      if (!complete) throw new Error('the connector has no completion step');
+      return complete.call(harness.connector, {
+        idempotencyKey: charge.idempotencyKey,
+        gatewayReference: outcome.gatewayReference,
+        connectorData: outcome.connectorData ?? null,
+        returnParameters: returned,
+      });
+    }
+
     /** Whether any notification received so far is about the charge of `key`. */
     function mentions(key: string): boolean {
       return receiver.received.some((note) =>
@@ -193,12 +209,7 @@ export function describeConnectorConformance(
       const release = harness.connector.completeAction ? harness.holdNotifications?.() : undefined;
       const returned = await harness.answerChallenge(outcome.redirectUrl, 'approve');
       if (harness.connector.completeAction) {
-        const completed = await harness.connector.completeAction({
-          idempotencyKey: charge.idempotencyKey,
-          gatewayReference: outcome.gatewayReference,
-          connectorData: outcome.connectorData ?? null,
-          returnParameters: returned,
-        });
+        const completed = await completeOnReturn(charge, outcome, returned);
         assert.equal(completed.kind, 'succeeded');
         if (release) {
           await harness.idle();
@@ -217,12 +228,7 @@ export function describeConnectorConformance(
       const release = harness.connector.completeAction ? harness.holdNotifications?.() : undefined;
       const returned = await harness.answerChallenge(outcome.redirectUrl, 'decline');
       if (harness.connector.completeAction) {
-        const completed = await harness.connector.completeAction({
-          idempotencyKey: charge.idempotencyKey,
-          gatewayReference: outcome.gatewayReference,
-          connectorData: outcome.connectorData ?? null,
-          returnParameters: returned,
-        });
+        const completed = await completeOnReturn(charge, outcome, returned);
         assert.equal(
           completed.kind,
           'failed',
