@@ -1,7 +1,8 @@
 // The demo shop on the Stripe fake and on the Adyen fake, in headless Chromium: the checkout frame
 // loads the gateway's own card component (the fake's stand-in) from the gateway's origin, with its
 // CSP widened to that origin only; a decline then another card, a refund settled by the gateway's
-// signed notification, and a 3-D Secure challenge through a top-level redirect.
+// signed notification, and a 3-D Secure challenge through a top-level redirect that comes back
+// through Paygate's return route (which completes the intent before the gateway's notification).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type AdyenFake, type StripeFake, startAdyenFake, startStripeFake } from '@paygate/gateway-fakes';
@@ -150,6 +151,22 @@ for (const testCase of cases) {
         .getByText('Order paid: confirmed by the payment_intent.succeeded webhook.')
         .waitFor({ timeout: 20_000 });
       assertCardOnlyToGateway(log, testCase.cards.approve);
+      if (testCase.gateway === 'adyen') {
+        // Adyen Web's real payload: the card's encrypted fields, passed on as the token unread.
+        const confirm = log
+          .filter((r) => r.url === `${stack.paygate.url}/v1/payment-intents/${paid}/confirm`)
+          .at(-1);
+        const token = JSON.parse(JSON.parse(confirm?.postData ?? '{}').payment_method_token ?? '{}');
+        assert.equal(token.type, 'scheme');
+        for (const name of [
+          'encryptedCardNumber',
+          'encryptedExpiryMonth',
+          'encryptedExpiryYear',
+          'encryptedSecurityCode',
+        ]) {
+          assert.match(String(token[name]), /^adyenjs_/, name);
+        }
+      }
 
       // The refund: created by the shop's server, settled later by the gateway's signed notification.
       const refunded = await fetch(`${stack.shop.url}/orders/${orderId}/refund`, { method: 'POST' });
@@ -170,20 +187,34 @@ for (const testCase of cases) {
       await page.close();
     });
 
-    it('takes a 3-D Secure challenge through a top-level redirect to the gateway and back to the shop', async () => {
+    it("takes a 3-D Secure challenge through a top-level redirect, completed by Paygate's return route before any notification", async () => {
       const page = await stack.browser.newPage({ viewport: { width: 800, height: 900 } });
+      const log = recordRequests(page);
       const orderId = await openOrder(page);
       const { payment_intent_id: intentId } = await orderStatus(orderId);
       await enterCard(page, 'challenge');
       await checkoutFrame(page).getByRole('button', { name: /^Pay / }).click();
       await page.waitForURL((url) => url.href.startsWith(`${fake.url}/redirect/3ds/`), { timeout: 20_000 });
       assert.equal((await stack.intent(intentId)).status, 'REQUIRES_ACTION');
+      // The gateway's notification is held back: only the payer's return can complete the intent.
+      await fake.idle();
+      fake.holdNotifications();
+      const deliveredBefore = fake.delivered.length;
       await page.getByRole('button', { name: testCase.challengeButton }).click();
       await page.waitForURL((url) => url.origin === stack.shop.url && url.pathname === '/return', {
         timeout: 20_000,
       });
-      // Completed by the gateway's notification; the return route that completes it from the
-      // payer's return (Adyen /payments/details, Stripe retrieve) belongs to the server.
+      const landed = new URL(page.url());
+      assert.equal(landed.searchParams.get('payment_intent'), intentId);
+      assert.equal(landed.searchParams.get('order'), orderId);
+      const viaReturnRoute = log.filter((r) => r.url.startsWith(`${stack.paygate.url}/gateway-returns/`));
+      assert.equal(viaReturnRoute.length, 1, 'the gateway sent the payer to Paygate, not to the shop');
+      assert.equal((await stack.intent(intentId)).status, 'SUCCEEDED', 'completed before any notification');
+      assert.equal(fake.delivered.length, deliveredBefore, 'no notification reached Paygate yet');
+
+      // The late notification then changes nothing but lets the shop hear its webhook.
+      assert.ok(fake.releaseNotifications() >= 1);
+      await fake.idle();
       await page
         .getByText('Order paid: confirmed by the payment_intent.succeeded webhook.')
         .waitFor({ timeout: 20_000 });

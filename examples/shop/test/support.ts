@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page, type Request } from 'playwright-core';
-import { fakeGatewayEnvironment, type ShopGateway } from '../src/gateways.ts';
+import { FAKE_DEFAULTS, fakeGatewayEnvironment, type ShopGateway } from '../src/gateways.ts';
 import { type LocalPaygate, startLocalPaygate } from '../src/local-paygate.ts';
 import { provisionShop, type ShopCredentials } from '../src/provision.ts';
 import { type Shop, startShop } from '../src/server.ts';
@@ -68,6 +68,39 @@ export async function startPageServer(): Promise<PageServer> {
   };
 }
 
+/** The `gateway_id` of the merchant's own Stripe account in `startStack({ ownAccount })`. */
+export const OWN_ACCOUNT_GATEWAY_ID = 'stripe-own';
+
+/** Adds the merchant's own Stripe account on the fake; answers its notification path. */
+async function addOwnStripeAccount(
+  paygate: LocalPaygate,
+  merchantId: string,
+  fakeUrl: string,
+  own: { publishableKey: string },
+): Promise<string> {
+  const response = await fetch(`${paygate.url}/admin/v1/merchants/${merchantId}/gateway-accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': paygate.adminToken },
+    body: JSON.stringify({
+      livemode: false,
+      connector: 'stripe',
+      gateway_id: OWN_ACCOUNT_GATEWAY_ID,
+      credentials: {
+        secret_key: FAKE_DEFAULTS.stripe.secretKey,
+        webhook_secret: FAKE_DEFAULTS.stripe.webhookSecret,
+      },
+      settings: {
+        api_url: fakeUrl,
+        hosted_fields_url: `${fakeUrl}/v3/`,
+        publishable_key: own.publishableKey,
+      },
+    }),
+  });
+  if (response.status !== 201)
+    throw new Error(`adding the account: ${response.status} ${await response.text()}`);
+  return new URL(((await response.json()) as { notification_url: string }).notification_url).pathname;
+}
+
 export interface Stack {
   paygate: LocalPaygate;
   shop: Shop;
@@ -79,6 +112,8 @@ export interface Stack {
   /** Pages of the test's own, from an origin nobody registered. */
   strangerPages: PageServer;
   admin(path: string, body: unknown): Promise<Response>;
+  /** With `ownAccount`: the path the gateway's notifications for the merchant's account go to. */
+  accountNotificationPath: string | null;
   /** Reads an intent with the shop's secret key (what the shop's server may do). */
   intent(id: string): Promise<{ status: string; expires_at: string }>;
   close(): Promise<void>;
@@ -88,7 +123,17 @@ export interface Stack {
  * The whole system on this machine: Paygate as `npm start` runs it (embedded database, simulated
  * gateway on its own port, test clock), the demo shop on a third port, and headless Chromium.
  */
-export async function startStack(options: { gateway?: ShopGateway; fakeUrl?: string } = {}): Promise<Stack> {
+export async function startStack(
+  options: {
+    gateway?: ShopGateway;
+    fakeUrl?: string;
+    /**
+     * The merchant's own Stripe account on the fake (operator API, its own publishable key), used
+     * as `gateway_id` `stripe-own`; the operator's environment then configures no Stripe at all.
+     */
+    ownAccount?: { publishableKey: string };
+  } = {},
+): Promise<Stack> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does this for CI)`);
   }
@@ -98,7 +143,9 @@ export async function startStack(options: { gateway?: ShopGateway; fakeUrl?: str
   const shopPort = await freePort();
   const shopUrl = `http://127.0.0.1:${shopPort}`;
   // The service reads a real gateway's variables from its environment, as `npm run shop` sets them.
-  const gatewayVariables = fakeGatewayEnvironment(gateway, options.fakeUrl ?? '', `${shopUrl}/`);
+  const gatewayVariables = options.ownAccount
+    ? {}
+    : fakeGatewayEnvironment(gateway, options.fakeUrl ?? '', `${shopUrl}/`);
   Object.assign(process.env, gatewayVariables);
   const paygate = await startLocalPaygate({
     port: await freePort(),
@@ -116,11 +163,14 @@ export async function startStack(options: { gateway?: ShopGateway; fakeUrl?: str
     shopOrigins: [shopUrl, registeredPages.origin],
     webhookUrl: `${shopUrl}/webhooks/paygate`,
   });
+  const accountNotificationPath = options.ownAccount
+    ? await addOwnStripeAccount(paygate, credentials.merchantId, options.fakeUrl ?? '', options.ownAccount)
+    : null;
   const shop = await startShop({
     paygateUrl: paygate.url,
     ...credentials,
     port: shopPort,
-    gatewayId: gateway,
+    gatewayId: options.ownAccount ? OWN_ACCOUNT_GATEWAY_ID : gateway,
   });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -151,6 +201,7 @@ export async function startStack(options: { gateway?: ShopGateway; fakeUrl?: str
     registeredPages,
     strangerPages,
     admin,
+    accountNotificationPath,
     async intent(id) {
       const response = await fetch(`${paygate.url}/v1/payment-intents/${id}`, {
         headers: { 'x-api-key': credentials.secretKey },

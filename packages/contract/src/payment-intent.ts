@@ -28,7 +28,9 @@ export type CreatePaymentIntentBody = Static<typeof CreatePaymentIntentBody>;
 
 export const ConfirmPaymentIntentBody = Type.Object(
   {
-    payment_method_token: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    // A gateway's token or, from Adyen Web, its card `paymentMethod` as JSON: four fields
+    // encrypted for Adyen in the payer's browser, a few kilobytes at most.
+    payment_method_token: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
   },
   { additionalProperties: false },
 );
@@ -61,6 +63,9 @@ export const CheckoutBlock = Type.Object({
   gateway_origin: Type.Union([Type.String(), Type.Null()]),
   // The public key the gateway's card component takes (Stripe publishable key, Adyen client key).
   component_key: Type.Union([Type.String(), Type.Null()]),
+  // Which card component the frame mounts (`sim`, `stripe`, `adyen`): the connector behind
+  // gateway_id, which a merchant's own account may name freely (`stripe-eu`).
+  component: Type.Union([Type.String(), Type.Null()]),
 });
 
 /** Why the last payment attempt failed; null unless the intent is FAILED. */

@@ -142,9 +142,14 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     if (body.merchantAccount !== options.merchantAccount) {
       return serviceError(403, '901', 'Invalid Merchant Account', 'security');
     }
-    const given = String((body.paymentMethod as Json).storedPaymentMethodId ?? '');
-    // A payment method the stand-in card component created behaves like the test token it stands for.
-    const behaviour = browser.behaviourOf(given);
+    const paymentMethod = body.paymentMethod as Json;
+    const given = String(paymentMethod.storedPaymentMethodId ?? '');
+    // A card the stand-in card component encrypted (or a payment method it created) behaves like
+    // the test token it stands for.
+    const behaviour =
+      paymentMethod.encryptedCardNumber !== undefined
+        ? browser.behaviourOfEncrypted(paymentMethod)
+        : browser.behaviourOf(given);
     const token = behaviour ? ADYEN_TEST_TOKENS[behaviour] : given;
     if (token === ADYEN_TEST_TOKENS.slow)
       await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 30_000));

@@ -65,7 +65,8 @@ function literal(value: unknown): string {
  * The page. `prefix` names its messages (`stripe-fake`, `adyen-fake`); with `inlineErrors` the
  * fields write their own errors (Adyen's do), otherwise the component hands them to the page
  * above (Stripe's card element does). `tokenPath` gets `{number, exp_month, exp_year, cvc,
- * holder_name}` as JSON and answers `{id, brand}` or `{error: {code, message}}`.
+ * holder_name}` as JSON and answers `{id, brand}` (Adyen's: `{id, brand, encrypted}`, the card's
+ * encrypted fields) or `{error: {code, message}}`.
  */
 export function cardFieldsPage(options: {
   title: string;
@@ -164,7 +165,7 @@ ${holder}
       });
       const answer = await response.json();
       if (!response.ok) { show('number', 'invalid_number'); return tell('result', { error: answer.error }); }
-      tell('result', { id: answer.id, brand: answer.brand });
+      tell('result', { id: answer.id, brand: answer.brand, encrypted: answer.encrypted });
     } catch {
       tell('result', { error: { type: 'api_connection_error', code: 'network', message: 'network' } });
     }

@@ -87,6 +87,8 @@ export async function startFakeServer(port: number, handler: FakeHandler): Promi
 /** Posts notifications to the service; `idle()` resolves once every one sent so far has landed. */
 export class Notifier {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Notifications kept back while held (a test proving the payer's return alone completes). */
+  private held: Array<{ body: string; headers: Record<string, string> }> | null = null;
   readonly delivered: Array<{ status: number; body: string }> = [];
 
   constructor(private targetUrl: string | null) {}
@@ -96,8 +98,25 @@ export class Notifier {
     this.targetUrl = url;
   }
 
+  /** Keeps later notifications back until `release()`, like a gateway whose webhooks lag. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Sends what was held, in order, and stops holding. */
+  release(): number {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const n of held) this.send(n.body, n.headers);
+    return held.length;
+  }
+
   send(body: string, headers: Record<string, string>): void {
     if (!this.targetUrl) return;
+    if (this.held) {
+      this.held.push({ body, headers });
+      return;
+    }
     const target = this.targetUrl;
     const delivery = (async () => {
       try {
@@ -157,6 +176,10 @@ export interface GatewayFake {
   settleRefunds(): number;
   /** Where later notifications go, e.g. once the service under test listens. */
   setNotificationUrl(url: string | null): void;
+  /** Keeps notifications back (nothing reaches the service) until `releaseNotifications()`. */
+  holdNotifications(): void;
+  /** Sends the held notifications; answers how many there were. */
+  releaseNotifications(): number;
   /** The status and body of every notification delivered, in order. */
   readonly delivered: ReadonlyArray<{ status: number; body: string }>;
   idle(): Promise<void>;
@@ -175,6 +198,8 @@ export function gatewayFake(
     violations,
     settleRefunds,
     setNotificationUrl: (url) => notifier.retarget(url),
+    holdNotifications: () => notifier.hold(),
+    releaseNotifications: () => notifier.release(),
     delivered: notifier.delivered,
     idle: () => notifier.idle(),
     close: () => started.close(),

@@ -130,11 +130,9 @@ export function adyenWebStandIn(origin: string): FakeAnswer {
               if (answer.error.type !== 'validation_error' && config.onError) config.onError(answer.error, component);
               return;
             }
-            // Adyen Web hands the payment method data to onSubmit; Paygate charges it as a stored one.
-            config.onSubmit({
-              isValid: true,
-              data: { paymentMethod: { type: 'scheme', storedPaymentMethodId: answer.id, brand: answer.brand } },
-            }, component);
+            // Adyen Web hands onSubmit the card's encrypted fields (opaque to everyone but Adyen).
+            const paymentMethod = Object.assign({ type: 'scheme' }, answer.encrypted);
+            config.onSubmit({ isValid: true, data: { paymentMethod } }, component);
           },
           focus() { if (fields) fields.post('focus'); },
           unmount() { if (fields) fields.destroy(); fields = null; },

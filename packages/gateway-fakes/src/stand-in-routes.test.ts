@@ -91,6 +91,57 @@ describe("the fakes' stand-in card components", () => {
     assert.deepEqual(stripe.violations, []);
   });
 
+  it("encrypts Adyen test cards into Adyen Web's paymentMethod, which only the fake reads back", async () => {
+    const pay = async (paymentMethod: Record<string, unknown>) => {
+      const response = await fetch(`${adyen.url}/payments`, {
+        method: 'POST',
+        headers: { 'x-api-key': ADYEN.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          amount: { currency: 'EUR', value: 2500 },
+          merchantAccount: ADYEN.merchantAccount,
+          reference: `standin-encrypted-${Object.keys(paymentMethod).length}-${String(paymentMethod.holderName)}`,
+          returnUrl: 'http://shop.test/return',
+          paymentMethod,
+          shopperInteraction: 'Ecommerce',
+          channel: 'Web',
+        }),
+      });
+      return (await response.json()) as { resultCode?: string; errorCode?: string };
+    };
+    const cases: Array<[string, string, string]> = [
+      ['4111111145551142', 'Ada Lovelace', 'Authorised'],
+      ['4111111145551142', 'REFUSED', 'Refused'],
+      ['4212345678910006', 'Ada Lovelace', 'RedirectShopper'],
+    ];
+    let first: Record<string, string> | null = null;
+    for (const [number, holder, resultCode] of cases) {
+      const token = await tokenise(`${adyen.url}/checkoutshopper/tokens`, 'test_KEY', {
+        number,
+        holder_name: holder,
+      });
+      const encrypted = token.json.encrypted as Record<string, string>;
+      for (const name of [
+        'encryptedCardNumber',
+        'encryptedExpiryMonth',
+        'encryptedExpiryYear',
+        'encryptedSecurityCode',
+      ]) {
+        assert.match(String(encrypted[name]), /^adyenjs_0_1_25\$[0-9A-Za-z]+$/, name);
+      }
+      assert.equal(token.text.includes(number), false, 'the card number never comes back');
+      assert.equal(
+        (await pay({ type: 'scheme', ...encrypted })).resultCode,
+        resultCode,
+        `${number} ${holder}`,
+      );
+      first ??= encrypted;
+    }
+    // Fields of two different cards do not make a card.
+    const mixed = { type: 'scheme', ...first, encryptedSecurityCode: 'adyenjs_0_1_25$forged' };
+    assert.equal((await pay(mixed)).resultCode, undefined);
+    assert.deepEqual(adyen.violations, []);
+  });
+
   it('tokenises Adyen test cards (and the REFUSED holder name) into stored payment methods', async () => {
     const pay = async (storedPaymentMethodId: string) => {
       const response = await fetch(`${adyen.url}/payments`, {

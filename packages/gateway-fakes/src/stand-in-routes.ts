@@ -12,7 +12,19 @@ export interface StandInRoutes {
   handle(request: FakeRequest): Promise<FakeAnswer | null>;
   /** The behaviour of a payment method the stand-in issued (null: not one of them). */
   behaviourOf(token: string): Behaviour | null;
+  /**
+   * The behaviour of the card whose encrypted fields (Adyen Web's `paymentMethod`) the stand-in
+   * issued: all four must be the ones issued together (null: not one of them).
+   */
+  behaviourOfEncrypted(paymentMethod: Record<string, unknown>): Behaviour | null;
 }
+
+const ENCRYPTED_FIELDS = [
+  'encryptedCardNumber',
+  'encryptedExpiryMonth',
+  'encryptedExpiryYear',
+  'encryptedSecurityCode',
+] as const;
 
 interface StandInOptions {
   baseUrl: () => string;
@@ -27,6 +39,8 @@ interface StandInOptions {
   holderNameFromQuery: boolean;
   publicKeyPattern: RegExp;
   tokenPrefix: string;
+  /** Adyen Web: the fields answer the card's encrypted fields as well (client-side encryption). */
+  encryptsFields: boolean;
 }
 
 function exactOrigin(value: string | null): string | null {
@@ -48,8 +62,16 @@ function brandOf(number: string): string {
 
 function standInRoutes(options: StandInOptions): StandInRoutes {
   const issued = new Map<string, Behaviour>();
+  const encrypted = new Map<string, { behaviour: Behaviour; fields: Record<string, string> }>();
   return {
     behaviourOf: (token) => issued.get(token) ?? null,
+    behaviourOfEncrypted(paymentMethod) {
+      const card = encrypted.get(String(paymentMethod.encryptedCardNumber ?? ''));
+      if (!card) return null;
+      return ENCRYPTED_FIELDS.every((name) => paymentMethod[name] === card.fields[name])
+        ? card.behaviour
+        : null;
+    },
     async handle(request) {
       if (request.method === 'GET' && options.isScriptPath(request.path)) {
         return options.script(new URL(options.baseUrl()).origin);
@@ -96,6 +118,15 @@ function standInRoutes(options: StandInOptions): StandInRoutes {
         }
         const id = `${options.tokenPrefix}${randomReference(24)}`;
         issued.set(id, behaviour);
+        if (options.encryptsFields) {
+          // Opaque blobs in Adyen's `adyenjs_<version>$` shape that only this fake can read back.
+          const fields = Object.fromEntries(
+            ENCRYPTED_FIELDS.map((name) => [name, `adyenjs_0_1_25$${randomReference(48)}`]),
+          );
+          encrypted.set(fields.encryptedCardNumber as string, { behaviour, fields });
+          const withHolder = holder ? { ...fields, holderName: holder } : fields;
+          return json(200, { id, brand: brandOf(number), encrypted: withHolder });
+        }
         // The number is dropped here: only the token and the brand go back.
         return json(200, { id, brand: brandOf(number) });
       }
@@ -118,6 +149,7 @@ export function stripeBrowserRoutes(baseUrl: () => string): StandInRoutes {
     holderNameFromQuery: false,
     publicKeyPattern: /^pk_(test|live)_[0-9A-Za-z_]+$/,
     tokenPrefix: 'pm_',
+    encryptsFields: false,
   });
 }
 
@@ -135,5 +167,6 @@ export function adyenBrowserRoutes(baseUrl: () => string): StandInRoutes {
     holderNameFromQuery: true,
     publicKeyPattern: /^(test|live)_[0-9A-Za-z]+$/,
     tokenPrefix: 'adyen_pm_',
+    encryptsFields: true,
   });
 }

@@ -148,6 +148,7 @@ for (const kind of databaseKinds()) {
           hosted_fields_url: null,
           gateway_origin: null,
           component_key: null,
+          component: 'sim',
           api_secret: 'x',
         },
       }));
@@ -156,7 +157,13 @@ for (const kind of databaseKinds()) {
       assert.equal(sent.internal_note, undefined);
       assert.deepEqual(sent, {
         ...intent,
-        checkout: { gateway_id: 'sim', hosted_fields_url: null, gateway_origin: null, component_key: null },
+        checkout: {
+          gateway_id: 'sim',
+          hosted_fields_url: null,
+          gateway_origin: null,
+          component_key: null,
+          component: 'sim',
+        },
       });
     });
 

@@ -10,7 +10,17 @@ interface AdyenCardComponent {
   unmount(): void;
 }
 interface AdyenSubmitState {
-  data: { paymentMethod: { storedPaymentMethodId?: unknown } };
+  data: { paymentMethod: Record<string, unknown> };
+}
+
+/**
+ * The payment method token of Adyen Web's card state: its `paymentMethod` as JSON (the card's
+ * encrypted fields, which only Adyen can read), or a stored payment method's id.
+ */
+function tokenOf(paymentMethod: Record<string, unknown>): string | null {
+  if (typeof paymentMethod.encryptedCardNumber === 'string') return JSON.stringify(paymentMethod);
+  const stored = paymentMethod.storedPaymentMethodId;
+  return typeof stored === 'string' ? stored : null;
 }
 type AdyenCheckoutFactory = (config: {
   environment: 'test' | 'live';
@@ -23,8 +33,8 @@ type AdyenCheckoutFactory = (config: {
 
 /**
  * Adyen Web's card component, loaded at the configured origin. Its secured fields show their own
- * errors (so the frame adds none); `onSubmit` gives the payment method data, charged as a stored
- * payment method.
+ * errors (so the frame adds none); `onSubmit` gives the card's encrypted fields, passed on as the
+ * payment method token (Paygate forwards them to Adyen's `/payments` unread).
  */
 export const adyenAdapter: CardComponentAdapter = {
   async mount(context) {
@@ -45,8 +55,8 @@ export const adyenAdapter: CardComponentAdapter = {
       locale: context.locale === 'es' ? 'es-ES' : 'en-US',
       analytics: { enabled: false },
       onSubmit(state) {
-        const token = state.data.paymentMethod.storedPaymentMethodId;
-        settle(typeof token === 'string' ? { kind: 'token', token } : { kind: 'unavailable' });
+        const token = tokenOf(state.data.paymentMethod);
+        settle(token ? { kind: 'token', token } : { kind: 'unavailable' });
       },
       onError(error) {
         settle(error.type === 'network' ? { kind: 'unavailable' } : { kind: 'invalid' });

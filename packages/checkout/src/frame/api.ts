@@ -10,6 +10,7 @@ export interface FrameIntent {
     hosted_fields_url: string | null;
     gateway_origin: string | null;
     component_key: string | null;
+    component: string | null;
   };
 }
 
@@ -41,6 +42,7 @@ function intentOf(value: unknown): FrameIntent | null {
               typeof checkout.hosted_fields_url === 'string' ? checkout.hosted_fields_url : null,
             gateway_origin: typeof checkout.gateway_origin === 'string' ? checkout.gateway_origin : null,
             component_key: typeof checkout.component_key === 'string' ? checkout.component_key : null,
+            component: typeof checkout.component === 'string' ? checkout.component : null,
           },
         }
       : {}),

@@ -53,7 +53,7 @@ const adapters: Record<string, CardComponentAdapter> = {
   adyen: adyenAdapter,
 };
 
-/** The adapter of a gateway, or null for a gateway the frame cannot take cards for. */
+/** The adapter of a card component (the intent's `checkout.component`), or null for one the frame cannot mount. */
 export function cardComponentAdapter(gatewayId: string): CardComponentAdapter | null {
   return Object.hasOwn(adapters, gatewayId) ? (adapters[gatewayId] ?? null) : null;
 }

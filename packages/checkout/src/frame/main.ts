@@ -179,7 +179,7 @@ async function showForm(
   focusCard: boolean,
 ): Promise<void> {
   const checkout = intent.checkout;
-  const adapter = checkout ? cardComponentAdapter(checkout.gateway_id) : null;
+  const adapter = checkout ? cardComponentAdapter(checkout.component ?? checkout.gateway_id) : null;
   if (!checkout?.hosted_fields_url || !checkout.gateway_origin || !adapter) {
     sessionInvalid();
     return;

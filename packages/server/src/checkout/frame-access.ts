@@ -14,7 +14,7 @@ import { listEmbedDomains } from '../storage/repositories/embed-domains.ts';
  * gets a frame that never loads (and, after 10 s, `session_invalid`).
  */
 export type FrameAccess =
-  | { mode: 'checkout'; frameAncestors: string[] }
+  | { mode: 'checkout'; frameAncestors: string[]; merchantId: string; livemode: boolean }
   | { mode: 'denied' | 'invalid_key'; frameAncestors: string[] };
 
 export async function resolveFrameAccess(
@@ -33,5 +33,5 @@ export async function resolveFrameAccess(
     .map((row) => row.origin)
     .filter(isCanonicalEmbedOrigin);
   if (!origins.includes(pageOrigin)) return { mode: 'denied', frameAncestors: [pageOrigin] };
-  return { mode: 'checkout', frameAncestors: origins };
+  return { mode: 'checkout', frameAncestors: origins, merchantId: key.merchant_id, livemode: key.livemode };
 }

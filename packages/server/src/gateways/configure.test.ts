@@ -42,12 +42,14 @@ describe('gateways configured from the environment', () => {
           origin: 'https://js.stripe.com',
           kind: 'script',
           publicKey: 'pk_test_abc',
+          component: 'stripe',
         },
         {
           url: 'https://checkoutshopper-test.adyen.com/checkoutshopper/sdk/5.68.0/adyen.js',
           origin: 'https://checkoutshopper-test.adyen.com',
           kind: 'script',
           publicKey: 'test_ABC123',
+          component: 'adyen',
         },
       ],
     );

@@ -34,6 +34,12 @@ export interface ConformanceHarness {
   idle(): Promise<void>;
   /** Requests the fake refused as not matching the gateway's description (must stay empty). */
   violations(): string[];
+  /**
+   * Keeps the fake's notifications back until the returned function releases them (a gateway
+   * whose notifications lag), so a completion step is proven on the payer's return alone.
+   * Absent for a gateway without a completion step.
+   */
+  holdNotifications?(): () => void;
   close(): Promise<void>;
 }
 
@@ -41,6 +47,8 @@ export interface ConformanceHarness {
 /** What a stateful fake of a real gateway offers the suite (`@paygate/gateway-fakes`). */
 interface GatewayFake {
   settleRefunds(): void;
+  holdNotifications(): void;
+  releaseNotifications(): number;
   idle(): Promise<void>;
   violations: readonly { operation: string; problems: readonly string[] }[];
   close(): Promise<void>;
@@ -49,8 +57,12 @@ interface GatewayFake {
 /** The harness members every fake provides the same way: its books, its spec checks, its end. */
 export function fakeHarnessParts(
   fake: GatewayFake,
-): Pick<ConformanceHarness, 'settleRefunds' | 'idle' | 'violations' | 'close'> {
+): Pick<ConformanceHarness, 'settleRefunds' | 'idle' | 'violations' | 'close' | 'holdNotifications'> {
   return {
+    holdNotifications() {
+      fake.holdNotifications();
+      return () => void fake.releaseNotifications();
+    },
     async settleRefunds() {
       fake.settleRefunds();
       await fake.idle();
@@ -122,6 +134,31 @@ export function describeConnectorConformance(
     });
 
     /** The first notification about `key` that parses, with the subject wanted. */
+    /** The connector's completion step with what the payer's return carried. */
+    function completeOnReturn(
+      charge: ChargeRequest,
+      outcome: Extract<ChargeOutcome, { kind: 'requires_action' }>,
+      returned: Record<string, string>,
+    ): Promise<ChargeOutcome> {
+      const complete = harness.connector.completeAction;
+      if (!complete) throw new Error('the connector has no completion step');
+      return complete.call(harness.connector, {
+        idempotencyKey: charge.idempotencyKey,
+        gatewayReference: outcome.gatewayReference,
+        connectorData: outcome.connectorData ?? null,
+        returnParameters: returned,
+      });
+    }
+
+    /** Whether any notification received so far is about the charge of `key`. */
+    function mentions(key: string): boolean {
+      return receiver.received.some((note) =>
+        harness.connector
+          .parseNotifications(note.rawBody, note.headers)
+          .items.some((i) => i.idempotencyKey === key),
+      );
+    }
+
     async function notificationAbout(key: string, subject: 'charge' | 'refund') {
       await harness.idle();
       return waitFor(`a ${subject} notification about ${key}`, () => {
@@ -168,15 +205,17 @@ export function describeConnectorConformance(
       const outcome = await harness.connector.charge(charge);
       assert.equal(outcome.kind, 'requires_action');
       if (outcome.kind !== 'requires_action') return;
+      // With a completion step, the payer's return alone completes it: the notification is held.
+      const release = harness.connector.completeAction ? harness.holdNotifications?.() : undefined;
       const returned = await harness.answerChallenge(outcome.redirectUrl, 'approve');
       if (harness.connector.completeAction) {
-        const completed = await harness.connector.completeAction({
-          idempotencyKey: charge.idempotencyKey,
-          gatewayReference: outcome.gatewayReference,
-          connectorData: outcome.connectorData ?? null,
-          returnParameters: returned,
-        });
+        const completed = await completeOnReturn(charge, outcome, returned);
         assert.equal(completed.kind, 'succeeded');
+        if (release) {
+          await harness.idle();
+          assert.equal(mentions(charge.idempotencyKey), false, 'completed before any notification arrived');
+          release();
+        }
       }
       const { item } = await notificationAbout(charge.idempotencyKey, 'charge');
       assert.equal(item.outcome.kind, 'succeeded');
@@ -186,7 +225,17 @@ export function describeConnectorConformance(
       const charge = chargeOf(harness.tokens.challenge, harness.currency);
       const outcome = await harness.connector.charge(charge);
       if (outcome.kind !== 'requires_action') assert.fail(`expected requires_action, got ${outcome.kind}`);
-      await harness.answerChallenge(outcome.redirectUrl, 'decline');
+      const release = harness.connector.completeAction ? harness.holdNotifications?.() : undefined;
+      const returned = await harness.answerChallenge(outcome.redirectUrl, 'decline');
+      if (harness.connector.completeAction) {
+        const completed = await completeOnReturn(charge, outcome, returned);
+        assert.equal(
+          completed.kind,
+          'failed',
+          'the payer returns from a failed challenge to a failed charge',
+        );
+        release?.();
+      }
       const { item } = await notificationAbout(charge.idempotencyKey, 'charge');
       assert.equal(item.outcome.kind, 'failed');
     });

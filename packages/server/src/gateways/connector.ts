@@ -66,6 +66,8 @@ export interface HostedFields {
   kind?: 'script';
   /** The public key the gateway's component takes (Stripe publishable key, Adyen client key). */
   publicKey?: string | null;
+  /** Which of the frame's card component adapters mounts it (`sim`, `stripe`, `adyen`). */
+  component: string;
 }
 
 /** A charge as the gateway's books show it. */

@@ -52,6 +52,7 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
       hosted_fields_url: hosted?.url ?? null,
       gateway_origin: hosted?.origin ?? null,
       component_key: hosted?.publicKey ?? null,
+      component: hosted?.component ?? null,
     };
   }
   return resource;

@@ -3,10 +3,16 @@ import { createAdyenConnector } from './connector.ts';
 
 const TEST_API_URL = 'https://checkout-test.adyen.com/v72';
 
+/** Adyen Web from Adyen's CDN for the mode, which the checkout frame loads with a client key. */
+export function adyenWebUrl(live: boolean): string {
+  return `https://checkoutshopper-${live ? 'live' : 'test'}.adyen.com/checkoutshopper/sdk/5.68.0/adyen.js`;
+}
+
 /**
  * A merchant's Adyen account: the API key of its web-service user, the HMAC key (hex) of its
  * standard notification webhook, the merchant account payments are made on, and in live mode the
- * account's own Checkout URL (Adyen gives every live account its own prefix).
+ * account's own Checkout URL (Adyen gives every live account its own prefix). Its client key (a
+ * setting: it is public) lets the embedded checkout take cards with Adyen Web for this merchant.
  */
 export const adyenAccounts: GatewayAccountKind = {
   connector: 'adyen',
@@ -23,6 +29,12 @@ export const adyenAccounts: GatewayAccountKind = {
           problem: addressProblem,
         },
         hosted_fields_url: optional(addressProblem),
+        client_key: optional((value, f) => {
+          const mode = f.livemode ? 'live' : 'test';
+          return new RegExp(`^${mode}_[0-9A-Za-z]+$`).test(value)
+            ? null
+            : `must be an Adyen ${mode}-mode client key (${mode}_...)`;
+        }),
       },
     });
   },
@@ -34,7 +46,10 @@ export const adyenAccounts: GatewayAccountKind = {
       merchantAccount: account.settings.merchant_account ?? '',
       live: account.livemode,
       baseUrl: account.settings.api_url ?? TEST_API_URL,
-      hostedFieldsUrl: account.settings.hosted_fields_url ?? null,
+      hostedFieldsUrl:
+        account.settings.hosted_fields_url ??
+        (account.settings.client_key ? adyenWebUrl(account.livemode) : null),
+      clientKey: account.settings.client_key ?? null,
       ...deps,
     });
   },

@@ -1,5 +1,6 @@
 import { readText, required } from '../../config-values.ts';
 import { type GatewayConfigurer, requiredTogether } from '../configure.ts';
+import { adyenWebUrl } from './account.ts';
 import { createAdyenConnector } from './connector.ts';
 
 /**
@@ -29,7 +30,6 @@ export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
   if (clientKey && !/^(test|live)_[0-9A-Za-z]+$/.test(clientKey)) {
     throw new Error('PAYGATE_ADYEN_CLIENT_KEY must be an Adyen client key (test_... or live_...)');
   }
-  const adyenWebCdn = `https://checkoutshopper-${live ? 'live' : 'test'}.adyen.com/checkoutshopper/sdk/5.68.0/adyen.js`;
   return createAdyenConnector({
     apiKey: values.PAYGATE_ADYEN_API_KEY,
     merchantAccount: values.PAYGATE_ADYEN_MERCHANT_ACCOUNT,
@@ -37,7 +37,7 @@ export const adyenFromEnvironment: GatewayConfigurer = (env, deps) => {
     defaultReturnUrl: values.PAYGATE_ADYEN_RETURN_URL,
     live,
     baseUrl: env.PAYGATE_ADYEN_API_URL ?? 'https://checkout-test.adyen.com/v72',
-    hostedFieldsUrl: env.PAYGATE_ADYEN_HOSTED_FIELDS_URL || (clientKey ? adyenWebCdn : null),
+    hostedFieldsUrl: env.PAYGATE_ADYEN_HOSTED_FIELDS_URL || (clientKey ? adyenWebUrl(live) : null),
     clientKey,
     ...deps,
   });

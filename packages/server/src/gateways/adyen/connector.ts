@@ -82,6 +82,7 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
             origin: new URL(options.hostedFieldsUrl).origin,
             kind: 'script',
             publicKey: options.clientKey ?? null,
+            component: 'adyen',
           }
         : null;
     },

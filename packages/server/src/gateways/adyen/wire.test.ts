@@ -8,6 +8,7 @@ import {
   buildDetailsRequest,
   buildPaymentRequest,
   buildRefundRequest,
+  encryptedCardOf,
   parsePaymentReply,
   parseRefundReply,
 } from './wire.ts';
@@ -57,6 +58,53 @@ describe('Adyen wire format', () => {
     assert.equal(body.reference, KEY);
     assert.deepEqual(body.amount, { currency: 'EUR', value: 5000 });
     assert.equal(body.returnUrl, ACCOUNT.defaultReturnUrl);
+  });
+
+  // The shape of Adyen Web's card `state.data.paymentMethod` (Adyen's documented example, the
+  // encrypted values shortened): client-side encrypted fields, never a card number.
+  const ADYEN_WEB_CARD = {
+    type: 'scheme',
+    encryptedCardNumber: 'adyenjs_0_1_25$XdVFaM8sqTzGvfRiLmvhFrzWwDG6PyaomN3q4kFKWXJLKXLsmoGDHbGY2wzhTSA6',
+    encryptedExpiryMonth: 'adyenjs_0_1_25$LxhrZEgM3b3MfKFBkTI7yNkcjp9lHw0HPfSx9jb9',
+    encryptedExpiryYear: 'adyenjs_0_1_25$K4nOi0UsU3vdUcB1RaWxQjrQ7t2A5Hj9dGH0zFy0',
+    encryptedSecurityCode: 'adyenjs_0_1_25$Pkf3Wd9J8RvGSKyJQ9T4Fx5fGcEt9Q0iRK5wA9xG',
+    holderName: 'Ada Lovelace',
+    brand: 'visa',
+    checkoutAttemptId: 'do-not-forward',
+  };
+
+  it("forwards Adyen Web's encrypted card as the paymentMethod /payments expects, and nothing else it sent", () => {
+    const request = buildPaymentRequest(ACCOUNT, {
+      ...charge,
+      paymentMethodToken: JSON.stringify(ADYEN_WEB_CARD),
+    });
+    validate(request, '/payments');
+    const body = JSON.parse(request.body ?? '');
+    const { brand: _brand, checkoutAttemptId: _attempt, ...forwarded } = ADYEN_WEB_CARD;
+    assert.deepEqual(body.paymentMethod, forwarded);
+    assert.equal(body.shopperInteraction, 'Ecommerce');
+    assert.equal(body.channel, 'Web');
+    assert.equal(
+      body.recurringProcessingModel,
+      undefined,
+      'a payment the payer makes now is not card on file',
+    );
+    assert.equal(body.shopperReference, undefined);
+  });
+
+  it('takes a token that is not a complete encrypted card as a stored payment method', () => {
+    const { encryptedSecurityCode: _missing, ...partial } = ADYEN_WEB_CARD;
+    for (const token of [
+      '8415718415172204',
+      '{not json',
+      JSON.stringify(partial),
+      JSON.stringify({ ...ADYEN_WEB_CARD, type: 'ideal' }),
+    ]) {
+      assert.equal(encryptedCardOf(token), null, token);
+    }
+    const body = JSON.parse(buildPaymentRequest(ACCOUNT, charge).body ?? '');
+    assert.deepEqual(body.paymentMethod, { type: 'scheme', storedPaymentMethodId: '8415718415172204' });
+    assert.equal(body.shopperInteraction, 'ContAuth');
   });
 
   it('builds refunds and details as the description requires', () => {

@@ -43,21 +43,76 @@ function post(
   };
 }
 
+const ENCRYPTED_CARD_FIELDS = [
+  'encryptedCardNumber',
+  'encryptedExpiryMonth',
+  'encryptedExpiryYear',
+  'encryptedSecurityCode',
+] as const;
+
+/** Adyen Web's card `paymentMethod`: the card's fields encrypted in the payer's browser for Adyen. */
+export interface AdyenEncryptedCard {
+  type: 'scheme';
+  encryptedCardNumber: string;
+  encryptedExpiryMonth: string;
+  encryptedExpiryYear: string;
+  encryptedSecurityCode: string;
+  holderName?: string;
+}
+
 /**
- * `POST /payments`. The token is the stored payment method the Adyen card component created for
- * this payment in the hosted frame (shopper = the intent), so no card data passes through Paygate.
- * Our idempotency key is also the merchant reference: notifications carry it back.
+ * The `payment_method_token` as Adyen Web's card `paymentMethod` (its JSON text, which the checkout
+ * frame passes on unchanged), or null when the token is something else (a stored payment method).
+ * Only the encrypted fields and the holder name are kept: nothing else the browser sent travels on.
+ */
+export function encryptedCardOf(token: string): AdyenEncryptedCard | null {
+  if (!token.startsWith('{')) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(token);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const given = parsed as Record<string, unknown>;
+  if (given.type !== 'scheme') return null;
+  const card: Record<string, string> = { type: 'scheme' };
+  for (const name of ENCRYPTED_CARD_FIELDS) {
+    const value = given[name];
+    if (typeof value !== 'string' || value.length === 0) return null;
+    card[name] = value;
+  }
+  if (typeof given.holderName === 'string' && given.holderName.trim() !== '')
+    card.holderName = given.holderName;
+  return card as unknown as AdyenEncryptedCard;
+}
+
+/**
+ * `POST /payments`. The token is either Adyen Web's encrypted card (a payment the payer makes now,
+ * `Ecommerce`) or a stored payment method (`ContAuth`, card on file); either way no card data
+ * passes through Paygate. Our idempotency key is also the merchant reference: notifications carry
+ * it back.
  */
 export function buildPaymentRequest(account: AdyenAccount, request: ChargeRequest): GatewayHttpRequest {
+  const encrypted = encryptedCardOf(request.paymentMethodToken);
+  const paymentMethod = encrypted
+    ? {
+        paymentMethod: encrypted,
+        shopperInteraction: 'Ecommerce',
+        channel: 'Web',
+      }
+    : {
+        paymentMethod: { type: 'scheme', storedPaymentMethodId: request.paymentMethodToken },
+        shopperReference: request.paymentIntentId,
+        shopperInteraction: 'ContAuth',
+        recurringProcessingModel: 'CardOnFile',
+      };
   return post(account, '/payments', request.idempotencyKey, {
     amount: { currency: request.currency, value: toAdyenValue(request.amountMinor, request.currency) },
     merchantAccount: account.merchantAccount,
     reference: request.idempotencyKey,
     returnUrl: request.returnUrl ?? account.defaultReturnUrl,
-    paymentMethod: { type: 'scheme', storedPaymentMethodId: request.paymentMethodToken },
-    shopperReference: request.paymentIntentId,
-    shopperInteraction: 'ContAuth',
-    recurringProcessingModel: 'CardOnFile',
+    ...paymentMethod,
     metadata: { paygatePaymentIntent: request.paymentIntentId },
   });
 }

@@ -120,7 +120,11 @@ describe('sim connector', () => {
     assert.equal(connector.minimumAmountMinor('CLP'), 1);
     assert.equal(connector.minimumAmountMinor('KWD'), 500);
     assert.throws(() => connector.minimumAmountMinor('CHF'), RangeError);
-    assert.deepEqual(connector.hostedFields(), { url: `${sim.url}/hosted-fields`, origin: sim.origin });
+    assert.deepEqual(connector.hostedFields(), {
+      url: `${sim.url}/hosted-fields`,
+      origin: sim.origin,
+      component: 'sim',
+    });
   });
 
   it('maps every test token to its outcome', async () => {

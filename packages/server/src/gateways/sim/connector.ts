@@ -242,7 +242,7 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
     parseNotification,
 
     hostedFields() {
-      return { url: `${baseUrl}/hosted-fields`, origin: new URL(baseUrl).origin };
+      return { url: `${baseUrl}/hosted-fields`, origin: new URL(baseUrl).origin, component: 'sim' };
     },
 
     readBooks(window) {

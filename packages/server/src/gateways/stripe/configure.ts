@@ -1,4 +1,5 @@
 import { type GatewayConfigurer, requiredTogether } from '../configure.ts';
+import { STRIPE_JS_URL } from './account.ts';
 import { createStripeConnector } from './connector.ts';
 
 /**
@@ -31,8 +32,7 @@ export const stripeFromEnvironment: GatewayConfigurer = (env, deps) => {
     defaultReturnUrl: values.PAYGATE_STRIPE_RETURN_URL,
     live: /^(sk|rk)_live_/.test(secretKey),
     baseUrl: env.PAYGATE_STRIPE_API_URL ?? 'https://api.stripe.com',
-    hostedFieldsUrl:
-      env.PAYGATE_STRIPE_HOSTED_FIELDS_URL || (publishableKey ? 'https://js.stripe.com/v3/' : null),
+    hostedFieldsUrl: env.PAYGATE_STRIPE_HOSTED_FIELDS_URL || (publishableKey ? STRIPE_JS_URL : null),
     publishableKey,
     ...deps,
   });

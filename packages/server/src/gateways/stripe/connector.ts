@@ -96,6 +96,7 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
             origin: new URL(options.hostedFieldsUrl).origin,
             kind: 'script',
             publicKey: options.publishableKey ?? null,
+            component: 'stripe',
           }
         : null;
     },

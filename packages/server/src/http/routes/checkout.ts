@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
 import { isCanonicalEmbedOrigin } from '../../app/embed-domains.ts';
+import { checkoutGatewayOrigins } from '../../app/gateway-checkout-origins.ts';
 import { checkoutAssets, type ServedAsset } from '../../checkout/assets.ts';
 import { resolveFrameAccess } from '../../checkout/frame-access.ts';
 import { frameCsp, framePage } from '../../checkout/frame-page.ts';
@@ -50,19 +51,6 @@ const frameQuery = {
 export async function checkoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   // The browser files are built on first use (about 50 ms), not at start-up: most processes and
   // tests never serve them.
-  // The gateways' card entry origins: framed (every one) and, for a component script, loaded and
-  // connected to. Nothing else is added to the frame's CSP.
-  const gatewayOrigins = () => {
-    const framed = new Set<string>();
-    const scripts = new Set<string>();
-    for (const id of ctx.gateways.ids()) {
-      const hosted = ctx.gateways.get(id)?.hostedFields();
-      if (!hosted) continue;
-      framed.add(hosted.origin);
-      if (hosted.kind === 'script') scripts.add(hosted.origin);
-    }
-    return { framed: [...framed], scripts: [...scripts] };
-  };
   const config = { credential: 'none' as const };
 
   app.get('/checkout/v1/checkout.js', { config }, async (request, reply) =>
@@ -93,7 +81,10 @@ export async function checkoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           .send('<!doctype html><title>Bad request</title><p>origin and pk are required.</p>');
       }
       const access = await resolveFrameAccess(ctx.db, request.query.pk, parentOrigin, ctx.clock.now());
-      const origins = gatewayOrigins();
+      // Only the card entry origins of the gateways this key's merchant can pay with in its mode
+      // (a frame that takes no payment opens none).
+      const origins =
+        access.mode === 'checkout' ? await checkoutGatewayOrigins(ctx, access) : { framed: [], scripts: [] };
       const csp = frameCsp({
         frameAncestors: access.frameAncestors,
         gatewayOrigins: origins.framed,

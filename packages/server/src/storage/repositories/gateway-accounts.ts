@@ -61,3 +61,17 @@ export async function findAccountForGateway(
   );
   return gatewayAccountColumns.first(rows);
 }
+
+/** Every account of a merchant in a mode, enabled or not (the checkout frame's gateway origins). */
+export async function listAccountsOfMerchant(
+  q: Queryable,
+  merchantId: string,
+  livemode: boolean,
+): Promise<GatewayAccountRecord[]> {
+  const { rows } = await q.query(
+    `SELECT ${gatewayAccountColumns.columns()} FROM gateway_accounts
+      WHERE merchant_id = $1 AND livemode = $2 ORDER BY gateway_id`,
+    [merchantId, livemode],
+  );
+  return rows.map((row) => gatewayAccountColumns.fromRow(row));
+}
