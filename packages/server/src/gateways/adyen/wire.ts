@@ -76,15 +76,22 @@ export function encryptedCardOf(token: string): AdyenEncryptedCard | null {
   if (typeof parsed !== 'object' || parsed === null) return null;
   const given = parsed as Record<string, unknown>;
   if (given.type !== 'scheme') return null;
-  const card: Record<string, string> = { type: 'scheme' };
-  for (const name of ENCRYPTED_CARD_FIELDS) {
+  const field = (name: (typeof ENCRYPTED_CARD_FIELDS)[number]) => {
     const value = given[name];
-    if (typeof value !== 'string' || value.length === 0) return null;
-    card[name] = value;
-  }
+    return typeof value === 'string' && value.length > 0 ? value : null;
+  };
+  const [number, month, year, code] = ENCRYPTED_CARD_FIELDS.map(field);
+  if (!number || !month || !year || !code) return null;
+  const card: AdyenEncryptedCard = {
+    type: 'scheme',
+    encryptedCardNumber: number,
+    encryptedExpiryMonth: month,
+    encryptedExpiryYear: year,
+    encryptedSecurityCode: code,
+  };
   if (typeof given.holderName === 'string' && given.holderName.trim() !== '')
     card.holderName = given.holderName;
-  return card as unknown as AdyenEncryptedCard;
+  return card;
 }
 
 /**
