@@ -70,6 +70,17 @@ export interface HostedFields {
   component: string;
 }
 
+/** A gateway's card component that the frame loads as a script from `url`; null without one. */
+export function scriptCardComponent(
+  url: string | null | undefined,
+  publicKey: string | null | undefined,
+  component: string,
+): HostedFields | null {
+  return url
+    ? { url, origin: new URL(url).origin, kind: 'script', publicKey: publicKey ?? null, component }
+    : null;
+}
+
 /** A charge as the gateway's books show it. */
 export interface BookCharge {
   gatewayReference: string;

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import type { GatewayConnector } from '../connector.ts';
+import { type GatewayConnector, scriptCardComponent } from '../connector.ts';
 import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-executor.ts';
 import { ADYEN_CURRENCIES, adyenMinimumAmountMinor } from './amounts.ts';
 import { parseAdyenNotifications } from './notifications.ts';
@@ -76,15 +76,7 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
       return parseAdyenNotifications(rawBody, options.hmacKeyHex, options.live);
     },
     hostedFields() {
-      return options.hostedFieldsUrl
-        ? {
-            url: options.hostedFieldsUrl,
-            origin: new URL(options.hostedFieldsUrl).origin,
-            kind: 'script',
-            publicKey: options.clientKey ?? null,
-            component: 'adyen',
-          }
-        : null;
+      return scriptCardComponent(options.hostedFieldsUrl, options.clientKey, 'adyen');
     },
   };
 }

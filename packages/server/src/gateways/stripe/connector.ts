@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import type { GatewayConnector } from '../connector.ts';
+import { type GatewayConnector, scriptCardComponent } from '../connector.ts';
 import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-executor.ts';
 import { parseStripeEvent } from './events.ts';
 import {
@@ -90,15 +90,7 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
       return parseStripeEvent(rawBody, signature, options.webhookSecret, options.live, options.clock);
     },
     hostedFields() {
-      return options.hostedFieldsUrl
-        ? {
-            url: options.hostedFieldsUrl,
-            origin: new URL(options.hostedFieldsUrl).origin,
-            kind: 'script',
-            publicKey: options.publishableKey ?? null,
-            component: 'stripe',
-          }
-        : null;
+      return scriptCardComponent(options.hostedFieldsUrl, options.publishableKey, 'stripe');
     },
   };
 }
