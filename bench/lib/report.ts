@@ -101,6 +101,15 @@ function latestDelivery(): {
   return { file: last, runs: parsed.runs, receiverLimit: parsed.receiverLimit ?? null };
 }
 
+/**
+ * CPU of the service (which also runs the delivery worker and the simulated gateway in the bench)
+ * and of PostgreSQL per completed payment: a flow request is half a payment (create, then confirm).
+ */
+function cpuPerPayment(flow: ReturnType<typeof findRun>): number | undefined {
+  if (!flow?.cores || !flow.paymentsPerSecond) return undefined;
+  return (((flow.cores.service ?? 0) + (flow.cores.postgres ?? 0)) * 1e6) / flow.paymentsPerSecond;
+}
+
 function targets(r: BenchResults): TargetRow[] {
   const create = findRun(r, 'postgres', 'create', 10);
   const minimal = findRun(r, 'baseline', 'minimal-create', 10);
@@ -127,6 +136,12 @@ function targets(r: BenchResults): TargetRow[] {
       60,
       '%',
       bestFlow !== undefined && paymentSqlLimit ? (100 * bestFlow) / paymentSqlLimit : undefined,
+    ),
+    below(
+      'CPU per full payment, service + PostgreSQL (flow, 10 connections)',
+      1200,
+      'µs',
+      cpuPerPayment(findRun(r, 'postgres', 'flow', 10)),
     ),
     below(`list p99, page of 100 at ${n(r.historyRows)} rows, 10 connections`, 10, 'ms', list?.load.p99Ms),
     below('idle memory (PostgreSQL)', 150, 'MB', r.idleRssMB.postgres),
@@ -416,6 +431,8 @@ export function renderGenerated(r: BenchResults): string {
     baselineTable(r),
     '',
     '### CPU per request, and what 2 fully busy cores would allow',
+    '',
+    'A flow request is half a payment (its create or its confirm), and in the bench the service process also runs the delivery worker and the simulated gateway: CPU per payment is twice the flow row (the targets show it).',
     '',
     cpuBudgetTable(r),
     '',
