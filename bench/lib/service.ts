@@ -60,6 +60,12 @@ export async function startPaygate(options: {
   env?: NodeJS.ProcessEnv;
   /** The command line after the entry (default `start`; e.g. `start --processes 2`). */
   args?: string[];
+  /**
+   * `own-process` runs the simulated gateway as `paygate sim` beside the service (PAYGATE_SIM_URL),
+   * as a real gateway is another machine: the service's CPU is then Paygate's alone, and the
+   * simulator's lands in "other". `in-process` (the default) is what `npm start` does.
+   */
+  simulator?: 'in-process' | 'own-process';
 }): Promise<PaygateUnderTest> {
   const port = await freePort();
   const simPort = await freePort();
@@ -88,13 +94,25 @@ export async function startPaygate(options: {
   env.BENCH_MEMORY_REPORT = memoryReport;
   const root = serviceRoot();
   const { runtimeFlags, entry } = serviceEntry(root);
-  const child = spawnNodeChild(
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let simulator: NodeChild | null = null;
+  if (options.simulator === 'own-process') {
+    simulator = spawnNodeChild(
+      'paygate sim',
+      [...runtimeFlags, entry, 'sim'],
+      { ...env, PAYGATE_PUBLIC_URL: baseUrl, BENCH_MEMORY_REPORT: '' },
+      root,
+    );
+    await waitForHttp(`http://127.0.0.1:${simPort}/health`, simulator);
+    env.PAYGATE_SIM_URL = `http://127.0.0.1:${simPort}`;
+  }
+  const service = spawnNodeChild(
     `paygate (${options.kind})`,
     [...runtimeFlags, ...flags, entry, ...(options.args ?? ['start'])],
     env,
     root,
   );
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = simulator ? withCompanion(service, simulator) : service;
   try {
     await waitForHttp(`${baseUrl}/readyz`, child);
   } catch (error) {
@@ -114,6 +132,21 @@ export async function startPaygate(options: {
       const usage = JSON.parse(readFileSync(memoryReport, 'utf8')) as NodeJS.MemoryUsage;
       rmSync(memoryReport, { force: true });
       return usage;
+    },
+  };
+}
+
+/** The service as one child whose stop also stops the process it needs (the simulator). */
+function withCompanion(main: NodeChild, companion: NodeChild): NodeChild {
+  return {
+    pid: main.pid,
+    name: main.name,
+    output: () => main.output(),
+    signal: (name) => main.signal(name),
+    exited: main.exited,
+    async stop(graceMs) {
+      await main.stop(graceMs);
+      await companion.stop(graceMs);
     },
   };
 }
