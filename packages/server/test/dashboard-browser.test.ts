@@ -21,6 +21,7 @@ for (const kind of databaseKinds()) {
       merchant = await svc.createMerchant('Browser shop');
       const owner = await firstOwner(svc, merchant.id, 'owner@browser.example');
       await teamMember(svc, owner, 'viewer@browser.example', 'viewer');
+      await teamMember(svc, owner, 'helper@browser.example', 'developer');
       const pay = paymentHelpers(svc, () => merchant);
       paid = await pay.create({ amount_minor: 4200 });
       assert.equal(
@@ -121,6 +122,42 @@ for (const kind of databaseKinds()) {
       await page.close();
     });
 
+    it('lets an owner change a role, remove a member and revoke an invitation on the team page', async () => {
+      const page = await newPage();
+      await signIn(page, 'owner@browser.example', 'en');
+      await page.goto(`${svc.baseUrl}/dashboard/team?lang=en`);
+      const usersTable = page.getByRole('table', { name: 'Users' });
+      const helperRole = usersTable.locator('tr', { hasText: 'helper@browser.example' }).locator('td').nth(1);
+      assert.equal(await helperRole.textContent(), 'developer');
+      await page.getByLabel('Role of helper@browser.example', { exact: true }).selectOption('viewer');
+      await page.getByRole('button', { name: 'Change role of helper@browser.example' }).click();
+      await helperRole.filter({ hasText: /^viewer$/ }).waitFor();
+
+      // The last owner cannot make themselves a viewer: the refusal is announced, nothing changes.
+      await page.getByLabel('Role of owner@browser.example', { exact: true }).selectOption('viewer');
+      await page.getByRole('button', { name: 'Change role of owner@browser.example' }).click();
+      await page.getByRole('alert').filter({ hasText: 'It did not work' }).waitFor();
+      await page.reload();
+      const ownerRole = usersTable.locator('tr', { hasText: 'owner@browser.example' }).locator('td').nth(1);
+      assert.equal(await ownerRole.textContent(), 'owner');
+
+      await page.getByLabel('E-mail address', { exact: true }).fill('pending@browser.example');
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Invitation created' }).waitFor();
+      await page.reload();
+      const pending = page.getByRole('table', { name: 'Pending invitations' });
+      assert.match((await pending.textContent()) ?? '', /pending@browser\.example/);
+      assert.deepEqual(await seriousViolations(page), [], 'team page with its controls');
+      await page.screenshot({ path: `${shots}dashboard-team-controls.png`, fullPage: true });
+
+      await page.getByRole('button', { name: 'Revoke the invitation of pending@browser.example' }).click();
+      await page.getByText('No pending invitations.').waitFor();
+      await page.getByRole('button', { name: 'Remove helper@browser.example' }).click();
+      await usersTable.locator('tr', { hasText: 'helper@browser.example' }).waitFor({ state: 'detached' });
+      assert.deepEqual(await teamEmails(page), ['owner@browser.example', 'viewer@browser.example']);
+      await page.close();
+    });
+
     it('the audit log page: an owner reaches it from the menu and filters by action', async () => {
       const page = await newPage();
       await signIn(page, 'owner@browser.example', 'en');
@@ -155,6 +192,15 @@ for (const kind of databaseKinds()) {
       assert.match(page.url(), /\/dashboard\/sign-in/, 'the session ended');
       await page.close();
     });
+
+    /** The team as the dashboard API tells the page, with its session cookie. */
+    async function teamEmails(page: Page): Promise<string[]> {
+      const users = await page.evaluate(async () => {
+        const response = await fetch('/dashboard/api/v1/users', { credentials: 'same-origin' });
+        return (await response.json()) as { data: { email: string }[] };
+      });
+      return users.data.map((u) => u.email).sort();
+    }
 
     it('ran every page without a script error or a CSP violation', () => {
       assert.deepEqual(

@@ -31,6 +31,7 @@ fieldset { border: 1px solid #d0d5dd; margin: 0 0 1rem; }
 fieldset label { flex-direction: row; align-items: center; }
 pre { background: #f2f4f7; padding: .5rem; white-space: pre-wrap; word-break: break-all; max-height: 20rem; overflow: auto; }
 section.actions form { margin-bottom: .75rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
 /**

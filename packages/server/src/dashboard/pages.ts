@@ -1,5 +1,5 @@
 import type { Language } from './i18n.ts';
-import { rt } from './i18n-rest.ts';
+import { fill, rt } from './i18n-rest.ts';
 import { h, href, type PageFrame, page, t } from './layout.ts';
 
 export function signInPage(lang: Language): string {
@@ -31,17 +31,60 @@ export function acceptInvitationPage(lang: Language): string {
 }
 
 export interface TeamView {
-  users: { email: string; role: string; created_at: string }[];
+  users: { id: string; email: string; role: string; created_at: string }[];
   /** Null when the caller may not read it (not an owner). */
   audit: { action: string; target: string | null; user_email: string | null; created_at: string }[] | null;
+  /** Null when the caller may not manage the team (not an owner). */
+  invitations: { email: string; role: string; invited_by: string | null; expires_at: string }[] | null;
+}
+
+const ROLES = ['viewer', 'developer', 'owner'] as const;
+
+/** An owner's controls of one member: the role (the page reloads to show it) and removal. */
+function memberControls(frame: PageFrame, user: TeamView['users'][number]): string {
+  const r = rt(frame.lang);
+  const team = h(href('/dashboard/team', frame.lang));
+  const options = ROLES.map(
+    (role) => `<option${role === user.role ? ' selected' : ''}>${role}</option>`,
+  ).join('');
+  return `<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/role" data-next="${team}" data-failed="${h(r.failedAction)}" data-done="">
+  <select name="role" aria-label="${h(fill(r.roleOf, { email: user.email }))}">${options}</select>
+  <button type="submit" aria-label="${h(fill(r.changeRoleOf, { email: user.email }))}">${h(r.changeRole)}</button>
+  <p data-out aria-live="polite"></p>
+</form>
+<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/remove" data-next="${team}" data-failed="${h(r.failedAction)}" data-done="${h(r.userRemoved)}">
+  <button type="submit" aria-label="${h(fill(r.removeUser, { email: user.email }))}">${h(r.remove)}</button>
+  <p data-out aria-live="polite"></p>
+</form>`;
+}
+
+function invitationsSection(frame: PageFrame, invitations: NonNullable<TeamView['invitations']>): string {
+  const m = t(frame.lang);
+  const r = rt(frame.lang);
+  if (!invitations.length) return `<h2>${h(r.pendingInvitations)}</h2><p>${h(r.noInvitations)}</p>`;
+  const rows = invitations
+    .map(
+      (
+        i,
+      ) => `<tr><td>${h(i.email)}</td><td>${h(i.role)}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${h(i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(r.failedAction)}" data-done="${h(r.invitationRevoked)}">
+  <input type="hidden" name="email" value="${h(i.email)}">
+  <button type="submit" aria-label="${h(fill(r.revokeInvitationOf, { email: i.email }))}">${h(r.revoke)}</button>
+  <p data-out aria-live="polite"></p>
+</form></td></tr>`,
+    )
+    .join('');
+  return `<h2>${h(r.pendingInvitations)}</h2><table><caption>${h(r.pendingInvitations)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(r.invitedBy)}</th><th scope="col">${h(r.expires)}</th><th scope="col"><span class="visually-hidden">${h(r.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 export function teamPage(frame: PageFrame, view: TeamView): string {
   const m = t(frame.lang);
-  const users = view.users
-    .map((u) => `<tr><td>${h(u.email)}</td><td>${h(u.role)}</td><td>${h(u.created_at)}</td></tr>`)
-    .join('');
   const owner = view.audit !== null;
+  const users = view.users
+    .map(
+      (u) =>
+        `<tr><td>${h(u.email)}</td><td>${h(u.role)}</td><td>${h(u.created_at)}</td>${owner ? `<td>${memberControls(frame, u)}</td>` : ''}</tr>`,
+    )
+    .join('');
   const invite = owner
     ? `<h2>${h(m.invite)}</h2>
 <form class="inline" data-api="/dashboard/api/v1/invitations" data-failed="${h(m.invite)}" data-done="${h(m.invited)}" data-show="token">
@@ -51,6 +94,7 @@ export function teamPage(frame: PageFrame, view: TeamView): string {
   <p data-out aria-live="polite"></p>
 </form>`
     : '';
+  const invitations = view.invitations ? invitationsSection(frame, view.invitations) : '';
   const audit = view.audit
     ? `<h2>${h(m.auditLog)}</h2><table><caption>${h(m.auditLog)}</caption><thead><tr><th scope="col">${h(m.when)}</th><th scope="col">${h(m.who)}</th><th scope="col">${h(m.action)}</th><th scope="col">${h(m.target)}</th></tr></thead><tbody>${view.audit
         .map(
@@ -59,8 +103,11 @@ export function teamPage(frame: PageFrame, view: TeamView): string {
         )
         .join('')}</tbody></table>`
     : '';
+  const controlsHeader = owner
+    ? `<th scope="col"><span class="visually-hidden">${h(rt(frame.lang).changeRole)}</span></th>`
+    : '';
   return page(
     frame,
-    `<h2>${h(m.users)}</h2><table><caption>${h(m.users)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${users}</tbody></table>${invite}${audit}`,
+    `<h2>${h(m.users)}</h2><table><caption>${h(m.users)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(m.created)}</th>${controlsHeader}</tr></thead><tbody>${users}</tbody></table>${invite}${invitations}${audit}`,
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listAudit } from '../../../app/dashboard-audit.ts';
+import { pendingInvitations } from '../../../app/dashboard-team.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/layout.ts';
@@ -44,11 +45,17 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     if (!found) return reply;
     const merchantId = found.user.merchant_id;
     const users = (await listUsersOfMerchant(ctx.db, merchantId)).map((u) => ({
+      id: u.id,
       email: u.email,
       role: u.role,
       created_at: u.created_at.toISOString(),
     }));
-    const audit = roleAllows(found.user.role, 'administer') ? await listAudit(ctx, merchantId) : null;
-    return html(reply, teamPage(frameOf(lang, '/dashboard/team', 'test', found), { users, audit }));
+    const owner = roleAllows(found.user.role, 'administer');
+    const audit = owner ? await listAudit(ctx, merchantId) : null;
+    const invitations = owner ? await pendingInvitations(ctx, merchantId) : null;
+    return html(
+      reply,
+      teamPage(frameOf(lang, '/dashboard/team', 'test', found), { users, audit, invitations }),
+    );
   });
 }
