@@ -48,6 +48,7 @@ import {
   PaymentIntentIdParams,
 } from './payment-intent.ts';
 import { CreateRefundBody, Refund, RefundIdParams } from './refund.ts';
+import { Liveness, Readiness } from './responses.ts';
 import { ListTransactionsQuery, TransactionList } from './transaction.ts';
 import {
   CreateWebhookEndpointBody,
@@ -642,6 +643,23 @@ export const operations = {
     body: RotateGatewayAccountCredentialsBody,
     response: GatewayAccount,
     tag: 'Operator',
+  },
+  health: {
+    method: 'GET',
+    path: '/healthz',
+    summary: 'Liveness: the process answers (for a load balancer or an orchestrator)',
+    credential: 'none',
+    response: Liveness,
+    tag: 'Operations',
+  },
+  readiness: {
+    method: 'GET',
+    path: '/readyz',
+    summary:
+      'Readiness: 200 when every dependency answers; 503 with the same document naming the failing ones (or `closing` during a shutdown)',
+    credential: 'none',
+    response: Readiness,
+    tag: 'Operations',
   },
 } satisfies Record<string, Operation>;
 

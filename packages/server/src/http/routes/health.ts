@@ -1,4 +1,4 @@
-import { Liveness, Problem, Readiness } from '@paygate/contract';
+import { operations, Readiness, responseSchemas } from '@paygate/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../storage/db.ts';
 
@@ -58,9 +58,9 @@ export async function healthRoutes(
     }
   };
 
-  const liveness = { response: { 200: Liveness, '4xx': Problem, '5xx': Problem } };
+  const liveness = { response: responseSchemas(operations.health) };
   // 503 is a readiness answer, not a problem: probes and operators read which check fails.
-  const readiness = { response: { 200: Readiness, 503: Readiness, '4xx': Problem, '5xx': Problem } };
+  const readiness = { response: responseSchemas(operations.readiness, { 503: Readiness }) };
   app.get('/healthz', { schema: liveness, config: { rateLimit: false } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: readiness, config: { rateLimit: false } }, async (request, reply) => {
     if (closing) return reply.code(503).send({ status: 'closing' });
