@@ -7,6 +7,7 @@
 //   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles,processes,webhooks  --keep-db
 //            --scenarios create,replay,retrieve,confirm,list,flow  (a subset, for a quick A/B)
 //            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
+//            --sim in-process|own-process  (where the PostgreSQL scenarios run the simulated gateway; default own-process)
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -30,10 +31,14 @@ const { values } = parseArgs({
     scenarios: { type: 'string' },
     'keep-db': { type: 'boolean', default: false },
     'service-root': { type: 'string' },
+    sim: { type: 'string', default: 'own-process' },
   },
 });
 if (values['service-root']) process.env.PAYGATE_BENCH_SERVICE_ROOT = values['service-root'];
 
+if (values.sim !== 'in-process' && values.sim !== 'own-process') {
+  throw new Error(`--sim must be in-process or own-process, not ${values.sim}`);
+}
 const smoke = values.smoke === true;
 const soakSeconds = values.soak ? Number(values.soak) : null;
 const durationSeconds = Number(values.duration ?? (smoke ? 1 : 8));
@@ -73,6 +78,7 @@ const options = {
   historyRows,
   smoke,
   keepDatabase: values['keep-db'] === true,
+  simulator: values.sim,
   scenarios: values.scenarios ? new Set(values.scenarios.split(',')) : null,
   tmpDir,
   log,

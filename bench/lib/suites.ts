@@ -30,6 +30,8 @@ import { runServiceScenarios, type ScenarioOptions } from './service-scenarios.t
 export interface SuiteOptions extends ScenarioOptions {
   historyRows: number;
   keepDatabase: boolean;
+  /** Where the PostgreSQL scenarios run the simulated gateway (`--sim`; default its own process). */
+  simulator: 'in-process' | 'own-process';
   tmpDir: string;
 }
 
@@ -76,14 +78,16 @@ export async function runPostgresSuite(
   const database = await createFreshDatabase('paygate_bench');
   const url = databaseUrl(database);
   const receiver = await WebhookReceiver.start();
-  const service = await startPaygate({ kind: 'postgres', databaseUrl: url, simulator: 'own-process' }).catch(
-    async (error: unknown) => {
-      // Nothing else will stop the receiver or drop the database if the service does not come up.
-      await receiver.stop();
-      await dropDatabase(database);
-      throw error;
-    },
-  );
+  const service = await startPaygate({
+    kind: 'postgres',
+    databaseUrl: url,
+    simulator: options.simulator,
+  }).catch(async (error: unknown) => {
+    // Nothing else will stop the receiver or drop the database if the service does not come up.
+    await receiver.stop();
+    await dropDatabase(database);
+    throw error;
+  });
   try {
     await recordIdleMemory(service, results);
     options.log(`postgres: service up (pid ${service.child.pid}), idle RSS ${results.idleRssMB.postgres} MB`);
@@ -208,7 +212,7 @@ export async function runProfiles(
       kind: 'postgres',
       databaseUrl: pg.url,
       env: { BENCH_CPU_PROFILE: path },
-      simulator: 'own-process',
+      simulator: options.simulator,
     });
     try {
       if (scenario.name === 'flow' && flowSecret) await pg.receiver.reset(flowSecret);
