@@ -36,9 +36,8 @@ const { values } = parseArgs({
 });
 if (values['service-root']) process.env.PAYGATE_BENCH_SERVICE_ROOT = values['service-root'];
 
-if (values.sim !== 'in-process' && values.sim !== 'own-process') {
-  throw new Error(`--sim must be in-process or own-process, not ${values.sim}`);
-}
+const simulator = values.sim === 'in-process' || values.sim === 'own-process' ? values.sim : null;
+if (simulator === null) throw new Error(`--sim must be in-process or own-process, not ${values.sim}`);
 const smoke = values.smoke === true;
 const soakSeconds = values.soak ? Number(values.soak) : null;
 const durationSeconds = Number(values.duration ?? (smoke ? 1 : 8));
@@ -78,7 +77,7 @@ const options = {
   historyRows,
   smoke,
   keepDatabase: values['keep-db'] === true,
-  simulator: values.sim,
+  simulator,
   scenarios: values.scenarios ? new Set(values.scenarios.split(',')) : null,
   tmpDir,
   log,
