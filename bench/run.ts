@@ -19,7 +19,7 @@ import { WebhookReceiver } from './lib/receiver.ts';
 import { writeReport } from './lib/report.ts';
 import type { BenchResults } from './lib/results.ts';
 import { countRoundTrips } from './lib/round-trips.ts';
-import { runEmbeddedSuite, runPostgresSuite, runProfiles, runSoak } from './lib/suites.ts';
+import { runEmbeddedSuite, runPostgresSuite, runProfiles, runSoak, type SuiteOptions } from './lib/suites.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +36,8 @@ const { values } = parseArgs({
 });
 if (values['service-root']) process.env.PAYGATE_BENCH_SERVICE_ROOT = values['service-root'];
 
-const simulator = values.sim === 'in-process' || values.sim === 'own-process' ? values.sim : null;
+const simulator: SuiteOptions['simulator'] | null =
+  values.sim === 'in-process' || values.sim === 'own-process' ? values.sim : null;
 if (simulator === null) throw new Error(`--sim must be in-process or own-process, not ${values.sim}`);
 const smoke = values.smoke === true;
 const soakSeconds = values.soak ? Number(values.soak) : null;
