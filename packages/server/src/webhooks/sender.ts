@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import { ValidationError } from '../domain/errors.ts';
 import { type KeptHeaders, keptHeaders } from './attempt-headers.ts';
