@@ -36,14 +36,19 @@ export class Receiver {
   async reset(): Promise<void> {
     await fetch(`${this.base}/reset`, { method: 'POST' });
   }
-  async stats(): Promise<ReceiverStats> {
-    return (await fetch(`${this.base}/stats`)).json() as Promise<ReceiverStats>;
+  /** The counts only: cheap enough to poll while a backlog drains. */
+  async counts(): Promise<Omit<ReceiverStats, 'arrivals'>> {
+    return (await fetch(`${this.base}/stats`)).json() as Promise<Omit<ReceiverStats, 'arrivals'>>;
   }
+  async stats(): Promise<ReceiverStats> {
+    return (await fetch(`${this.base}/arrivals`)).json() as Promise<ReceiverStats>;
+  }
+  /** Polls the counts until `count` events arrived, then reads every arrival once. */
   async waitFor(count: number, timeoutMs: number): Promise<ReceiverStats> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const stats = await this.stats();
-      if (stats.count >= count) return stats;
+      const stats = await this.counts();
+      if (stats.count >= count) return this.stats();
       if (Date.now() > deadline) throw new Error(`receiver has ${stats.count} of ${count} events`);
       await sleep(25);
     }

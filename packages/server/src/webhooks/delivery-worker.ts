@@ -143,11 +143,13 @@ export function createDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpt
   }
 
   // Outcomes are recorded in batches: one statement (and one commit) for many attempts. The
-  // window is 20 ms: no attempt waits for the write any more, so a longer window costs nothing but
+  // window is 100 ms: no attempt waits for the write any more, so a longer window costs nothing but
   // a later record, and attempts finishing one by one from a large claim still share a statement.
+  // At 20 ms a backlog was written about 20 outcomes per statement; at 100 ms the batches fill
+  // (bench:webhooks, 4 interleaved pairs: PostgreSQL CPU per delivery -12%, the worker's -10%).
   const acks = createOutcomeBatcher<MadeAttempt, number | null>((made) => recordAttempts(ctx, made, logger), {
     maxBatch: options.ackBatchSize ?? 100,
-    windowMs: options.ackWindowMs ?? 20,
+    windowMs: options.ackWindowMs ?? 100,
   });
   const secrets = createSecretCache(ctx.secretBox, ctx.clock);
   const openSecret = (endpointId: string, sealed: string) => secrets.open(endpointId, sealed);

@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { ValidationError } from '../domain/errors.ts';
 import { type KeptHeaders, keptHeaders } from './attempt-headers.ts';
 import { createGuardedLookup, type LookupAllCallback, validateEndpointUrl } from './url-guard.ts';
@@ -70,15 +71,58 @@ function describeError(error: unknown, timeoutMs: number): string {
 /** The start of a response body as text, without NUL characters (a text column cannot hold them). */
 function excerptOf(chunks: Buffer[]): string | null {
   if (chunks.length === 0) return null;
-  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);
+  const bytes = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).subarray(
+    0,
+    RESPONSE_EXCERPT_BYTES,
+  );
   return bytes.toString('utf8').replaceAll('\u0000', '');
+}
+
+function outcomeOfStatus(
+  statusCode: number,
+  chunks: Buffer[],
+  headers: IncomingHttpHeaders,
+): Omit<AttemptOutcome, 'latencyMs' | 'requestHeaders'> {
+  const delivered = statusCode >= 200 && statusCode < 300;
+  return {
+    delivered,
+    statusCode,
+    error: delivered
+      ? null
+      : statusCode >= 300 && statusCode < 400
+        ? `redirect: ${statusCode} is not followed; register the final URL`
+        : `http_status: ${statusCode}`,
+    responseExcerpt: excerptOf(chunks),
+    responseHeaders: keptHeaders(headers),
+  };
+}
+
+/** Where one endpoint URL sends to, once its literal address passed the guard. */
+interface Target {
+  origin: string;
+  path: string;
+}
+
+// Checked URLs, so the guard's URL parse and address checks run once per endpoint URL, not once
+// per attempt: the check of a URL's literal address depends on nothing but the URL and the mode.
+// Bounded: emptied when full (a worker sends to far fewer endpoints than this at a time).
+const TARGETS_MAX = 1000;
+
+function timeoutError(timeoutMs: number): Error {
+  const error = new Error(`no complete response within ${timeoutMs} ms`);
+  error.name = 'TimeoutError';
+  return error;
 }
 
 /**
  * Makes delivery attempts: one POST of the exact payload bytes, no redirects followed (a 3xx is a
  * failed attempt like any other non-2xx), a time-out for the whole exchange, and in live mode the
  * SSRF guard on the URL's literal address and on every address the name resolves to at connect
- * time. Connections are pooled per mode.
+ * time. Connections are pooled per mode and origin.
+ *
+ * Each attempt is one `dispatch` with a handler that keeps the start of the body: no response
+ * stream, no abort signal and no URL parse per attempt (a worker makes thousands a second, and
+ * those were most of its CPU beside the socket writes).
  */
 export function createWebhookSender(options: SenderOptions = {}): WebhookSender {
   const timeoutMs = options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
@@ -94,67 +138,100 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
       connections: 32,
     });
   const agents = { live: agentFor(true), test: agentFor(false) };
+  const targets = { live: new Map<string, Target>(), test: new Map<string, Target>() };
+
+  function targetOf(url: string, livemode: boolean): Target {
+    const known = livemode ? targets.live : targets.test;
+    const hit = known.get(url);
+    if (hit) return hit;
+    // Node skips the lookup for an IP literal, so the literal is checked here (throws if refused).
+    const parsed = validateEndpointUrl(url, livemode, testAllowsLoopback);
+    const target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (known.size >= TARGETS_MAX) known.clear();
+    known.set(url, target);
+    return target;
+  }
 
   return {
-    async send({ url, livemode, payload, signature }) {
-      const requestHeaders = {
+    send({ url, livemode, payload, signature }) {
+      const requestHeaders: KeptHeaders = {
         'content-type': 'application/json',
         'service-signature': signature,
         'user-agent': WEBHOOK_USER_AGENT,
       };
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      try {
-        // Node skips the lookup for an IP literal, so the literal is checked here, on every attempt.
-        validateEndpointUrl(url, livemode, testAllowsLoopback);
-        const response = await request(url, {
-          method: 'POST',
-          dispatcher: livemode ? agents.live : agents.test,
-          headers: requestHeaders,
-          body: payload,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+      return new Promise<AttemptOutcome>((resolve) => {
+        let settled = false;
+        let statusCode: number | null = null;
+        let headers: IncomingHttpHeaders = {};
         const chunks: Buffer[] = [];
         let read = 0;
+        let controller: Dispatcher.DispatchController | null = null;
+        let timedOut: Error | null = null;
+
+        const settle = (outcome: Omit<AttemptOutcome, 'latencyMs' | 'requestHeaders'>) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve({ ...outcome, latencyMs: elapsed(), requestHeaders });
+        };
+        const fail = (error: unknown) => {
+          // Once the status line is in, it decides the outcome; a body cut short (by the drain
+          // limit, the time-out or the connection) only shortens the excerpt.
+          if (statusCode !== null) settle(outcomeOfStatus(statusCode, chunks, headers));
+          else
+            settle({
+              delivered: false,
+              statusCode: null,
+              error: describeError(error, timeoutMs),
+              responseExcerpt: null,
+              responseHeaders: null,
+            });
+        };
+        const timer = setTimeout(() => {
+          timedOut = timeoutError(timeoutMs);
+          // A request still queued for a connection is aborted as soon as it would start.
+          controller?.abort(timedOut);
+          fail(timedOut);
+        }, timeoutMs);
+
+        const handler: Dispatcher.DispatchHandler = {
+          onRequestStart(started) {
+            controller = started;
+            if (timedOut) started.abort(timedOut);
+          },
+          onResponseStart(_controller, status, responseHeaders) {
+            // 1xx informational answers come before the final one; only the final one counts.
+            if (status < 200) return;
+            statusCode = status;
+            headers = responseHeaders;
+          },
+          onResponseData(current, chunk) {
+            if (read < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
+            read += chunk.length;
+            // The rest of a larger body is read and dropped up to the drain limit (so the
+            // connection can be reused); beyond it the connection is closed.
+            if (read > RESPONSE_DRAIN_BYTES) current.abort(new Error('response body beyond the drain limit'));
+          },
+          onResponseEnd() {
+            if (statusCode === null) fail(new Error('response ended without a status'));
+            else settle(outcomeOfStatus(statusCode, chunks, headers));
+          },
+          onResponseError(_controller, error) {
+            fail(error);
+          },
+        };
         try {
-          for await (const chunk of response.body) {
-            const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-            if (read < RESPONSE_EXCERPT_BYTES) chunks.push(bytes);
-            read += bytes.length;
-            if (read > RESPONSE_DRAIN_BYTES) {
-              response.body.destroy();
-              break;
-            }
-          }
-        } catch {
-          // The status line decides the outcome; a body cut short only shortens the excerpt.
+          const { origin, path } = targetOf(url, livemode);
+          (livemode ? agents.live : agents.test).dispatch(
+            { origin, path, method: 'POST', headers: requestHeaders, body: payload },
+            handler,
+          );
+        } catch (error) {
+          fail(error);
         }
-        const statusCode = response.statusCode;
-        const delivered = statusCode >= 200 && statusCode < 300;
-        return {
-          delivered,
-          statusCode,
-          latencyMs: elapsed(),
-          error: delivered
-            ? null
-            : statusCode >= 300 && statusCode < 400
-              ? `redirect: ${statusCode} is not followed; register the final URL`
-              : `http_status: ${statusCode}`,
-          responseExcerpt: excerptOf(chunks),
-          requestHeaders,
-          responseHeaders: keptHeaders(response.headers),
-        };
-      } catch (error) {
-        return {
-          delivered: false,
-          statusCode: null,
-          latencyMs: elapsed(),
-          error: describeError(error, timeoutMs),
-          responseExcerpt: null,
-          requestHeaders,
-          responseHeaders: null,
-        };
-      }
+      });
     },
     async close() {
       await Promise.all([agents.live.close(), agents.test.close()]);
