@@ -135,6 +135,28 @@ for (const kind of databaseKinds()) {
         assert.equal(succeededEvents.length, 1, 'one success, whatever the reloads');
       });
 
+      it(`${gateway.id}: a return posted as a form (redirectMethod POST) completes the payment the same way`, async () => {
+        const { id, redirectUrl } = await challenged(gateway.id, gateway.tokens.challenge);
+        const back = await answer(redirectUrl, 'approve');
+        const posted = await svc.app.inject({
+          method: 'POST',
+          url: back.pathname,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: back.searchParams.toString(),
+        });
+        assert.equal(posted.statusCode, 303, posted.body);
+        const onward = new URL(String(posted.headers.location));
+        assert.equal(`${onward.origin}${onward.pathname}`, 'http://shop.test/orders/7/done');
+        assert.equal((await intent(id)).status, 'SUCCEEDED');
+        const forged = await svc.app.inject({
+          method: 'POST',
+          url: `${back.pathname.slice(0, -1)}${back.pathname.endsWith('A') ? 'B' : 'A'}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: back.searchParams.toString(),
+        });
+        assert.equal(forged.statusCode, 404, 'an altered MAC is refused, posted or not');
+      });
+
       it(`${gateway.id}: a challenge the payer fails makes the intent FAILED`, async () => {
         const { id, redirectUrl } = await challenged(gateway.id, gateway.tokens.challenge);
         const returned = await follow(await answer(redirectUrl, 'decline'));

@@ -37,6 +37,8 @@ const NOT_JSON: Record<string, string> = {
   'GET /docs/api/favicon.png': "the reference page's icon",
   'GET /gateway-returns/:returnId':
     "the payer's return from a gateway: a 303 to the intent's return_url, or a small HTML page",
+  'POST /gateway-returns/:returnId':
+    "the payer's return from a gateway that posts a form (Adyen's redirectMethod POST): the same answers",
 };
 
 /** Dashboard pages: every GET under /dashboard outside its JSON API (/dashboard/api/) is HTML or an asset. */
