@@ -113,6 +113,44 @@ for (const kind of databaseKinds()) {
       return rows.map((r) => r.type);
     }
 
+    it('adyen: a token that is broken Adyen Web card data is a 400 naming payment_method_token, and nothing is written', async () => {
+      const created = await svc.request({
+        method: 'POST',
+        url: '/v1/payment-intents',
+        key: merchant.secretTest,
+        headers: { 'idempotency-key': freshKey('pi') },
+        body: { amount_minor: 4_200, currency: 'EUR', gateway_id: 'adyen' },
+      });
+      const id: string = created.json().id;
+      for (const [token, detail] of [
+        ['{"type":"scheme","encryptedCardNumber":"adyenjs_x"', /is not JSON/],
+        [
+          '{"type":"scheme","encryptedCardNumber":"adyenjs_x"}',
+          /without encryptedExpiryMonth, encryptedExpiryYear, encryptedSecurityCode/,
+        ],
+        ['{"type":"ideal"}', /type "ideal"/],
+      ] as const) {
+        const confirmed = await svc.request({
+          method: 'POST',
+          url: `/v1/payment-intents/${id}/confirm`,
+          key: merchant.secretTest,
+          body: { payment_method_token: token },
+        });
+        assert.equal(confirmed.statusCode, 400, confirmed.body);
+        const problem = confirmed.json();
+        assert.equal(problem.code, 'validation_error');
+        assert.equal(problem.errors[0].field, 'payment_method_token');
+        assert.match(problem.errors[0].message ?? problem.detail, detail);
+      }
+      assert.equal((await intent(id)).status, 'CREATED');
+      const written = await svc.ctx.db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM charge_attempts WHERE payment_intent_id = $1)::int
+              + (SELECT count(*) FROM transactions WHERE payment_intent_id = $1)::int AS n`,
+        [id],
+      );
+      assert.equal(written.rows[0]?.n, 0, 'no attempt and no transaction row');
+    });
+
     for (const gateway of [
       { id: 'stripe', tokens: STRIPE_TEST_PAYMENT_METHODS },
       { id: 'adyen', tokens: ADYEN_TEST_TOKENS },

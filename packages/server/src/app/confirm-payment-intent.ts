@@ -150,6 +150,9 @@ async function startAttempt(
       }),
   );
   if (!connector) throw noGatewayError(gatewayKeyOf(intent));
+  // A token this gateway cannot take at all: the transaction rolls back, so nothing is written.
+  const tokenProblem = connector.tokenProblem?.(token);
+  if (tokenProblem) throw new ValidationError('payment_method_token', tokenProblem);
   if (delayed) {
     const processing = await applyIntentAction(tx, intent, { type: 'confirm', result: 'processing' }, now);
     return { kind: 'delayed', intent: processing };

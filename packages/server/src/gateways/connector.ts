@@ -44,6 +44,12 @@ export interface GatewayConnector {
    * reports such outcomes only by notification.
    */
   completeAction?(request: CompleteActionRequest): Promise<ChargeOutcome>;
+  /**
+   * Why this gateway cannot take `token` at all (a sentence completing "payment_method_token ..."),
+   * or null. Asked before anything is written or sent, so a token the gateway would only refuse
+   * becomes a `400` naming the field instead of a charge attempt. Absent: every token is tried.
+   */
+  tokenProblem?(token: string): string | null;
   /** Where the payer's browser enters card details, for the checkout frame (null if none). */
   hostedFields(): HostedFields | null;
   /**

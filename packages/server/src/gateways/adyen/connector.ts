@@ -5,6 +5,7 @@ import { ADYEN_CURRENCIES, adyenMinimumAmountMinor } from './amounts.ts';
 import { parseAdyenNotifications } from './notifications.ts';
 import {
   type AdyenAccount,
+  adyenTokenProblem,
   buildDetailsRequest,
   buildPaymentRequest,
   buildRefundRequest,
@@ -52,6 +53,7 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
     allowsLivemode: options.live,
     currencies: ADYEN_CURRENCIES,
     minimumAmountMinor: adyenMinimumAmountMinor,
+    tokenProblem: adyenTokenProblem,
     async charge(request) {
       if (request.livemode !== options.live) throw new Error(`adyen account ${id} is not for this mode`);
       return parsePaymentReply(await execute(buildPaymentRequest(options, request)), request.idempotencyKey);

@@ -5,6 +5,7 @@ import type { ChargeRequest } from '../connector.ts';
 import type { GatewayHttpReply, GatewayHttpRequest } from '../http-executor.ts';
 import { fromAdyenValue, toAdyenValue } from './amounts.ts';
 import {
+  adyenTokenProblem,
   buildDetailsRequest,
   buildPaymentRequest,
   buildRefundRequest,
@@ -105,6 +106,22 @@ describe('Adyen wire format', () => {
     const body = JSON.parse(buildPaymentRequest(ACCOUNT, charge).body ?? '');
     assert.deepEqual(body.paymentMethod, { type: 'scheme', storedPaymentMethodId: '8415718415172204' });
     assert.equal(body.shopperInteraction, 'ContAuth');
+  });
+
+  it('says why a JSON token is not Adyen Web card data, and leaves other tokens alone', () => {
+    assert.equal(adyenTokenProblem(JSON.stringify(ADYEN_WEB_CARD)), null);
+    assert.equal(adyenTokenProblem('8415718415172204'), null, 'a stored payment method id');
+    assert.match(adyenTokenProblem('{not json') ?? '', /not JSON/);
+    assert.match(
+      adyenTokenProblem('[1]') ?? '',
+      /^$/,
+      'not an object and not starting with {: tried as an id',
+    );
+    assert.match(
+      adyenTokenProblem('{"type":"scheme"}') ?? '',
+      /without encryptedCardNumber, encryptedExpiryMonth/,
+    );
+    assert.match(adyenTokenProblem('{"type":"paypal"}') ?? '', /type "paypal"/);
   });
 
   it('builds refunds and details as the description requires', () => {

@@ -95,6 +95,31 @@ export function encryptedCardOf(token: string): AdyenEncryptedCard | null {
 }
 
 /**
+ * Why a token that is JSON (so meant as Adyen Web's card data, never a stored payment method's
+ * id) cannot be sent, or null when it can (or is not JSON). Without this, a broken one was sent
+ * as a stored payment method id and came back as Adyen's refusal.
+ */
+export function adyenTokenProblem(token: string): string | null {
+  if (!token.startsWith('{') || encryptedCardOf(token) !== null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(token);
+  } catch {
+    return "starts with '{' but is not JSON: it must be Adyen Web's card data (its JSON text, unchanged) or a stored payment method id";
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return "must be Adyen Web's card data as a JSON object";
+  }
+  const given = parsed as Record<string, unknown>;
+  if (given.type !== 'scheme')
+    return `is Adyen Web data of type ${JSON.stringify(given.type)}; only card data (type "scheme") is taken`;
+  const missing = ENCRYPTED_CARD_FIELDS.filter(
+    (name) => typeof given[name] !== 'string' || given[name] === '',
+  );
+  return `is Adyen Web's card data without ${missing.join(', ')}`;
+}
+
+/**
  * `POST /payments`. The token is either Adyen Web's encrypted card (a payment the payer makes now,
  * `Ecommerce`) or a stored payment method (`ContAuth`, card on file); either way no card data
  * passes through Paygate. Our idempotency key is also the merchant reference: notifications carry
