@@ -144,7 +144,9 @@ for (const kind of databaseKinds()) {
         // together leave in one write, COMMIT in a second.
         const written = new Map<Socket, string[]>();
         const record = (socket: Socket, chunks: readonly unknown[]) => {
-          const text = chunks.map((chunk) => (Buffer.isBuffer(chunk) ? chunk.toString('latin1') : '')).join('');
+          const text = chunks
+            .map((chunk) => (Buffer.isBuffer(chunk) ? chunk.toString('latin1') : ''))
+            .join('');
           written.set(socket, [...(written.get(socket) ?? []), text]);
         };
         const { _write, _writev } = Socket.prototype;
@@ -153,7 +155,10 @@ for (const kind of databaseKinds()) {
           return _write.apply(this, args);
         };
         Socket.prototype._writev = function (...args: Parameters<NonNullable<typeof _writev>>) {
-          record(this, args[0].map((entry) => entry.chunk));
+          record(
+            this,
+            args[0].map((entry) => entry.chunk),
+          );
           return _writev?.apply(this, args);
         };
         try {

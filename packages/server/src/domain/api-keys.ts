@@ -68,7 +68,6 @@ export function deriveClientSecret(paymentIntentId: string, clientSecretKey: Buf
   return secret;
 }
 
-
 export function verifyClientSecret(
   paymentIntentId: string,
   presented: string,

@@ -26,7 +26,8 @@ const PERCENT_DECODE_ROUNDS = 2;
 const SEPARATOR = /[\s\p{Pd}\p{Cf}\u2212\u30fc]/u;
 const DIGIT = /[0-9]/;
 const NUMERIC_OR_ESCAPE = /[\p{N}%]/gu;
-const NON_ASCII = /[^\u0000-\u007f]/;
+/** Anything but printable ASCII: a form without it is its own NFKC form. */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
 
 /**
  * Whether digits that pass Luhn can be a card number by their issuer prefix (ISO/IEC 7812): no
@@ -81,7 +82,7 @@ function readings(text: string): string[] {
     forms.add(decoded);
   }
   // NFKC leaves ASCII as it is: only a form with other characters has another reading.
-  for (const form of [...forms]) if (NON_ASCII.test(form)) forms.add(form.normalize('NFKC'));
+  for (const form of [...forms]) if (NOT_PRINTABLE_ASCII.test(form)) forms.add(form.normalize('NFKC'));
   return [...forms];
 }
 

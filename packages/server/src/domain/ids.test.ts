@@ -36,7 +36,12 @@ describe('identifiers and secrets', () => {
         assert.equal(bytesToBase62(bytes, length), bigIntBase62(bytes, length), bytes.toString('hex'));
       }
     }
-    for (const bytes of [Buffer.alloc(32, 0xff), Buffer.alloc(32, 0), Buffer.from([0, 0, 1]), Buffer.from([61])]) {
+    for (const bytes of [
+      Buffer.alloc(32, 0xff),
+      Buffer.alloc(32, 0),
+      Buffer.from([0, 0, 1]),
+      Buffer.from([61]),
+    ]) {
       assert.equal(bytesToBase62(bytes, 50), bigIntBase62(bytes, 50));
     }
   });

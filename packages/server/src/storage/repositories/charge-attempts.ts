@@ -98,20 +98,17 @@ export async function insertChargeAttempt(
   >,
 ): Promise<ChargeAttemptRecord> {
   try {
-    const { rows } = await q.query(
-      INSERT_ATTEMPT,
-      [
-        attempt.paymentIntentId,
-        attempt.merchantId,
-        attempt.livemode,
-        attempt.gatewayId,
-        attempt.paymentMethodToken,
-        attempt.status,
-        attempt.nextCheckAt,
-        attempt.createdAt,
-        attempt.updatedAt,
-      ],
-    );
+    const { rows } = await q.query(INSERT_ATTEMPT, [
+      attempt.paymentIntentId,
+      attempt.merchantId,
+      attempt.livemode,
+      attempt.gatewayId,
+      attempt.paymentMethodToken,
+      attempt.status,
+      attempt.nextCheckAt,
+      attempt.createdAt,
+      attempt.updatedAt,
+    ]);
     const row = rows[0];
     if (!row) throw new Error('INSERT ... RETURNING gave no row');
     return attempts.fromRow(row);

@@ -121,20 +121,17 @@ export async function insertPaymentIntentWithKey(
   claim: KeyClaim,
   intent: PaymentIntentRecord,
 ): Promise<'created' | 'in_flight' | 'exists'> {
-  const { rows } = await q.query<{ locked: boolean; created: number }>(
-    INSERT_INTENT_WITH_KEY,
-    [
-      ...intents.values(intent),
-      claim.lockId.toString(),
-      claim.key,
-      claim.requestMethod,
-      claim.requestPath,
-      claim.requestHash,
-      claim.responseStatus,
-      claim.responseBody,
-      claim.expiresAt,
-    ],
-  );
+  const { rows } = await q.query<{ locked: boolean; created: number }>(INSERT_INTENT_WITH_KEY, [
+    ...intents.values(intent),
+    claim.lockId.toString(),
+    claim.key,
+    claim.requestMethod,
+    claim.requestPath,
+    claim.requestHash,
+    claim.responseStatus,
+    claim.responseBody,
+    claim.expiresAt,
+  ]);
   const row = rows[0];
   if (!row?.locked) return 'in_flight';
   return row.created === 1 ? 'created' : 'exists';
