@@ -62,6 +62,24 @@ describe('identifiers and secrets', () => {
     assert.equal(verifyClientSecret('pi_aaaaaaaaaaaaaaaaaaaaaaaa', secret, Buffer.alloc(32, 8)), false);
   });
 
+  it('answers a remembered client secret exactly as a fresh derivation, per key', () => {
+    const key = Buffer.alloc(32, 7);
+    const other = Buffer.alloc(32, 7);
+    const ids = Array.from({ length: 200 }, () => newId('pi'));
+    const first = ids.map((id) => deriveClientSecret(id, key));
+    // Derived again (the last ones from memory, the first ones anew) and under an equal key object.
+    assert.deepEqual(
+      ids.map((id) => deriveClientSecret(id, key)),
+      first,
+    );
+    assert.deepEqual(
+      ids.map((id) => deriveClientSecret(id, other)),
+      first,
+    );
+    const id = ids[0] as string;
+    assert.notEqual(deriveClientSecret(id, Buffer.alloc(32, 8)), deriveClientSecret(id, key));
+  });
+
   it('recognises key shapes', () => {
     assert.deepEqual(parseApiKeyShape(`sk_live_${'a'.repeat(32)}`), { kind: 'secret', livemode: true });
     assert.deepEqual(parseApiKeyShape(`pk_test_${'a'.repeat(40)}`), { kind: 'publishable', livemode: false });
