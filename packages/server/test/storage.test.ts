@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '@paygate/testing';
 import { TransactionAbortedError, together } from '../src/storage/db.ts';
@@ -135,6 +136,51 @@ for (const kind of databaseKinds()) {
       const pipelined = await database.db.transaction(async (tx) => tx.pipelined === true);
       assert.equal(pipelined, kind === 'postgres');
     });
+
+    if (kind === 'postgres') {
+      it('writes BEGIN and the statements issued together in one system call', async () => {
+        // Records every socket write of the process while one transaction runs; the database
+        // connection's are those that carry its statements. BEGIN and two statements sent
+        // together leave in one write, COMMIT in a second.
+        const written = new Map<Socket, string[]>();
+        const record = (socket: Socket, chunks: readonly unknown[]) => {
+          const text = chunks
+            .map((chunk) => (Buffer.isBuffer(chunk) ? chunk.toString('latin1') : ''))
+            .join('');
+          written.set(socket, [...(written.get(socket) ?? []), text]);
+        };
+        const { _write, _writev } = Socket.prototype;
+        Socket.prototype._write = function (...args: Parameters<typeof _write>) {
+          record(this, [args[0]]);
+          return _write.apply(this, args);
+        };
+        Socket.prototype._writev = function (...args: Parameters<NonNullable<typeof _writev>>) {
+          record(
+            this,
+            args[0].map((entry) => entry.chunk),
+          );
+          return _writev?.apply(this, args);
+        };
+        try {
+          const [a, b] = await database.db.transaction((tx) =>
+            together(
+              tx,
+              () => tx.query<{ n: number }>('SELECT $1::int + 1 AS n', [1]),
+              () => tx.query<{ n: number }>('SELECT $1::int + 2 AS n', [1]),
+            ),
+          );
+          assert.deepEqual([a.rows[0]?.n, b.rows[0]?.n], [2, 3]);
+        } finally {
+          Socket.prototype._write = _write;
+          Socket.prototype._writev = _writev;
+        }
+        const writes = [...written.values()].find((texts) => texts.some((text) => text.includes('+ 1 AS n')));
+        assert.ok(writes, 'no write carried the statements');
+        assert.equal(writes.length, 2);
+        assert.match(writes[0] ?? '', /BEGIN[\s\S]*\+ 1 AS n[\s\S]*\+ 2 AS n/);
+        assert.match(writes[1] ?? '', /COMMIT/);
+      });
+    }
 
     it('delivers NOTIFY to a listener only when the transaction commits', async () => {
       const received: string[] = [];

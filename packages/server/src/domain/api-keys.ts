@@ -41,13 +41,31 @@ export function secretsEqual(a: string, b: string): boolean {
 }
 
 /**
+ * The last few secrets derived, per key: one answer derives its intent's secret twice or more (the
+ * resource, then the idempotency layer that cuts it from the stored copy), an HMAC each otherwise.
+ * A handful of entries, so it holds nothing the process could not derive again at once.
+ */
+const RECENT_SECRETS_MAX = 64;
+const recentSecrets = new WeakMap<Buffer, Map<string, string>>();
+
+/**
  * The client secret of an intent is derived, not stored: `<pi id>_secret_<24 base62>` where the
  * suffix is an HMAC of the id under a key derived from the master key. Nothing to leak from the
  * database, nothing to migrate, and verification is a constant-time comparison.
  */
 export function deriveClientSecret(paymentIntentId: string, clientSecretKey: Buffer): string {
+  const remembered = recentSecrets.get(clientSecretKey)?.get(paymentIntentId);
+  if (remembered !== undefined) return remembered;
   const mac = createHmac('sha256', clientSecretKey).update(paymentIntentId, 'utf8').digest();
-  return `${paymentIntentId}_secret_${bytesToBase62(mac, 24)}`;
+  const secret = `${paymentIntentId}_secret_${bytesToBase62(mac, 24)}`;
+  let recent = recentSecrets.get(clientSecretKey);
+  if (!recent) {
+    recent = new Map();
+    recentSecrets.set(clientSecretKey, recent);
+  }
+  if (recent.size >= RECENT_SECRETS_MAX) recent.delete(recent.keys().next().value as string);
+  recent.set(paymentIntentId, secret);
+  return secret;
 }
 
 export function verifyClientSecret(

@@ -150,6 +150,17 @@ describe('card-data guard', () => {
     assert.equal(findCardNumber(clean), null);
   });
 
+  it('lets a lone UUID pass at once but still finds a card number beside one, in any reading', () => {
+    const uuid = '4242a424-2424-4242-b424-242424242424';
+    assert.equal(containsCardNumber(uuid), false);
+    assert.equal(containsCardNumber(uuid.toUpperCase()), false);
+    assert.equal(containsCardNumber(`${uuid} 4242424242424242`), true);
+    assert.equal(containsCardNumber(`${uuid}%204242%204242%204242%204242`), true);
+    // Full-width digits are not ASCII: the NFKC reading is still taken.
+    const fullWidth = '4242424242424242'.replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
+    assert.equal(containsCardNumber(`${uuid} ${fullWidth}`), true);
+  });
+
   // The documented false-positive rates (docs/api.md): measured on fixed seeds, bounded here so a
   // change to the guard that makes it noisier is seen.
   it('refuses no random UUIDs, base64url ids or timestamps, and a tenth of other bare long numbers', () => {

@@ -26,6 +26,8 @@ const PERCENT_DECODE_ROUNDS = 2;
 const SEPARATOR = /[\s\p{Pd}\p{Cf}\u2212\u30fc]/u;
 const DIGIT = /[0-9]/;
 const NUMERIC_OR_ESCAPE = /[\p{N}%]/gu;
+/** Anything but printable ASCII: a form without it is its own NFKC form. */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
 
 /**
  * Whether digits that pass Luhn can be a card number by their issuer prefix (ISO/IEC 7812): no
@@ -79,7 +81,8 @@ function readings(text: string): string[] {
     decoded = percentDecoded(decoded);
     forms.add(decoded);
   }
-  for (const form of [...forms]) forms.add(form.normalize('NFKC'));
+  // NFKC leaves ASCII as it is: only a form with other characters has another reading.
+  for (const form of [...forms]) if (NOT_PRINTABLE_ASCII.test(form)) forms.add(form.normalize('NFKC'));
   return [...forms];
 }
 
@@ -140,10 +143,15 @@ function runHoldsCardNumber(groups: string[]): boolean {
   return false;
 }
 
+/** Exactly one UUID: what every reference client sends as its Idempotency-Key. */
+const WHOLE_UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
 export function containsCardNumber(text: string): boolean {
   // Fast path: fewer than 13 numeric characters (any script) and percent signs in all cannot
   // spell a card number in any form.
   if ((text.match(NUMERIC_OR_ESCAPE)?.length ?? 0) < MIN_DIGITS) return false;
+  // A lone UUID has one reading (no `%`, `+` or non-ASCII), and that reading is blanked whole.
+  if (WHOLE_UUID.test(text)) return false;
   return readings(text).some((reading) => groupRuns(reading.replace(UUID, ' ')).some(runHoldsCardNumber));
 }
 

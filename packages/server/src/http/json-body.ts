@@ -12,7 +12,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * than guessed.
  */
 function declaredCharset(contentType: string | undefined): string | null {
-  if (!contentType) return null;
+  // `application/json` with no parameters, the usual case, has nothing to split.
+  if (!contentType?.includes(';')) return null;
   for (const parameter of contentType.split(';').slice(1)) {
     const [name, ...rest] = parameter.split('=');
     if (name?.trim().toLowerCase() === 'charset') {

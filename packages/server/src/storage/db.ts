@@ -213,9 +213,27 @@ export function rowMapping<R>(kinds: ColumnsOf<R>): RowMapping<R> {
   const fields = Object.keys(kinds) as (keyof R & string)[];
   const names = fields.map(columnName);
   const list = names.join(', ');
+  // Statements are built on every call from these lists: each list is built once per alias or start.
+  const aliased = new Map<string, string>();
+  const numbered = new Map<number, string>();
   return {
-    columns: (alias) => (alias ? names.map((name) => `${alias}.${name}`).join(', ') : list),
-    placeholders: (start = 1) => names.map((_, i) => `$${start + i}`).join(', '),
+    columns(alias) {
+      if (!alias) return list;
+      let text = aliased.get(alias);
+      if (text === undefined) {
+        text = names.map((name) => `${alias}.${name}`).join(', ');
+        aliased.set(alias, text);
+      }
+      return text;
+    },
+    placeholders(start = 1) {
+      let text = numbered.get(start);
+      if (text === undefined) {
+        text = names.map((_, i) => `$${start + i}`).join(', ');
+        numbered.set(start, text);
+      }
+      return text;
+    },
     values: (record) =>
       fields.map((field) => (kinds[field] === 'json' ? JSON.stringify(record[field]) : record[field])),
     fromRow(row) {

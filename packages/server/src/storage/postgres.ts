@@ -34,10 +34,32 @@ function typeParsers() {
   };
 }
 
-function wrap(client: pg.PoolClient | pg.Pool, pipelined: boolean): Queryable {
+/**
+ * Holds a pipelined connection's writes until the current burst of synchronous work and promise
+ * continuations is over, so that statements issued together (BEGIN with the first statement, the
+ * statements of `together`) leave in one write (one system call, one packet for the server to
+ * read) instead of one each. pg corks only around the messages of a single statement.
+ */
+function batchWrites(client: pg.PoolClient): () => void {
+  const stream = client.connection.stream;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    stream.uncork();
+  };
+  return () => {
+    if (corked) return;
+    corked = true;
+    stream.cork();
+    process.nextTick(uncork);
+  };
+}
+
+function wrap(client: pg.PoolClient | pg.Pool, pipelined: boolean, beforeWrite?: () => void): Queryable {
   return {
     pipelined,
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+      beforeWrite?.();
       // Statements with parameters run as named prepared statements: each connection parses and
       // plans one of our (fixed) SQL texts once instead of on every call.
       const result = await guarded(sql, () =>
@@ -86,11 +108,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       let broken: Error | undefined;
       // Pipelined, BEGIN is not waited for: it reaches the server just before the first statement,
       // in the same write. It can only fail with the connection, and then so does everything after.
+      const beforeWrite = pipelined ? batchWrites(client) : undefined;
+      beforeWrite?.();
       const begun = client.query('BEGIN');
       begun.catch(() => {});
       try {
         if (!pipelined) await begun;
-        const result = await fn(wrap(client, pipelined));
+        const result = await fn(wrap(client, pipelined, beforeWrite));
         await begun;
         const committed = await guarded('COMMIT', () => client.query('COMMIT'));
         // The trap: COMMIT of a transaction in which a statement failed (its error caught, or a

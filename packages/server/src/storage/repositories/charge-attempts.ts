@@ -78,6 +78,12 @@ export class OpenAttemptExistsError extends Error {
   }
 }
 
+const INSERT_ATTEMPT = `INSERT INTO charge_attempts (${attempts.columns()})
+       SELECT $1, next.n, $2, $3, $4, ${sqlAttemptIdempotencyKey('$1', 'next.n')}, $5, $6, NULL, NULL, NULL, $7, 0, $8, $9
+         FROM (SELECT coalesce(max(attempt_number), 0) + 1 AS n FROM charge_attempts
+                WHERE payment_intent_id = $1) AS next
+       RETURNING ${attempts.columns()}`;
+
 /**
  * Inserts the next attempt of an intent, numbered after the last one in the same statement. The
  * caller holds the intent's row lock, so no other attempt of the intent is numbered meanwhile.
@@ -92,24 +98,17 @@ export async function insertChargeAttempt(
   >,
 ): Promise<ChargeAttemptRecord> {
   try {
-    const { rows } = await q.query(
-      `INSERT INTO charge_attempts (${attempts.columns()})
-       SELECT $1, next.n, $2, $3, $4, ${sqlAttemptIdempotencyKey('$1', 'next.n')}, $5, $6, NULL, NULL, NULL, $7, 0, $8, $9
-         FROM (SELECT coalesce(max(attempt_number), 0) + 1 AS n FROM charge_attempts
-                WHERE payment_intent_id = $1) AS next
-       RETURNING ${attempts.columns()}`,
-      [
-        attempt.paymentIntentId,
-        attempt.merchantId,
-        attempt.livemode,
-        attempt.gatewayId,
-        attempt.paymentMethodToken,
-        attempt.status,
-        attempt.nextCheckAt,
-        attempt.createdAt,
-        attempt.updatedAt,
-      ],
-    );
+    const { rows } = await q.query(INSERT_ATTEMPT, [
+      attempt.paymentIntentId,
+      attempt.merchantId,
+      attempt.livemode,
+      attempt.gatewayId,
+      attempt.paymentMethodToken,
+      attempt.status,
+      attempt.nextCheckAt,
+      attempt.createdAt,
+      attempt.updatedAt,
+    ]);
     const row = rows[0];
     if (!row) throw new Error('INSERT ... RETURNING gave no row');
     return attempts.fromRow(row);

@@ -82,27 +82,15 @@ export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): Pa
   };
 }
 
+const INSERT_INTENT = `INSERT INTO payment_intents (${intents.columns()})
+     VALUES (${intents.placeholders()})`;
+
 export async function insertPaymentIntent(q: Queryable, intent: PaymentIntentRecord): Promise<void> {
-  await q.query(
-    `INSERT INTO payment_intents (${intents.columns()})
-     VALUES (${intents.placeholders()})`,
-    intents.values(intent),
-  );
+  await q.query(INSERT_INTENT, intents.values(intent));
 }
 
-/**
- * Creates an intent and stores its idempotent response in ONE statement (one round trip, one
- * commit): it takes the key's transaction-scoped lock, inserts the key row (or replaces an expired
- * one) and inserts the intent only from that row. `in_flight`: another request holds the key;
- * `exists`: the key already has a live response (nothing was written).
- */
-export async function insertPaymentIntentWithKey(
-  q: Queryable,
-  claim: KeyClaim,
-  intent: PaymentIntentRecord,
-): Promise<'created' | 'in_flight' | 'exists'> {
-  const { rows } = await q.query<{ locked: boolean; created: number }>(
-    `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock($16::bigint) AS locked),
+// Built once: the same text on every call, so its prepared statement is found without rebuilding it.
+const INSERT_INTENT_WITH_KEY = `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock($16::bigint) AS locked),
      key_row AS (
        INSERT INTO idempotency_keys (merchant_id, livemode, idempotency_key, request_method, request_path,
                                      request_hash, response_status, response_body, created_at, expires_at)
@@ -120,23 +108,38 @@ export async function insertPaymentIntentWithKey(
        SELECT ${intents.placeholders()} FROM key_row
        RETURNING 1
      )
-     SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM intent) AS created`,
-    [
-      ...intents.values(intent),
-      claim.lockId.toString(),
-      claim.key,
-      claim.requestMethod,
-      claim.requestPath,
-      claim.requestHash,
-      claim.responseStatus,
-      claim.responseBody,
-      claim.expiresAt,
-    ],
-  );
+     SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM intent) AS created`;
+
+/**
+ * Creates an intent and stores its idempotent response in ONE statement (one round trip, one
+ * commit): it takes the key's transaction-scoped lock, inserts the key row (or replaces an expired
+ * one) and inserts the intent only from that row. `in_flight`: another request holds the key;
+ * `exists`: the key already has a live response (nothing was written).
+ */
+export async function insertPaymentIntentWithKey(
+  q: Queryable,
+  claim: KeyClaim,
+  intent: PaymentIntentRecord,
+): Promise<'created' | 'in_flight' | 'exists'> {
+  const { rows } = await q.query<{ locked: boolean; created: number }>(INSERT_INTENT_WITH_KEY, [
+    ...intents.values(intent),
+    claim.lockId.toString(),
+    claim.key,
+    claim.requestMethod,
+    claim.requestPath,
+    claim.requestHash,
+    claim.responseStatus,
+    claim.responseBody,
+    claim.expiresAt,
+  ]);
   const row = rows[0];
   if (!row?.locked) return 'in_flight';
   return row.created === 1 ? 'created' : 'exists';
 }
+
+const FIND_INTENT = `SELECT ${INTENT_SELECT_COLUMNS} FROM payment_intents
+      WHERE id = $1 AND merchant_id = $2 AND livemode = $3`;
+const FIND_INTENT_FOR_UPDATE = `${FIND_INTENT} FOR UPDATE`;
 
 /**
  * Reads one intent of a tenant. `forUpdate` locks the row for the rest of the transaction, so
@@ -149,8 +152,7 @@ export async function findPaymentIntent(
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentIntentRecord | null> {
   const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
-    `SELECT ${INTENT_SELECT_COLUMNS} FROM payment_intents
-      WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    options.forUpdate ? FIND_INTENT_FOR_UPDATE : FIND_INTENT,
     [id, scope.merchantId, scope.livemode],
   );
   return firstIntent(rows);

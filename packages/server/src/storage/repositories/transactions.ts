@@ -35,11 +35,10 @@ const transactions = rowMapping<TransactionRecord>({
   updatedAt: 'plain',
 });
 
+const INSERT_TRANSACTION = `INSERT INTO transactions (${transactions.columns()}) VALUES (${transactions.placeholders()})`;
+
 export async function insertTransaction(q: Queryable, txn: TransactionRecord): Promise<void> {
-  await q.query(
-    `INSERT INTO transactions (${transactions.columns()}) VALUES (${transactions.placeholders()})`,
-    transactions.values(txn),
-  );
+  await q.query(INSERT_TRANSACTION, transactions.values(txn));
 }
 
 /** Settles the PAYMENT transaction of an intent; a settled one is left as it is. */
