@@ -11,7 +11,7 @@ import type { AppContext } from './context.ts';
 
 /** A page of the list; its rows are the resources' JSON text, as the database wrote them. */
 export interface TransactionListPage {
-  itemsJson: string;
+  itemsJson: string[];
   hasMore: boolean;
   nextCursor: string | null;
 }

@@ -27,5 +27,5 @@ export async function transactionRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
  * parsed and serialised again (the rows are most of the bytes of the API's widest answer).
  */
 export function listBody(page: TransactionListPage): string {
-  return `{"object":"list","data":[${page.itemsJson}],"has_more":${page.hasMore},"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+  return `{"object":"list","data":[${page.itemsJson.join(',')}],"has_more":${page.hasMore},"next_cursor":${JSON.stringify(page.nextCursor)}}`;
 }
