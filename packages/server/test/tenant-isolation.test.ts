@@ -21,9 +21,9 @@ const notTenantScoped = (route: string) =>
   / \/admin\//.test(route) ||
   / \/dashboard\//.test(route) ||
   route === 'POST /gateway-notifications/:gatewayId' ||
-  // The payer's return from a gateway: authenticated by the MAC in the return id
-  // (gateway-returns.test.ts refuses forged ones).
-  route === 'GET /gateway-returns/:returnId';
+  // The payer's return from a gateway, by GET or by a posted form: authenticated by the MAC in
+  // the return id (gateway-returns.test.ts refuses forged ones, both ways).
+  / \/gateway-returns\/:returnId$/.test(route);
 
 const MARKER = 'foreign-marker-7Q2';
 
