@@ -10,22 +10,12 @@ import {
   type AdyenFake,
   STRIPE_TEST_PAYMENT_METHODS,
   type StripeFake,
-  startAdyenFake,
-  startStripeFake,
 } from '@paygate/gateway-fakes';
-import { ShiftedClock } from '../src/clock.ts';
-import { createAdyenConnector } from '../src/gateways/adyen/connector.ts';
 import { answerChallengePageAt } from '../src/gateways/challenge-client.ts';
-import { createStripeConnector } from '../src/gateways/stripe/connector.ts';
 import { databaseKinds } from './support/databases.ts';
-import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+import { type ServiceOnFakeGateways, startServiceOnFakeGateways } from './support/fake-gateways.ts';
+import { freshKey, type MerchantKeys, type TestService } from './support/service.ts';
 
-const STRIPE = { secretKey: 'sk_test_returns', webhookSecret: 'whsec_returns' };
-const ADYEN = {
-  apiKey: 'adyen_returns_api_key',
-  merchantAccount: 'PaygateECOM',
-  hmacKeyHex: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
-};
 const SHOP_RETURN = 'http://shop.test/orders/7/done?step=paid';
 
 for (const kind of databaseKinds()) {
@@ -34,32 +24,19 @@ for (const kind of databaseKinds()) {
     let merchant: MerchantKeys;
     let stripe: StripeFake;
     let adyen: AdyenFake;
+    let running: ServiceOnFakeGateways;
 
     before(async () => {
       // No notifications: whatever settles an intent here is the return route's completion.
-      stripe = await startStripeFake({ ...STRIPE, webhookUrl: null });
-      adyen = await startAdyenFake({ ...ADYEN, notificationUrl: null });
-      const clock = new ShiftedClock();
-      const common = {
+      running = await startServiceOnFakeGateways(kind, {
+        notifications: false,
+        hostedFields: false,
         defaultReturnUrl: 'http://paygate.test/unused',
-        live: false,
-        clock,
-        hostedFieldsUrl: null,
-      };
-      svc = await startTestService(kind, {
-        clock,
-        extraGateways: [
-          createStripeConnector({ ...STRIPE, ...common, baseUrl: stripe.url }),
-          createAdyenConnector({ ...ADYEN, ...common, baseUrl: adyen.url }),
-        ],
       });
+      ({ svc, stripe, adyen } = running);
       merchant = await svc.createMerchant('Shop with 3-D Secure');
     });
-    after(async () => {
-      await svc.close();
-      await stripe.close();
-      await adyen.close();
-    });
+    after(() => running?.close());
 
     async function challenged(gatewayId: string, token: string, returnUrl: string | null = SHOP_RETURN) {
       const created = await svc.request({

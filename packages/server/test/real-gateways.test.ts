@@ -8,23 +8,12 @@ import {
   type AdyenFake,
   STRIPE_TEST_PAYMENT_METHODS,
   type StripeFake,
-  startAdyenFake,
-  startStripeFake,
 } from '@paygate/gateway-fakes';
 import { waitFor } from '@paygate/testing';
-import { ShiftedClock } from '../src/clock.ts';
-import { createAdyenConnector } from '../src/gateways/adyen/connector.ts';
 import { answerChallengePage } from '../src/gateways/challenge-client.ts';
-import { createStripeConnector } from '../src/gateways/stripe/connector.ts';
 import { databaseKinds } from './support/databases.ts';
-import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
-
-const STRIPE = { secretKey: 'sk_test_service', webhookSecret: 'whsec_service' };
-const ADYEN = {
-  apiKey: 'adyen_service_api_key',
-  merchantAccount: 'PaygateECOM',
-  hmacKeyHex: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
-};
+import { type ServiceOnFakeGateways, startServiceOnFakeGateways } from './support/fake-gateways.ts';
+import { freshKey, type MerchantKeys, type TestService } from './support/service.ts';
 
 for (const kind of databaseKinds()) {
   describe(`real gateways through the service (${kind})`, () => {
@@ -32,40 +21,18 @@ for (const kind of databaseKinds()) {
     let merchant: MerchantKeys;
     let stripe: StripeFake;
     let adyen: AdyenFake;
+    let running: ServiceOnFakeGateways;
 
     before(async () => {
-      stripe = await startStripeFake({ ...STRIPE, webhookUrl: null });
-      adyen = await startAdyenFake({ ...ADYEN, notificationUrl: null });
-      // The connectors read the service's clock (signature tolerance), as in production.
-      const clock = new ShiftedClock();
-      const common = { defaultReturnUrl: 'http://paygate.test/return', live: false, clock };
-      svc = await startTestService(kind, {
-        listen: true,
-        clock,
-        extraGateways: [
-          createStripeConnector({
-            ...STRIPE,
-            ...common,
-            baseUrl: stripe.url,
-            hostedFieldsUrl: `${stripe.url}/v3/`,
-          }),
-          createAdyenConnector({
-            ...ADYEN,
-            ...common,
-            baseUrl: adyen.url,
-            hostedFieldsUrl: `${adyen.url}/checkoutshopper/sdk/5.68.0/adyen.js`,
-          }),
-        ],
+      running = await startServiceOnFakeGateways(kind, {
+        notifications: true,
+        hostedFields: true,
+        defaultReturnUrl: 'http://paygate.test/return',
       });
-      stripe.setNotificationUrl(`${svc.baseUrl}/gateway-notifications/stripe`);
-      adyen.setNotificationUrl(`${svc.baseUrl}/gateway-notifications/adyen`);
+      ({ svc, stripe, adyen } = running);
       merchant = await svc.createMerchant('Shop on real gateways');
     });
-    after(async () => {
-      await svc.close();
-      await stripe.close();
-      await adyen.close();
-    });
+    after(() => running?.close());
 
     async function intentOn(gatewayId: string, amountMinor: number) {
       const created = await svc.request({
