@@ -18,8 +18,8 @@ import type { Database, Queryable } from './storage/db.ts';
 import { insertEvent } from './storage/repositories/events.ts';
 
 export type { AppContext } from './app/context.ts';
-export { createMerchant } from './app/create-merchant.ts';
-export { createWebhookEndpoint } from './app/webhook-endpoints.ts';
+export { createMerchant } from './app/merchants/create-merchant.ts';
+export { createWebhookEndpoint } from './app/webhooks/endpoints.ts';
 export { type Clock, ManualClock, systemClock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { newId } from './domain/ids.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { expireDueIntents } from '../src/app/expire-payment-intents.ts';
-import { reconcileOpenCharges, runDueDelayedCharges } from '../src/app/settle-open-charges.ts';
+import { expireDueIntents } from '../src/app/payments/expire-payment-intents.ts';
+import { reconcileOpenCharges, runDueDelayedCharges } from '../src/app/payments/settle-open-charges.ts';
 import { ShiftedClock } from '../src/clock.ts';
 import { newId } from '../src/domain/ids.ts';
 import { testClockRoutes } from '../src/http/routes/admin/test-clock.ts';

@@ -12,8 +12,8 @@ describe('the confirm path', () => {
   it('runs from the route through the use case, the domain and the repositories to the worker', () => {
     for (const file of [
       'http/routes/v1/payment-intents.ts',
-      'app/confirm-payment-intent.ts',
-      'app/charge-outcomes.ts',
+      'app/payments/confirm-payment-intent.ts',
+      'app/payments/charge-outcomes.ts',
       'domain/payment-intent.ts',
       'storage/repositories/payment-intents.ts',
       'storage/repositories/events.ts',

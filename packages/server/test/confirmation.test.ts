@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { applyAttemptOutcome, nextCheckAt } from '../src/app/charge-outcomes.ts';
-import { confirmPaymentIntent } from '../src/app/confirm-payment-intent.ts';
+import { applyAttemptOutcome, nextCheckAt } from '../src/app/payments/charge-outcomes.ts';
+import { confirmPaymentIntent } from '../src/app/payments/confirm-payment-intent.ts';
 import type { ChargeOutcome, GatewayConnector } from '../src/gateways/connector.ts';
 import { GatewayRegistry } from '../src/gateways/registry.ts';
 import { type ChargeAttemptRecord, updateAttempt } from '../src/storage/repositories/charge-attempts.ts';

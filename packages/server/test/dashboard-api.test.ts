@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SIGN_IN_FREE_FAILURES } from '../src/app/dashboard-accounts.ts';
+import { SIGN_IN_FREE_FAILURES } from '../src/app/dashboard/accounts.ts';
 import {
   type DashboardUser,
   dashboardRequest,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CLIENT_TELEMETRY_FLUSH_MS } from '../src/app/client-telemetry.ts';
+import { CLIENT_TELEMETRY_FLUSH_MS } from '../src/app/clients/client-telemetry.ts';
 import { type DashboardUser, dashboardRequest, firstOwner, signIn } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { eventually } from './support/eventually.ts';

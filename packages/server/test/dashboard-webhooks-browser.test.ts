@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { sendQueuedMail } from '../src/app/send-queued-mail.ts';
+import { sendQueuedMail } from '../src/app/mail/send-queued-mail.ts';
 import { createSmtpMailer, type Mailer } from '../src/mail/mailer.ts';
 import { createDeliveryWorker, type DeliveryWorker, silentLogger } from '../src/webhooks/delivery-worker.ts';
 import { launchChromium, screenshotsFor, seriousViolations } from './support/browser.ts';

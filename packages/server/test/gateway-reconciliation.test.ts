@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { reconcileWithGateways } from '../src/app/reconcile-with-gateway.ts';
+import { reconcileWithGateways } from '../src/app/gateways/reconcile-with-gateway.ts';
 import { databaseKinds } from './support/databases.ts';
 import { readJson } from './support/eventually.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';

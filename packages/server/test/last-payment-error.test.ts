@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { confirmPaymentIntent } from '../src/app/confirm-payment-intent.ts';
+import { confirmPaymentIntent } from '../src/app/payments/confirm-payment-intent.ts';
 import type { GatewayConnector } from '../src/gateways/connector.ts';
 import { GatewayRegistry } from '../src/gateways/registry.ts';
 import { chargeOutcomeOf } from '../src/gateways/sim/wire.ts';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expireDueIntents } from '../src/app/expire-payment-intents.ts';
+import { expireDueIntents } from '../src/app/payments/expire-payment-intents.ts';
 import {
   applyLateCaptureRefundOutcome,
   lateCaptureRefundKey,
   repairLateCaptures,
-} from '../src/app/late-captures.ts';
-import { reconcileOpenCharges } from '../src/app/settle-open-charges.ts';
+} from '../src/app/payments/late-captures.ts';
+import { reconcileOpenCharges } from '../src/app/payments/settle-open-charges.ts';
 import { claimDueLateCaptures } from '../src/storage/repositories/late-captures.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, type PaymentHelpers, paymentHelpers } from './support/payments.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sendQueuedMail } from '../src/app/send-queued-mail.ts';
+import { sendQueuedMail } from '../src/app/mail/send-queued-mail.ts';
 import { createSmtpMailer, type Mailer } from '../src/mail/mailer.ts';
 import { claimDueMail } from '../src/storage/repositories/mail-outbox.ts';
 import { createDeliveryWorker, type DeliveryWorker, silentLogger } from '../src/webhooks/delivery-worker.ts';

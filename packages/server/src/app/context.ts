@@ -19,7 +19,7 @@ export interface AppContext {
   gateways: GatewayRegistry;
   /** Connectors of merchants' own gateway accounts (credentials sealed under the master key). */
   gatewayAccounts: AccountConnectors;
-  /** Derived from the master key; gateway return addresses carry an HMAC under it (app/gateway-returns.ts). */
+  /** Derived from the master key; gateway return addresses carry an HMAC under it (app/gateways/returns.ts). */
   gatewayReturnKey: Buffer;
   /** Derived from the master key; client secrets are an HMAC under it. */
   clientSecretKey: Buffer;

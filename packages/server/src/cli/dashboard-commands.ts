@@ -1,5 +1,5 @@
 import { createAppContext } from '../app/create-context.ts';
-import { inviteUser } from '../app/dashboard-accounts.ts';
+import { inviteUser } from '../app/dashboard/accounts.ts';
 import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';

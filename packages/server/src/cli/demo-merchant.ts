@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.ts';
-import { type CreatedMerchant, insertMerchantWithKeys } from '../app/create-merchant.ts';
+import { type CreatedMerchant, insertMerchantWithKeys } from '../app/merchants/create-merchant.ts';
 import { countMerchants } from '../storage/repositories/merchants.ts';
 
 // Any constant works; it only has to be the same in every process that starts.

@@ -1,5 +1,5 @@
 import { createAppContext } from '../app/create-context.ts';
-import { createMerchant } from '../app/create-merchant.ts';
+import { createMerchant } from '../app/merchants/create-merchant.ts';
 import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';

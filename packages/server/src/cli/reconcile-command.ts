@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createAppContext } from '../app/create-context.ts';
-import { type ReconciliationReport, reconcileWithGateways } from '../app/reconcile-with-gateway.ts';
+import { type ReconciliationReport, reconcileWithGateways } from '../app/gateways/reconcile-with-gateway.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Config, ConfigError } from '../config.ts';
 import { GatewayRegistry } from '../gateways/registry.ts';

@@ -1,4 +1,4 @@
-import type { searchAudit } from '../app/dashboard-audit.ts';
+import type { searchAudit } from '../app/dashboard/audit.ts';
 import type { Language } from './i18n.ts';
 import { h, href, type PageFrame, page } from './layout.ts';
 

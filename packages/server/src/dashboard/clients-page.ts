@@ -1,4 +1,4 @@
-import type { listClients } from '../app/client-telemetry.ts';
+import type { listClients } from '../app/clients/client-telemetry.ts';
 import { rt } from './i18n-rest.ts';
 import { h, type PageFrame, page } from './layout.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { gatewayRefundKey } from '../app/create-refund.ts';
-import { lateCaptureRefundKey } from '../app/late-captures.ts';
+import { lateCaptureRefundKey } from '../app/payments/late-captures.ts';
+import { gatewayRefundKey } from '../app/refunds/create-refund.ts';
 import { newId } from '../domain/ids.ts';
 import { attemptIdempotencyKey } from '../storage/repositories/charge-attempts.ts';
 import type { PaymentIntentRecord } from '../storage/repositories/payment-intents.ts';

@@ -36,7 +36,7 @@ export function gatewayAccountConnectors(): string[] {
 /**
  * The gateways every merchant of this process can use, by gateway_id: the simulated gateway and
  * the operator's default accounts from the environment. Built once at start-up. A merchant's own
- * accounts (app/gateway-connectors.ts) come before these.
+ * accounts (app/gateways/connectors.ts) come before these.
  */
 export class GatewayRegistry {
   private readonly byId = new Map<string, GatewayConnector>();

@@ -1,6 +1,10 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
-import { type BatchResult, reconcileOpenCharges, runDueDelayedCharges } from '../app/settle-open-charges.ts';
+import {
+  type BatchResult,
+  reconcileOpenCharges,
+  runDueDelayedCharges,
+} from '../app/payments/settle-open-charges.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 export const DELAYED_CHARGES_JOB = 'delayed-charges';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.ts';
-import { expireDueIntents } from '../app/expire-payment-intents.ts';
+import { expireDueIntents } from '../app/payments/expire-payment-intents.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 export const EXPIRY_JOB = 'payment-intent-expiry';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
-import { reconcileWithGateways } from '../app/reconcile-with-gateway.ts';
+import { reconcileWithGateways } from '../app/gateways/reconcile-with-gateway.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 export const GATEWAY_RECONCILIATION_JOB = 'gateway-reconciliation';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.ts';
-import { sendQueuedMail } from '../app/send-queued-mail.ts';
+import { sendQueuedMail } from '../app/mail/send-queued-mail.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { WorkerLogger } from '../webhooks/attempt-outcomes.ts';
 import type { ScheduledJob } from './scheduler.ts';

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
-import { reconcilePendingRefunds } from '../app/reconcile-refunds.ts';
+import { reconcilePendingRefunds } from '../app/refunds/reconcile-refunds.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 export const REFUND_RECONCILIATION_JOB = 'refund-reconciliation';
 const BATCH_SIZE = 20;
 
-/** Syncs PENDING refunds with their gateway and settles them (see app/reconcile-refunds.ts). */
+/** Syncs PENDING refunds with their gateway and settles them (see app/refunds/reconcile-refunds.ts). */
 export function refundReconciliationJob(ctx: AppContext, logger: Logger): ScheduledJob {
   return {
     name: REFUND_RECONCILIATION_JOB,

@@ -1,5 +1,5 @@
-import { closeExpiredWebhookRotations } from '../app/close-expired-rotations.ts';
 import type { AppContext } from '../app/context.ts';
+import { closeExpiredWebhookRotations } from '../app/webhooks/close-expired-rotations.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 export const ROTATION_EXPIRY_JOB = 'webhook-rotation-expiry';

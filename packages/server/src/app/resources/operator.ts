@@ -6,8 +6,8 @@ import type { LateCaptureRecord } from '../../storage/repositories/late-captures
 import type { MerchantListRow } from '../../storage/repositories/merchants.ts';
 import type { WebhookAttemptRecord } from '../../storage/repositories/webhook-deliveries.ts';
 import type { WebhookEndpointRecord } from '../../storage/repositories/webhook-endpoints.ts';
-import type { CreatedApiKey, CreatedMerchant } from '../create-merchant.ts';
-import type { DeliveryWithAttempts } from '../webhook-endpoints.ts';
+import type { CreatedApiKey, CreatedMerchant } from '../merchants/create-merchant.ts';
+import type { DeliveryWithAttempts } from '../webhooks/endpoints.ts';
 
 // The operator API's resources (the back office of the specification).
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ClientTelemetry } from '../../app/client-telemetry.ts';
+import { ClientTelemetry } from '../../app/clients/client-telemetry.ts';
 import type { AppContext } from '../../app/context.ts';
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../app/context.ts';
-import { resolveSession, SESSION_LIFETIME_MS } from '../../app/dashboard-accounts.ts';
+import { resolveSession, SESSION_LIFETIME_MS } from '../../app/dashboard/accounts.ts';
 import { secretsEqual } from '../../domain/api-keys.ts';
 import { type DashboardAction, roleAllows } from '../../domain/dashboard-roles.ts';
 import { AppError, AuthenticationError } from '../../domain/errors.ts';

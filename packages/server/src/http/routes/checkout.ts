@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
-import { isCanonicalEmbedOrigin } from '../../app/embed-domains.ts';
-import { checkoutGatewayOrigins } from '../../app/gateway-checkout-origins.ts';
+import { isCanonicalEmbedOrigin } from '../../app/embed-domains/embed-domains.ts';
+import { checkoutGatewayOrigins } from '../../app/gateways/checkout-origins.ts';
 import { checkoutAssets, type ServedAsset } from '../../checkout/assets.ts';
 import { resolveFrameAccess } from '../../checkout/frame-access.ts';
 import { frameCsp, framePage } from '../../checkout/frame-page.ts';

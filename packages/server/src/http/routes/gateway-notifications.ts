@@ -1,7 +1,7 @@
 import { GatewayNotificationReceipt, Problem } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
-import { receiveGatewayNotification } from '../../app/gateway-notifications.ts';
+import { receiveGatewayNotification } from '../../app/gateways/notifications.ts';
 import { ValidationError } from '../../domain/errors.ts';
 
 const NOTIFICATION_BODY_LIMIT_BYTES = 64 * 1024;

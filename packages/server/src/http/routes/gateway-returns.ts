@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
-import { GATEWAY_RETURN_PATH } from '../../app/gateway-connectors.ts';
-import { completeGatewayReturn } from '../../app/gateway-returns.ts';
+import { GATEWAY_RETURN_PATH } from '../../app/gateways/connectors.ts';
+import { completeGatewayReturn } from '../../app/gateways/returns.ts';
 
 /** Shown when the intent has no `return_url` to send the payer on to. */
 function donePage(status: string): string {

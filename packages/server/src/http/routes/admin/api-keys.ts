@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
+import { listApiKeys } from '../../../app/api-keys/list-api-keys.ts';
+import { retrieveApiKey } from '../../../app/api-keys/retrieve-api-key.ts';
+import { revokeApiKey } from '../../../app/api-keys/revoke-api-key.ts';
+import { rollApiKey } from '../../../app/api-keys/roll-api-key.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { listApiKeys } from '../../../app/list-api-keys.ts';
-import { retrieveApiKey } from '../../../app/retrieve-api-key.ts';
-import { revokeApiKey } from '../../../app/revoke-api-key.ts';
-import { rollApiKey } from '../../../app/roll-api-key.ts';
 
 /** A merchant's API keys in the back office: list, retrieve, revoke and roll (creation is with the merchant's routes). */
 export async function apiKeyAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { inviteUser } from '../../../app/dashboard-accounts.ts';
+import { inviteUser } from '../../../app/dashboard/accounts.ts';
 
 /** The operator invites a merchant's first dashboard owner; owners invite everyone else. */
 export async function dashboardInvitationAdminRoutes(

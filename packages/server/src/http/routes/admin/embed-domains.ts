@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains.ts';
-import { removeEmbedDomain } from '../../../app/remove-embed-domain.ts';
+import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains/embed-domains.ts';
+import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 
 /** The back office's list of web origins that may embed a merchant's checkout frame. */

@@ -8,7 +8,7 @@ import {
   retrieveGatewayAccount,
   rotateGatewayAccountCredentials,
   setGatewayAccountStatus,
-} from '../../../app/gateway-accounts.ts';
+} from '../../../app/gateways/accounts.ts';
 
 /** A merchant's own gateway accounts in the back office: add, list, retrieve, disable, enable, rotate. */
 export async function gatewayAccountAdminRoutes(

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { listLateCapturesFor, retrieveLateCapture } from '../../../app/late-captures.ts';
+import { listLateCapturesFor, retrieveLateCapture } from '../../../app/payments/late-captures.ts';
 import { lateCaptureResource } from '../../../app/resources/operator.ts';
 
 /** The operator's view of late captures and their automatic repair (docs/operations.md). */

@@ -2,12 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { createApiKey, createMerchant } from '../../../app/create-merchant.ts';
-import { listMerchants } from '../../../app/list-merchants.ts';
+import { createApiKey, createMerchant } from '../../../app/merchants/create-merchant.ts';
+import { listMerchants } from '../../../app/merchants/list-merchants.ts';
+import { retrieveMerchant } from '../../../app/merchants/retrieve-merchant.ts';
+import { setMerchantEnabled } from '../../../app/merchants/set-merchant-enabled.ts';
+import { updateMerchant } from '../../../app/merchants/update-merchant.ts';
 import { createdApiKeyResource, createdMerchantResource } from '../../../app/resources/operator.ts';
-import { retrieveMerchant } from '../../../app/retrieve-merchant.ts';
-import { setMerchantEnabled } from '../../../app/set-merchant-enabled.ts';
-import { updateMerchant } from '../../../app/update-merchant.ts';
 
 export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

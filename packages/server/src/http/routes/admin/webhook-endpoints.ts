@@ -2,11 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { disableWebhookEndpoint } from '../../../app/disable-webhook-endpoint.ts';
-import { listWebhookEndpoints } from '../../../app/list-webhook-endpoints.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
-import { sendTestWebhookEvent } from '../../../app/send-test-webhook-event.ts';
-import { updateWebhookEndpoint } from '../../../app/update-webhook-endpoint.ts';
+import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-endpoint.ts';
 import {
   closeWebhookRotation,
   createWebhookEndpoint,
@@ -16,7 +13,10 @@ import {
   retrieveWebhookEndpoint,
   retryDelivery,
   rotateWebhookSecret,
-} from '../../../app/webhook-endpoints.ts';
+} from '../../../app/webhooks/endpoints.ts';
+import { listWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
+import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
+import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import { createWebhookSender, type SenderOptions } from '../../../webhooks/sender.ts';
 
 /** The operator's webhook routes. Manual retries are sent from this process, with its own sender. */

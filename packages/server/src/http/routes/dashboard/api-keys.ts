@@ -1,13 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
+import { listApiKeysOfTenant } from '../../../app/api-keys/list-api-keys.ts';
+import { revokeApiKey } from '../../../app/api-keys/revoke-api-key.ts';
+import { rollApiKey } from '../../../app/api-keys/roll-api-key.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { createApiKey } from '../../../app/create-merchant.ts';
-import { recordAudit } from '../../../app/dashboard-audit.ts';
-import { listApiKeysOfTenant } from '../../../app/list-api-keys.ts';
+import { recordAudit } from '../../../app/dashboard/audit.ts';
+import { createApiKey } from '../../../app/merchants/create-merchant.ts';
 import { createdApiKeyResource } from '../../../app/resources/operator.ts';
-import { revokeApiKey } from '../../../app/revoke-api-key.ts';
-import { rollApiKey } from '../../../app/roll-api-key.ts';
 import { apiKeysPage } from '../../../dashboard/api-keys-page.ts';
 import { rt } from '../../../dashboard/i18n-rest.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { searchAudit } from '../../../app/dashboard-audit.ts';
+import { searchAudit } from '../../../app/dashboard/audit.ts';
 import { auditForbiddenPage, auditPage, auditTitle } from '../../../dashboard/audit-page.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
-import { listClients } from '../../../app/client-telemetry.ts';
+import { listClients } from '../../../app/clients/client-telemetry.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { clientsPage } from '../../../dashboard/clients-page.ts';
 import { rt } from '../../../dashboard/i18n-rest.ts';

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { dashboardOverview } from '../../../app/dashboard-overview.ts';
+import { dashboardOverview } from '../../../app/dashboard/overview.ts';
 import { rt } from '../../../dashboard/i18n-rest.ts';
 import { overviewPage } from '../../../dashboard/overview-page.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';

@@ -4,9 +4,9 @@ import { operations, type PaymentSearchQuery, responseSchemas, routePath } from 
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../app/context.ts';
-import { paymentDetail } from '../../../app/payment-detail.ts';
+import { paymentDetail } from '../../../app/payments/payment-detail.ts';
+import { exportPaymentsCsv, searchPayments } from '../../../app/payments/search-payments.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { exportPaymentsCsv, searchPayments } from '../../../app/search-payments.ts';
 import { t } from '../../../dashboard/layout.ts';
 import {
   type PaymentsPageFilter,

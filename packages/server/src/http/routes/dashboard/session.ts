@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard-accounts.ts';
+import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard/accounts.ts';
 import type { DashboardUserRow, SessionRow } from '../../../storage/repositories/dashboard-users.ts';
 import { dashboardCallerOf, SESSION_COOKIE, sessionCookieOptions } from '../../plugins/dashboard-auth.ts';
 

@@ -7,7 +7,7 @@ import {
   pendingInvitations,
   removeUser,
   revokeInvitation,
-} from '../../../app/dashboard-team.ts';
+} from '../../../app/dashboard/team.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 
 /** The team page's changes (owners only): roles, removal, pending invitations. */

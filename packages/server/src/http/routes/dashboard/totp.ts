@@ -8,7 +8,7 @@ import {
   pendingEnrolment,
   startTotpEnrolment,
   totpStatus,
-} from '../../../app/dashboard-totp.ts';
+} from '../../../app/dashboard/totp.ts';
 import { rt } from '../../../dashboard/i18n-rest.ts';
 import { totpPage } from '../../../dashboard/totp-page.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';

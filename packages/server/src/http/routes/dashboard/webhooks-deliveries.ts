@@ -2,9 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { searchDeliveryLog, tenantDelivery } from '../../../app/dashboard-webhooks.ts';
 import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
-import { retryDelivery } from '../../../app/webhook-endpoints.ts';
+import { searchDeliveryLog, tenantDelivery } from '../../../app/webhooks/dashboard-webhooks.ts';
+import { retryDelivery } from '../../../app/webhooks/endpoints.ts';
 import { createWebhookSender } from '../../../webhooks/sender.ts';
 import { onOwn, webhookScopeOf } from './webhooks.ts';
 

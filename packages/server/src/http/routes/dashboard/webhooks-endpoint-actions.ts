@@ -2,17 +2,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { revealWebhookSecret, tenantEndpoint } from '../../../app/dashboard-webhooks.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
-import { sendTestWebhookEvent } from '../../../app/send-test-webhook-event.ts';
-import { updateWebhookEndpoint } from '../../../app/update-webhook-endpoint.ts';
+import { revealWebhookSecret, tenantEndpoint } from '../../../app/webhooks/dashboard-webhooks.ts';
 import {
   closeWebhookRotation,
   DEFAULT_ROTATION_SECONDS,
   enableEndpoint,
   resendFailedDeliveries,
   rotateWebhookSecret,
-} from '../../../app/webhook-endpoints.ts';
+} from '../../../app/webhooks/endpoints.ts';
+import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
+import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
 import { onOwn, webhookScopeOf } from './webhooks.ts';
 

@@ -1,9 +1,13 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { searchDeliveryLog, tenantDelivery, tenantEndpoint } from '../../../app/dashboard-webhooks.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
-import { listTenantWebhookEndpoints } from '../../../app/webhook-endpoints.ts';
+import {
+  searchDeliveryLog,
+  tenantDelivery,
+  tenantEndpoint,
+} from '../../../app/webhooks/dashboard-webhooks.ts';
+import { listTenantWebhookEndpoints } from '../../../app/webhooks/endpoints.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
 import {
   type DeliveryLogFilter,

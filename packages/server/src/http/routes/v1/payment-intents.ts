@@ -1,17 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, PaymentIntentProblem, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { cancelPaymentIntent } from '../../../app/cancel-payment-intent.ts';
-import { confirmPaymentIntent, gatewayDeclineError } from '../../../app/confirm-payment-intent.ts';
 import type { AppContext } from '../../../app/context.ts';
+import { connectorFor, gatewayKeyOf } from '../../../app/gateways/connectors.ts';
+import { cancelPaymentIntent } from '../../../app/payments/cancel-payment-intent.ts';
+import { confirmPaymentIntent, gatewayDeclineError } from '../../../app/payments/confirm-payment-intent.ts';
 import {
   createPaymentIntent,
   preparePaymentIntent,
   writePaymentIntentWithKey,
-} from '../../../app/create-payment-intent.ts';
-import { connectorFor, gatewayKeyOf } from '../../../app/gateway-connectors.ts';
+} from '../../../app/payments/create-payment-intent.ts';
+import { assertClientSecret, retrievePaymentIntent } from '../../../app/payments/retrieve-payment-intent.ts';
 import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { assertClientSecret, retrievePaymentIntent } from '../../../app/retrieve-payment-intent.ts';
 import { respondIdempotently } from '../../plugins/idempotency.ts';
 import { principalOf } from '../../principal.ts';
 

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { listTransactions, type TransactionListPage } from '../../../app/list-transactions.ts';
+import { listTransactions, type TransactionListPage } from '../../../app/transactions/list-transactions.ts';
 import { principalOf } from '../../principal.ts';
 
 export async function transactionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {

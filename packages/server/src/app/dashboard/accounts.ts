@@ -1,0 +1,268 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DashboardRole } from '../../domain/dashboard-roles.ts';
+import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { newId, randomBase62 } from '../../domain/ids.ts';
+import {
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from '../../domain/passwords.ts';
+import { queueMail } from '../../mail/queue.ts';
+import type { Queryable } from '../../storage/db.ts';
+import { findUserEmail } from '../../storage/repositories/dashboard-team.ts';
+import {
+  type DashboardUserRow,
+  deleteSession,
+  deleteSessionsOfUser,
+  findInvitationForUpdate,
+  findLiveSession,
+  findUserByEmail,
+  insertInvitation,
+  insertSession,
+  insertUser,
+  markInvitationAccepted,
+  recordSignInResult,
+  type SessionRow,
+} from '../../storage/repositories/dashboard-users.ts';
+import { findMerchant } from '../../storage/repositories/merchants.ts';
+import type { AppContext } from '../context.ts';
+import { recordAudit } from './audit.ts';
+import { invitationMail, type MailLanguage } from './invitation-mail.ts';
+import { checkSecondFactor } from './totp.ts';
+
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+/** Failures allowed before sign-in is blocked; each further failure doubles the block. */
+export const SIGN_IN_FREE_FAILURES = 5;
+const SIGN_IN_BLOCK_BASE_MS = 30_000;
+const SIGN_IN_BLOCK_MAX_MS = 15 * 60_000;
+
+/** Session ids and invitation tokens are looked up by their SHA-256; the table never holds one. */
+export function secretDigest(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+function normaliseEmail(value: string): string {
+  const email = value.trim().toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) {
+    throw new ValidationError('email', 'must be an e-mail address');
+  }
+  return email;
+}
+
+/**
+ * An invitation to join `merchantId` with `role`; answers the token, shown once (the invitee
+ * sets a password with it). `invitedBy` is null when the operator invites (the first owner).
+ */
+export async function inviteUser(
+  ctx: AppContext,
+  merchantId: string,
+  input: { email: string; role: DashboardRole },
+  invitedBy: string | null,
+  language: MailLanguage = 'en',
+): Promise<{ token: string; email: string; role: DashboardRole; expiresAt: Date }> {
+  const email = normaliseEmail(input.email);
+  const token = `inv_${randomBase62(32)}`;
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
+  await ctx.db.transaction(async (tx) => {
+    const merchant = await findMerchant(tx, merchantId);
+    if (!merchant) throw new NotFoundError('merchant', merchantId);
+    if (await findUserByEmail(tx, email))
+      throw new ValidationError('email', 'already belongs to a dashboard user');
+    await insertInvitation(tx, {
+      token_hash: secretDigest(token),
+      merchant_id: merchantId,
+      email,
+      role: input.role,
+      invited_by: invitedBy,
+      expires_at: expiresAt,
+      accepted_at: null,
+      created_at: now,
+    });
+    await recordAudit(tx, now, {
+      merchantId,
+      userId: invitedBy,
+      action: 'invitation.created',
+      target: email,
+    });
+    const acceptUrl = `${ctx.publicUrl}/dashboard/accept-invitation?lang=${language}&token=${token}`;
+    const facts = {
+      merchantName: merchant.name,
+      invitedBy: invitedBy ? await findUserEmail(tx, invitedBy) : null,
+      role: input.role,
+      acceptUrl,
+      expiresAt,
+    };
+    // The token's digest names the invitation without being the secret.
+    const dedupeKey = `invitation:${secretDigest(token)}`;
+    await queueMail(tx, now, { ...invitationMail(language, facts, dedupeKey), merchantId, to: [email] });
+  });
+  return { token, email, role: input.role, expiresAt };
+}
+
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    throw new ValidationError(
+      'password',
+      `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long`,
+    );
+  }
+}
+
+/** Turns an open invitation into a user with the password chosen; the token works once. */
+export async function acceptInvitation(
+  ctx: AppContext,
+  input: { token: string; password: string },
+): Promise<{ userId: string; merchantId: string }> {
+  checkPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const invitation = await findInvitationForUpdate(tx, secretDigest(input.token));
+    if (!invitation || invitation.accepted_at || invitation.expires_at <= now) {
+      throw new ValidationError('token', 'is unknown, expired or already used; ask for a new invitation');
+    }
+    if (await findUserByEmail(tx, invitation.email)) {
+      throw new ValidationError('token', 'its address already belongs to a dashboard user');
+    }
+    const userId = newId('usr');
+    await insertUser(tx, {
+      id: userId,
+      merchant_id: invitation.merchant_id,
+      email: invitation.email,
+      role: invitation.role,
+      password_hash: passwordHash,
+      failed_sign_ins: 0,
+      sign_in_blocked_until: null,
+      created_at: now,
+    });
+    await markInvitationAccepted(tx, invitation.token_hash, now);
+    await recordAudit(tx, now, {
+      merchantId: invitation.merchant_id,
+      userId,
+      action: 'invitation.accepted',
+      target: invitation.email,
+    });
+    return { userId, merchantId: invitation.merchant_id };
+  });
+}
+
+/** Compared against when the address is unknown, so that timing does not tell which addresses exist. */
+let decoyHash: Promise<string> | null = null;
+
+function signInFailed(): AppError {
+  return new AuthenticationError('invalid_credentials', 'The e-mail address or the password is wrong.');
+}
+
+/**
+ * Checks the password and opens a session: answers the session id (the cookie's value, never
+ * stored) and its CSRF token. After SIGN_IN_FREE_FAILURES failures the account is blocked for a
+ * doubling time (429 with Retry-After), whatever password is tried, so guessing is slow.
+ */
+export async function signIn(
+  ctx: AppContext,
+  input: { email: string; password: string; totp_code?: string },
+): Promise<{ sessionId: string; csrfToken: string; user: DashboardUserRow }> {
+  const email = input.email.trim().toLowerCase();
+  const now = ctx.clock.now();
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user) {
+    decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    await verifyPassword(input.password, await decoyHash);
+    throw signInFailed();
+  }
+  if (user.sign_in_blocked_until && user.sign_in_blocked_until > now) {
+    const seconds = Math.ceil((user.sign_in_blocked_until.getTime() - now.getTime()) / 1000);
+    throw new AppError('rate_limited', `Too many failed sign-ins; try again in ${seconds} s.`, {
+      retryAfterSeconds: seconds,
+    });
+  }
+  const good = await verifyPassword(input.password, user.password_hash);
+  return ctx.db
+    .transaction(async (tx) => {
+      // A right password with a wrong second factor counts as a failure (the same throttle);
+      // a missing code does not, the form just asks for it.
+      const second = good ? await checkSecondFactor(ctx, tx, user.id, input.totp_code, now) : 'failed';
+      if (second === 'missing') return 'second_factor_missing' as const;
+      if (!good || second === 'failed') {
+        const failures = user.failed_sign_ins + 1;
+        const over = failures - SIGN_IN_FREE_FAILURES;
+        const blockedUntil =
+          over > 0
+            ? new Date(
+                now.getTime() + Math.min(SIGN_IN_BLOCK_BASE_MS * 2 ** (over - 1), SIGN_IN_BLOCK_MAX_MS),
+              )
+            : null;
+        await recordSignInResult(tx, user.id, failures, blockedUntil);
+        await recordAudit(tx, now, {
+          merchantId: user.merchant_id,
+          userId: user.id,
+          action: 'sign_in.failed',
+        });
+        return null;
+      }
+      await recordSignInResult(tx, user.id, 0, null);
+      const sessionId = randomBase62(43);
+      const csrfToken = randomBase62(43);
+      await insertSession(tx, {
+        id_hash: secretDigest(sessionId),
+        user_id: user.id,
+        csrf_token: csrfToken,
+        expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+        created_at: now,
+      });
+      await recordAudit(tx, now, {
+        merchantId: user.merchant_id,
+        userId: user.id,
+        action: 'sign_in.succeeded',
+      });
+      return { sessionId, csrfToken, user };
+    })
+    .then((opened) => {
+      if (opened === 'second_factor_missing') {
+        throw new AppError(
+          'invalid_credentials',
+          'Two-step sign-in is on: send the authentication code too.',
+          {
+            errors: [{ field: 'totp_code', message: 'is required: two-step sign-in is on for this user' }],
+          },
+        );
+      }
+      if (!opened) throw signInFailed();
+      return opened;
+    });
+}
+
+/** The session a cookie names, or null when it is unknown or expired. */
+export async function resolveSession(
+  ctx: AppContext,
+  sessionId: string,
+): Promise<{ session: SessionRow; user: DashboardUserRow } | null> {
+  return findLiveSession(ctx.db, secretDigest(sessionId), ctx.clock.now());
+}
+
+export async function signOut(ctx: AppContext, user: DashboardUserRow, sessionId: string): Promise<void> {
+  await ctx.db.transaction(async (tx: Queryable) => {
+    await deleteSession(tx, secretDigest(sessionId));
+    await recordAudit(tx, ctx.clock.now(), {
+      merchantId: user.merchant_id,
+      userId: user.id,
+      action: 'sign_out',
+    });
+  });
+}
+
+/** Ends every session of the user, on every device (this one included). */
+export async function signOutEverywhere(ctx: AppContext, user: DashboardUserRow): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const ended = await deleteSessionsOfUser(tx, user.id);
+    await recordAudit(tx, ctx.clock.now(), {
+      merchantId: user.merchant_id,
+      userId: user.id,
+      action: 'sign_out.everywhere',
+    });
+    return ended;
+  });
+}

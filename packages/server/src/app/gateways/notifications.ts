@@ -1,0 +1,148 @@
+import { AuthenticationError, NotFoundError } from '../../domain/errors.ts';
+import { hasIdShape } from '../../domain/ids.ts';
+import {
+  type GatewayConnector,
+  type GatewayNotificationBatch,
+  GatewayNotificationError,
+} from '../../gateways/connector.ts';
+import type { Queryable } from '../../storage/db.ts';
+import { findAttemptByKey } from '../../storage/repositories/charge-attempts.ts';
+import {
+  findGatewayAccountById,
+  type GatewayAccountRecord,
+} from '../../storage/repositories/gateway-accounts.ts';
+import { recordGatewayNotification } from '../../storage/repositories/gateway-notifications.ts';
+import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import type { AppContext } from '../context.ts';
+import { applyChargeOutcome } from '../payments/charge-outcomes.ts';
+import { applyRefundNotification } from '../refunds/refund-outcome.ts';
+import type { NotificationHandler, NotificationHandlers } from './notification-handler.ts';
+
+/** A charge's new state (the payer's decision on a challenge page, or a pending charge settled). */
+const applyChargeNotification: NotificationHandler<'charge'> = async (ctx, tx, gatewayId, notification) => {
+  const found = await findAttemptByKey(tx, gatewayId, notification.idempotencyKey);
+  if (!found) return `gateway ${gatewayId} notified about unknown charge ${notification.idempotencyKey}`;
+  // Lock order: the intent, then its attempt (as every writer of both).
+  const intent = await findPaymentIntentById(tx, found.paymentIntentId, { forUpdate: true });
+  const attempt = await findAttemptByKey(tx, gatewayId, notification.idempotencyKey, { forUpdate: true });
+  if (!intent || !attempt) return `charge ${notification.idempotencyKey} lost its intent`;
+  const applied = await applyChargeOutcome(
+    tx,
+    intent,
+    attempt,
+    notification.outcome,
+    'notification',
+    ctx.clock.now(),
+  );
+  return applied.warning;
+};
+
+/** The dispatch point by subject; the refund handler finds its refund by `notification.idempotencyKey`. */
+export const notificationHandlers: NotificationHandlers = {
+  charge: applyChargeNotification,
+  refund: applyRefundNotification,
+};
+
+interface NotificationSource {
+  connector: GatewayConnector;
+  /** The gateway_id of the charges and refunds it reports about. */
+  gatewayId: string;
+  /** What received notifications are recorded under, for deduplication. */
+  receivedAs: string;
+  /** For a merchant's account: only that merchant's payments in that mode may be reported about. */
+  owner: GatewayAccountRecord | null;
+}
+
+/**
+ * Who a notification address names: a merchant's gateway account (`/gateway-notifications/gwa_...`,
+ * verified with that account's secret) or a gateway of the process by its gateway_id.
+ */
+async function notificationSource(ctx: AppContext, addressedTo: string): Promise<NotificationSource> {
+  if (hasIdShape(addressedTo, 'gwa')) {
+    const account = await findGatewayAccountById(ctx.db, addressedTo);
+    if (!account) throw new NotFoundError('gateway account', addressedTo);
+    return {
+      connector: ctx.gatewayAccounts.connectorOf(account),
+      gatewayId: account.gatewayId,
+      receivedAs: account.id,
+      owner: account,
+    };
+  }
+  const connector = ctx.gateways.get(addressedTo);
+  if (!connector) throw new NotFoundError('gateway', addressedTo);
+  return { connector, gatewayId: addressedTo, receivedAs: addressedTo, owner: null };
+}
+
+/** Every key Paygate sends a gateway starts with the payment intent's id (`pi_...:attempt:1`). */
+async function ownedBy(tx: Queryable, owner: GatewayAccountRecord, idempotencyKey: string): Promise<boolean> {
+  const intentId = idempotencyKey.split(':')[0] ?? '';
+  const intent = await findPaymentIntentById(tx, intentId);
+  return (
+    intent !== null &&
+    intent.merchantId === owner.merchantId &&
+    intent.livemode === owner.livemode &&
+    intent.gatewayId === owner.gatewayId
+  );
+}
+
+/**
+ * Verifies a gateway's notification request on its exact bytes and applies each item once: the
+ * rows that mark them received and the changes they make commit together, so a batch is applied
+ * whole or not at all (the gateway then sends it again). A bad signature is
+ * `invalid_webhook_signature`. Returns the acknowledgement the gateway expects, if any.
+ */
+export async function receiveGatewayNotification(
+  ctx: AppContext,
+  addressedTo: string,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+  handlers: NotificationHandlers = notificationHandlers,
+): Promise<{
+  duplicate: boolean;
+  warning: string | null;
+  acknowledgement: GatewayNotificationBatch['acknowledgement'];
+}> {
+  const source = await notificationSource(ctx, addressedTo);
+  const { connector, gatewayId, owner } = source;
+  let batch: GatewayNotificationBatch;
+  try {
+    batch = connector.parseNotifications(rawBody, headers);
+  } catch (error) {
+    if (!(error instanceof GatewayNotificationError)) throw error;
+    throw new AuthenticationError(
+      'invalid_webhook_signature',
+      `The notification could not be verified: ${error.message}.`,
+    );
+  }
+  const applied = await ctx.db.transaction(async (tx) => {
+    const warnings: string[] = [];
+    let fresh = 0;
+    for (const notification of batch.items) {
+      const first = await recordGatewayNotification(
+        tx,
+        {
+          gatewayId: source.receivedAs,
+          notificationId: notification.notificationId,
+          subject: notification.subject,
+          idempotencyKey: notification.idempotencyKey,
+        },
+        ctx.clock.now(),
+      );
+      if (!first) continue;
+      fresh += 1;
+      if (owner && !(await ownedBy(tx, owner, notification.idempotencyKey))) {
+        warnings.push(
+          `gateway account ${addressedTo} notified about ${notification.idempotencyKey}, not its own`,
+        );
+        continue;
+      }
+      const warning =
+        notification.subject === 'charge'
+          ? await handlers.charge(ctx, tx, gatewayId, notification)
+          : await handlers.refund(ctx, tx, gatewayId, notification);
+      if (warning) warnings.push(warning);
+    }
+    return { duplicate: fresh === 0, warning: warnings.length > 0 ? warnings.join('; ') : null };
+  });
+  return { ...applied, acknowledgement: batch.acknowledgement };
+}

@@ -1,0 +1,449 @@
+import { AppError } from '../../domain/errors.ts';
+import { type ChargeResult, canTransition, type IntentAction } from '../../domain/payment-intent.ts';
+import type {
+  ChargeOutcome,
+  ChargeRequest,
+  FailureCode,
+  GatewayConnector,
+  KeepsConnectorData,
+} from '../../gateways/connector.ts';
+import { type Queryable, together } from '../../storage/db.ts';
+import {
+  type AttemptChange,
+  type AttemptStatus,
+  type ChargeAttemptRecord,
+  deletePendingPaymentTransaction,
+  findAttemptByKey,
+  findOpenAttempt,
+  updateAttempt,
+} from '../../storage/repositories/charge-attempts.ts';
+import {
+  findPaymentIntentById,
+  type PaymentIntentRecord,
+} from '../../storage/repositories/payment-intents.ts';
+import { settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
+import type { AppContext } from '../context.ts';
+import { applyIntentAction, StaleStateError } from './intent-status.ts';
+import { recordLateCapture } from './late-captures.ts';
+
+/** Where an outcome came from: the answer to our charge, a sync we asked for, or a notification. */
+export type OutcomeSource = 'charge' | 'sync' | 'notification';
+
+export interface AppliedOutcome {
+  intent: PaymentIntentRecord;
+  /** Set when this outcome moved the intent to FAILED: the confirm answers 402 with it. */
+  failure: { code: FailureCode; message: string } | null;
+  /** Set when the gateway refused to take the charge (nothing was charged): the confirm answers 503. */
+  unavailable: { retryAfterSeconds: number; detail: string } | null;
+  /** Something an operator should look at (logged by the caller). */
+  warning: string | null;
+}
+
+/** Seconds a CHARGING attempt is left to its confirm before reconciliation looks at it (a crash). */
+export const CHARGING_LEASE_SECONDS = 120;
+/** How often an intent waiting for the payer is synced, in case the gateway's notification is lost. */
+export const REQUIRES_ACTION_CHECK_SECONDS = 600;
+const CHECK_BACKOFF_BASE_SECONDS = 30;
+const CHECK_BACKOFF_MAX_SECONDS = 3600;
+/**
+ * A delayed charge (the amount-13 rule) that the gateway refuses to take (`unavailable`) is sent
+ * again with a back-off (30 s doubling, at least the gateway's Retry-After), this many times in
+ * all; then the intent FAILS: the gateway said each time that it did not take the charge, so
+ * nothing was charged. About 16 minutes after the due time with the simulator.
+ */
+export const DELAYED_CHARGE_MAX_TRIES = 6;
+/**
+ * An open charge whose outcome is still unknown this long after confirm (no answer, pending, or a
+ * gateway that cannot be asked) is given up: the intent FAILS and the attempt is TIMED_OUT.
+ * Reconciliation keeps asking the gateway about it for `LATE_WATCH_SECONDS` more, at most hourly:
+ * a success it finds then is a late capture, refunded automatically (app/payments/late-captures.ts).
+ */
+export const PROCESSING_DEADLINE_SECONDS = 24 * 60 * 60;
+export const LATE_WATCH_SECONDS = 7 * 24 * 60 * 60;
+
+/** The longest connector data kept beside a gateway reference (see `KeepsConnectorData`). */
+export const CONNECTOR_DATA_MAX_LENGTH = 4096;
+
+/** The connector data of an outcome that may be kept, or null (none, or too long to keep). */
+export function keptConnectorData(outcome: object): string | null {
+  const data = (outcome as KeepsConnectorData).connectorData;
+  return typeof data === 'string' && data.length <= CONNECTOR_DATA_MAX_LENGTH ? data : null;
+}
+
+/** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
+export function nextCheckAt(now: Date, checks: number): Date {
+  const seconds = Math.min(CHECK_BACKOFF_MAX_SECONDS, CHECK_BACKOFF_BASE_SECONDS * 2 ** Math.min(checks, 20));
+  return new Date(now.getTime() + seconds * 1000);
+}
+
+export function addSeconds(now: Date, seconds: number): Date {
+  return new Date(now.getTime() + seconds * 1000);
+}
+
+/**
+ * What the gateway is asked to charge for an attempt; the same every time it is sent again.
+ * `returnUrl`: where the gateway sends the payer back (see `gatewayReturnAddress`).
+ */
+export function chargeRequestFor(
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  returnUrl: string | null,
+): ChargeRequest {
+  return {
+    idempotencyKey: attempt.idempotencyKey,
+    paymentIntentId: intent.id,
+    amountMinor: intent.amountMinor,
+    currency: intent.currency,
+    paymentMethodToken: attempt.paymentMethodToken,
+    livemode: intent.livemode,
+    returnUrl,
+  };
+}
+
+/** A connector that throws has given no readable answer: the outcome is unknown, never failure. */
+export async function outcomeOrUnknown(
+  connector: GatewayConnector,
+  call: (connector: GatewayConnector) => Promise<ChargeOutcome>,
+): Promise<ChargeOutcome> {
+  try {
+    return await call(connector);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unknown error';
+    return { kind: 'indeterminate', detail: `connector ${connector.id} threw: ${reason}` };
+  }
+}
+
+/** The state-machine action for a charge result, by where the intent stands. */
+function actionFor(intent: PaymentIntentRecord, result: ChargeResult): IntentAction | null {
+  if (intent.status === 'CREATED') return { type: 'confirm', result };
+  if (result === 'requires_action') return null;
+  const action: IntentAction = { type: 'gateway_outcome', result };
+  return canTransition(intent.status, action) ? action : null;
+}
+
+const pastDeadline = (attempt: ChargeAttemptRecord, now: Date) =>
+  now.getTime() - attempt.createdAt.getTime() >= PROCESSING_DEADLINE_SECONDS * 1000;
+
+const isOpen = (status: AttemptStatus) =>
+  status === 'CHARGING' || status === 'DELAYED' || status === 'REQUIRES_ACTION' || status === 'PROCESSING';
+
+/** Writes an attempt's change, guarded by the state it was read in (see `StaleStateError`). */
+async function moveAttempt(
+  tx: Queryable,
+  attempt: ChargeAttemptRecord,
+  change: AttemptChange,
+): Promise<void> {
+  if (!(await updateAttempt(tx, attempt, change))) {
+    throw new StaleStateError(`attempt ${attempt.idempotencyKey} is no longer ${attempt.status}`);
+  }
+}
+
+/**
+ * Applies what a gateway said about an attempt's charge, in the caller's transaction. Only
+ * transitions the state machine allows happen: a late, repeated or out-of-order outcome changes
+ * nothing. The intent's event and its PAYMENT transaction are written in the same transaction.
+ * The decision is taken on `intent` and `attempt` as given; every write is guarded by the state
+ * it was taken on (`StaleStateError` otherwise). Either the caller holds both row locks, or the
+ * guarded writes take them: the intent's always first, as every writer of both does.
+ */
+export async function applyChargeOutcome(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  outcome: ChargeOutcome,
+  source: OutcomeSource,
+  now: Date,
+): Promise<AppliedOutcome> {
+  const unchanged: AppliedOutcome = { intent, failure: null, unavailable: null, warning: null };
+  if (!isOpen(attempt.status)) {
+    if (attempt.status === 'TIMED_OUT' || attempt.status === 'ABANDONED') {
+      await watchClosed(tx, attempt, outcome, source, now);
+    }
+    // A capture of an attempt that was closed otherwise (abandoned by a cancel or an expiry, timed
+    // out, ...): the gateway holds money our books say was not taken. Recorded here, refunded by
+    // the repair worker (app/payments/late-captures.ts).
+    if (outcome.kind !== 'succeeded' || attempt.status === 'SUCCEEDED') return unchanged;
+    const late = await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now);
+    return { ...unchanged, warning: late };
+  }
+  const keepOpen = (status: AttemptStatus, nextAt: Date, checked = source === 'sync') =>
+    moveAttempt(tx, attempt, {
+      status,
+      gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
+      connectorData: keptConnectorData(outcome),
+      nextCheckAt: nextAt,
+      checked,
+      updatedAt: now,
+    });
+  // Unknown for too long: given up (the intent fails); a later success is a late capture.
+  if (
+    source === 'sync' &&
+    (outcome.kind === 'pending' || outcome.kind === 'indeterminate' || outcome.kind === 'unavailable') &&
+    pastDeadline(attempt, now)
+  ) {
+    return timeOut(tx, intent, attempt, now);
+  }
+  const recheck = nextCheckAt(now, attempt.checks + (source === 'sync' ? 1 : 0));
+
+  switch (outcome.kind) {
+    case 'succeeded':
+    case 'failed':
+      return settle(tx, intent, attempt, outcome, now, source);
+    case 'requires_action': {
+      if (intent.status === 'CREATED') {
+        const action: IntentAction = { type: 'confirm', result: 'requires_action' };
+        const updated = await applyIntentAction(tx, intent, action, now, {
+          redirectUrl: outcome.redirectUrl,
+        });
+        await keepOpen('REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
+        return { ...unchanged, intent: updated };
+      }
+      if (intent.status === 'REQUIRES_ACTION') {
+        await keepOpen('REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
+        return unchanged;
+      }
+      // The intent already answered PROCESSING (a delayed or unanswered charge), so the payer never
+      // saw the gateway's page and cannot complete it: nothing will be charged.
+      return settle(
+        tx,
+        intent,
+        attempt,
+        {
+          kind: 'failed',
+          gatewayReference: outcome.gatewayReference,
+          failureCode: 'gateway_rejected',
+          message: 'The gateway asked for the payer to authenticate, which this payment could not offer.',
+        },
+        now,
+        source,
+      );
+    }
+    case 'pending':
+    case 'indeterminate': {
+      // Unknown is never failure: a confirmed intent waits in PROCESSING. An unreadable answer
+      // leaves an intent waiting for the payer as it is; only a definite "pending" moves it.
+      const result = outcome.kind === 'pending' || intent.status === 'CREATED' ? 'processing' : null;
+      const action = result ? actionFor(intent, result) : null;
+      const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
+      const status: AttemptStatus = updated.status === 'REQUIRES_ACTION' ? 'REQUIRES_ACTION' : 'PROCESSING';
+      await keepOpen(
+        status,
+        status === 'REQUIRES_ACTION' ? addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS) : recheck,
+      );
+      return { ...unchanged, intent: updated };
+    }
+    case 'unavailable': {
+      if (source === 'charge' && attempt.status === 'CHARGING') {
+        // The gateway did not take the charge: the attempt ends, the intent may be confirmed again.
+        await moveAttempt(tx, attempt, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now });
+        await deletePendingPaymentTransaction(tx, intent.id);
+        return {
+          ...unchanged,
+          unavailable: { retryAfterSeconds: outcome.retryAfterSeconds, detail: outcome.detail },
+        };
+      }
+      if (attempt.status === 'DELAYED') {
+        // Nothing was charged; the delayed charge is sent again, a bounded number of times.
+        const tries = attempt.checks + 1;
+        if (tries >= DELAYED_CHARGE_MAX_TRIES) {
+          return settle(
+            tx,
+            intent,
+            attempt,
+            {
+              kind: 'failed',
+              gatewayReference: null,
+              failureCode: 'gateway_rejected',
+              message: `The gateway did not take the charge in ${tries} tries; nothing was charged.`,
+            },
+            now,
+            source,
+          );
+        }
+        const pause = Math.max(outcome.retryAfterSeconds, CHECK_BACKOFF_BASE_SECONDS * 2 ** (tries - 1));
+        await keepOpen('DELAYED', addSeconds(now, pause), true);
+        return unchanged;
+      }
+      // A sync the gateway could not answer is simply tried later.
+      await keepOpen(attempt.status, recheck);
+      return unchanged;
+    }
+    default: {
+      const unreachable: never = outcome;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Applies an outcome for an attempt in its own transaction, taking the intent's lock and then the
+ * attempt's (the order every writer of both uses).
+ *
+ * `intent`, when given, is the intent as the caller last saw it (the confirm that just recorded
+ * the attempt): the outcome is first applied on it and on `attempt` as they are, with no read,
+ * since in the common case nobody has touched either meanwhile. If someone has, that transaction
+ * rolls back and the outcome is applied again on both rows read under their locks.
+ */
+export async function applyAttemptOutcome(
+  ctx: AppContext,
+  attempt: ChargeAttemptRecord,
+  outcome: ChargeOutcome,
+  source: OutcomeSource,
+  intent?: PaymentIntentRecord,
+): Promise<AppliedOutcome> {
+  if (intent) {
+    try {
+      return await ctx.db.transaction((tx) =>
+        applyChargeOutcome(tx, intent, attempt, outcome, source, ctx.clock.now()),
+      );
+    } catch (error) {
+      if (!(error instanceof StaleStateError)) throw error;
+    }
+  }
+  return ctx.db.transaction(async (tx) => {
+    const intent = await findPaymentIntentById(tx, attempt.paymentIntentId, { forUpdate: true });
+    const current = await findAttemptByKey(tx, attempt.gatewayId, attempt.idempotencyKey, {
+      forUpdate: true,
+    });
+    if (!intent || !current) throw new Error(`attempt ${attempt.idempotencyKey} vanished`);
+    return applyChargeOutcome(tx, intent, current, outcome, source, ctx.clock.now());
+  });
+}
+
+/** A definite success or failure: the intent, its attempt and its PAYMENT transaction settle. */
+async function settle(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  outcome: Extract<ChargeOutcome, { kind: 'succeeded' | 'failed' }>,
+  now: Date,
+  source: OutcomeSource,
+): Promise<AppliedOutcome> {
+  const succeeded = outcome.kind === 'succeeded';
+  const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
+  // The intent first: its guarded UPDATE takes its row lock before the attempt's. The attempt's
+  // and the PAYMENT transaction's UPDATEs do not wait for the intent's answer: pipelined, all three
+  // travel in one round trip (a stale intent throws, and the other changes roll back with the
+  // transaction). The transaction settles only with the intent, so only when there is an action.
+  const lastPaymentError = succeeded
+    ? null
+    : { code: outcome.failureCode, declineCode: outcome.declineCode ?? null, message: outcome.message };
+  const [updated] = await together(
+    tx,
+    async () => (action ? applyIntentAction(tx, intent, action, now, { lastPaymentError }) : null),
+    () =>
+      moveAttempt(tx, attempt, {
+        status: succeeded ? 'SUCCEEDED' : 'FAILED',
+        gatewayReference: outcome.gatewayReference,
+        connectorData: keptConnectorData(outcome),
+        failureCode: succeeded ? null : outcome.failureCode,
+        nextCheckAt: null,
+        updatedAt: now,
+      }),
+    async () =>
+      action ? settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now) : undefined,
+  );
+  if (!updated) {
+    const late =
+      succeeded && intent.status !== 'SUCCEEDED'
+        ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now)
+        : null;
+    return {
+      intent,
+      failure: null,
+      unavailable: null,
+      warning:
+        late ??
+        `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
+    };
+  }
+  return {
+    intent: updated,
+    failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
+    unavailable: null,
+    warning: null,
+  };
+}
+
+/**
+ * Gives up on an open charge whose outcome stayed unknown past `PROCESSING_DEADLINE_SECONDS`: the
+ * intent FAILS (payment_intent.failed), its PAYMENT transaction is DECLINED, and the attempt is
+ * TIMED_OUT, still watched by reconciliation for `LATE_WATCH_SECONDS` in case the gateway took the
+ * money after all (then a late capture, refunded).
+ */
+async function timeOut(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  now: Date,
+): Promise<AppliedOutcome> {
+  const action = actionFor(intent, 'failed');
+  const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
+  await moveAttempt(tx, attempt, {
+    status: 'TIMED_OUT',
+    failureCode: 'gateway_rejected',
+    nextCheckAt: addSeconds(now, CHECK_BACKOFF_MAX_SECONDS),
+    checked: true,
+    updatedAt: now,
+  });
+  if (action) await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
+  return {
+    intent: updated,
+    failure: null,
+    unavailable: null,
+    warning: `charge ${attempt.idempotencyKey} had no outcome from gateway ${attempt.gatewayId} within ${PROCESSING_DEADLINE_SECONDS} s; intent ${intent.id} failed, the charge stays watched for a late capture`,
+  };
+}
+
+/**
+ * The next look at an attempt closed while its charge was still open at the gateway (TIMED_OUT,
+ * or ABANDONED with the payer still on the gateway's page, whose approval notification might be
+ * lost): with the back-off, at most hourly, until its watch ends (`LATE_WATCH_SECONDS` after the
+ * processing deadline), and none after a definite answer (a success is recorded as a late capture
+ * by the caller; a failure settles the doubt).
+ */
+async function watchClosed(
+  tx: Queryable,
+  attempt: ChargeAttemptRecord,
+  outcome: ChargeOutcome,
+  source: OutcomeSource,
+  now: Date,
+): Promise<void> {
+  const definite = outcome.kind === 'succeeded' || outcome.kind === 'failed';
+  const watchEnds = attempt.createdAt.getTime() + (PROCESSING_DEADLINE_SECONDS + LATE_WATCH_SECONDS) * 1000;
+  const next = nextCheckAt(now, attempt.checks + 1);
+  await moveAttempt(tx, attempt, {
+    status: attempt.status,
+    gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
+    nextCheckAt: definite || next.getTime() > watchEnds ? null : next,
+    checked: source === 'sync',
+    updatedAt: now,
+  });
+}
+
+/**
+ * Ends the open attempt of an intent that is being canceled or expired: one still waiting for the
+ * payer is abandoned (and watched, see `watchClosed`) and its PAYMENT transaction declined. A charge that is being sent right now
+ * cannot be stopped, so the operation is refused until its answer is in.
+ */
+export async function abandonOpenAttempt(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  now: Date,
+): Promise<void> {
+  const attempt = await findOpenAttempt(tx, intent.id, { forUpdate: true });
+  if (!attempt) return;
+  if (attempt.status === 'CHARGING' || attempt.status === 'DELAYED') {
+    throw new AppError(
+      'invalid_state_transition',
+      'A confirmation of this payment intent is in progress at the gateway; retrieve the intent to see its outcome.',
+    );
+  }
+  // The payer may still approve on the gateway's page: the attempt stays watched (a late capture).
+  await moveAttempt(tx, attempt, {
+    status: 'ABANDONED',
+    nextCheckAt: addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS),
+    updatedAt: now,
+  });
+  await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
+}

@@ -1,0 +1,177 @@
+import type { PaymentIntent } from '@paygate/contract';
+import {
+  AppError,
+  GatewayError,
+  InvalidStateTransitionError,
+  NotFoundError,
+  ValidationError,
+} from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { canTransition } from '../../domain/payment-intent.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import type { GatewayConnector } from '../../gateways/connector.ts';
+import { type Queryable, together } from '../../storage/db.ts';
+import {
+  type ChargeAttemptRecord,
+  findOpenAttempt,
+  insertChargeAttempt,
+  OpenAttemptExistsError,
+} from '../../storage/repositories/charge-attempts.ts';
+import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
+import { insertTransaction } from '../../storage/repositories/transactions.ts';
+import type { AppContext } from '../context.ts';
+import { connectorFor, gatewayKeyOf, gatewayReturnAddress, noGatewayError } from '../gateways/connectors.ts';
+import {
+  type AppliedOutcome,
+  addSeconds,
+  applyAttemptOutcome,
+  CHARGING_LEASE_SECONDS,
+  chargeRequestFor,
+  outcomeOrUnknown,
+} from './charge-outcomes.ts';
+import { applyIntentAction } from './intent-status.ts';
+
+/** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */
+export const DELAYED_OUTCOME_SECONDS = 60;
+
+export function hasDelayedOutcome(intent: Pick<PaymentIntentRecord, 'livemode' | 'amountMinor'>): boolean {
+  return !intent.livemode && intent.amountMinor % 100 === 13;
+}
+
+type Started =
+  | { kind: 'charge'; intent: PaymentIntentRecord; attempt: ChargeAttemptRecord; connector: GatewayConnector }
+  | { kind: 'delayed'; intent: PaymentIntentRecord }
+  | { kind: 'expired' };
+
+/**
+ * Confirms an intent with a payment-method token, in two transactions so that none stays open
+ * while the gateway is called:
+ *   1. lock the intent, check that it may be confirmed, record the attempt (CHARGING; the unique
+ *      index on open attempts refuses a second one) and the PENDING PAYMENT transaction; commit;
+ *   2. charge through the connector with the attempt's idempotency key;
+ *   3. apply the outcome (status, event, transaction) along the state machine, on the intent and
+ *      attempt as step 1 left them, with writes guarded by their status (read again under the
+ *      row locks only if something changed them meanwhile).
+ * A concurrent confirm meets the open attempt in step 1 and gets 409; a crash after step 1 leaves
+ * the attempt CHARGING, which reconciliation settles by syncing with the gateway.
+ *
+ * Throws 503 `gateway_unavailable` when the gateway did not take the charge (the intent stays
+ * CREATED). A decline returns normally with `failure` set; `gatewayDeclineError` makes the 402.
+ */
+export async function confirmPaymentIntent(
+  ctx: AppContext,
+  scope: TenantScope,
+  id: string,
+  input: { paymentMethodToken: string | undefined },
+): Promise<AppliedOutcome> {
+  const token = input.paymentMethodToken;
+  if (token === undefined) {
+    throw new ValidationError('payment_method_token', 'is required to confirm a payment intent');
+  }
+  const started = await ctx.db.transaction((tx) => startAttempt(ctx, tx, scope, id, token));
+  if (started.kind === 'expired') throw new InvalidStateTransitionError('EXPIRED', 'confirm');
+  if (started.kind === 'delayed') {
+    return { intent: started.intent, failure: null, unavailable: null, warning: null };
+  }
+
+  const request = chargeRequestFor(
+    started.intent,
+    started.attempt,
+    gatewayReturnAddress(ctx, started.connector, started.intent, started.attempt),
+  );
+  const outcome = await outcomeOrUnknown(started.connector, (c) => c.charge(request));
+  const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge', started.intent);
+  if (applied.unavailable) {
+    throw new GatewayError(
+      'gateway_unavailable',
+      `Gateway '${started.intent.gatewayId}' did not take the payment; nothing was charged. Confirm again after the Retry-After pause.`,
+      { retryAfterSeconds: applied.unavailable.retryAfterSeconds },
+    );
+  }
+  return applied;
+}
+
+async function startAttempt(
+  ctx: AppContext,
+  tx: Queryable,
+  scope: TenantScope,
+  id: string,
+  token: string,
+): Promise<Started> {
+  const intent = await findPaymentIntent(tx, scope, id, { forUpdate: true });
+  if (!intent) throw new NotFoundError('payment intent', id);
+  if (!canTransition(intent.status, { type: 'confirm', result: 'processing' })) {
+    throw new InvalidStateTransitionError(intent.status, 'confirm');
+  }
+  const now = ctx.clock.now();
+  // The expiry worker may not have reached it yet; an intent past expires_at is never charged. A
+  // charge in flight for it is answered first, as for a concurrent confirm.
+  if (intent.expiresAt.getTime() <= now.getTime()) {
+    if (await findOpenAttempt(tx, intent.id)) throw alreadyBeingConfirmed();
+    await applyIntentAction(tx, intent, { type: 'expire' }, now);
+    return { kind: 'expired' };
+  }
+  const delayed = hasDelayedOutcome(intent);
+  // The gateway's account (read again here, not at create: an account disabled since then takes
+  // no new charge), the attempt and its PENDING transaction do not depend on each other: on a
+  // pipelined connection all three travel in one round trip.
+  const [connector, attempt] = await together(
+    tx,
+    () => connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: true, q: tx }),
+    () =>
+      insertChargeAttempt(tx, {
+        paymentIntentId: intent.id,
+        merchantId: intent.merchantId,
+        livemode: intent.livemode,
+        gatewayId: intent.gatewayId,
+        paymentMethodToken: token,
+        status: delayed ? 'DELAYED' : 'CHARGING',
+        nextCheckAt: addSeconds(now, delayed ? DELAYED_OUTCOME_SECONDS : CHARGING_LEASE_SECONDS),
+        createdAt: now,
+        updatedAt: now,
+      }).catch((error: unknown) => {
+        // The open-attempt index, not a read before the insert, finds a confirm already in flight.
+        throw error instanceof OpenAttemptExistsError ? alreadyBeingConfirmed() : error;
+      }),
+    () =>
+      insertTransaction(tx, {
+        id: newId('txn'),
+        merchantId: intent.merchantId,
+        livemode: intent.livemode,
+        type: 'PAYMENT',
+        status: 'PENDING',
+        amountMinor: intent.amountMinor,
+        currency: intent.currency,
+        paymentIntentId: intent.id,
+        refundId: null,
+        gatewayId: intent.gatewayId,
+        createdAt: now,
+        updatedAt: now,
+      }),
+  );
+  if (!connector) throw noGatewayError(gatewayKeyOf(intent));
+  // A token this gateway cannot take at all: the transaction rolls back, so nothing is written.
+  const tokenProblem = connector.tokenProblem?.(token);
+  if (tokenProblem) throw new ValidationError('payment_method_token', tokenProblem);
+  if (delayed) {
+    const processing = await applyIntentAction(tx, intent, { type: 'confirm', result: 'processing' }, now);
+    return { kind: 'delayed', intent: processing };
+  }
+  return { kind: 'charge', intent, attempt, connector };
+}
+
+/** 409 for a confirm while another confirm of the intent is charging it. */
+function alreadyBeingConfirmed(): AppError {
+  return new AppError(
+    'invalid_state_transition',
+    'This payment intent is already being confirmed; retrieve it to see the outcome.',
+  );
+}
+
+/** The one place a decline at confirm becomes its problem: 402 with the failed intent in it. */
+export function gatewayDeclineError(
+  failure: NonNullable<AppliedOutcome['failure']>,
+  intent: PaymentIntent,
+): GatewayError {
+  return new GatewayError(failure.code, failure.message, { members: { payment_intent: intent } });
+}
