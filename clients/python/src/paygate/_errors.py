@@ -7,14 +7,11 @@ a class per code family; decide on ``code`` (or the class), never on the message
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
-if TYPE_CHECKING:
-    from ._types import PaymentIntent
-
-
-class PaygateError(Exception):
-    """Root of every error this client raises."""
+from ._error_root import InvalidPayloadError as InvalidPayloadError
+from ._error_root import PaygateError as PaygateError
+from ._types import PaymentIntent
 
 
 class ConfigurationError(PaygateError):
@@ -111,10 +108,7 @@ class CardError(APIError):
     """402 ``card_declined`` or ``gateway_rejected``; ``payment_intent`` is the failed intent."""
 
     @property
-    def payment_intent(self) -> Optional["PaymentIntent"]:
-        # Imported here: the resource types themselves raise errors defined in this module.
-        from ._types import PaymentIntent
-
+    def payment_intent(self) -> Optional[PaymentIntent]:
         intent = self.problem.get("payment_intent")
         return PaymentIntent(intent) if isinstance(intent, dict) else None
 
@@ -144,10 +138,6 @@ class SignatureVerificationError(PaygateError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
-
-
-class InvalidPayloadError(PaygateError):
-    """A webhook body is correctly signed but is not a well-formed event envelope."""
 
 
 _CLASS_BY_CODE: Dict[str, type] = {

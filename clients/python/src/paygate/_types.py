@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Dict, Mapping, Optional, TypedDict, Union
 
-from ._errors import InvalidPayloadError
+from ._error_root import InvalidPayloadError
 
 # Fields that hold money: they must be integers (a bool is not one), or the object is refused.
 _MONEY_FIELDS = ("amount_minor", "amount_refunded_minor")
