@@ -8,6 +8,7 @@ import { newId } from '../src/domain/ids.ts';
 import { testClockRoutes } from '../src/http/routes/admin/test-clock.ts';
 import { validatorCompiler } from '../src/http/validation.ts';
 import { insertChargeAttempt } from '../src/storage/repositories/charge-attempts.ts';
+import { searchPaymentIntents } from '../src/storage/repositories/payment-search.ts';
 import { insertTransaction } from '../src/storage/repositories/transactions.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, type PaymentHelpers, paymentHelpers } from './support/payments.ts';
@@ -222,12 +223,12 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(await pay.paymentTransactions(intent.id), ['DECLINED']);
       });
 
-      it('does not expire an intent whose charge is being sent', async () => {
+      it('does not expire an intent whose charge is being sent (it reads PROCESSING)', async () => {
         const intent = await pay.create({ expires_in_seconds: 60 });
         await crashedAfterPhaseOne(intent, 'tok_sim_approve');
         await advance(61);
         await expireDueIntents(svc.ctx, BATCH);
-        assert.equal((await pay.retrieve(intent.id)).status, 'CREATED');
+        assert.equal((await pay.retrieve(intent.id)).status, 'PROCESSING');
       });
 
       it('expires an intent past expires_at on confirm instead of charging it (409)', async () => {
@@ -249,7 +250,7 @@ for (const kind of databaseKinds()) {
         assert.equal(response.statusCode, 409);
         assert.equal(response.json().code, 'invalid_state_transition');
         assert.match(response.json().detail, /already being confirmed/);
-        assert.equal((await pay.retrieve(intent.id)).status, 'CREATED');
+        assert.equal((await pay.retrieve(intent.id)).status, 'PROCESSING');
         assert.deepEqual(await pay.eventTypes(intent.id), []);
       });
 
@@ -285,9 +286,34 @@ for (const kind of databaseKinds()) {
           [[1, 'CHARGING']],
         );
         assert.deepEqual(await pay.paymentTransactions(intent.id), ['PENDING']);
-        assert.equal((await pay.retrieve(intent.id)).status, 'CREATED');
+        assert.equal((await pay.retrieve(intent.id)).status, 'PROCESSING');
         const second = await pay.gatewayCharge(intent.id, 2);
         assert.equal(second.kind === 'failed' && second.gatewayReference, null, 'no charge sent');
+      });
+
+      it('reads PROCESSING, also in a status search, until the outcome is recorded; cancel is refused', async () => {
+        const intent = await pay.create();
+        await crashedAfterPhaseOne(intent, 'tok_sim_approve');
+        assert.equal((await pay.retrieve(intent.id)).status, 'PROCESSING');
+        const scope = { merchantId: merchant.id, livemode: false };
+        const found = async (status: 'CREATED' | 'PROCESSING') =>
+          (await searchPaymentIntents(svc.ctx.db, scope, { id: intent.id, status }, undefined, 10)).map(
+            (row) => row.intent.id,
+          );
+        assert.deepEqual(await found('PROCESSING'), [intent.id]);
+        assert.deepEqual(await found('CREATED'), []);
+        const cancel = await svc.request({
+          method: 'POST',
+          url: `/v1/payment-intents/${intent.id}/cancel`,
+          key: merchant.secretTest,
+        });
+        assert.equal(cancel.statusCode, 409);
+        assert.equal(cancel.json().code, 'invalid_state_transition');
+        // The gateway never got this charge: reconciliation records the failure, which then shows.
+        await advance(121);
+        await reconcileOpenCharges(svc.ctx, BATCH);
+        assert.equal((await pay.retrieve(intent.id)).status, 'FAILED');
+        assert.deepEqual(await found('PROCESSING'), []);
       });
     });
   });

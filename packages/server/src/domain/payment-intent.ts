@@ -49,6 +49,16 @@ function eventFor(to: PaymentIntentStatus): EventType | null {
   }
 }
 
+/**
+ * The status an intent is shown with. A CREATED intent whose charge has been sent to the gateway
+ * and not answered yet (a confirm in flight, or one cut off before it recorded the answer) reads
+ * PROCESSING: the payer may be charged, and a merchant that read CREATED as "not charged" would
+ * charge them again on a new intent. Confirm and cancel refuse it, as they refuse PROCESSING.
+ */
+export function shownStatus(status: PaymentIntentStatus, chargeInFlight: boolean): PaymentIntentStatus {
+  return status === 'CREATED' && chargeInFlight ? 'PROCESSING' : status;
+}
+
 function statusForResult(result: ChargeResult): PaymentIntentStatus {
   switch (result) {
     case 'succeeded':

@@ -25,6 +25,7 @@ describe('gateway idempotency keys', () => {
       amountRefundedMinor: 0,
       cancellationReason: null,
       lastPaymentError: null,
+      chargeInFlight: false,
       expiresAt: now,
       createdAt: now,
       updatedAt: now,

@@ -95,6 +95,7 @@ export async function preparePaymentIntent(
     amountRefundedMinor: 0,
     cancellationReason: null,
     lastPaymentError: null,
+    chargeInFlight: false,
     expiresAt: new Date(now.getTime() + (input.expires_in_seconds ?? DEFAULT_EXPIRY_SECONDS) * 1000),
     createdAt: now,
     updatedAt: now,

@@ -1,5 +1,6 @@
 import type { PaymentIntent } from '@paygate/contract';
 import { deriveClientSecret } from '../../domain/api-keys.ts';
+import { shownStatus } from '../../domain/payment-intent.ts';
 import type { GatewayConnector } from '../../gateways/connector.ts';
 import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 
@@ -26,7 +27,7 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
     object: 'payment_intent',
     amount_minor: intent.amountMinor,
     currency: intent.currency,
-    status: intent.status,
+    status: shownStatus(intent.status, intent.chargeInFlight),
     gateway_id: intent.gatewayId,
     redirect_url: intent.status === 'REQUIRES_ACTION' ? intent.redirectUrl : null,
     return_url: intent.returnUrl,

@@ -26,13 +26,18 @@ export interface PaymentIntentRecord {
   cancellationReason: string | null;
   /** Set when the intent became FAILED; null otherwise. */
   lastPaymentError: LastPaymentError | null;
+  /**
+   * A charge of this intent has been sent to the gateway (its attempt is CHARGING) and its answer
+   * is not recorded yet: the confirm is in flight, or it was cut off. Read, never written.
+   */
+  chargeInFlight: boolean;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** The columns an INSERT writes; the last failure is written only by a status change. */
-const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError'>>({
+const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError' | 'chargeInFlight'>>({
   id: 'plain',
   merchantId: 'plain',
   livemode: 'plain',
@@ -50,8 +55,16 @@ const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError'>>({
   updatedAt: 'plain',
 });
 
-/** What is read back: the inserted columns and the last failure. */
-export const INTENT_SELECT_COLUMNS = `${intents.columns()}, last_error_code, last_error_decline_code, last_error_message`;
+/**
+ * Whether the intent row in scope (`payment_intents`) has a charge in flight: an attempt whose
+ * gateway answer is not recorded yet. The primary key of charge_attempts finds it.
+ */
+export const CHARGE_IN_FLIGHT_SQL = `EXISTS (SELECT 1 FROM charge_attempts ca
+     WHERE ca.payment_intent_id = payment_intents.id AND ca.status = 'CHARGING')`;
+
+/** What is read back: the inserted columns, the last failure, and whether a charge is in flight. */
+export const INTENT_SELECT_COLUMNS = `${intents.columns()}, last_error_code, last_error_decline_code, last_error_message,
+       ${CHARGE_IN_FLIGHT_SQL} AS charge_in_flight`;
 
 export interface LastErrorColumns {
   last_error_code: string | null;
@@ -79,6 +92,7 @@ export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): Pa
             declineCode: row.last_error_decline_code,
             message: row.last_error_message ?? '',
           },
+    chargeInFlight: row.charge_in_flight === true,
   };
 }
 

@@ -3,6 +3,7 @@ import type { TenantScope } from '../../domain/tenant.ts';
 import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
 import type { Queryable } from '../db.ts';
 import {
+  CHARGE_IN_FLIGHT_SQL,
   INTENT_SELECT_COLUMNS,
   intentOfRow,
   type LastErrorColumns,
@@ -19,6 +20,13 @@ export interface PaymentSearchFilter {
   to?: Date;
   metadataKey?: string;
   metadataValue?: string;
+}
+
+/** The filter on the status as shown: a CREATED intent with a charge in flight reads PROCESSING. */
+function statusCondition(n: string, status: PaymentIntentStatus | undefined): string {
+  if (status === 'CREATED') return `(status = ${n} AND NOT ${CHARGE_IN_FLIGHT_SQL})`;
+  if (status === 'PROCESSING') return `(status = ${n} OR (status = 'CREATED' AND ${CHARGE_IN_FLIGHT_SQL}))`;
+  return `status = ${n}`;
 }
 
 export interface PaymentSearchRow {
@@ -45,7 +53,7 @@ export async function searchPaymentIntents(
     where.push(condition(`$${params.length}`));
   };
   if (filter.id !== undefined) add((n) => `id = ${n}`, filter.id);
-  if (filter.status !== undefined) add((n) => `status = ${n}`, filter.status);
+  if (filter.status !== undefined) add((n) => statusCondition(n, filter.status), filter.status);
   if (filter.amountMin !== undefined) add((n) => `amount_minor >= ${n}`, filter.amountMin);
   if (filter.amountMax !== undefined) add((n) => `amount_minor <= ${n}`, filter.amountMax);
   if (filter.currency !== undefined) add((n) => `currency = ${n}`, filter.currency);
