@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AccountConnectors } from '../gateways/account-connectors.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import type { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
 import type { EndpointNotices } from '../webhooks/endpoint-notices.ts';
-import type { SecretBox } from '../webhooks/secret-box.ts';
 
 /** What every use case may depend on: the database, the clock and the gateways. */
 export interface AppContext {

@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../clock.ts';
+import { createSecretBox } from '../crypto/secret-box.ts';
 import { deriveSubKey } from '../domain/api-keys.ts';
 import { createAccountConnectors } from '../gateways/account-connectors.ts';
 import type { GatewayCallLogger } from '../gateways/http-executor.ts';
@@ -7,7 +8,6 @@ import { instrumentConnector, instrumentGateways } from '../observability/instru
 import { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
 import { endpointNotices } from '../webhooks/endpoint-notices.ts';
-import { createSecretBox } from '../webhooks/secret-box.ts';
 import type { AppContext } from './context.ts';
 
 export function createAppContext(options: {

@@ -1,5 +1,5 @@
 import { type Clock, clockedCache } from '../clock.ts';
-import type { SecretBox } from '../webhooks/secret-box.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AccountConnectorDependencies, GatewayAccountFields } from './accounts.ts';
 import type { GatewayConnector } from './connector.ts';
 import { gatewayAccountKind } from './registry.ts';

@@ -1,4 +1,5 @@
 import type { AppContext } from '../app/context.ts';
+import { createSecretCache } from '../crypto/secret-box.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { EVENTS_CHANNEL } from '../storage/repositories/events.ts';
 import { type ClaimedDelivery, claimDueDeliveries } from '../storage/repositories/webhook-deliveries.ts';
@@ -9,7 +10,6 @@ import {
   recordAttempts,
   type WorkerLogger,
 } from './attempt-outcomes.ts';
-import { createSecretCache } from './secret-box.ts';
 import type { AttemptOutcome, SenderOptions, WebhookSender } from './sender.ts';
 import { createWebhookSender, DEFAULT_ATTEMPT_TIMEOUT_MS } from './sender.ts';
 

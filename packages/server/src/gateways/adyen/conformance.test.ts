@@ -1,7 +1,10 @@
 import { ADYEN_TEST_TOKENS, startAdyenFake } from '@paygate/gateway-fakes';
+import {
+  describeConnectorConformance,
+  fakeHarnessParts,
+} from '../../../test/support/connector-conformance.ts';
 import { systemClock } from '../../clock.ts';
 import { answerChallengePage } from '../challenge-client.ts';
-import { describeConnectorConformance, fakeHarnessParts } from '../conformance.ts';
 import { createAdyenConnector } from './connector.ts';
 
 describeConnectorConformance('adyen', async (receiverUrl) => {

@@ -1,6 +1,6 @@
 import { startGatewaySim } from '@paygate/gateway-sim';
+import { describeConnectorConformance } from '../../../test/support/connector-conformance.ts';
 import { answerChallengePage } from '../challenge-client.ts';
-import { describeConnectorConformance } from '../conformance.ts';
 import { createSimConnector } from './connector.ts';
 
 describeConnectorConformance('sim', async (receiverUrl) => {

@@ -1,7 +1,10 @@
 import { STRIPE_TEST_PAYMENT_METHODS, startStripeFake } from '@paygate/gateway-fakes';
+import {
+  describeConnectorConformance,
+  fakeHarnessParts,
+} from '../../../test/support/connector-conformance.ts';
 import { systemClock } from '../../clock.ts';
 import { answerChallengePage } from '../challenge-client.ts';
-import { describeConnectorConformance, fakeHarnessParts } from '../conformance.ts';
 import { createStripeConnector } from './connector.ts';
 
 describeConnectorConformance('stripe', async (receiverUrl) => {

@@ -12,7 +12,7 @@ import {
   type GatewayConnector,
   GatewayNotificationError,
   type RefundRequest,
-} from './connector.ts';
+} from '../../src/gateways/connector.ts';
 
 export interface ReceivedNotification {
   rawBody: Buffer;

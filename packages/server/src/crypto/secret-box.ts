@@ -1,11 +1,13 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { type Clock, clockedCache } from '../clock.ts';
 
-// Encryption at rest of webhook signing secrets: AES-256-GCM under the 32-byte master key
-// (PAYGATE_MASTER_KEY). A sealed value is self-describing, `v1.<iv>.<ciphertext>.<tag>` in
-// base64url, so a later scheme or key can be introduced beside v1 without guessing. The
-// associated data (the endpoint id) is authenticated with it: a sealed secret copied onto another
-// endpoint's row does not decrypt.
+// Encryption at rest of every secret the service must read back: webhook signing secrets and
+// dashboard TOTP secrets (one box; a TOTP's associated data has its own prefix) and merchants'
+// gateway credentials (a box of their own), under keys derived from the master key
+// (PAYGATE_MASTER_KEY; see app/create-context.ts). AES-256-GCM. A sealed value is
+// self-describing, `v1.<iv>.<ciphertext>.<tag>` in base64url, so a later scheme or key can be
+// introduced beside v1 without guessing. The associated data (the id of the row that holds it) is
+// authenticated with it: a sealed value copied onto another row does not decrypt.
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -22,7 +24,7 @@ export class SecretBoxError extends Error {
 }
 
 export interface SecretBox {
-  /** Seals `plain` for the row named by `associatedData` (the endpoint id). */
+  /** Seals `plain` for the row named by `associatedData` (the endpoint, account or user id). */
   encrypt(plain: string, associatedData: string): string;
   /** Opens a sealed value; throws {@link SecretBoxError} if it was not sealed by this key for this row. */
   decrypt(sealed: string, associatedData: string): string;
@@ -46,7 +48,8 @@ export function generateMasterKeyHex(): string {
 }
 
 function aad(associatedData: string): Buffer {
-  // The version is bound too, so a v1 body cannot be replayed under a later scheme's label.
+  // The version is bound too, so a v1 body cannot be replayed under a later scheme's label. The
+  // label says "webhook-secret" for every family: it is part of values already sealed at rest.
   return Buffer.from(`paygate:webhook-secret:${VERSION}:${associatedData}`, 'utf8');
 }
 
