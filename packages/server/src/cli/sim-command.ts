@@ -16,9 +16,14 @@ export interface SimProcess {
  * `paygate sim`: the simulated gateway alone, shared by every service process of a deployment
  * (each started with PAYGATE_SIM_URL). It notifies PAYGATE_PUBLIC_URL, derives its secrets from
  * PAYGATE_MASTER_KEY like the services, and with PAYGATE_TEST_CLOCK=1 follows the test clock
- * stored in PostgreSQL, so that advancing it anywhere moves the gateway too.
+ * stored in PostgreSQL, so that advancing it anywhere moves the gateway too. As a child of
+ * `start --processes N` (`options.child`) it prints no advice: the parent passes PAYGATE_SIM_URL
+ * to its siblings itself, and the advice is for processes started by hand.
  */
-export async function startSimProcess(config: Config): Promise<SimProcess> {
+export async function startSimProcess(
+  config: Config,
+  options: { child?: boolean } = {},
+): Promise<SimProcess> {
   const logger = pino({ level: config.logLevel });
   let db: Database | null = null;
   let testClock: SharedTestClock | null = null;
@@ -37,10 +42,12 @@ export async function startSimProcess(config: Config): Promise<SimProcess> {
   const notificationUrl = `${config.publicUrl}/gateway-notifications/sim`;
   const sim = await startSimulator(config, clock, { port: config.simPort ?? 0, notificationUrl });
   logger.info({ url: sim.url, notificationUrl }, 'simulated gateway started');
-  process.stdout.write(
-    `Simulated gateway listening on ${sim.url}, notifying ${notificationUrl}.\n` +
-      `Start every service process with PAYGATE_SIM_URL=${sim.url}\n`,
-  );
+  if (!options.child) {
+    process.stdout.write(
+      `Simulated gateway listening on ${sim.url}, notifying ${notificationUrl}.\n` +
+        `Start every service process with PAYGATE_SIM_URL=${sim.url}\n`,
+    );
+  }
   return {
     url: sim.url,
     async stop() {

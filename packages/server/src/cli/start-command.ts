@@ -36,7 +36,9 @@ export async function startRole(
       case 'scheduler':
         return (await import('../workers/scheduler-process.ts')).startSchedulerProcess(config);
       case 'sim': {
-        const sim = await (await import('./sim-command.ts')).startSimProcess(config);
+        const sim = await (await import('./sim-command.ts')).startSimProcess(config, {
+          child: true,
+        });
         return { logger: pino({ level: config.logLevel }), stop: () => sim.stop() };
       }
     }
