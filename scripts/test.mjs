@@ -6,7 +6,8 @@
 // narrow the run to paths containing them: `node scripts/test.mjs idempotency` (a client's
 // native suite runs when its path `clients/<lang>` contains a filter, or with no filter).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -25,7 +26,7 @@ function findTests(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = ['packages', 'examples', 'clients']
+const files = ['packages', 'examples', 'clients', 'scripts']
   .flatMap((d) => {
     try {
       return findTests(join(root, d));
@@ -61,8 +62,11 @@ if (files.length === 0 && clientSuites.length === 0) {
   process.exit(1);
 }
 
-let status = 0;
-if (files.length > 0) {
+/** One line per suite, printed together at the very end (the run prints thousands of lines). */
+const summary = [];
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function runNodeTests() {
   // The service serves the checkout's build output; build it from the current sources first.
   const built = spawnSync(
     process.execPath,
@@ -70,6 +74,9 @@ if (files.length > 0) {
     { cwd: root, stdio: 'inherit' },
   );
   if (built.status !== 0) process.exit(built.status ?? 1);
+  const scratch = mkdtempSync(join(tmpdir(), 'paygate-test-summary-'));
+  const perFile = join(scratch, 'files.jsonl');
+  const startedAt = Date.now();
   const result = spawnSync(
     process.execPath,
     [
@@ -78,23 +85,55 @@ if (files.length > 0) {
       'tsx',
       '--test',
       '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(root, 'scripts/test-summary-reporter.mjs')}`,
+      `--test-reporter-destination=${perFile}`,
       `--test-concurrency=${process.env.PAYGATE_TEST_CONCURRENCY ?? 2}`,
       ...files,
     ],
     { cwd: root, stdio: 'inherit', env: process.env },
   );
-  status = result.status ?? 1;
+  const elapsedMs = Date.now() - startedAt;
+  let entries = [];
+  try {
+    entries = readFileSync(perFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  } catch {
+    // No per-file results (the runner itself failed): the exit status below still says so.
+  }
+  rmSync(scratch, { recursive: true, force: true });
+  const passed = entries.reduce((n, e) => n + e.passed, 0);
+  const failed = entries.reduce((n, e) => n + e.failed, 0);
+  const ok = result.status === 0;
+  summary.push(
+    `${ok ? 'passed' : 'FAILED'}  node:test, ${files.length} files: ${passed} passed, ${failed} failed  ${seconds(elapsedMs)}`,
+  );
+  for (const entry of entries.filter((e) => e.failed > 0)) {
+    summary.push(`          failed in ${relative(root, entry.file)}: ${entry.failed}`);
+  }
+  return ok;
 }
-for (const dir of clientSuites) {
+
+function runClientSuite(dir) {
   console.log(`\n== ${dir}/run-tests`);
+  const startedAt = Date.now();
   const result = spawnSync(join(root, dir, 'run-tests'), [], {
     cwd: join(root, dir),
     stdio: 'inherit',
     env: process.env,
   });
-  if (result.status !== 0) {
-    console.error(`${dir}/run-tests failed (exit ${result.status ?? result.signal})`);
-    status = status || 1;
-  }
+  const ok = result.status === 0;
+  const how = ok ? '' : ` (exit ${result.status ?? result.signal})`;
+  summary.push(`${ok ? 'passed' : 'FAILED'}  ${dir}/run-tests${how}  ${seconds(Date.now() - startedAt)}`);
+  return ok;
 }
+
+let status = 0;
+if (files.length > 0 && !runNodeTests()) status = 1;
+for (const dir of clientSuites) {
+  if (!runClientSuite(dir)) status = 1;
+}
+console.log(`\n== summary\n${summary.join('\n')}\n${status === 0 ? 'all passed' : 'FAILED'}`);
 process.exit(status);
