@@ -18,6 +18,7 @@ import { loadWebhookVectors, referenceSignature } from '@paygate/contract/webhoo
 import { contractScenarios } from './contract-scenarios.ts';
 import type { Command, DriverError, Json, Reply } from './driver-process.ts';
 import type { RecordedRequest, Step } from './scripted-server.ts';
+import { webhookSecretShapes } from './webhook-secret-shapes.ts';
 
 export const SECRET_KEY = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc00000000';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -1040,6 +1041,7 @@ export const scenarios: Scenario[] = [
   ...money,
   ...webhookVectors,
   ...webhookRules,
+  ...webhookSecretShapes,
   ...service,
   // The contract's additive fields and every event type, on recorded answers of the real service.
   ...contractScenarios,

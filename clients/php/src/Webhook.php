@@ -27,7 +27,7 @@ final class Webhook
      *     $payload = file_get_contents('php://input'); // the raw bytes, before any parser
      *     $event = Webhook::constructEvent($payload, $_SERVER['HTTP_SERVICE_SIGNATURE'] ?? '', [$secret]);
      *
-     * @param string[] $secrets every whsec_ secret in use (two during a rotation)
+     * @param string|string[] $secrets the endpoint's whsec_ secret, or every secret in use (two during a rotation)
      * @param int|null $now this receiver's clock in Unix seconds; default time()
      * @throws SignatureVerificationException malformed header, no matching v1, or a stale timestamp
      * @throws InvalidPayloadException a correctly signed body that is not an event envelope
@@ -36,7 +36,7 @@ final class Webhook
     public static function constructEvent(
         string $payload,
         string $header,
-        array $secrets,
+        string|array $secrets,
         int $tolerance = self::DEFAULT_TOLERANCE_SECONDS,
         ?int $now = null,
     ): Event {
@@ -44,7 +44,7 @@ final class Webhook
         if ($tolerance <= 0) {
             throw new ConfigurationException('tolerance must be a positive number of seconds (default 300)');
         }
-        $keys = self::checkSecrets($secrets);
+        $keys = self::checkSecrets(is_array($secrets) ? $secrets : [$secrets]);
         [$timestamp, $signatures] = self::parseHeader($header);
 
         $placeholder = str_repeat("\0", 32);

@@ -171,8 +171,9 @@ final class Driver
         if ($now !== null && !is_int($now)) {
             throw new ConfigurationException('now_unix must be an integer');
         }
-        if (!is_array($secrets)) {
-            throw new ConfigurationException('secrets must be a list');
+        // A string or a list goes to the client as it came: the suite checks both shapes.
+        if (!is_array($secrets) && !is_string($secrets)) {
+            throw new ConfigurationException('secrets must be a string or a list');
         }
         $event = Webhook::constructEvent(
             self::string($command, 'payload'),

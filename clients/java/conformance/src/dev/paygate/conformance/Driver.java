@@ -12,6 +12,7 @@ import dev.paygate.ApiException;
 import dev.paygate.ApiResource;
 import dev.paygate.ConfigurationException;
 import dev.paygate.ConnectionException;
+import dev.paygate.Event;
 import dev.paygate.InvalidPayloadException;
 import dev.paygate.PaygateClient;
 import dev.paygate.PaygateException;
@@ -171,21 +172,27 @@ public final class Driver {
       case "webhooks.construct_event":
         {
           String header = str(c, "header");
-          List<String> secrets = new ArrayList<>();
-          if (c.has("secrets") && c.get("secrets").isJsonArray()) {
-            c.getAsJsonArray("secrets").forEach(s -> secrets.add(s.getAsString()));
-          }
+          String payload = str(c, "payload");
+          String signature = header == null || header.isEmpty() ? null : header;
           Duration tolerance =
               c.has("tolerance_seconds") ? Duration.ofSeconds(c.get("tolerance_seconds").getAsLong()) : Webhook.DEFAULT_TOLERANCE;
           Clock clock =
               c.has("now_unix")
                   ? Clock.fixed(Instant.ofEpochSecond(c.get("now_unix").getAsLong()), ZoneOffset.UTC)
                   : Clock.systemUTC();
+          // A string goes to the one-secret overload, a list to the list one: the suite checks both.
+          Event event;
+          if (c.has("secrets") && c.get("secrets").isJsonPrimitive()) {
+            event = Webhook.constructEvent(payload, signature, c.get("secrets").getAsString(), tolerance, clock);
+          } else {
+            List<String> secrets = new ArrayList<>();
+            if (c.has("secrets") && c.get("secrets").isJsonArray()) {
+              c.getAsJsonArray("secrets").forEach(s -> secrets.add(s.getAsString()));
+            }
+            event = Webhook.constructEvent(payload, signature, secrets, tolerance, clock);
+          }
           JsonObject result = new JsonObject();
-          result.add(
-              "event",
-              Webhook.constructEvent(str(c, "payload"), header == null || header.isEmpty() ? null : header, secrets, tolerance, clock)
-                  .toJsonObject());
+          result.add("event", event.toJsonObject());
           return result;
         }
       case "webhooks.test_header":

@@ -11,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -44,6 +45,21 @@ public final class Webhook {
   /** {@link #constructEvent(String, String, List, Duration, Clock)} with 300 s and the system clock. */
   public static Event constructEvent(String payload, String header, List<String> secrets) {
     return constructEvent(payload, header, secrets, DEFAULT_TOLERANCE, Clock.systemUTC());
+  }
+
+  /** One secret: {@link #constructEvent(String, String, List, Duration, Clock)} with that secret alone. */
+  public static Event constructEvent(String payload, String header, String secret, Duration tolerance, Clock clock) {
+    return constructEvent(payload, header, single(secret), tolerance, clock);
+  }
+
+  /** One secret, 300 s and the system clock. */
+  public static Event constructEvent(String payload, String header, String secret) {
+    return constructEvent(payload, header, single(secret), DEFAULT_TOLERANCE, Clock.systemUTC());
+  }
+
+  /** One secret, over the raw body bytes. */
+  public static Event constructEvent(byte[] payload, String header, String secret, Duration tolerance, Clock clock) {
+    return constructEvent(payload, header, single(secret), tolerance, clock);
   }
 
   /** The same check over the raw body bytes. */
@@ -118,7 +134,12 @@ public final class Webhook {
   }
 
   public static String generateTestHeader(String payload, String secret, long timestampUnix) {
-    return generateTestHeader(payload, List.of(secret), timestampUnix);
+    return generateTestHeader(payload, single(secret), timestampUnix);
+  }
+
+  /** A list of one that may hold null, so a null secret is the same ConfigurationException as in a list. */
+  private static List<String> single(String secret) {
+    return Collections.singletonList(secret);
   }
 
   private static SignatureVerificationException malformed(String why) {
