@@ -1,19 +1,21 @@
 <?php
 
-// A plain-PHP webhook receiver for Paygate (no framework), following the five receiver steps:
-// raw body, verify, deduplicate atomically by event id, answer 2xx fast, ignore unknown types.
+// A plain-PHP webhook receiver for Paygate (no framework), in your project next to vendor/:
 //
-//   PAYGATE_WEBHOOK_SECRETS=whsec_... php -S 127.0.0.1:8000 examples/webhook-receiver.php
+//   PAYGATE_WEBHOOK_SECRETS=whsec_... php -S 127.0.0.1:8000 webhook-receiver.php
 //
 // PAYGATE_WEBHOOK_SECRETS holds the endpoint's secret (two, comma-separated, during a rotation);
-// PAYGATE_WEBHOOK_INBOX is the folder where verified events wait for your worker.
+// PAYGATE_WEBHOOK_INBOX is the folder where verified events wait for your worker. It answers 2xx
+// only once the event is on disk (written, flushed and linked under its id); anything else is a
+// 500, and Paygate delivers the event again later.
 
 declare(strict_types=1);
 
-require __DIR__ . '/../vendor/autoload.php';
+require __DIR__ . '/vendor/autoload.php';
 
 use Paygate\Exception\InvalidPayloadException;
 use Paygate\Exception\SignatureVerificationException;
+use Paygate\Resource\Event;
 use Paygate\Webhook;
 
 // 1. The raw bytes, before any parser touches them (never $_POST, never a re-encoded array).
@@ -30,21 +32,37 @@ try {
     exit;
 }
 
-// 3. Deduplicate by event id, atomically: link() fails when the id is already in the inbox, so a
-//    redelivery (delivery is at-least-once) is acknowledged without being processed twice. With a
-//    database, an INSERT into a table whose primary key is the event id does the same.
-$inbox = (string) (getenv('PAYGATE_WEBHOOK_INBOX') ?: sys_get_temp_dir() . '/paygate-inbox');
-if (!is_dir($inbox) && !@mkdir($inbox, 0700, true) && !is_dir($inbox)) {
-    http_response_code(500); // Paygate retries later
+// 3. Store the event once, durably, under its id: true when it is on disk (now or from an earlier
+//    delivery; delivery is at least once), false when it could not be stored. link() is atomic and
+//    fails when the id is already there. With a database: INSERT into a table keyed by the event id.
+$storeInInbox = static function (string $inbox, Event $event): bool {
+    if (!is_dir($inbox) && !@mkdir($inbox, 0700, true) && !is_dir($inbox)) {
+        return false;
+    }
+    $final = "{$inbox}/{$event->id}.json";
+    $pending = "{$inbox}/.incoming-" . bin2hex(random_bytes(8));
+    $file = @fopen($pending, 'xb');
+    if ($file === false) {
+        return false;
+    }
+    $json = $event->toJson();
+    $written = fwrite($file, $json) === strlen($json) && fflush($file) && fsync($file);
+    fclose($file);
+    $stored = $written && (@link($pending, $final) || is_file($final));
+    @unlink($pending);
+    $folder = @fopen($inbox, 'r'); // the new name is durable once the folder itself is synced
+    return $stored && $folder !== false && fsync($folder) && fclose($folder);
+};
+
+$inbox = (string) (getenv('PAYGATE_WEBHOOK_INBOX') ?: __DIR__ . '/paygate-inbox');
+if (!$storeInInbox($inbox, $event)) {
+    error_log("Paygate webhook {$event->id} not stored in {$inbox}: answered 500, Paygate retries");
+    http_response_code(500);
     exit;
 }
-$pending = (string) tempnam($inbox, '.incoming-');
-file_put_contents($pending, $event->toJson());
-$isNew = @link($pending, "{$inbox}/{$event->id}.json");
-unlink($pending);
 
 // 4. Answer 2xx at once; a worker reads the inbox and does the slow work (emails, fulfilment).
 //    5. Unknown types ($event->isKnownType() === false) are stored and ignored by the worker.
 http_response_code(200);
 header('Content-Type: application/json');
-echo json_encode(['received' => true, 'duplicate' => !$isNew]);
+echo json_encode(['received' => true]);

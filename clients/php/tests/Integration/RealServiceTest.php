@@ -177,8 +177,14 @@ final class RealServiceTest extends TestCase
         self::assertIsString($endpoint['secret'] ?? null);
         $inbox = sys_get_temp_dir() . '/paygate-php-inbox-' . bin2hex(random_bytes(6));
         $log = $inbox . '.log';
+        // The example as it sits in a merchant's project: beside a vendor/autoload.php.
+        $project = $inbox . '.project';
+        mkdir("{$project}/vendor", 0700, true);
+        $autoload = var_export((string) realpath(__DIR__ . '/../../vendor/autoload.php'), true);
+        file_put_contents("{$project}/vendor/autoload.php", "<?php\n\nrequire {$autoload};\n");
+        copy(__DIR__ . '/../../examples/webhook-receiver.php', "{$project}/webhook-receiver.php");
         $receiver = proc_open(
-            [PHP_BINARY, '-S', "127.0.0.1:{$port}", __DIR__ . '/../../examples/webhook-receiver.php'],
+            [PHP_BINARY, '-S', "127.0.0.1:{$port}", "{$project}/webhook-receiver.php"],
             [0 => ['file', '/dev/null', 'r'], 1 => ['file', $log, 'w'], 2 => ['file', $log, 'w']],
             $pipes,
             null,
@@ -231,9 +237,10 @@ final class RealServiceTest extends TestCase
             // A redelivery of the same event is acknowledged 2xx and not stored twice.
             $retried = self::admin('POST', "/admin/v1/webhook-deliveries/{$delivery['id']}/retry", []);
             $answers = array_column($retried['attempts'], 'response_excerpt');
-            self::assertContains('{"received":true,"duplicate":true}', $answers, json_encode($retried));
-            self::assertContains('{"received":true,"duplicate":false}', $answers);
+            self::assertGreaterThanOrEqual(2, count($answers), json_encode($retried));
+            self::assertSame(['{"received":true}'], array_values(array_unique($answers)), json_encode($retried));
             self::assertCount(1, glob("{$inbox}/{$event->id}.json") ?: []);
+            self::assertSame([], glob("{$inbox}/.incoming-*") ?: [], 'no half-written file is left behind');
 
             // A decline arrives as payment_intent.failed, whose intent says why.
             $rejected = self::createIntent($client, 2900);
@@ -262,6 +269,9 @@ final class RealServiceTest extends TestCase
             array_map('unlink', glob("{$inbox}/*") ?: []);
             @rmdir($inbox);
             @unlink($log);
+            array_map('unlink', [...(glob("{$project}/vendor/*") ?: []), ...(glob("{$project}/*.php") ?: [])]);
+            @rmdir("{$project}/vendor");
+            @rmdir($project);
         }
     }
 
