@@ -4,6 +4,7 @@ import {
   ApiKey,
   ApiKeyIdParams,
   ApiKeyList,
+  type ApiKeyPermission,
   CreateApiKeyBody,
   CreateMerchantBody,
   Merchant,
@@ -48,7 +49,7 @@ import {
   PaymentIntentIdParams,
 } from './payment-intent.ts';
 import { CreateRefundBody, Refund, RefundIdParams } from './refund.ts';
-import { Liveness, Readiness } from './responses.ts';
+import { Liveness, PaymentIntentProblem, Readiness } from './responses.ts';
 import { ListTransactionsQuery, TransactionList } from './transaction.ts';
 import {
   CreateWebhookEndpointBody,
@@ -69,17 +70,38 @@ import {
 /** `session`: the dashboard's cookie session (and X-CSRF-Token on changes). */
 export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'session' | 'none';
 
-/** One API operation: the single description that routes validate with and OpenAPI is built from. */
+/**
+ * What a dashboard operation needs of the signed-in user's role (`public`: no session, such as
+ * sign-in). `read` changes nothing; `operate` changes payments or the integration; `administer`
+ * changes the team or reads the audit log.
+ */
+export type DashboardAccess = 'read' | 'operate' | 'administer' | 'public';
+
+/**
+ * One API operation: the single description that routes are declared from (method, path,
+ * validation, response schemas, who may call it) and OpenAPI is built from.
+ */
 export interface Operation {
   method: 'GET' | 'POST';
   path: string;
   summary: string;
   credential: Credential;
+  /** What a restricted secret key must be granted (`secret` and `secret_or_client` operations). */
+  permission?: ApiKeyPermission;
+  /** What the dashboard user's role must allow (`session` operations, and the public sign-in ones). */
+  dashboardAccess?: DashboardAccess;
+  /** `false`: not counted by the per-key rate limit (the operator's API, the health probes). */
+  rateLimit?: false;
   idempotencyKeyRequired?: boolean;
   params?: TSchema;
   querystring?: TSchema;
   body?: TSchema;
   response: TSchema;
+  /**
+   * Answers other than the success and the problem document, by status: confirm's 402 carries
+   * the failed intent, readiness's 503 names the failing dependencies.
+   */
+  otherResponses?: Record<number, TSchema>;
   /** The success answer's media type when it is not JSON (a CSV export). */
   responseMediaType?: string;
   tag: string;
@@ -93,6 +115,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/dashboard-invitations',
     summary: "Invite a merchant's first dashboard owner (the invitation token is shown once)",
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     body: InviteOwnerBody,
     response: Invitation,
@@ -103,6 +126,7 @@ export const operations = {
     path: '/dashboard/api/v1/session',
     summary: 'Sign in: sets the HttpOnly session cookie, answers the CSRF token',
     credential: 'none',
+    dashboardAccess: 'public',
     body: SignInBody,
     response: DashboardSession,
     tag: 'Dashboard',
@@ -112,6 +136,7 @@ export const operations = {
     path: '/dashboard/api/v1/session',
     summary: 'The signed-in user and the CSRF token of this session',
     credential: 'session',
+    dashboardAccess: 'read',
     response: DashboardSession,
     tag: 'Dashboard',
   },
@@ -120,6 +145,7 @@ export const operations = {
     path: '/dashboard/api/v1/session/sign-out',
     summary: 'End this session',
     credential: 'session',
+    dashboardAccess: 'read',
     response: SignedOut,
     tag: 'Dashboard',
   },
@@ -128,6 +154,7 @@ export const operations = {
     path: '/dashboard/api/v1/session/sign-out-everywhere',
     summary: 'End every session of the signed-in user, on every device',
     credential: 'session',
+    dashboardAccess: 'read',
     response: SignedOut,
     tag: 'Dashboard',
   },
@@ -136,6 +163,7 @@ export const operations = {
     path: '/dashboard/api/v1/invitations/accept',
     summary: 'Accept an invitation: creates the user with the password chosen',
     credential: 'none',
+    dashboardAccess: 'public',
     body: AcceptInvitationBody,
     response: SignedOut,
     tag: 'Dashboard',
@@ -145,6 +173,7 @@ export const operations = {
     path: '/dashboard/api/v1/invitations',
     summary: 'Invite a user to the merchant (owners only)',
     credential: 'session',
+    dashboardAccess: 'administer',
     body: InviteUserBody,
     response: Invitation,
     tag: 'Dashboard',
@@ -154,6 +183,7 @@ export const operations = {
     path: '/dashboard/api/v1/users',
     summary: "The merchant's dashboard users",
     credential: 'session',
+    dashboardAccess: 'read',
     response: DashboardUserList,
     tag: 'Dashboard',
   },
@@ -162,6 +192,7 @@ export const operations = {
     path: '/dashboard/api/v1/audit-log',
     summary: 'Every dashboard action of the merchant, newest first (owners only)',
     credential: 'session',
+    dashboardAccess: 'administer',
     querystring: AuditLogQuery,
     response: AuditLog,
     tag: 'Dashboard',
@@ -171,6 +202,7 @@ export const operations = {
     path: '/dashboard/api/v1/{mode}/transactions',
     summary: 'The payments list: transactions with the filters of GET /v1/transactions',
     credential: 'session',
+    dashboardAccess: 'read',
     params: DashboardModeParams,
     querystring: ListTransactionsQuery,
     response: TransactionList,
@@ -181,6 +213,7 @@ export const operations = {
     path: '/dashboard/api/v1/{mode}/payment-intents/{id}',
     summary: 'One payment (the detail page)',
     credential: 'session',
+    dashboardAccess: 'read',
     params: DashboardModeAndIdParams,
     response: PaymentIntent,
     tag: 'Dashboard',
@@ -190,6 +223,7 @@ export const operations = {
     path: '/dashboard/api/v1/{mode}/webhook-endpoints',
     summary: "The merchant's webhook endpoints in this mode",
     credential: 'session',
+    dashboardAccess: 'read',
     params: DashboardModeParams,
     response: DashboardWebhookEndpointList,
     tag: 'Dashboard',
@@ -199,6 +233,7 @@ export const operations = {
     path: '/dashboard/api/v1/{mode}/webhook-endpoints',
     summary: 'Register a webhook endpoint in this mode; its whsec_ secret is shown only in this response',
     credential: 'session',
+    dashboardAccess: 'operate',
     params: DashboardModeParams,
     body: DashboardCreateWebhookEndpointBody,
     response: WebhookEndpoint,
@@ -209,6 +244,7 @@ export const operations = {
     path: '/dashboard/api/v1/{mode}/webhook-endpoints/{id}/disable',
     summary: 'Disable a webhook endpoint: nothing more is delivered to it until it is enabled',
     credential: 'session',
+    dashboardAccess: 'operate',
     params: DashboardModeAndIdParams,
     response: WebhookEndpoint,
     tag: 'Dashboard',
@@ -218,6 +254,7 @@ export const operations = {
     path: '/dashboard/api/v1/{mode}/refunds',
     summary: 'Refund from the payment page (the same use case as POST /v1/refunds)',
     credential: 'session',
+    dashboardAccess: 'operate',
     idempotencyKeyRequired: true,
     params: DashboardModeParams,
     body: CreateRefundBody,
@@ -229,6 +266,7 @@ export const operations = {
     path: '/v1/payment-intents',
     summary: 'Create a payment intent',
     credential: 'secret',
+    permission: 'payment_intents:write',
     idempotencyKeyRequired: true,
     querystring: NoQuery,
     body: CreatePaymentIntentBody,
@@ -240,6 +278,7 @@ export const operations = {
     path: '/v1/payment-intents/{id}',
     summary: 'Retrieve a payment intent (secret key, or publishable key plus X-Client-Secret)',
     credential: 'secret_or_client',
+    permission: 'payment_intents:read',
     params: PaymentIntentIdParams,
     querystring: NoQuery,
     response: PaymentIntent,
@@ -250,10 +289,12 @@ export const operations = {
     path: '/v1/payment-intents/{id}/confirm',
     summary: 'Confirm a payment intent with a payment-method token',
     credential: 'secret_or_client',
+    permission: 'payment_intents:write',
     params: PaymentIntentIdParams,
     querystring: NoQuery,
     body: ConfirmPaymentIntentBody,
     response: PaymentIntent,
+    otherResponses: { 402: PaymentIntentProblem },
     tag: 'Payment intents',
   },
   cancelPaymentIntent: {
@@ -261,6 +302,7 @@ export const operations = {
     path: '/v1/payment-intents/{id}/cancel',
     summary: 'Cancel a payment intent that is CREATED or REQUIRES_ACTION',
     credential: 'secret',
+    permission: 'payment_intents:write',
     params: PaymentIntentIdParams,
     querystring: NoQuery,
     body: CancelPaymentIntentBody,
@@ -272,6 +314,7 @@ export const operations = {
     path: '/v1/refunds',
     summary: 'Refund all or part of a SUCCEEDED payment intent',
     credential: 'secret',
+    permission: 'refunds:write',
     idempotencyKeyRequired: true,
     querystring: NoQuery,
     body: CreateRefundBody,
@@ -283,6 +326,7 @@ export const operations = {
     path: '/v1/refunds/{id}',
     summary: 'Retrieve a refund',
     credential: 'secret',
+    permission: 'refunds:read',
     params: RefundIdParams,
     querystring: NoQuery,
     response: Refund,
@@ -293,6 +337,7 @@ export const operations = {
     path: '/v1/transactions',
     summary: 'List transactions, newest first, with filters and cursor pagination',
     credential: 'secret',
+    permission: 'transactions:read',
     querystring: ListTransactionsQuery,
     response: TransactionList,
     tag: 'Transactions',
@@ -302,6 +347,7 @@ export const operations = {
     path: '/admin/v1/merchants',
     summary: 'Create a merchant with one secret and one publishable key per mode',
     credential: 'admin',
+    rateLimit: false,
     body: CreateMerchantBody,
     response: MerchantWithKeys,
     tag: 'Operator',
@@ -311,6 +357,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/api-keys',
     summary: 'Create an API key for a merchant (shown in full once)',
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     body: CreateApiKeyBody,
     response: ApiKey,
@@ -321,6 +368,7 @@ export const operations = {
     path: '/admin/v1/merchants',
     summary: 'List merchants, newest first, with cursor pagination',
     credential: 'admin',
+    rateLimit: false,
     querystring: AdminListQuery,
     response: MerchantList,
     tag: 'Operator',
@@ -330,6 +378,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}',
     summary: 'Retrieve a merchant',
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     querystring: NoQuery,
     response: Merchant,
@@ -340,6 +389,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}',
     summary: "Update a merchant's name",
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     body: UpdateMerchantBody,
     response: Merchant,
@@ -350,6 +400,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/disable',
     summary: 'Disable a merchant: all its API keys are refused (its data is kept)',
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     response: Merchant,
     tag: 'Operator',
@@ -359,6 +410,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/enable',
     summary: 'Enable a disabled merchant again',
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     response: Merchant,
     tag: 'Operator',
@@ -368,6 +420,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/api-keys',
     summary: "List a merchant's API keys (hints only), newest first, with cursor pagination",
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     querystring: AdminListQuery,
     response: ApiKeyList,
@@ -378,6 +431,7 @@ export const operations = {
     path: '/admin/v1/api-keys/{id}',
     summary: 'Retrieve an API key (its hint, never the key)',
     credential: 'admin',
+    rateLimit: false,
     params: ApiKeyIdParams,
     querystring: NoQuery,
     response: ApiKey,
@@ -388,6 +442,7 @@ export const operations = {
     path: '/admin/v1/api-keys/{id}/revoke',
     summary: 'Revoke an API key: every process refuses it within about a second',
     credential: 'admin',
+    rateLimit: false,
     params: ApiKeyIdParams,
     response: ApiKey,
     tag: 'Operator',
@@ -397,6 +452,7 @@ export const operations = {
     path: '/admin/v1/api-keys/{id}/roll',
     summary: 'Roll an API key: revoke it and issue a new one with the same mode, kind and permissions',
     credential: 'admin',
+    rateLimit: false,
     params: ApiKeyIdParams,
     response: ApiKey,
     tag: 'Operator',
@@ -406,6 +462,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/webhook-endpoints',
     summary: "List a merchant's webhook endpoints (no secrets), newest first, with cursor pagination",
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     querystring: AdminListQuery,
     response: WebhookEndpointList,
@@ -416,6 +473,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}',
     summary: "Change a webhook endpoint's URL or enabled events",
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     body: UpdateWebhookEndpointBody,
     response: WebhookEndpoint,
@@ -426,6 +484,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}/disable',
     summary: 'Disable a webhook endpoint: nothing is sent to it until it is enabled again',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     response: WebhookEndpoint,
     tag: 'Operator',
@@ -435,6 +494,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/embed-domains/remove',
     summary: 'Remove an embed domain: the checkout frame is no longer shown on that origin',
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     body: CreateEmbedDomainBody,
     response: RemovedEmbedDomain,
@@ -445,6 +505,7 @@ export const operations = {
     path: '/admin/v1/test-clock/advance',
     summary: 'Move the test clock forward (only with PAYGATE_TEST_CLOCK=1)',
     credential: 'admin',
+    rateLimit: false,
     body: Type.Object(
       { seconds: Type.Integer({ minimum: 1, maximum: 31_536_000 }) },
       { additionalProperties: false },
@@ -457,6 +518,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/embed-domains',
     summary: 'Allow a web origin to embed the checkout frame (201 when added, 200 when already there)',
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     body: CreateEmbedDomainBody,
     response: EmbedDomain,
@@ -467,6 +529,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/embed-domains',
     summary: "List the origins allowed to embed a merchant's checkout frame",
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     response: EmbedDomainList,
     tag: 'Operator',
@@ -476,6 +539,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/webhook-endpoints',
     summary: 'Register a webhook endpoint; its whsec_ secret is shown in full only in this response',
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     body: CreateWebhookEndpointBody,
     response: WebhookEndpoint,
@@ -486,6 +550,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}',
     summary: 'Retrieve a webhook endpoint (without its secret)',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     response: WebhookEndpoint,
     tag: 'Operator',
@@ -495,6 +560,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}/rotate-secret',
     summary: 'Open a secret rotation: the new secret (returned) and the old one both sign until closed',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     response: WebhookEndpoint,
     tag: 'Operator',
@@ -504,6 +570,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}/close-rotation',
     summary: 'Close a secret rotation: the old secret is dropped and one v1 is sent again',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     response: WebhookEndpoint,
     tag: 'Operator',
@@ -513,6 +580,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}/enable',
     summary: 'Turn a failing or disabled endpoint back on, clearing its failure history',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     response: WebhookEndpoint,
     tag: 'Operator',
@@ -522,6 +590,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}/deliveries',
     summary: "List an endpoint's deliveries and their attempts, newest first",
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     querystring: ListWebhookDeliveriesQuery,
     response: WebhookDeliveryList,
@@ -532,6 +601,7 @@ export const operations = {
     path: '/admin/v1/webhook-endpoints/{id}/resend-failed',
     summary: 'Queue one attempt for every FAILED delivery of the endpoint created since a given instant',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     body: ResendFailedBody,
     response: ResendFailedResult,
@@ -543,6 +613,7 @@ export const operations = {
     summary:
       'Queue a sample event (made-up objects, metadata paygate_test_event=true) for this one endpoint, signed and delivered like any other',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookEndpointIdParams,
     body: SendTestEventBody,
     response: SendTestEventResult,
@@ -553,6 +624,7 @@ export const operations = {
     path: '/admin/v1/webhook-deliveries/{id}/retry',
     summary: 'Attempt one delivery now (also a FAILED one) and return it with its attempts',
     credential: 'admin',
+    rateLimit: false,
     params: WebhookDeliveryIdParams,
     response: WebhookDelivery,
     tag: 'Operator',
@@ -563,6 +635,7 @@ export const operations = {
     summary:
       'List captures that arrived after their intent became final otherwise, newest first, with their repair',
     credential: 'admin',
+    rateLimit: false,
     querystring: ListLateCapturesQuery,
     response: LateCaptureList,
     tag: 'Operator',
@@ -572,6 +645,7 @@ export const operations = {
     path: '/admin/v1/late-captures/{id}',
     summary: 'Retrieve one late capture and the state of its repair refund',
     credential: 'admin',
+    rateLimit: false,
     params: LateCaptureIdParams,
     response: LateCapture,
     tag: 'Operator',
@@ -589,6 +663,7 @@ export const operations = {
     summary:
       "Add a merchant's account at a gateway for one mode; its credentials are sealed and never shown again",
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     body: CreateGatewayAccountBody,
     response: GatewayAccount,
@@ -599,6 +674,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/gateway-accounts',
     summary: "List a merchant's gateway accounts (credentials masked), newest first, with cursor pagination",
     credential: 'admin',
+    rateLimit: false,
     params: MerchantIdParams,
     querystring: AdminListQuery,
     response: GatewayAccountList,
@@ -609,6 +685,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/gateway-accounts/{account_id}',
     summary: 'Retrieve a gateway account (credentials masked)',
     credential: 'admin',
+    rateLimit: false,
     params: GatewayAccountIdParams,
     querystring: NoQuery,
     response: GatewayAccount,
@@ -620,6 +697,7 @@ export const operations = {
     summary:
       'Disable a gateway account: no new payment goes through it (refunds and settlement of past ones go on)',
     credential: 'admin',
+    rateLimit: false,
     params: GatewayAccountIdParams,
     response: GatewayAccount,
     tag: 'Operator',
@@ -629,6 +707,7 @@ export const operations = {
     path: '/admin/v1/merchants/{id}/gateway-accounts/{account_id}/enable',
     summary: 'Enable a disabled gateway account again',
     credential: 'admin',
+    rateLimit: false,
     params: GatewayAccountIdParams,
     response: GatewayAccount,
     tag: 'Operator',
@@ -639,6 +718,7 @@ export const operations = {
     summary:
       "Replace a gateway account's credentials (all of them); every process uses the new ones from its next call",
     credential: 'admin',
+    rateLimit: false,
     params: GatewayAccountIdParams,
     body: RotateGatewayAccountCredentialsBody,
     response: GatewayAccount,
@@ -649,6 +729,7 @@ export const operations = {
     path: '/healthz',
     summary: 'Liveness: the process answers (for a load balancer or an orchestrator)',
     credential: 'none',
+    rateLimit: false,
     response: Liveness,
     tag: 'Operations',
   },
@@ -658,7 +739,9 @@ export const operations = {
     summary:
       'Readiness: 200 when every dependency answers; 503 with the same document naming the failing ones (or `closing` during a shutdown)',
     credential: 'none',
+    rateLimit: false,
     response: Readiness,
+    otherResponses: { 503: Readiness },
     tag: 'Operations',
   },
 } satisfies Record<string, Operation>;

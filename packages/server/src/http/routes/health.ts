@@ -1,6 +1,7 @@
-import { operations, Readiness, responseSchemas } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../storage/db.ts';
+import { route } from '../declare-route.ts';
 
 /** One dependency the service cannot serve without; `check` throws (or hangs) when it is failing. */
 export interface ReadinessCheck {
@@ -58,11 +59,9 @@ export async function healthRoutes(
     }
   };
 
-  const liveness = { response: responseSchemas(operations.health) };
+  route(app, operations.health, async () => ({ status: 'ok' }));
   // 503 is a readiness answer, not a problem: probes and operators read which check fails.
-  const readiness = { response: responseSchemas(operations.readiness, { 503: Readiness }) };
-  app.get('/healthz', { schema: liveness, config: { rateLimit: false } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: readiness, config: { rateLimit: false } }, async (request, reply) => {
+  route(app, operations.readiness, async (request, reply) => {
     if (closing) return reply.code(503).send({ status: 'closing' });
     const results = await Promise.all(checks.map(async (c) => ({ name: c.name, error: await probe(c) })));
     for (const { name, error } of results) noteChange(request.log, name, error);

@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, PaymentIntentProblem, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { connectorFor, gatewayKeyOf } from '../../../app/gateways/connectors.ts';
@@ -12,11 +11,11 @@ import {
 } from '../../../app/payments/create-payment-intent.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/payments/retrieve-payment-intent.ts';
 import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources/payment-intent.ts';
+import { route } from '../../declare-route.ts';
 import { respondIdempotently } from '../../plugins/idempotency.ts';
 import { principalOf } from '../../principal.ts';
 
 export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const secretView = { kind: 'secret', clientSecretKey: ctx.clientSecretKey } as const;
 
   /**
@@ -36,104 +35,55 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
       });
   };
 
-  const create = operations.createPaymentIntent;
-  api.post(
-    routePath(create),
-    {
-      schema: { body: create.body, querystring: create.querystring, response: responseSchemas(create) },
-      config: { credential: create.credential, permission: 'payment_intents:write' },
-    },
-    async (request, reply) => {
-      const principal = principalOf(request);
-      return respondIdempotently(
-        ctx,
-        principal,
-        request,
-        reply,
-        async (tx) => ({
-          status: 200,
-          body: paymentIntentResource(
-            await createPaymentIntent(ctx, tx, principal, request.body),
-            secretView,
-          ),
-        }),
-        {
-          prepare: async () => {
-            const intent = await preparePaymentIntent(ctx, principal, request.body);
-            return {
-              status: 200,
-              body: paymentIntentResource(intent, secretView),
-              write: (q, claim) => writePaymentIntentWithKey(q, claim, intent),
-            };
-          },
+  route(app, operations.createPaymentIntent, async (request, reply) => {
+    const principal = principalOf(request);
+    return respondIdempotently(
+      ctx,
+      principal,
+      request,
+      reply,
+      async (tx) => ({
+        status: 200,
+        body: paymentIntentResource(await createPaymentIntent(ctx, tx, principal, request.body), secretView),
+      }),
+      {
+        prepare: async () => {
+          const intent = await preparePaymentIntent(ctx, principal, request.body);
+          return {
+            status: 200,
+            body: paymentIntentResource(intent, secretView),
+            write: (q, claim) => writePaymentIntentWithKey(q, claim, intent),
+          };
         },
-      );
-    },
-  );
-
-  const retrieve = operations.retrievePaymentIntent;
-  api.get(
-    routePath(retrieve),
-    {
-      schema: {
-        params: retrieve.params,
-        querystring: retrieve.querystring,
-        response: responseSchemas(retrieve),
       },
-      config: { credential: retrieve.credential, permission: 'payment_intents:read' },
-    },
-    async (request) => {
-      const principal = principalOf(request);
-      const render = callerView(request, request.params.id);
-      return render(await retrievePaymentIntent(ctx, principal, request.params.id));
-    },
-  );
+    );
+  });
 
-  const confirm = operations.confirmPaymentIntent;
-  api.post(
-    routePath(confirm),
-    {
-      schema: {
-        params: confirm.params,
-        querystring: confirm.querystring,
-        body: confirm.body,
-        response: responseSchemas(confirm, { 402: PaymentIntentProblem }),
-      },
-      config: { credential: confirm.credential, permission: 'payment_intents:write' },
-    },
-    async (request) => {
-      const principal = principalOf(request);
-      const render = callerView(request, request.params.id);
-      const result = await confirmPaymentIntent(ctx, principal, request.params.id, {
-        paymentMethodToken: request.body?.payment_method_token,
-      });
-      if (result.warning) request.log.warn({ paymentIntent: result.intent.id }, result.warning);
-      if (result.failure) throw gatewayDeclineError(result.failure, await render(result.intent));
-      return render(result.intent);
-    },
-  );
+  route(app, operations.retrievePaymentIntent, async (request) => {
+    const principal = principalOf(request);
+    const render = callerView(request, request.params.id);
+    return render(await retrievePaymentIntent(ctx, principal, request.params.id));
+  });
 
-  const cancel = operations.cancelPaymentIntent;
-  api.post(
-    routePath(cancel),
-    {
-      schema: {
-        params: cancel.params,
-        querystring: cancel.querystring,
-        body: cancel.body,
-        response: responseSchemas(cancel),
-      },
-      config: { credential: cancel.credential, permission: 'payment_intents:write' },
-    },
-    async (request) => {
-      const principal = principalOf(request);
-      const intent = await cancelPaymentIntent(
-        ctx,
-        principal,
-        request.params.id,
-        request.body?.cancellation_reason ?? null,
-      );
-      return paymentIntentResource(intent, secretView);
-    },
-  );
+  route(app, operations.confirmPaymentIntent, async (request) => {
+    const principal = principalOf(request);
+    const render = callerView(request, request.params.id);
+    const result = await confirmPaymentIntent(ctx, principal, request.params.id, {
+      paymentMethodToken: request.body?.payment_method_token,
+    });
+    if (result.warning) request.log.warn({ paymentIntent: result.intent.id }, result.warning);
+    if (result.failure) throw gatewayDeclineError(result.failure, await render(result.intent));
+    return render(result.intent);
+  });
+
+  route(app, operations.cancelPaymentIntent, async (request) => {
+    const principal = principalOf(request);
+    const intent = await cancelPaymentIntent(
+      ctx,
+      principal,
+      request.params.id,
+      request.body?.cancellation_reason ?? null,
+    );
+    return paymentIntentResource(intent, secretView);
+  });
 }

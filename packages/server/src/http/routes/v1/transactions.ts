@@ -1,25 +1,15 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listTransactions, type TransactionListPage } from '../../../app/transactions/list-transactions.ts';
+import { route } from '../../declare-route.ts';
 import { principalOf } from '../../principal.ts';
 
 export async function transactionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  const list = operations.listTransactions;
-  api.get(
-    routePath(list),
-    {
-      schema: { querystring: list.querystring, response: responseSchemas(list) },
-      config: { credential: list.credential, permission: 'transactions:read' },
-    },
-    async (request, reply) => {
-      const page = await listTransactions(ctx, principalOf(request), request.query);
-      return reply.type('application/json; charset=utf-8').send(listBody(page));
-    },
-  );
+  route(app, operations.listTransactions, async (request, reply) => {
+    const page = await listTransactions(ctx, principalOf(request), request.query);
+    return reply.type('application/json; charset=utf-8').send(listBody(page));
+  });
 }
 
 /**
