@@ -77,7 +77,13 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     '`production`: no demo merchant is created and the simulated gateway starts only with `PAYGATE_SIM=on`',
   ),
   variable('PORT', { kind: 'port' }, '8080', ['start'], 'the API, the operator API and the checkout frame'),
-  variable('HOST', { kind: 'host' }, '0.0.0.0', ['start'], 'listen address'),
+  variable(
+    'HOST',
+    { kind: 'host' },
+    '127.0.0.1',
+    ['start'],
+    'listen address: loopback by default, so a development service is reachable from this machine only; `0.0.0.0` (or `::`) listens on every interface, as a container or a host behind a load balancer needs',
+  ),
   variable(
     'PAYGATE_PUBLIC_URL',
     {

@@ -123,7 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   return {
     port,
-    host: readText(env, 'HOST') ?? '0.0.0.0',
+    host: readText(env, 'HOST') ?? '127.0.0.1',
     publicUrl: readText(env, 'PAYGATE_PUBLIC_URL') ?? `http://localhost:${port}`,
     databaseUrl,
     dataDir,

@@ -96,6 +96,41 @@ describe('paygate config check (the real command line)', () => {
     );
   });
 
+  it('warns under NODE_ENV=production about a plain http public URL and loopback test webhooks, without failing', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PAYGATE_ADMIN_TOKEN: ADMIN_TOKEN,
+      PAYGATE_MASTER_KEY: MASTER_KEY,
+    };
+    const risky = paygate(['config', 'check'], {
+      ...production,
+      PAYGATE_PUBLIC_URL: 'http://pay.example.com',
+    });
+    assert.equal(risky.status, 0, risky.stderr);
+    assert.equal(
+      risky.stderr,
+      [
+        "paygate config check: warning: PAYGATE_PUBLIC_URL=http://pay.example.com is plain http under NODE_ENV=production: payers' browsers and gateways reach the service there; serve it over https:// and set PAYGATE_PUBLIC_URL=https://...",
+        'paygate config check: warning: PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK is on under NODE_ENV=production: test-mode webhook endpoints may point at this machine (localhost, 127.0.0.1, [::1]); set PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK=false',
+        '',
+      ].join('\n'),
+    );
+    const defaulted = paygate(['config', 'check', '--json'], production);
+    assert.deepEqual(
+      (JSON.parse(defaulted.stdout).warnings as string[]).map((w) => w.split(' ')[0]),
+      ['PAYGATE_PUBLIC_URL=http://localhost:8080', 'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK'],
+    );
+    const safe = paygate(['config', 'check'], {
+      ...production,
+      PAYGATE_PUBLIC_URL: 'https://pay.example.com',
+      PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK: 'false',
+    });
+    assert.equal(safe.status, 0, safe.stderr);
+    assert.equal(safe.stderr, '');
+    const development = paygate(['config', 'check'], { PAYGATE_PUBLIC_URL: 'http://pay.example.com' });
+    assert.equal(development.stderr, '');
+  });
+
   it('reports the rules between variables: PostgreSQL needs the shared secrets', () => {
     const { status, stderr } = paygate(['config', 'check'], {
       PAYGATE_DATABASE_URL: 'postgres://paygate@db.internal:5432/paygate',

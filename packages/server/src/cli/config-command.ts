@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.ts';
 import { missingSharedSecrets } from '../config.ts';
 import { CONFIG_VARIABLES, type ConfigVariable } from '../config-schema.ts';
-import { type Env, given, parseValue } from '../config-values.ts';
+import { type Env, given, parseValue, readFlag } from '../config-values.ts';
 import { configuredConnectors } from '../gateways/registry.ts';
 import { deliveryWorkerOptionsFromEnv } from '../webhooks/worker-process.ts';
 
@@ -26,6 +26,8 @@ export interface ConfigurationCheck {
   errors: string[];
   /** PAYGATE_* variables set that Paygate does not read: most often a misspelt name. */
   unknown: string[];
+  /** Valid values that are unsafe where they are (production): printed, but not an error. */
+  warnings: string[];
 }
 
 /**
@@ -82,6 +84,27 @@ function effectiveValue(env: Env, variable: ConfigVariable): EffectiveValue {
   return { ...base, value: variable.default, source: 'default' };
 }
 
+/**
+ * Under NODE_ENV=production: values that work but are the development defaults, which a live
+ * service should not keep. Only once every value is valid (an error says more).
+ */
+function productionWarnings(env: Env): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const warnings: string[] = [];
+  const publicUrl = given(env, 'PAYGATE_PUBLIC_URL') ?? `http://localhost:${given(env, 'PORT') ?? '8080'}`;
+  if (publicUrl.startsWith('http://')) {
+    warnings.push(
+      `PAYGATE_PUBLIC_URL=${publicUrl} is plain http under NODE_ENV=production: payers' browsers and gateways reach the service there; serve it over https:// and set PAYGATE_PUBLIC_URL=https://...`,
+    );
+  }
+  if (readFlag(env, 'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK')) {
+    warnings.push(
+      'PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK is on under NODE_ENV=production: test-mode webhook endpoints may point at this machine (localhost, 127.0.0.1, [::1]); set PAYGATE_TEST_WEBHOOKS_ALLOW_LOOPBACK=false',
+    );
+  }
+  return warnings;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -119,7 +142,8 @@ export function checkConfiguration(env: Env): ConfigurationCheck {
   const unknown = Object.keys(env)
     .filter((name) => name.startsWith('PAYGATE_') && !declared.has(name) && given(env, name) !== undefined)
     .sort();
-  return { values: CONFIG_VARIABLES.map((v) => effectiveValue(env, v)), errors, unknown };
+  const warnings = errors.length === 0 ? productionWarnings(env) : [];
+  return { values: CONFIG_VARIABLES.map((v) => effectiveValue(env, v)), errors, unknown, warnings };
 }
 
 function table(values: readonly EffectiveValue[]): string {
@@ -159,6 +183,7 @@ export function configCommand(args: string[], env: Env = process.env): number {
       `paygate config check: warning: ${name} is set, but Paygate reads no such variable\n`,
     );
   }
+  for (const warning of check.warnings) process.stderr.write(`paygate config check: warning: ${warning}\n`);
   if (check.errors.length > 0) {
     const count = check.errors.length === 1 ? '1 error' : `${check.errors.length} errors`;
     process.stderr.write(`paygate config check: ${count}\n${check.errors.map((e) => `  ${e}\n`).join('')}`);
