@@ -13,6 +13,7 @@ import {
   readText,
   required,
 } from './config-values.ts';
+import type { DatabaseSettings } from './storage/open.ts';
 
 export { ConfigError } from './config-values.ts';
 
@@ -40,6 +41,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string | null;
+  /** How the PostgreSQL pool connects, times out and waits at start (unused on the embedded database). */
+  database: DatabaseSettings;
   dataDir: string;
   adminToken: string;
   /** Where the admin token came from: only one kept in the data dir is ever printed. */
@@ -126,6 +129,12 @@ export function loadConfig(env: Env = process.env): Config {
     host: readText(env, 'HOST') ?? '127.0.0.1',
     publicUrl: readText(env, 'PAYGATE_PUBLIC_URL') ?? `http://localhost:${port}`,
     databaseUrl,
+    database: {
+      connectTimeoutMs: readNumber(env, 'PAYGATE_DATABASE_CONNECT_TIMEOUT_MS') ?? 5000,
+      queryTimeoutMs: readNumber(env, 'PAYGATE_DATABASE_QUERY_TIMEOUT_MS') ?? 15_000,
+      keepAliveMs: readNumber(env, 'PAYGATE_DATABASE_KEEPALIVE_MS') ?? 10_000,
+      startWaitSeconds: readNumber(env, 'PAYGATE_DATABASE_START_WAIT_SECONDS') ?? 300,
+    },
     dataDir,
     adminToken,
     adminTokenSource,

@@ -66,7 +66,7 @@ export async function startService(
   role: ServiceRole = { background: true, welcome: true },
 ): Promise<RunningService> {
   const logger = pino({ level: config.logLevel });
-  const db: Database = await openDatabase(config);
+  const db: Database = await openDatabase({ ...config, log: logger });
   if (config.migrateOnStart) {
     const applied = await migrate(db);
     if (applied.length) logger.info({ applied }, 'database migrated');
@@ -144,8 +144,10 @@ export async function startService(
   const metrics = await startConfiguredMetricsServer(config, ctx.metrics.registry);
   if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'metrics listening');
   const demo = config.createDemoMerchant && role.welcome ? await ensureDemoMerchant(ctx) : null;
+  // In production stdout carries only the JSON log lines (what a log collector parses): the
+  // welcome text, for the operator at a terminal, goes to stderr there.
   if (role.welcome)
-    process.stdout.write(
+    (config.production ? process.stderr : process.stdout).write(
       welcomeText({
         baseUrl: config.publicUrl,
         demo,

@@ -49,7 +49,7 @@ function paygate(args: string[], env: Record<string, string>): ChildProcessWitho
   return child;
 }
 
-/** Collects stdout until `done` says it has seen enough (or the process exits). */
+/** Collects stdout and stderr until `done` says it has seen enough (or the process exits). */
 function readUntil(child: ChildProcessWithoutNullStreams, done: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
@@ -61,8 +61,13 @@ function readUntil(child: ChildProcessWithoutNullStreams, done: (text: string) =
         resolve(text);
       }
     });
+    // In production the welcome text is on stderr (stdout carries only JSON log lines).
     child.stderr.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
+      if (done(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
     });
     child.on('exit', () => {
       clearTimeout(timer);

@@ -57,7 +57,7 @@ export async function startProcessGroup(config: Config, apiProcesses: number): P
     );
   }
   if (config.migrateOnStart) {
-    const db = await openDatabase(config);
+    const db = await openDatabase({ ...config, log: logger });
     try {
       const applied = await migrate(db);
       if (applied.length) logger.info({ applied }, 'database migrated');

@@ -126,8 +126,13 @@ export class DatabaseError extends Error {
     readonly code: string,
     readonly constraint: string | undefined,
     readonly statement: string,
-    /** The server's message, kept only for our own parameterless scripts (migrations). */
+    /**
+     * The driver's message, kept for our own parameterless scripts (migrations) and for a lost or
+     * refused connection (its cause: "connect ECONNREFUSED 10.0.0.5:5432", "Query read timeout").
+     */
     serverMessage?: string,
+    /** The statement never got an answer from a working server: the connection failed. */
+    readonly connectionFailed = false,
   ) {
     const broke = constraint ? ` (constraint ${constraint})` : '';
     super(
@@ -135,6 +140,25 @@ export class DatabaseError extends Error {
     );
     this.name = 'DatabaseError';
   }
+}
+
+/**
+ * The messages of the driver's own connection failures: they name the server and the failure,
+ * never a statement's data. A server's error (with a `severity`) is never one of them.
+ */
+const CONNECTION_FAILURE =
+  /^(Connection terminated|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/** SQLSTATE classes of a connection that failed or a server that is going away or starting. */
+const CONNECTION_SQLSTATE = /^(08|57P0)/;
+
+/** Whether a driver error is a failed connection rather than a statement the server refused. */
+export function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const fields = error as { code?: unknown; syscall?: unknown; severity?: unknown };
+  if (typeof fields.code === 'string' && CONNECTION_SQLSTATE.test(fields.code)) return true;
+  if (fields.severity !== undefined) return false;
+  return typeof fields.syscall === 'string' || CONNECTION_FAILURE.test(error.message);
 }
 
 /**
@@ -159,8 +183,9 @@ function toDatabaseError(error: unknown, sql: string, keepMessage: boolean): Dat
   const code =
     typeof fields.code === 'string' ? fields.code : error instanceof Error ? error.name : 'unknown';
   const constraint = typeof fields.constraint === 'string' ? fields.constraint : undefined;
-  const message = keepMessage && error instanceof Error ? error.message : undefined;
-  return new DatabaseError(code, constraint, statementName(sql), message);
+  const connectionFailed = isConnectionFailure(error);
+  const message = (keepMessage || connectionFailed) && error instanceof Error ? error.message : undefined;
+  return new DatabaseError(code, constraint, statementName(sql), message, connectionFailed);
 }
 
 /**

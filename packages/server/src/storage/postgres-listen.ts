@@ -12,6 +12,9 @@ export interface ListenOptions {
   /** The first wait before reconnecting; it doubles after each failed try up to `retryDelayMsMax`. */
   retryDelayMsMin?: number;
   retryDelayMsMax?: number;
+  /** As for the pool (see `PostgresOptions`): a silently lost server is noticed, not waited on. */
+  connectTimeoutMs?: number;
+  keepAliveMs?: number;
 }
 
 /**
@@ -32,6 +35,9 @@ export async function listenWithReconnect(options: ListenOptions): Promise<() =>
     const client = new pg.Client({
       connectionString: options.connectionString,
       application_name: LISTEN_APPLICATION_NAME,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: options.keepAliveMs ?? 10_000,
     });
     client.on('notification', (message) => {
       if (message.channel === options.channel) options.onNotify(message.payload ?? '');

@@ -23,7 +23,24 @@ export interface PostgresOptions {
    * independent statements in one round trip. On by default; off gives one round trip each.
    */
   pipeline?: boolean;
+  /** Opening a connection, or waiting for a free one of the pool; 5 s by default. */
+  connectTimeoutMs?: number;
+  /**
+   * The server's `statement_timeout` (15 s by default); this process stops waiting for an answer
+   * `QUERY_ANSWER_GRACE_MS` later, so that a server that vanished without a word (a lost primary,
+   * a cut network) fails requests in seconds instead of hanging them for minutes.
+   */
+  queryTimeoutMs?: number;
+  /** Idle time before TCP keepalive probes check a connection; 10 s by default. */
+  keepAliveMs?: number;
+  /** Told about a connection the pool lost while it was idle (it is replaced by the pool). */
+  onConnectionError?: (error: Error) => void;
 }
+
+/** How much longer than the server's statement timeout this process waits for an answer. */
+export const QUERY_ANSWER_GRACE_MS = 2000;
+/** Our own scripts (migrations) may run as long as they need: building an index on a big table. */
+const SCRIPT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 function typeParsers() {
   return {
@@ -70,14 +87,41 @@ function wrap(client: pg.PoolClient | pg.Pool, pipelined: boolean, beforeWrite?:
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {
-      // Without parameters pg uses the simple protocol, which allows several statements.
-      await guarded(sql, () => client.query(sql), true);
+      // Without parameters pg uses the simple protocol, which allows several statements. Inside a
+      // transaction the script lifts the statement timeout for itself alone (SET LOCAL).
+      await guarded(sql, () => client.query(scriptQuery(`SET LOCAL statement_timeout = 0;\n${sql}`)), true);
     },
   };
 }
 
+/** A script's query: pg reads a per-query `query_timeout` that its type declarations omit. */
+function scriptQuery(text: string): pg.QueryConfig {
+  const query: pg.QueryConfig & { query_timeout: number } = { text, query_timeout: SCRIPT_TIMEOUT_MS };
+  return query;
+}
+
+/**
+ * Runs one of our scripts outside a transaction (CREATE INDEX CONCURRENTLY cannot be in one) on a
+ * connection of its own without a statement timeout; the connection is closed afterwards rather
+ * than handed back to the pool with the timeout lifted.
+ */
+async function execScript(pool: pg.Pool, sql: string): Promise<void> {
+  const client = await guarded(sql, () => pool.connect(), true);
+  let broken: Error | boolean = true;
+  try {
+    await guarded(sql, () => client.query('SET statement_timeout = 0'), true);
+    await guarded(sql, () => client.query(scriptQuery(sql)), true);
+  } catch (error) {
+    broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const pipelined = options.pipeline ?? true;
+  const queryTimeoutMs = options.queryTimeoutMs ?? 15_000;
   const pool = new pg.Pool({
     pipeline: pipelined,
     connectionString: options.connectionString,
@@ -86,17 +130,27 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     types: typeParsers(),
     // A transaction left open by a hung request must not hold row locks and idempotency locks forever.
     idle_in_transaction_session_timeout: 30_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs + QUERY_ANSWER_GRACE_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: options.keepAliveMs ?? 10_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  pool.on('error', (error) => options.onConnectionError?.(error));
   const plain = wrap(pool, false);
-  await plain.query('SELECT 1');
+  try {
+    await plain.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
 
   return {
     kind: 'postgres',
     pipelined: false,
     query: plain.query,
-    exec: plain.exec,
+    exec: (sql) => execScript(pool, sql),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // The pool listens for errors only on idle clients. A connection ended while checked out
@@ -134,7 +188,14 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       }
     },
     listen: (channel, onNotify, onState) =>
-      listenWithReconnect({ connectionString: options.connectionString, channel, onNotify, onState }),
+      listenWithReconnect({
+        connectionString: options.connectionString,
+        channel,
+        onNotify,
+        onState,
+        connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+        keepAliveMs: options.keepAliveMs ?? 10_000,
+      }),
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
