@@ -11,7 +11,8 @@ import {
 import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { declaredRoute } from '../src/http/route-catalogue.ts';
+import { route, routeOptionsOf } from '../src/http/declare-route.ts';
+import { declaredRoute, keepRouteCatalogue } from '../src/http/route-catalogue.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
 import { routesWhere } from './support/route-table.ts';
@@ -40,6 +41,23 @@ const NOT_JSON: Record<string, string> = {
   'POST /gateway-returns/:returnId':
     "the payer's return from a gateway that posts a form (Adyen's redirectMethod POST): the same answers",
 };
+
+/**
+ * JSON routes that are not operations of the contract, so not declared with `route()` (every
+ * route in NOT_JSON is not one either).
+ */
+const NOT_OPERATIONS: Record<string, string> = {
+  'POST /gateway-notifications/:gatewayId':
+    "a gateway's own callback, not the merchant API: its signature covers the raw bytes and the gateway reads its own acknowledgement (Adyen's `[accepted]`)",
+};
+
+/**
+ * The dashboard's JSON API, while #28.2 moves its routes (http/routes/dashboard/*) to `route()`:
+ * such a route is excused only as long as it carries no operation at all; one declared from its
+ * operation is checked like any other.
+ */
+const isDashboardApiNotYetConverted = (app: FastifyInstance, route: string) =>
+  route.includes(' /dashboard/api/') && declaredRoute(app, route)?.config?.operation === undefined;
 
 /** Dashboard pages: every GET under /dashboard outside its JSON API (/dashboard/api/) is HTML or an asset. */
 const isDashboardPage = (route: string) => /^GET \/dashboard(\/|$)/.test(route) && !route.includes('/api/');
@@ -102,6 +120,72 @@ describe('response schemas: the route table', () => {
     for (const route of served) {
       const [name, operation] = operationAt(route) ?? [];
       assert.equal(responseSchemasOf(svc.app, route)?.['2xx'], operation?.response, `${route} (${name})`);
+    }
+  });
+});
+
+/** Why `route` is not declared from its operation with `route()` (declare-route.ts), or null when it is. */
+function howDeclaredWrongly(app: FastifyInstance, route: string): string | null {
+  const found = operationAt(route);
+  const declared = declaredRoute(app, route);
+  if (!found) {
+    return `${route} is no contract operation: add it to packages/contract/src/operations.ts and declare it with route(app, operations.<name>, handler) (src/http/declare-route.ts), or list it in NOT_JSON or NOT_OPERATIONS with the reason`;
+  }
+  const [name, operation] = found;
+  const expected = routeOptionsOf(operation);
+  const config = (declared?.config ?? {}) as Record<string, unknown>;
+  const schema = (declared?.schema ?? {}) as Record<string, unknown>;
+  const sameConfig = Object.entries(expected.config).every(([key, value]) => config[key] === value);
+  const sameSchema =
+    ['params', 'querystring', 'body'].every((key) => schema[key] === expected.schema[key]) &&
+    JSON.stringify(Object.keys(schema.response ?? {})) ===
+      JSON.stringify(Object.keys(expected.schema.response ?? {}));
+  if (config.operation === operation && sameConfig && sameSchema) return null;
+  return `${route} is written by hand: declare it with route(app, operations.${name}, handler) (src/http/declare-route.ts), which derives its method, path, schemas, credential, permission and rate limit from the operation`;
+}
+
+describe('routes: each declared once, from its contract operation', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService('embedded');
+  });
+  after(() => svc.close());
+
+  it('declares every route from its contract operation, or lists it with the reason it is none', () => {
+    const routes = routesWhere(svc.app, () => true);
+    assert.ok(routes.includes('POST /v1/refunds') && routes.length > 40, routes.join('\n'));
+    const wrong = routes
+      .filter((route) => !(route in NOT_JSON) && !(route in NOT_OPERATIONS) && !isDashboardPage(route))
+      .filter((route) => !isDashboardApiNotYetConverted(svc.app, route))
+      .map((route) => howDeclaredWrongly(svc.app, route))
+      .filter((why) => why !== null);
+    assert.deepEqual(wrong, []);
+  });
+
+  it('lists no route as not an operation that the app does not have, or that is one', () => {
+    const routes = new Set(routesWhere(svc.app, () => true));
+    const stale = Object.keys(NOT_OPERATIONS).filter((route) => !routes.has(route) || operationAt(route));
+    assert.deepEqual(stale, [], 'remove these from NOT_OPERATIONS');
+  });
+
+  it('finds a route written by hand, even with the schemas and config route() would give it', async () => {
+    const probe = Fastify();
+    keepRouteCatalogue(probe);
+    const { method, url, schema, config } = routeOptionsOf(operations.retrieveRefund);
+    const { operation: _marker, ...handWritten } = config;
+    probe.route({ method, url, schema, config: handWritten, handler: async () => ({}) });
+    route(probe, operations.createRefund, async () => ({}));
+    probe.get('/v1/not-in-the-contract', async () => ({}));
+    await probe.ready();
+    try {
+      assert.match(
+        String(howDeclaredWrongly(probe, 'GET /v1/refunds/:id')),
+        /written by hand.*retrieveRefund/,
+      );
+      assert.equal(howDeclaredWrongly(probe, 'POST /v1/refunds'), null);
+      assert.match(String(howDeclaredWrongly(probe, 'GET /v1/not-in-the-contract')), /no contract operation/);
+    } finally {
+      await probe.close();
     }
   });
 });
