@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { throttleSubject } from '../../domain/attempt-throttle.ts';
 import type { DashboardRole } from '../../domain/dashboard-roles.ts';
 import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { newId, randomBase62 } from '../../domain/ids.ts';
@@ -22,21 +23,17 @@ import {
   insertSession,
   insertUser,
   markInvitationAccepted,
-  recordSignInResult,
   type SessionRow,
 } from '../../storage/repositories/dashboard-users.ts';
 import { findMerchant } from '../../storage/repositories/merchants.ts';
 import type { AppContext } from '../context.ts';
+import { clearAttempts, countAttempt, takeBackAttempt } from './attempt-throttle.ts';
 import { recordAudit } from './audit.ts';
 import { invitationMail, type MailLanguage } from './invitation-mail.ts';
 import { checkSecondFactor } from './totp.ts';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
-/** Failures allowed before sign-in is blocked; each further failure doubles the block. */
-export const SIGN_IN_FREE_FAILURES = 5;
-const SIGN_IN_BLOCK_BASE_MS = 30_000;
-const SIGN_IN_BLOCK_MAX_MS = 15 * 60_000;
 
 /** Session ids and invitation tokens are looked up by their SHA-256; the table never holds one. */
 export function secretDigest(secret: string): string {
@@ -111,12 +108,18 @@ function checkPassword(password: string): void {
   }
 }
 
-/** Turns an open invitation into a user with the password chosen; the token works once. */
+/**
+ * Turns an open invitation into a user with the password chosen; the token works once. Tokens
+ * that open nothing are failures of the client address (`clientAddress`), throttled like sign-ins.
+ */
 export async function acceptInvitation(
   ctx: AppContext,
   input: { token: string; password: string },
+  clientAddress: string,
 ): Promise<{ userId: string; merchantId: string }> {
   checkPassword(input.password);
+  const subject = throttleSubject('invitation', clientAddress);
+  await countAttempt(ctx, subject, 'invitation acceptances from this address');
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
@@ -134,11 +137,10 @@ export async function acceptInvitation(
       email: invitation.email,
       role: invitation.role,
       password_hash: passwordHash,
-      failed_sign_ins: 0,
-      sign_in_blocked_until: null,
       created_at: now,
     });
     await markInvitationAccepted(tx, invitation.token_hash, now);
+    await clearAttempts(tx, subject);
     await recordAudit(tx, now, {
       merchantId: invitation.merchant_id,
       userId,
@@ -158,81 +160,59 @@ function signInFailed(): AppError {
 
 /**
  * Checks the password and opens a session: answers the session id (the cookie's value, never
- * stored) and its CSRF token. After SIGN_IN_FREE_FAILURES failures the account is blocked for a
- * doubling time (429 with Retry-After), whatever password is tried, so guessing is slow.
+ * stored) and its CSRF token. Every attempt is counted for the address before the password is
+ * checked (`countAttempt`), known address or not, so concurrent guesses each count and the answers
+ * (401, then 429 with Retry-After once FREE_FAILURES failures are counted) and their
+ * timing (the same scrypt work) are the same for an address no user has.
  */
 export async function signIn(
   ctx: AppContext,
   input: { email: string; password: string; totp_code?: string },
 ): Promise<{ sessionId: string; csrfToken: string; user: DashboardUserRow }> {
   const email = input.email.trim().toLowerCase();
-  const now = ctx.clock.now();
+  const subject = throttleSubject('sign-in', email);
+  await countAttempt(ctx, subject, 'sign-ins');
   const user = await findUserByEmail(ctx.db, email);
-  if (!user) {
-    decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
-    await verifyPassword(input.password, await decoyHash);
-    throw signInFailed();
-  }
-  if (user.sign_in_blocked_until && user.sign_in_blocked_until > now) {
-    const seconds = Math.ceil((user.sign_in_blocked_until.getTime() - now.getTime()) / 1000);
-    throw new AppError('rate_limited', `Too many failed sign-ins; try again in ${seconds} s.`, {
-      retryAfterSeconds: seconds,
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  const good = (await verifyPassword(input.password, user?.password_hash ?? (await decoyHash))) && !!user;
+  if (!user) throw signInFailed();
+  const now = ctx.clock.now();
+  const opened = await ctx.db.transaction(async (tx) => {
+    // A right password with a wrong second factor is a failure (it stays counted); a missing code
+    // is not, the form just asks for it.
+    const second = good ? await checkSecondFactor(ctx, tx, user.id, input.totp_code, now) : 'failed';
+    if (second === 'missing') {
+      await takeBackAttempt(tx, subject, now);
+      return 'second_factor_missing' as const;
+    }
+    if (!good || second === 'failed') {
+      await recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action: 'sign_in.failed' });
+      return null;
+    }
+    await clearAttempts(tx, subject);
+    const sessionId = randomBase62(43);
+    const csrfToken = randomBase62(43);
+    await insertSession(tx, {
+      id_hash: secretDigest(sessionId),
+      user_id: user.id,
+      csrf_token: csrfToken,
+      expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+      created_at: now,
+    });
+    await recordAudit(tx, now, {
+      merchantId: user.merchant_id,
+      userId: user.id,
+      action: 'sign_in.succeeded',
+    });
+    return { sessionId, csrfToken, user };
+  });
+  if (opened === 'second_factor_missing') {
+    throw new AppError('invalid_credentials', 'Two-step sign-in is on: send the authentication code too.', {
+      errors: [{ field: 'totp_code', message: 'is required: two-step sign-in is on for this user' }],
     });
   }
-  const good = await verifyPassword(input.password, user.password_hash);
-  return ctx.db
-    .transaction(async (tx) => {
-      // A right password with a wrong second factor counts as a failure (the same throttle);
-      // a missing code does not, the form just asks for it.
-      const second = good ? await checkSecondFactor(ctx, tx, user.id, input.totp_code, now) : 'failed';
-      if (second === 'missing') return 'second_factor_missing' as const;
-      if (!good || second === 'failed') {
-        const failures = user.failed_sign_ins + 1;
-        const over = failures - SIGN_IN_FREE_FAILURES;
-        const blockedUntil =
-          over > 0
-            ? new Date(
-                now.getTime() + Math.min(SIGN_IN_BLOCK_BASE_MS * 2 ** (over - 1), SIGN_IN_BLOCK_MAX_MS),
-              )
-            : null;
-        await recordSignInResult(tx, user.id, failures, blockedUntil);
-        await recordAudit(tx, now, {
-          merchantId: user.merchant_id,
-          userId: user.id,
-          action: 'sign_in.failed',
-        });
-        return null;
-      }
-      await recordSignInResult(tx, user.id, 0, null);
-      const sessionId = randomBase62(43);
-      const csrfToken = randomBase62(43);
-      await insertSession(tx, {
-        id_hash: secretDigest(sessionId),
-        user_id: user.id,
-        csrf_token: csrfToken,
-        expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
-        created_at: now,
-      });
-      await recordAudit(tx, now, {
-        merchantId: user.merchant_id,
-        userId: user.id,
-        action: 'sign_in.succeeded',
-      });
-      return { sessionId, csrfToken, user };
-    })
-    .then((opened) => {
-      if (opened === 'second_factor_missing') {
-        throw new AppError(
-          'invalid_credentials',
-          'Two-step sign-in is on: send the authentication code too.',
-          {
-            errors: [{ field: 'totp_code', message: 'is required: two-step sign-in is on for this user' }],
-          },
-        );
-      }
-      if (!opened) throw signInFailed();
-      return opened;
-    });
+  if (!opened) throw signInFailed();
+  return opened;
 }
 
 /** The session a cookie names, or null when it is unknown or expired. */

@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { throttleSubject } from '../../domain/attempt-throttle.ts';
 import { AppError } from '../../domain/errors.ts';
 import {
   newRecoveryCodes,
@@ -17,6 +18,7 @@ import {
 import type { DashboardUserRow } from '../../storage/repositories/dashboard-users.ts';
 import type { AppContext } from '../context.ts';
 import { secretDigest } from './accounts.ts';
+import { countAttempt, takeBackAttempt } from './attempt-throttle.ts';
 import { recordAudit } from './audit.ts';
 
 /** The secret is sealed for its user: a sealed value copied onto another user's row does not open. */
@@ -92,11 +94,18 @@ export async function confirmTotpEnrolment(ctx: AppContext, user: DashboardUserR
   });
 }
 
-/** Turns the second factor off; it takes a current code (or a recovery code), not just a session. */
+/**
+ * Turns the second factor off; it takes a current code (or a recovery code), not just a session.
+ * A wrong code is a failed sign-in of the user's address (the same throttle), so a stolen session
+ * cannot guess codes faster than a sign-in could.
+ */
 export async function disableTotp(ctx: AppContext, user: DashboardUserRow, code: string): Promise<void> {
+  const subject = throttleSubject('sign-in', user.email);
+  await countAttempt(ctx, subject, 'sign-ins');
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     if ((await checkSecondFactor(ctx, tx, user.id, code, now)) !== 'passed') throw wrongCode();
+    await takeBackAttempt(tx, subject, now);
     await saveTotpState(tx, user.id, { secret_sealed: null, enabled_at: null, last_step: null });
     await replaceRecoveryCodes(tx, user.id, []);
     await recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action: 'totp.disabled' });

@@ -7,13 +7,10 @@ export interface DashboardUserRow {
   email: string;
   role: DashboardRole;
   password_hash: string;
-  failed_sign_ins: number;
-  sign_in_blocked_until: Date | null;
   created_at: Date;
 }
 
-const USER_COLUMNS =
-  'id, merchant_id, email, role, password_hash, failed_sign_ins, sign_in_blocked_until, created_at';
+const USER_COLUMNS = 'id, merchant_id, email, role, password_hash, created_at';
 
 export async function findUserByEmail(q: Queryable, email: string): Promise<DashboardUserRow | null> {
   const { rows } = await q.query<DashboardUserRow>(
@@ -24,28 +21,13 @@ export async function findUserByEmail(q: Queryable, email: string): Promise<Dash
 }
 
 export async function insertUser(q: Queryable, row: DashboardUserRow): Promise<void> {
-  await q.query(`INSERT INTO dashboard_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+  await q.query(`INSERT INTO dashboard_users (${USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
     row.id,
     row.merchant_id,
     row.email,
     row.role,
     row.password_hash,
-    row.failed_sign_ins,
-    row.sign_in_blocked_until,
     row.created_at,
-  ]);
-}
-
-export async function recordSignInResult(
-  q: Queryable,
-  userId: string,
-  failedSignIns: number,
-  blockedUntil: Date | null,
-): Promise<void> {
-  await q.query('UPDATE dashboard_users SET failed_sign_ins = $2, sign_in_blocked_until = $3 WHERE id = $1', [
-    userId,
-    failedSignIns,
-    blockedUntil,
   ]);
 }
 
@@ -132,8 +114,7 @@ export async function findLiveSession(
     Omit<SessionRow, 'created_at'> & { s_created_at: Date; u_id: string } & Omit<DashboardUserRow, 'id'>
   >(
     `SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.created_at AS s_created_at,
-            u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.failed_sign_ins,
-            u.sign_in_blocked_until, u.created_at
+            u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.created_at
        FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id
       WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.removed_at IS NULL`,
     [idHash, now],
@@ -154,8 +135,6 @@ export async function findLiveSession(
       email: row.email,
       role: row.role,
       password_hash: row.password_hash,
-      failed_sign_ins: row.failed_sign_ins,
-      sign_in_blocked_until: row.sign_in_blocked_until,
       created_at: row.created_at,
     },
   };

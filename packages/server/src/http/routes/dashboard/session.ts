@@ -77,7 +77,7 @@ export async function dashboardSessionRoutes(
     routePath(accept),
     { schema: { body: accept.body, response: responseSchemas(accept) }, config: { dashboard: 'public' } },
     async (request) => {
-      await acceptInvitation(ctx, request.body);
+      await acceptInvitation(ctx, request.body, request.ip);
       return { object: 'signed_out' as const, sessions_ended: 0 };
     },
   );
