@@ -15,6 +15,11 @@ export interface TestClock extends Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** The instant `seconds` after `instant`. */
+export function addSeconds(instant: Date, seconds: number): Date {
+  return new Date(instant.getTime() + seconds * 1000);
+}
+
 /** A clock that runs with real time plus an offset that can only move forward. */
 export class ShiftedClock implements Clock {
   private offsetMs = 0;

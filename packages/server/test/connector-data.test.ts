@@ -4,7 +4,7 @@
 // is an in-memory one that records what it is given back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CONNECTOR_DATA_MAX_LENGTH } from '../src/app/payments/charge-outcomes.ts';
+import { CONNECTOR_DATA_MAX_LENGTH } from '../src/app/gateways/connectors.ts';
 import { reconcileOpenCharges } from '../src/app/payments/settle-open-charges.ts';
 import { reconcilePendingRefunds } from '../src/app/refunds/reconcile-refunds.ts';
 import {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expireDueIntents } from '../src/app/payments/expire-payment-intents.ts';
+import { lateCaptureRefundKey } from '../src/app/late-captures/record-late-capture.ts';
 import {
   applyLateCaptureRefundOutcome,
-  lateCaptureRefundKey,
   repairLateCaptures,
-} from '../src/app/payments/late-captures.ts';
+} from '../src/app/late-captures/repair-late-captures.ts';
+import { expireDueIntents } from '../src/app/payments/expire-payment-intents.ts';
 import { reconcileOpenCharges } from '../src/app/payments/settle-open-charges.ts';
 import { claimDueLateCaptures } from '../src/storage/repositories/late-captures.ts';
 import { databaseKinds } from './support/databases.ts';

@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { AppContext } from '../src/app/context.ts';
+import { repairLateCaptures } from '../src/app/late-captures/repair-late-captures.ts';
 import {
   DELAYED_CHARGE_MAX_TRIES,
   LATE_WATCH_SECONDS,
   PROCESSING_DEADLINE_SECONDS,
 } from '../src/app/payments/charge-outcomes.ts';
-import { repairLateCaptures } from '../src/app/payments/late-captures.ts';
 import { reconcileOpenCharges, runDueDelayedCharges } from '../src/app/payments/settle-open-charges.ts';
 import { GatewayRegistry } from '../src/gateways/registry.ts';
 import { createSimConnector } from '../src/gateways/sim/connector.ts';

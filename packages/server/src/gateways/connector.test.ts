@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lateCaptureRefundKey } from '../app/payments/late-captures.ts';
+import { lateCaptureRefundKey } from '../app/late-captures/record-late-capture.ts';
 import { gatewayRefundKey } from '../app/refunds/create-refund.ts';
 import { newId } from '../domain/ids.ts';
 import { attemptIdempotencyKey } from '../storage/repositories/charge-attempts.ts';

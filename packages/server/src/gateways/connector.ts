@@ -161,7 +161,7 @@ export type FailureCode = 'card_declined' | 'gateway_rejected';
 /**
  * Opaque to Paygate: what a connector asks to keep beside the gateway's reference of a charge or
  * refund, handed back to it later (completion, sync, refund). At most 4096 characters
- * (`CONNECTOR_DATA_MAX_LENGTH` in app/payments/charge-outcomes.ts); a longer value is not kept. Absent:
+ * (`CONNECTOR_DATA_MAX_LENGTH` in app/gateways/connectors.ts); a longer value is not kept. Absent:
  * the value kept before stays.
  */
 export interface KeepsConnectorData {

@@ -1,10 +1,7 @@
 import type { Logger } from 'pino';
+import type { BatchResult } from '../app/batch-result.ts';
 import type { AppContext } from '../app/context.ts';
-import {
-  type BatchResult,
-  reconcileOpenCharges,
-  runDueDelayedCharges,
-} from '../app/payments/settle-open-charges.ts';
+import { reconcileOpenCharges, runDueDelayedCharges } from '../app/payments/settle-open-charges.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 export const DELAYED_CHARGES_JOB = 'delayed-charges';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
-import { repairLateCaptures } from '../app/payments/late-captures.ts';
+import { repairLateCaptures } from '../app/late-captures/repair-late-captures.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 export const LATE_CAPTURE_REPAIR_JOB = 'late-capture-repair';

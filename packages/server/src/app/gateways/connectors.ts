@@ -3,12 +3,19 @@ import type { LRUCache } from 'lru-cache';
 import { clockedCache } from '../../clock.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { bytesToBase62 } from '../../domain/ids.ts';
-import type { GatewayConnector } from '../../gateways/connector.ts';
+import type {
+  ChargeOutcome,
+  ChargeRequest,
+  GatewayConnector,
+  KeepsConnectorData,
+} from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
+import type { ChargeAttemptRecord } from '../../storage/repositories/charge-attempts.ts';
 import {
   findAccountForGateway,
   type GatewayAccountRecord,
 } from '../../storage/repositories/gateway-accounts.ts';
+import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
 
 /** Whose `gateway_id`, in which mode. */
@@ -135,4 +142,49 @@ export function gatewayReturnAddress(
   attempt: { paymentIntentId: string; attemptNumber: number },
 ): string | null {
   return connector.completeAction ? gatewayReturnUrl(ctx, attempt) : intent.returnUrl;
+}
+
+// Calling a connector and reading its answer: what a charge asks, an answer that is never success
+// by default, and what of the answer is kept for the calls that follow (sync, refund).
+
+/**
+ * What the gateway is asked to charge for an attempt; the same every time it is sent again.
+ * `returnUrl`: where the gateway sends the payer back (see `gatewayReturnAddress`).
+ */
+export function chargeRequestFor(
+  intent: PaymentIntentRecord,
+  attempt: ChargeAttemptRecord,
+  returnUrl: string | null,
+): ChargeRequest {
+  return {
+    idempotencyKey: attempt.idempotencyKey,
+    paymentIntentId: intent.id,
+    amountMinor: intent.amountMinor,
+    currency: intent.currency,
+    paymentMethodToken: attempt.paymentMethodToken,
+    livemode: intent.livemode,
+    returnUrl,
+  };
+}
+
+/** A connector that throws has given no readable answer: the outcome is unknown, never failure. */
+export async function outcomeOrUnknown(
+  connector: GatewayConnector,
+  call: (connector: GatewayConnector) => Promise<ChargeOutcome>,
+): Promise<ChargeOutcome> {
+  try {
+    return await call(connector);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unknown error';
+    return { kind: 'indeterminate', detail: `connector ${connector.id} threw: ${reason}` };
+  }
+}
+
+/** The longest connector data kept beside a gateway reference (see `KeepsConnectorData`). */
+export const CONNECTOR_DATA_MAX_LENGTH = 4096;
+
+/** The connector data of an outcome that may be kept, or null (none, or too long to keep). */
+export function keptConnectorData(outcome: object): string | null {
+  const data = (outcome as KeepsConnectorData).connectorData;
+  return typeof data === 'string' && data.length <= CONNECTOR_DATA_MAX_LENGTH ? data : null;
 }

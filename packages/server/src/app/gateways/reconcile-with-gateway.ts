@@ -2,9 +2,10 @@ import type { GatewayConnector } from '../../gateways/connector.ts';
 import { findAttemptByKey } from '../../storage/repositories/charge-attempts.ts';
 import { knownCharges, knownRefunds } from '../../storage/repositories/reconciliation.ts';
 import type { AppContext } from '../context.ts';
-import { applyAttemptOutcome, outcomeOrUnknown } from '../payments/charge-outcomes.ts';
-import { repairLateCaptures } from '../payments/late-captures.ts';
+import { repairLateCaptures } from '../late-captures/repair-late-captures.ts';
+import { applyAttemptOutcome } from '../payments/charge-outcomes.ts';
 import { applyRefundOutcomeByGatewayKey } from '../refunds/refund-outcome.ts';
+import { outcomeOrUnknown } from './connectors.ts';
 import { type Difference, findDifferences } from './reconciliation-differences.ts';
 
 /** How far each side is read beyond the window, for records sent near its edges. */

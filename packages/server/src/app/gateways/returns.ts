@@ -7,8 +7,8 @@ import {
   type PaymentIntentRecord,
 } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
-import { applyAttemptOutcome, outcomeOrUnknown } from '../payments/charge-outcomes.ts';
-import { connectorFor, gatewayKeyOf, gatewayReturnMac } from './connectors.ts';
+import { applyAttemptOutcome } from '../payments/charge-outcomes.ts';
+import { connectorFor, gatewayKeyOf, gatewayReturnMac, outcomeOrUnknown } from './connectors.ts';
 
 // The payer's way back from a gateway's redirect or 3-D Secure page. The gateway is given
 // `<public URL>/gateway-returns/<return id>` as its return address: Paygate finishes the charge

@@ -1,10 +1,14 @@
-import { NotFoundError } from '../../domain/errors.ts';
+import { addSeconds } from '../../clock.ts';
+import { AppError, NotFoundError } from '../../domain/errors.ts';
 import { transition } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
+import type { Queryable } from '../../storage/db.ts';
+import { findOpenAttempt } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
+import { settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
-import { abandonOpenAttempt } from './charge-outcomes.ts';
-import { applyIntentAction } from './intent-status.ts';
+import { REQUIRES_ACTION_CHECK_SECONDS } from './charge-outcomes.ts';
+import { applyIntentAction, moveAttempt } from './intent-status.ts';
 
 /**
  * Cancels an intent that is still CREATED or REQUIRES_ACTION; anything else is a 409, and so is
@@ -24,4 +28,32 @@ export async function cancelPaymentIntent(
     await abandonOpenAttempt(tx, intent, now);
     return applyIntentAction(tx, intent, { type: 'cancel' }, now, { cancellationReason: reason });
   });
+}
+
+/**
+ * Ends the open attempt of an intent that is being canceled, or expired (expire-payment-intents.ts
+ * takes it from here: the same step): one still waiting for the payer is abandoned (and watched,
+ * see `watchClosed` in charge-outcomes.ts) and its PAYMENT transaction declined. A charge that is being sent right now cannot be stopped, so the operation
+ * is refused until its answer is in.
+ */
+export async function abandonOpenAttempt(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  now: Date,
+): Promise<void> {
+  const attempt = await findOpenAttempt(tx, intent.id, { forUpdate: true });
+  if (!attempt) return;
+  if (attempt.status === 'CHARGING' || attempt.status === 'DELAYED') {
+    throw new AppError(
+      'invalid_state_transition',
+      'A confirmation of this payment intent is in progress at the gateway; retrieve the intent to see its outcome.',
+    );
+  }
+  // The payer may still approve on the gateway's page: the attempt stays watched (a late capture).
+  await moveAttempt(tx, attempt, {
+    status: 'ABANDONED',
+    nextCheckAt: addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS),
+    updatedAt: now,
+  });
+  await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
 }

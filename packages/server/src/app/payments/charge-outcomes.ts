@@ -1,21 +1,12 @@
-import { AppError } from '../../domain/errors.ts';
+import { addSeconds } from '../../clock.ts';
 import { type ChargeResult, canTransition, type IntentAction } from '../../domain/payment-intent.ts';
-import type {
-  ChargeOutcome,
-  ChargeRequest,
-  FailureCode,
-  GatewayConnector,
-  KeepsConnectorData,
-} from '../../gateways/connector.ts';
+import type { ChargeOutcome, FailureCode } from '../../gateways/connector.ts';
 import { type Queryable, together } from '../../storage/db.ts';
 import {
-  type AttemptChange,
   type AttemptStatus,
   type ChargeAttemptRecord,
   deletePendingPaymentTransaction,
   findAttemptByKey,
-  findOpenAttempt,
-  updateAttempt,
 } from '../../storage/repositories/charge-attempts.ts';
 import {
   findPaymentIntentById,
@@ -23,8 +14,13 @@ import {
 } from '../../storage/repositories/payment-intents.ts';
 import { settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
-import { applyIntentAction, StaleStateError } from './intent-status.ts';
-import { recordLateCapture } from './late-captures.ts';
+import { keptConnectorData } from '../gateways/connectors.ts';
+import { recordLateCapture } from '../late-captures/record-late-capture.ts';
+import { applyIntentAction, moveAttempt, StaleStateError } from './intent-status.ts';
+
+// Applying what a gateway said about a charge to the intent and its attempt: a state step along
+// the state machine, the attempt's next check, and a success that came too late handed to the
+// late-capture repair. Calling the gateway is app/gateways/connectors.ts (`outcomeOrUnknown`).
 
 /** Where an outcome came from: the answer to our charge, a sync we asked for, or a notification. */
 export type OutcomeSource = 'charge' | 'sync' | 'notification';
@@ -56,19 +52,10 @@ export const DELAYED_CHARGE_MAX_TRIES = 6;
  * An open charge whose outcome is still unknown this long after confirm (no answer, pending, or a
  * gateway that cannot be asked) is given up: the intent FAILS and the attempt is TIMED_OUT.
  * Reconciliation keeps asking the gateway about it for `LATE_WATCH_SECONDS` more, at most hourly:
- * a success it finds then is a late capture, refunded automatically (app/payments/late-captures.ts).
+ * a success it finds then is a late capture, refunded automatically (app/late-captures/).
  */
 export const PROCESSING_DEADLINE_SECONDS = 24 * 60 * 60;
 export const LATE_WATCH_SECONDS = 7 * 24 * 60 * 60;
-
-/** The longest connector data kept beside a gateway reference (see `KeepsConnectorData`). */
-export const CONNECTOR_DATA_MAX_LENGTH = 4096;
-
-/** The connector data of an outcome that may be kept, or null (none, or too long to keep). */
-export function keptConnectorData(outcome: object): string | null {
-  const data = (outcome as KeepsConnectorData).connectorData;
-  return typeof data === 'string' && data.length <= CONNECTOR_DATA_MAX_LENGTH ? data : null;
-}
 
 /** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
 export function nextCheckAt(now: Date, checks: number): Date {
@@ -76,67 +63,16 @@ export function nextCheckAt(now: Date, checks: number): Date {
   return new Date(now.getTime() + seconds * 1000);
 }
 
-export function addSeconds(now: Date, seconds: number): Date {
-  return new Date(now.getTime() + seconds * 1000);
+/** One outcome being applied: the rows as the decision is taken on them, and where it came from. */
+interface Applying {
+  tx: Queryable;
+  intent: PaymentIntentRecord;
+  attempt: ChargeAttemptRecord;
+  source: OutcomeSource;
+  now: Date;
 }
 
-/**
- * What the gateway is asked to charge for an attempt; the same every time it is sent again.
- * `returnUrl`: where the gateway sends the payer back (see `gatewayReturnAddress`).
- */
-export function chargeRequestFor(
-  intent: PaymentIntentRecord,
-  attempt: ChargeAttemptRecord,
-  returnUrl: string | null,
-): ChargeRequest {
-  return {
-    idempotencyKey: attempt.idempotencyKey,
-    paymentIntentId: intent.id,
-    amountMinor: intent.amountMinor,
-    currency: intent.currency,
-    paymentMethodToken: attempt.paymentMethodToken,
-    livemode: intent.livemode,
-    returnUrl,
-  };
-}
-
-/** A connector that throws has given no readable answer: the outcome is unknown, never failure. */
-export async function outcomeOrUnknown(
-  connector: GatewayConnector,
-  call: (connector: GatewayConnector) => Promise<ChargeOutcome>,
-): Promise<ChargeOutcome> {
-  try {
-    return await call(connector);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : 'unknown error';
-    return { kind: 'indeterminate', detail: `connector ${connector.id} threw: ${reason}` };
-  }
-}
-
-/** The state-machine action for a charge result, by where the intent stands. */
-function actionFor(intent: PaymentIntentRecord, result: ChargeResult): IntentAction | null {
-  if (intent.status === 'CREATED') return { type: 'confirm', result };
-  if (result === 'requires_action') return null;
-  const action: IntentAction = { type: 'gateway_outcome', result };
-  return canTransition(intent.status, action) ? action : null;
-}
-
-const pastDeadline = (attempt: ChargeAttemptRecord, now: Date) =>
-  now.getTime() - attempt.createdAt.getTime() >= PROCESSING_DEADLINE_SECONDS * 1000;
-
-const isOpen = (status: AttemptStatus) =>
-  status === 'CHARGING' || status === 'DELAYED' || status === 'REQUIRES_ACTION' || status === 'PROCESSING';
-
-/** Writes an attempt's change, guarded by the state it was read in (see `StaleStateError`). */
-async function moveAttempt(
-  tx: Queryable,
-  attempt: ChargeAttemptRecord,
-  change: AttemptChange,
-): Promise<void> {
-  if (!(await updateAttempt(tx, attempt, change))) {
-    throw new StaleStateError(`attempt ${attempt.idempotencyKey} is no longer ${attempt.status}`);
-  }
-}
+type Outcome<K extends ChargeOutcome['kind']> = Extract<ChargeOutcome, { kind: K }>;
 
 /**
  * Applies what a gateway said about an attempt's charge, in the caller's transaction. Only
@@ -154,120 +90,21 @@ export async function applyChargeOutcome(
   source: OutcomeSource,
   now: Date,
 ): Promise<AppliedOutcome> {
-  const unchanged: AppliedOutcome = { intent, failure: null, unavailable: null, warning: null };
-  if (!isOpen(attempt.status)) {
-    if (attempt.status === 'TIMED_OUT' || attempt.status === 'ABANDONED') {
-      await watchClosed(tx, attempt, outcome, source, now);
-    }
-    // A capture of an attempt that was closed otherwise (abandoned by a cancel or an expiry, timed
-    // out, ...): the gateway holds money our books say was not taken. Recorded here, refunded by
-    // the repair worker (app/payments/late-captures.ts).
-    if (outcome.kind !== 'succeeded' || attempt.status === 'SUCCEEDED') return unchanged;
-    const late = await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now);
-    return { ...unchanged, warning: late };
-  }
-  const keepOpen = (status: AttemptStatus, nextAt: Date, checked = source === 'sync') =>
-    moveAttempt(tx, attempt, {
-      status,
-      gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
-      connectorData: keptConnectorData(outcome),
-      nextCheckAt: nextAt,
-      checked,
-      updatedAt: now,
-    });
+  const at: Applying = { tx, intent, attempt, source, now };
+  if (!isOpen(attempt.status)) return applyToClosedAttempt(at, outcome);
   // Unknown for too long: given up (the intent fails); a later success is a late capture.
-  if (
-    source === 'sync' &&
-    (outcome.kind === 'pending' || outcome.kind === 'indeterminate' || outcome.kind === 'unavailable') &&
-    pastDeadline(attempt, now)
-  ) {
-    return timeOut(tx, intent, attempt, now);
-  }
-  const recheck = nextCheckAt(now, attempt.checks + (source === 'sync' ? 1 : 0));
-
+  if (source === 'sync' && isStillUnknown(outcome) && pastDeadline(attempt, now)) return timeOut(at);
   switch (outcome.kind) {
     case 'succeeded':
     case 'failed':
-      return settle(tx, intent, attempt, outcome, now, source);
-    case 'requires_action': {
-      if (intent.status === 'CREATED') {
-        const action: IntentAction = { type: 'confirm', result: 'requires_action' };
-        const updated = await applyIntentAction(tx, intent, action, now, {
-          redirectUrl: outcome.redirectUrl,
-        });
-        await keepOpen('REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
-        return { ...unchanged, intent: updated };
-      }
-      if (intent.status === 'REQUIRES_ACTION') {
-        await keepOpen('REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
-        return unchanged;
-      }
-      // The intent already answered PROCESSING (a delayed or unanswered charge), so the payer never
-      // saw the gateway's page and cannot complete it: nothing will be charged.
-      return settle(
-        tx,
-        intent,
-        attempt,
-        {
-          kind: 'failed',
-          gatewayReference: outcome.gatewayReference,
-          failureCode: 'gateway_rejected',
-          message: 'The gateway asked for the payer to authenticate, which this payment could not offer.',
-        },
-        now,
-        source,
-      );
-    }
+      return settle(at, outcome);
+    case 'requires_action':
+      return applyRequiresAction(at, outcome);
     case 'pending':
-    case 'indeterminate': {
-      // Unknown is never failure: a confirmed intent waits in PROCESSING. An unreadable answer
-      // leaves an intent waiting for the payer as it is; only a definite "pending" moves it.
-      const result = outcome.kind === 'pending' || intent.status === 'CREATED' ? 'processing' : null;
-      const action = result ? actionFor(intent, result) : null;
-      const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
-      const status: AttemptStatus = updated.status === 'REQUIRES_ACTION' ? 'REQUIRES_ACTION' : 'PROCESSING';
-      await keepOpen(
-        status,
-        status === 'REQUIRES_ACTION' ? addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS) : recheck,
-      );
-      return { ...unchanged, intent: updated };
-    }
-    case 'unavailable': {
-      if (source === 'charge' && attempt.status === 'CHARGING') {
-        // The gateway did not take the charge: the attempt ends, the intent may be confirmed again.
-        await moveAttempt(tx, attempt, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now });
-        await deletePendingPaymentTransaction(tx, intent.id);
-        return {
-          ...unchanged,
-          unavailable: { retryAfterSeconds: outcome.retryAfterSeconds, detail: outcome.detail },
-        };
-      }
-      if (attempt.status === 'DELAYED') {
-        // Nothing was charged; the delayed charge is sent again, a bounded number of times.
-        const tries = attempt.checks + 1;
-        if (tries >= DELAYED_CHARGE_MAX_TRIES) {
-          return settle(
-            tx,
-            intent,
-            attempt,
-            {
-              kind: 'failed',
-              gatewayReference: null,
-              failureCode: 'gateway_rejected',
-              message: `The gateway did not take the charge in ${tries} tries; nothing was charged.`,
-            },
-            now,
-            source,
-          );
-        }
-        const pause = Math.max(outcome.retryAfterSeconds, CHECK_BACKOFF_BASE_SECONDS * 2 ** (tries - 1));
-        await keepOpen('DELAYED', addSeconds(now, pause), true);
-        return unchanged;
-      }
-      // A sync the gateway could not answer is simply tried later.
-      await keepOpen(attempt.status, recheck);
-      return unchanged;
-    }
+    case 'indeterminate':
+      return applyUnknown(at, outcome);
+    case 'unavailable':
+      return applyUnavailable(at, outcome);
     default: {
       const unreachable: never = outcome;
       return unreachable;
@@ -310,15 +147,153 @@ export async function applyAttemptOutcome(
   });
 }
 
-/** A definite success or failure: the intent, its attempt and its PAYMENT transaction settle. */
-async function settle(
-  tx: Queryable,
-  intent: PaymentIntentRecord,
-  attempt: ChargeAttemptRecord,
-  outcome: Extract<ChargeOutcome, { kind: 'succeeded' | 'failed' }>,
-  now: Date,
-  source: OutcomeSource,
+const isOpen = (status: AttemptStatus) =>
+  status === 'CHARGING' || status === 'DELAYED' || status === 'REQUIRES_ACTION' || status === 'PROCESSING';
+
+/** No definite answer yet: pending, unreadable, or not taken by the gateway. */
+const isStillUnknown = (outcome: ChargeOutcome) =>
+  outcome.kind === 'pending' || outcome.kind === 'indeterminate' || outcome.kind === 'unavailable';
+
+const pastDeadline = (attempt: ChargeAttemptRecord, now: Date) =>
+  now.getTime() - attempt.createdAt.getTime() >= PROCESSING_DEADLINE_SECONDS * 1000;
+
+const unchanged = (at: Applying): AppliedOutcome => ({
+  intent: at.intent,
+  failure: null,
+  unavailable: null,
+  warning: null,
+});
+
+/** The next regular check of an open attempt: one more check counted when this was a sync. */
+const recheckAt = (at: Applying) => nextCheckAt(at.now, at.attempt.checks + (at.source === 'sync' ? 1 : 0));
+
+/** The state-machine action for a charge result, by where the intent stands. */
+function actionFor(intent: PaymentIntentRecord, result: ChargeResult): IntentAction | null {
+  if (intent.status === 'CREATED') return { type: 'confirm', result };
+  if (result === 'requires_action') return null;
+  const action: IntentAction = { type: 'gateway_outcome', result };
+  return canTransition(intent.status, action) ? action : null;
+}
+
+/** The attempt stays open in `status`, keeping what the gateway told of it, until `nextAt`. */
+function keepOpen(
+  at: Applying,
+  outcome: ChargeOutcome,
+  status: AttemptStatus,
+  nextAt: Date,
+  checked = at.source === 'sync',
+): Promise<void> {
+  return moveAttempt(at.tx, at.attempt, {
+    status,
+    gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
+    connectorData: keptConnectorData(outcome),
+    nextCheckAt: nextAt,
+    checked,
+    updatedAt: at.now,
+  });
+}
+
+/**
+ * An outcome for an attempt already closed: a closed charge still open at the gateway stays
+ * watched (`watchClosed`), and a capture of an attempt that was closed otherwise (abandoned by a
+ * cancel or an expiry, timed out, ...) means the gateway holds money our books say was not taken:
+ * recorded here as a late capture, refunded by the repair worker (app/late-captures/).
+ */
+async function applyToClosedAttempt(at: Applying, outcome: ChargeOutcome): Promise<AppliedOutcome> {
+  const { tx, intent, attempt, source, now } = at;
+  if (attempt.status === 'TIMED_OUT' || attempt.status === 'ABANDONED') await watchClosed(at, outcome);
+  if (outcome.kind !== 'succeeded' || attempt.status === 'SUCCEEDED') return unchanged(at);
+  const late = await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now);
+  return { ...unchanged(at), warning: late };
+}
+
+/** The gateway asks the payer to authenticate on its page. */
+async function applyRequiresAction(
+  at: Applying,
+  outcome: Outcome<'requires_action'>,
 ): Promise<AppliedOutcome> {
+  const { tx, intent, now } = at;
+  const waitForPayer = () =>
+    keepOpen(at, outcome, 'REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
+  if (intent.status === 'CREATED') {
+    const action: IntentAction = { type: 'confirm', result: 'requires_action' };
+    const updated = await applyIntentAction(tx, intent, action, now, { redirectUrl: outcome.redirectUrl });
+    await waitForPayer();
+    return { ...unchanged(at), intent: updated };
+  }
+  if (intent.status === 'REQUIRES_ACTION') {
+    await waitForPayer();
+    return unchanged(at);
+  }
+  // The intent already answered PROCESSING (a delayed or unanswered charge), so the payer never
+  // saw the gateway's page and cannot complete it: nothing will be charged.
+  return settle(at, {
+    kind: 'failed',
+    gatewayReference: outcome.gatewayReference,
+    failureCode: 'gateway_rejected',
+    message: 'The gateway asked for the payer to authenticate, which this payment could not offer.',
+  });
+}
+
+/**
+ * Unknown is never failure: a confirmed intent waits in PROCESSING. An unreadable answer leaves
+ * an intent waiting for the payer as it is; only a definite "pending" moves it.
+ */
+async function applyUnknown(
+  at: Applying,
+  outcome: Outcome<'pending' | 'indeterminate'>,
+): Promise<AppliedOutcome> {
+  const { tx, intent, now } = at;
+  const result = outcome.kind === 'pending' || intent.status === 'CREATED' ? 'processing' : null;
+  const action = result ? actionFor(intent, result) : null;
+  const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
+  const status: AttemptStatus = updated.status === 'REQUIRES_ACTION' ? 'REQUIRES_ACTION' : 'PROCESSING';
+  await keepOpen(
+    at,
+    outcome,
+    status,
+    status === 'REQUIRES_ACTION' ? addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS) : recheckAt(at),
+  );
+  return { ...unchanged(at), intent: updated };
+}
+
+/** The gateway did not take the charge, or could not answer a sync. */
+async function applyUnavailable(at: Applying, outcome: Outcome<'unavailable'>): Promise<AppliedOutcome> {
+  const { tx, intent, attempt, source, now } = at;
+  if (source === 'charge' && attempt.status === 'CHARGING') {
+    // The gateway did not take the charge: the attempt ends, the intent may be confirmed again.
+    await moveAttempt(tx, attempt, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now });
+    await deletePendingPaymentTransaction(tx, intent.id);
+    return {
+      ...unchanged(at),
+      unavailable: { retryAfterSeconds: outcome.retryAfterSeconds, detail: outcome.detail },
+    };
+  }
+  if (attempt.status === 'DELAYED') return retryDelayedCharge(at, outcome);
+  // A sync the gateway could not answer is simply tried later.
+  await keepOpen(at, outcome, attempt.status, recheckAt(at));
+  return unchanged(at);
+}
+
+/** Nothing was charged; the delayed charge is sent again, a bounded number of times. */
+async function retryDelayedCharge(at: Applying, outcome: Outcome<'unavailable'>): Promise<AppliedOutcome> {
+  const tries = at.attempt.checks + 1;
+  if (tries >= DELAYED_CHARGE_MAX_TRIES) {
+    return settle(at, {
+      kind: 'failed',
+      gatewayReference: null,
+      failureCode: 'gateway_rejected',
+      message: `The gateway did not take the charge in ${tries} tries; nothing was charged.`,
+    });
+  }
+  const pause = Math.max(outcome.retryAfterSeconds, CHECK_BACKOFF_BASE_SECONDS * 2 ** (tries - 1));
+  await keepOpen(at, outcome, 'DELAYED', addSeconds(at.now, pause), true);
+  return unchanged(at);
+}
+
+/** A definite success or failure: the intent, its attempt and its PAYMENT transaction settle. */
+async function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): Promise<AppliedOutcome> {
+  const { tx, intent, attempt, source, now } = at;
   const succeeded = outcome.kind === 'succeeded';
   const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
   // The intent first: its guarded UPDATE takes its row lock before the attempt's. The attempt's
@@ -349,19 +324,16 @@ async function settle(
         ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now)
         : null;
     return {
-      intent,
-      failure: null,
-      unavailable: null,
+      ...unchanged(at),
       warning:
         late ??
         `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
     };
   }
   return {
+    ...unchanged(at),
     intent: updated,
     failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
-    unavailable: null,
-    warning: null,
   };
 }
 
@@ -371,12 +343,8 @@ async function settle(
  * TIMED_OUT, still watched by reconciliation for `LATE_WATCH_SECONDS` in case the gateway took the
  * money after all (then a late capture, refunded).
  */
-async function timeOut(
-  tx: Queryable,
-  intent: PaymentIntentRecord,
-  attempt: ChargeAttemptRecord,
-  now: Date,
-): Promise<AppliedOutcome> {
+async function timeOut(at: Applying): Promise<AppliedOutcome> {
+  const { tx, intent, attempt, now } = at;
   const action = actionFor(intent, 'failed');
   const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
   await moveAttempt(tx, attempt, {
@@ -388,9 +356,8 @@ async function timeOut(
   });
   if (action) await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
   return {
+    ...unchanged(at),
     intent: updated,
-    failure: null,
-    unavailable: null,
     warning: `charge ${attempt.idempotencyKey} had no outcome from gateway ${attempt.gatewayId} within ${PROCESSING_DEADLINE_SECONDS} s; intent ${intent.id} failed, the charge stays watched for a late capture`,
   };
 }
@@ -402,13 +369,8 @@ async function timeOut(
  * processing deadline), and none after a definite answer (a success is recorded as a late capture
  * by the caller; a failure settles the doubt).
  */
-async function watchClosed(
-  tx: Queryable,
-  attempt: ChargeAttemptRecord,
-  outcome: ChargeOutcome,
-  source: OutcomeSource,
-  now: Date,
-): Promise<void> {
+async function watchClosed(at: Applying, outcome: ChargeOutcome): Promise<void> {
+  const { tx, attempt, source, now } = at;
   const definite = outcome.kind === 'succeeded' || outcome.kind === 'failed';
   const watchEnds = attempt.createdAt.getTime() + (PROCESSING_DEADLINE_SECONDS + LATE_WATCH_SECONDS) * 1000;
   const next = nextCheckAt(now, attempt.checks + 1);
@@ -419,31 +381,4 @@ async function watchClosed(
     checked: source === 'sync',
     updatedAt: now,
   });
-}
-
-/**
- * Ends the open attempt of an intent that is being canceled or expired: one still waiting for the
- * payer is abandoned (and watched, see `watchClosed`) and its PAYMENT transaction declined. A charge that is being sent right now
- * cannot be stopped, so the operation is refused until its answer is in.
- */
-export async function abandonOpenAttempt(
-  tx: Queryable,
-  intent: PaymentIntentRecord,
-  now: Date,
-): Promise<void> {
-  const attempt = await findOpenAttempt(tx, intent.id, { forUpdate: true });
-  if (!attempt) return;
-  if (attempt.status === 'CHARGING' || attempt.status === 'DELAYED') {
-    throw new AppError(
-      'invalid_state_transition',
-      'A confirmation of this payment intent is in progress at the gateway; retrieve the intent to see its outcome.',
-    );
-  }
-  // The payer may still approve on the gateway's page: the attempt stays watched (a late capture).
-  await moveAttempt(tx, attempt, {
-    status: 'ABANDONED',
-    nextCheckAt: addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS),
-    updatedAt: now,
-  });
-  await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
 }

@@ -1,4 +1,5 @@
 import type { PaymentIntent } from '@paygate/contract';
+import { addSeconds } from '../../clock.ts';
 import {
   AppError,
   GatewayError,
@@ -20,15 +21,15 @@ import {
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import { insertTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
-import { connectorFor, gatewayKeyOf, gatewayReturnAddress, noGatewayError } from '../gateways/connectors.ts';
 import {
-  type AppliedOutcome,
-  addSeconds,
-  applyAttemptOutcome,
-  CHARGING_LEASE_SECONDS,
   chargeRequestFor,
+  connectorFor,
+  gatewayKeyOf,
+  gatewayReturnAddress,
+  noGatewayError,
   outcomeOrUnknown,
-} from './charge-outcomes.ts';
+} from '../gateways/connectors.ts';
+import { type AppliedOutcome, applyAttemptOutcome, CHARGING_LEASE_SECONDS } from './charge-outcomes.ts';
 import { applyIntentAction } from './intent-status.ts';
 
 /** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */

@@ -1,7 +1,7 @@
 import { claimExpiredIntentIds } from '../../storage/repositories/expiring-intents.ts';
 import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
-import { abandonOpenAttempt } from './charge-outcomes.ts';
+import { abandonOpenAttempt } from './cancel-payment-intent.ts';
 import { applyIntentAction } from './intent-status.ts';
 
 /**

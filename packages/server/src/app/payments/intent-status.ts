@@ -1,6 +1,11 @@
 import { buildEvent } from '../../domain/events.ts';
 import { type IntentAction, transition } from '../../domain/payment-intent.ts';
 import type { Queryable } from '../../storage/db.ts';
+import {
+  type AttemptChange,
+  type ChargeAttemptRecord,
+  updateAttempt,
+} from '../../storage/repositories/charge-attempts.ts';
 import { insertEvent } from '../../storage/repositories/events.ts';
 import {
   type LastPaymentError,
@@ -51,4 +56,15 @@ export async function applyIntentAction(
     );
   }
   return updated;
+}
+
+/** Writes an attempt's change, guarded by the state it was read in (see `StaleStateError`). */
+export async function moveAttempt(
+  tx: Queryable,
+  attempt: ChargeAttemptRecord,
+  change: AttemptChange,
+): Promise<void> {
+  if (!(await updateAttempt(tx, attempt, change))) {
+    throw new StaleStateError(`attempt ${attempt.idempotencyKey} is no longer ${attempt.status}`);
+  }
 }

@@ -1,3 +1,4 @@
+import { addSeconds } from '../../clock.ts';
 import type { ChargeOutcome, GatewayConnector } from '../../gateways/connector.ts';
 import {
   type AttemptStatus,
@@ -5,23 +6,16 @@ import {
   claimDueAttempts,
 } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import type { BatchResult } from '../batch-result.ts';
 import type { AppContext } from '../context.ts';
-import { connectorFor, gatewayKeyOf, gatewayReturnAddress } from '../gateways/connectors.ts';
 import {
-  addSeconds,
-  applyAttemptOutcome,
-  CHARGING_LEASE_SECONDS,
   chargeRequestFor,
-  type OutcomeSource,
+  connectorFor,
+  gatewayKeyOf,
+  gatewayReturnAddress,
   outcomeOrUnknown,
-} from './charge-outcomes.ts';
-
-export interface BatchResult {
-  /** How many attempts were claimed and looked at. */
-  handled: number;
-  /** Things an operator should see (the worker logs them). */
-  warnings: string[];
-}
+} from '../gateways/connectors.ts';
+import { applyAttemptOutcome, CHARGING_LEASE_SECONDS, type OutcomeSource } from './charge-outcomes.ts';
 
 /**
  * Claims one batch of due attempts in `statuses` (with a lease longer than any gateway call, so

@@ -1,8 +1,8 @@
 import type { RefundOutcome } from '../../gateways/connector.ts';
 import { claimRefundsDueForSync } from '../../storage/repositories/refunds.ts';
+import type { BatchResult } from '../batch-result.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
-import type { BatchResult } from '../payments/settle-open-charges.ts';
 import { applyRefundOutcomeByGatewayKey } from './refund-outcome.ts';
 
 /** Longer than any gateway call: no other worker takes a claimed refund while this one asks. */

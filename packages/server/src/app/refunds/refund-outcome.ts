@@ -13,9 +13,9 @@ import {
 } from '../../storage/repositories/refunds.ts';
 import { settleRefundTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
+import { keptConnectorData } from '../gateways/connectors.ts';
 import type { NotificationHandler } from '../gateways/notification-handler.ts';
-import { keptConnectorData } from '../payments/charge-outcomes.ts';
-import { applyLateCaptureRefundOutcome } from '../payments/late-captures.ts';
+import { applyLateCaptureRefundOutcome } from '../late-captures/repair-late-captures.ts';
 import { refundResource } from '../resources/refund.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */

@@ -1,7 +1,8 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { listLateCapturesFor, retrieveLateCapture } from '../../../app/payments/late-captures.ts';
+import { listLateCapturesFor } from '../../../app/late-captures/list-late-captures.ts';
+import { retrieveLateCapture } from '../../../app/late-captures/retrieve-late-capture.ts';
 import { lateCaptureResource } from '../../../app/resources/operator.ts';
 import { route } from '../../declare-route.ts';
 

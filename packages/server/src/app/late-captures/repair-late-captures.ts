@@ -1,28 +1,18 @@
-import { NotFoundError } from '../../domain/errors.ts';
 import { buildEvent } from '../../domain/events.ts';
-import { newId } from '../../domain/ids.ts';
 import type { RefundOutcome } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
-import type { ChargeAttemptRecord } from '../../storage/repositories/charge-attempts.ts';
 import { insertEvent } from '../../storage/repositories/events.ts';
 import {
   claimDueLateCaptures,
-  findLateCapture,
   findLateCaptureByRefundKey,
-  insertLateCapture,
   type LateCaptureRecord,
-  type LateCaptureRepairStatus,
-  listLateCaptures,
   updateLateCaptureRepair,
 } from '../../storage/repositories/late-captures.ts';
-import {
-  findPaymentIntentById,
-  type PaymentIntentRecord,
-} from '../../storage/repositories/payment-intents.ts';
+import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import type { BatchResult } from '../batch-result.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
 import { paymentIntentResource } from '../resources/payment-intent.ts';
-import type { BatchResult } from './settle-open-charges.ts';
 
 /** Longer than any gateway call: no other worker takes a claimed repair while this one asks. */
 const REPAIR_LEASE_SECONDS = 120;
@@ -33,54 +23,6 @@ const RETRY_MAX_SECONDS = 3600;
 function nextTryAt(now: Date, tries: number, atLeastSeconds = 0): Date {
   const backoff = Math.min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** Math.min(tries, 20));
   return new Date(now.getTime() + Math.max(backoff, atLeastSeconds) * 1000);
-}
-
-/**
- * The idempotency key of the refund that repairs a late capture: derived from the attempt's own
- * key, so every try of the repair, in any process, after any crash, sends the same key and the
- * gateway refunds once. `<pi id>:attempt:<n>:refund` is at most 64 characters (Adyen's limit).
- */
-export function lateCaptureRefundKey(attempt: Pick<ChargeAttemptRecord, 'idempotencyKey'>): string {
-  return `${attempt.idempotencyKey}:refund`;
-}
-
-/**
- * Records a capture the gateway reports for an attempt whose intent is final otherwise (canceled,
- * expired or failed while the charge was still open at the gateway), in the transaction that
- * learns of it: the repair worker refunds it. Recorded once per attempt; returns the warning for
- * the operator's log when this call recorded it, else null.
- */
-export async function recordLateCapture(
-  tx: Queryable,
-  intent: PaymentIntentRecord,
-  attempt: ChargeAttemptRecord,
-  chargeReference: string,
-  detectedBy: LateCaptureRecord['detectedBy'],
-  now: Date,
-): Promise<string | null> {
-  const record: LateCaptureRecord = {
-    id: newId('lc'),
-    merchantId: intent.merchantId,
-    livemode: intent.livemode,
-    paymentIntentId: intent.id,
-    attemptNumber: attempt.attemptNumber,
-    gatewayId: attempt.gatewayId,
-    chargeReference,
-    amountMinor: intent.amountMinor,
-    currency: intent.currency,
-    intentStatus: intent.status,
-    detectedBy,
-    repairStatus: 'REFUND_DUE',
-    refundIdempotencyKey: lateCaptureRefundKey(attempt),
-    refundReference: null,
-    failureMessage: null,
-    tries: 0,
-    nextRepairAt: now,
-    detectedAt: now,
-    updatedAt: now,
-  };
-  if (!(await insertLateCapture(tx, record))) return null;
-  return `late capture ${record.id}: charge ${attempt.idempotencyKey} succeeded at gateway ${attempt.gatewayId} after intent ${intent.id} became ${intent.status}; a refund is scheduled`;
 }
 
 /**
@@ -214,19 +156,4 @@ export async function repairLateCaptures(ctx: AppContext, limit: number): Promis
     }),
   );
   return { handled: claimed.length, warnings };
-}
-
-/** The operator's list of late captures, newest first, optionally of one repair status. */
-export function listLateCapturesFor(
-  ctx: AppContext,
-  filter: { repairStatus: LateCaptureRepairStatus | null; limit: number },
-): Promise<LateCaptureRecord[]> {
-  return listLateCaptures(ctx.db, filter);
-}
-
-/** One late capture as the operator sees it. */
-export async function retrieveLateCapture(ctx: AppContext, id: string): Promise<LateCaptureRecord> {
-  const capture = await findLateCapture(ctx.db, id);
-  if (!capture) throw new NotFoundError('late capture', id);
-  return capture;
 }
