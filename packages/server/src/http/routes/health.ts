@@ -1,6 +1,5 @@
 import { operations } from '@paygate/contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Database } from '../../storage/db.ts';
 import { route } from '../declare-route.ts';
 
 /** One dependency the service cannot serve without; `check` throws (or hangs) when it is failing. */
@@ -27,7 +26,8 @@ async function probe(check: ReadinessCheck): Promise<Error | null> {
   }
 }
 
-export function databaseCheck(db: Database): ReadinessCheck {
+/** The database answers a trivial query (any `Database` of storage/db.ts). */
+export function databaseCheck(db: { query(text: string): Promise<unknown> }): ReadinessCheck {
   return {
     name: 'database',
     async check() {

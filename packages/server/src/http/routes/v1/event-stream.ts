@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { AuthenticationError } from '../../../domain/errors.ts';
-import { eventsSince } from '../../../storage/repositories/event-stream.ts';
-import { EVENTS_CHANNEL } from '../../../storage/repositories/events.ts';
+import { openTestEventStream, outboxWakeups } from '../../../app/webhooks/test-event-stream.ts';
 import { principalOf } from '../../principal.ts';
 
 export const EVENT_STREAM_PATH = '/v1/events/stream';
@@ -20,43 +18,13 @@ const KEEPALIVE_MS = 15_000;
  * signed, to a local URL. Events written before the stream opened are not sent. A restricted key
  * needs payment_intents:read (events carry payment intents and refunds).
  */
-/**
- * One LISTEN on the outbox's channel for every open stream of this process, held only while a
- * stream is open. The outbox notifies only when a delivery was queued (a merchant with endpoints),
- * so this makes those events immediate; the poll still finds the others.
- */
-function outboxWakeups(ctx: AppContext, log: FastifyInstance['log']) {
-  const streams = new Set<() => void>();
-  let listening: Promise<(() => Promise<void>) | null> | null = null;
-  return {
-    subscribe(wake: () => void): () => void {
-      streams.add(wake);
-      if (!listening) {
-        listening = ctx.db
-          .listen(EVENTS_CHANNEL, () => {
-            for (const stream of streams) stream();
-          })
-          .catch((error: unknown) => {
-            log.warn({ err: error }, 'event streams: LISTEN failed; streams rely on their poll');
-            return null;
-          });
-      }
-      return () => {
-        streams.delete(wake);
-        if (streams.size > 0 || !listening) return;
-        const held = listening;
-        listening = null;
-        void held.then((unlisten) => unlisten?.()).catch(() => {});
-      };
-    },
-  };
-}
-
 export async function eventStreamRoutes(
   app: FastifyInstance,
   { ctx, pollIntervalMs = POLL_INTERVAL_MS }: { ctx: AppContext; pollIntervalMs?: number },
 ): Promise<void> {
-  const wakeups = outboxWakeups(ctx, app.log);
+  const wakeups = outboxWakeups(ctx, (error) =>
+    app.log.warn({ err: error }, 'event streams: LISTEN failed; streams rely on their poll'),
+  );
   // Open streams end before the server stops listening (preClose), so a shutdown is not held up
   // by a connection that never goes idle.
   const open = new Set<() => void>();
@@ -67,14 +35,7 @@ export async function eventStreamRoutes(
     EVENT_STREAM_PATH,
     { config: { credential: 'secret', permission: 'payment_intents:read' } },
     async (request, reply) => {
-      const principal = principalOf(request);
-      if (principal.livemode) {
-        throw new AuthenticationError(
-          'insufficient_permissions',
-          'The event stream is for test mode only; use a sk_test_ key (live events go to webhook endpoints).',
-        );
-      }
-      const scope = { merchantId: principal.merchantId, livemode: false };
+      const stream = openTestEventStream(ctx, principalOf(request));
       const opened = ctx.clock.now();
       let cursor = opened;
       const sent = new Map<string, number>();
@@ -101,7 +62,7 @@ export async function eventStreamRoutes(
         pollAgain = false;
         try {
           const since = new Date(Math.max(opened.getTime(), cursor.getTime() - LOOKBACK_MS));
-          for (const event of await eventsSince(ctx.db, scope, since, BATCH + sent.size)) {
+          for (const event of await stream.eventsSince(since, BATCH + sent.size)) {
             if (closed || sent.has(event.id)) continue;
             sent.set(event.id, event.createdAt.getTime());
             if (event.createdAt > cursor) cursor = event.createdAt;
