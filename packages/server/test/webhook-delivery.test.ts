@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { loadWebhookVectors, referenceSignature } from '@paygate/contract/webhook-vectors';
 import { waitFor } from '@paygate/testing';
-import { ATTEMPT_OFFSETS_SECONDS } from '../src/domain/webhook-retry-schedule.ts';
+import { ATTEMPT_OFFSETS_SECONDS } from '../src/domain/retry-schedules.ts';
 import { claimDueDeliveries, finishClaims } from '../src/storage/repositories/webhook-deliveries.ts';
 import {
   createDeliveryWorker,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { backoffDelayMs } from './retry-schedules.ts';
 
 /**
  * The throttle on guessing a dashboard secret (a password, a second-factor code, an invitation
@@ -34,7 +35,7 @@ export function throttleSubject(kind: ThrottleKind, value: string): string {
 export function blockEnd(failures: number, now: Date): Date | null {
   const over = failures - FREE_FAILURES;
   if (over < 0) return null;
-  return new Date(now.getTime() + Math.min(BLOCK_BASE_MS * 2 ** Math.min(over, 30), BLOCK_MAX_MS));
+  return new Date(now.getTime() + backoffDelayMs({ firstMs: BLOCK_BASE_MS, maxMs: BLOCK_MAX_MS }, over));
 }
 
 /** Whole seconds until the subject may try again; 0 when it may now. */

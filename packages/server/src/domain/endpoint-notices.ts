@@ -3,7 +3,7 @@ import {
   DISABLE_MIN_FAILED_DELIVERIES,
   type EndpointHealth,
   FAILING_AFTER_SECONDS,
-} from './webhook-retry-schedule.ts';
+} from './retry-schedules.ts';
 
 /**
  * What the merchant's owners and developers are told about a failing endpoint, once per failure

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.ts';
-import { endpointHealth, nextAttemptAt } from '../domain/webhook-retry-schedule.ts';
+import { endpointHealth, nextAttemptAt } from '../domain/retry-schedules.ts';
 import {
   type ClaimedDelivery,
   type DeliveryStatus,

@@ -1,4 +1,5 @@
 import { buildEvent } from '../../domain/events.ts';
+import { backoffDelayMs } from '../../domain/retry-schedules.ts';
 import type { RefundOutcome } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { insertEvent } from '../../storage/repositories/events.ts';
@@ -16,13 +17,12 @@ import { paymentIntentResource } from '../resources/payment-intent.ts';
 
 /** Longer than any gateway call: no other worker takes a claimed repair while this one asks. */
 const REPAIR_LEASE_SECONDS = 120;
-const RETRY_BASE_SECONDS = 30;
-const RETRY_MAX_SECONDS = 3600;
+/** 30 s, 60 s, 120 s, ... up to an hour between tries of one repair. */
+const RETRY_BACKOFF = { firstMs: 30_000, maxMs: 3_600_000 };
 
-/** 30 s, 60 s, 120 s, ... up to an hour between tries of one repair (at least the gateway's pause). */
+/** The next try of a repair tried `tries` times: by `RETRY_BACKOFF`, at least the gateway's pause. */
 function nextTryAt(now: Date, tries: number, atLeastSeconds = 0): Date {
-  const backoff = Math.min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** Math.min(tries, 20));
-  return new Date(now.getTime() + Math.max(backoff, atLeastSeconds) * 1000);
+  return new Date(now.getTime() + Math.max(backoffDelayMs(RETRY_BACKOFF, tries), atLeastSeconds * 1000));
 }
 
 /**

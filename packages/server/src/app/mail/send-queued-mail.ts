@@ -1,4 +1,5 @@
 import { randomBase62 } from '../../domain/ids.ts';
+import { backoffDelayMs } from '../../domain/retry-schedules.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { claimDueMail, finishMailAttempt } from '../../storage/repositories/mail-outbox.ts';
 import type { WorkerLogger } from '../../webhooks/attempt-outcomes.ts';
@@ -15,9 +16,12 @@ export const MAIL_MAX_ATTEMPTS = 10;
  */
 export const MAIL_MAX_AGE_MS = 3 * 24 * 3600_000;
 
-/** The pause after the n-th failed attempt: 1, 2, 4, ... minutes, at most 4 hours. */
+/** 1, 2, 4, ... minutes, at most 4 hours between attempts of one message. */
+const MAIL_BACKOFF = { firstMs: 60_000, maxMs: 4 * 3600_000 };
+
+/** The pause after the n-th failed attempt (n from 1), by `MAIL_BACKOFF`. */
 export function mailRetryDelayMs(attempt: number): number {
-  return Math.min(60_000 * 2 ** (attempt - 1), 4 * 3600_000);
+  return backoffDelayMs(MAIL_BACKOFF, attempt - 1);
 }
 
 /** The error of a failed send, short and without the message itself. */

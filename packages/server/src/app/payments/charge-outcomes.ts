@@ -1,5 +1,6 @@
 import { addSeconds } from '../../clock.ts';
 import { type ChargeResult, canTransition, type IntentAction } from '../../domain/payment-intent.ts';
+import { backoffDelayMs } from '../../domain/retry-schedules.ts';
 import type { ChargeOutcome, FailureCode } from '../../gateways/connector.ts';
 import { type Queryable, together } from '../../storage/db.ts';
 import {
@@ -39,8 +40,8 @@ export interface AppliedOutcome {
 export const CHARGING_LEASE_SECONDS = 120;
 /** How often an intent waiting for the payer is synced, in case the gateway's notification is lost. */
 export const REQUIRES_ACTION_CHECK_SECONDS = 600;
-const CHECK_BACKOFF_BASE_SECONDS = 30;
-const CHECK_BACKOFF_MAX_SECONDS = 3600;
+/** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
+const CHECK_BACKOFF = { firstMs: 30_000, maxMs: 3_600_000 };
 /**
  * A delayed charge (the amount-13 rule) that the gateway refuses to take (`unavailable`) is sent
  * again with a back-off (30 s doubling, at least the gateway's Retry-After), this many times in
@@ -57,10 +58,9 @@ export const DELAYED_CHARGE_MAX_TRIES = 6;
 export const PROCESSING_DEADLINE_SECONDS = 24 * 60 * 60;
 export const LATE_WATCH_SECONDS = 7 * 24 * 60 * 60;
 
-/** 30 s, 60 s, 120 s, ... up to an hour between reconciliation checks of one attempt. */
+/** The next reconciliation check of an attempt checked `checks` times (`CHECK_BACKOFF`). */
 export function nextCheckAt(now: Date, checks: number): Date {
-  const seconds = Math.min(CHECK_BACKOFF_MAX_SECONDS, CHECK_BACKOFF_BASE_SECONDS * 2 ** Math.min(checks, 20));
-  return new Date(now.getTime() + seconds * 1000);
+  return new Date(now.getTime() + backoffDelayMs(CHECK_BACKOFF, checks));
 }
 
 /** One outcome being applied: the rows as the decision is taken on them, and where it came from. */
@@ -286,8 +286,8 @@ async function retryDelayedCharge(at: Applying, outcome: Outcome<'unavailable'>)
       message: `The gateway did not take the charge in ${tries} tries; nothing was charged.`,
     });
   }
-  const pause = Math.max(outcome.retryAfterSeconds, CHECK_BACKOFF_BASE_SECONDS * 2 ** (tries - 1));
-  await keepOpen(at, outcome, 'DELAYED', addSeconds(at.now, pause), true);
+  const pauseMs = Math.max(outcome.retryAfterSeconds * 1000, backoffDelayMs(CHECK_BACKOFF, tries - 1));
+  await keepOpen(at, outcome, 'DELAYED', new Date(at.now.getTime() + pauseMs), true);
   return unchanged(at);
 }
 
@@ -350,7 +350,7 @@ async function timeOut(at: Applying): Promise<AppliedOutcome> {
   await moveAttempt(tx, attempt, {
     status: 'TIMED_OUT',
     failureCode: 'gateway_rejected',
-    nextCheckAt: addSeconds(now, CHECK_BACKOFF_MAX_SECONDS),
+    nextCheckAt: new Date(now.getTime() + CHECK_BACKOFF.maxMs),
     checked: true,
     updatedAt: now,
   });

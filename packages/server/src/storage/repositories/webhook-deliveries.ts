@@ -1,4 +1,4 @@
-import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
+import type { EndpointHealth } from '../../domain/retry-schedules.ts';
 import { type Queryable, rowMapping } from '../db.ts';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';

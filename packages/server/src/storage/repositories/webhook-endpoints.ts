@@ -1,5 +1,5 @@
 import type { ListPosition } from '../../domain/list-cursor.ts';
-import type { EndpointHealth } from '../../domain/webhook-retry-schedule.ts';
+import type { EndpointHealth } from '../../domain/retry-schedules.ts';
 import { POSITION_SQL, type Queryable, rowMapping } from '../db.ts';
 
 export interface WebhookEndpointRecord {

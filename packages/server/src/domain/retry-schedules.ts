@@ -1,5 +1,28 @@
-// The delivery schedule of the specification and the endpoint-health thresholds of CONTRACT.md,
-// as pure functions of instants the caller reads from its Clock.
+// When to try again, as pure functions of instants the caller reads from its Clock: the one
+// doubling back-off of the service (reconciliation checks of a charge, tries of a delayed charge
+// and of a late capture's refund, sends of queued mail, the dashboard's sign-in block), and the
+// webhook delivery schedule of the specification with the endpoint-health thresholds of
+// CONTRACT.md (a fixed table, not a back-off).
+
+/** Where a back-off starts and where it stops growing, in milliseconds. */
+export interface Backoff {
+  /** The wait before the first retry. */
+  firstMs: number;
+  /** The longest wait: doubling stops here. */
+  maxMs: number;
+}
+
+/**
+ * The wait before a retry: `firstMs` when no retry came before it, twice as long for each one
+ * that did, never more than `maxMs`. `retriesBefore` is a whole number from 0.
+ */
+export function backoffDelayMs(rule: Backoff, retriesBefore: number): number {
+  if (!Number.isSafeInteger(retriesBefore) || retriesBefore < 0) {
+    throw new RangeError(`retriesBefore must be a non-negative integer, got ${retriesBefore}`);
+  }
+  // 2 ** n is Infinity for a large n, and the minimum is then `maxMs`: no overflow to guard.
+  return Math.min(rule.maxMs, rule.firstMs * 2 ** retriesBefore);
+}
 
 /**
  * Offsets of the six attempts from the FIRST attempt (not from the previous one): 0, +1 m, +5 m,

@@ -2,13 +2,52 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
+  backoffDelayMs,
   DISABLE_AFTER_SECONDS,
   DISABLE_MIN_FAILED_DELIVERIES,
   endpointHealth,
   FAILING_AFTER_SECONDS,
   MAX_ATTEMPTS,
   nextAttemptAt,
-} from './webhook-retry-schedule.ts';
+} from './retry-schedules.ts';
+
+const RECONCILIATION = { firstMs: 30_000, maxMs: 3_600_000 };
+
+describe('backoffDelayMs', () => {
+  it('waits 30 s, 60 s, 120 s, ... and at most an hour (the reconciliation checks of a charge)', () => {
+    const delays = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => backoffDelayMs(RECONCILIATION, n) / 1000);
+    assert.deepEqual(delays, [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]);
+  });
+
+  it('stays at the maximum however many retries came before, with no overflow', () => {
+    assert.equal(backoffDelayMs(RECONCILIATION, 1_000_000), 3_600_000);
+    assert.equal(backoffDelayMs(RECONCILIATION, Number.MAX_SAFE_INTEGER), 3_600_000);
+  });
+
+  it('doubles until the maximum and never decreases (any rule, any count)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 100_000_000 }),
+        fc.nat({ max: 200 }),
+        (firstMs, extraMs, n) => {
+          const rule = { firstMs, maxMs: firstMs + extraMs };
+          const now = backoffDelayMs(rule, n);
+          const next = backoffDelayMs(rule, n + 1);
+          assert.ok(now >= firstMs && now <= rule.maxMs);
+          assert.ok(next >= now);
+          assert.equal(next, Math.min(rule.maxMs, now * 2));
+        },
+      ),
+    );
+  });
+
+  it('refuses a negative or fractional count of retries', () => {
+    for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      assert.throws(() => backoffDelayMs(RECONCILIATION, bad), RangeError);
+    }
+  });
+});
 
 const FIRST = new Date('2026-01-01T00:00:00.000Z');
 const MINUTE = 60_000;
