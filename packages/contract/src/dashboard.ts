@@ -75,6 +75,10 @@ export const Invitation = Type.Object({
   role: DashboardRole,
   expires_at: Timestamp,
   token: Type.String({ description: 'Shown once: the invitee accepts with it and sets a password' }),
+  accept_url: Type.String({
+    description:
+      'The link to give the invitee: the accept page with the token in its #fragment (never sent to a server)',
+  }),
 });
 
 export const DashboardUserList = Type.Object({

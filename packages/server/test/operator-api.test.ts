@@ -49,6 +49,26 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(ours, created.map((m) => m.id).reverse(), 'newest first');
     });
 
+    it("invites a merchant's first dashboard owner: the answer's accept_url carries the token in its #fragment, and the token accepts", async () => {
+      const merchant = await svc.createMerchant('Invited shop');
+      const invited = await admin('POST', `/admin/v1/merchants/${merchant.id}/dashboard-invitations`, {
+        email: 'first-owner@invited.example',
+      });
+      assert.equal(invited.statusCode, 201, invited.body);
+      const body = invited.json();
+      assert.match(body.token, /^inv_[0-9A-Za-z]{32}$/);
+      const link = new URL(body.accept_url);
+      assert.equal(link.pathname, '/dashboard/accept-invitation');
+      assert.equal(link.search, '', 'the token is never in the query (server logs would see it)');
+      assert.equal(link.hash, `#${body.token}`);
+      const accepted = await svc.request({
+        method: 'POST',
+        url: '/dashboard/api/v1/invitations/accept',
+        body: { token: link.hash.slice(1), password: 'a long enough password' },
+      });
+      assert.equal(accepted.statusCode, 200, accepted.body);
+    });
+
     it('refuses a malformed cursor and a limit outside 1..100 with 400 naming the field', async () => {
       const bad = await admin('GET', '/admin/v1/merchants?cursor=not-a-cursor');
       assert.equal(bad.statusCode, 400);

@@ -30,7 +30,7 @@ export async function inviteOwnerCommand(config: Config, merchantId: string, ema
           role: invitation.role,
           expires_at: invitation.expiresAt.toISOString(),
           token: invitation.token,
-          accept_url: `${config.publicUrl}/dashboard/accept-invitation#${invitation.token}`,
+          accept_url: invitation.acceptUrl,
         },
         null,
         2,

@@ -50,7 +50,9 @@ function normaliseEmail(value: string): string {
 
 /**
  * An invitation to join `merchantId` with `role`; answers the token, shown once (the invitee
- * sets a password with it). `invitedBy` is null when the operator invites (the first owner).
+ * sets a password with it), and the link to hand over: the token rides in its #fragment, which
+ * browsers never send, so no server log sees it. `invitedBy` is null when the operator invites
+ * (the first owner).
  */
 export async function inviteUser(
   ctx: AppContext,
@@ -58,7 +60,7 @@ export async function inviteUser(
   input: { email: string; role: DashboardRole },
   invitedBy: string | null,
   language: MailLanguage = 'en',
-): Promise<{ token: string; email: string; role: DashboardRole; expiresAt: Date }> {
+): Promise<{ token: string; email: string; role: DashboardRole; expiresAt: Date; acceptUrl: string }> {
   const email = normaliseEmail(input.email);
   const token = `inv_${randomBase62(32)}`;
   const now = ctx.clock.now();
@@ -96,7 +98,8 @@ export async function inviteUser(
     const dedupeKey = `invitation:${secretDigest(token)}`;
     await queueMail(tx, now, { ...invitationMail(language, facts, dedupeKey), merchantId, to: [email] });
   });
-  return { token, email, role: input.role, expiresAt };
+  const acceptUrl = `${ctx.publicUrl}/dashboard/accept-invitation#${token}`;
+  return { token, email, role: input.role, expiresAt, acceptUrl };
 }
 
 function checkPassword(password: string): void {

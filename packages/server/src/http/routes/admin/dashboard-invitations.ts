@@ -22,6 +22,7 @@ export async function dashboardInvitationAdminRoutes(
       role: invitation.role,
       expires_at: invitation.expiresAt.toISOString(),
       token: invitation.token,
+      accept_url: invitation.acceptUrl,
     });
   });
 }

@@ -26,6 +26,7 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
         role: invitation.role,
         expires_at: invitation.expiresAt.toISOString(),
         token: invitation.token,
+        accept_url: invitation.acceptUrl,
       });
     },
   );
