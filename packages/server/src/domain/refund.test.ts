@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from './errors.ts';
-import { refundAmountFor, settlementOf } from './refund.ts';
+import { refundAmountFor, reversalOf, settlementOf } from './refund.ts';
 
 const succeeded = { status: 'SUCCEEDED' as const, amountMinor: 2500 };
 
@@ -77,5 +77,16 @@ describe('refund rules', () => {
       event: 'refund.failed',
       transactionStatus: 'DECLINED',
     });
+  });
+
+  it('reverses only a SUCCEEDED refund: FAILED, refund.failed, DECLINED, the refunded amount restored', () => {
+    assert.deepEqual(reversalOf('SUCCEEDED'), {
+      status: 'FAILED',
+      event: 'refund.failed',
+      transactionStatus: 'DECLINED',
+      restoresRefundedAmount: true,
+    });
+    assert.throws(() => reversalOf('PENDING'), /only a SUCCEEDED one/);
+    assert.throws(() => reversalOf('FAILED'), /only a SUCCEEDED one/);
   });
 });

@@ -53,3 +53,28 @@ export function settlementOf(result: 'succeeded' | 'failed'): RefundSettlementSt
     }
   }
 }
+
+export interface RefundReversalStep {
+  status: 'FAILED';
+  event: 'refund.failed';
+  transactionStatus: 'DECLINED';
+  /** The intent's amount_refunded_minor shrinks by the refund's amount again. */
+  restoresRefundedAmount: true;
+}
+
+/**
+ * The one transition out of a settled refund: SUCCEEDED --the gateway reports the refund failed or
+ * reversed after accepting it (Adyen's REFUND_FAILED, REFUNDED_REVERSED)--> FAILED, with
+ * refund.failed, the REFUND transaction DECLINED and the refunded amount restored: the gateway's
+ * final word wins where money moved. A FAILED refund never changes again; a PENDING one settles
+ * by `settlementOf`.
+ */
+export function reversalOf(status: RefundStatus): RefundReversalStep {
+  if (status !== 'SUCCEEDED') throw new Error(`a ${status} refund cannot be reversed; only a SUCCEEDED one`);
+  return {
+    status: 'FAILED',
+    event: 'refund.failed',
+    transactionStatus: 'DECLINED',
+    restoresRefundedAmount: true,
+  };
+}

@@ -8,6 +8,7 @@ import {
 import type { Queryable } from '../../storage/db.ts';
 import { findAttemptByKey } from '../../storage/repositories/charge-attempts.ts';
 import {
+  findAccountForGateway,
   findGatewayAccountById,
   type GatewayAccountRecord,
 } from '../../storage/repositories/gateway-accounts.ts';
@@ -73,16 +74,29 @@ async function notificationSource(ctx: AppContext, addressedTo: string): Promise
   return { connector, gatewayId: addressedTo, receivedAs: addressedTo, owner: null };
 }
 
-/** Every key Paygate sends a gateway starts with the payment intent's id (`pi_...:attempt:1`). */
-async function ownedBy(tx: Queryable, owner: GatewayAccountRecord, idempotencyKey: string): Promise<boolean> {
+/**
+ * Whether the payment a notification names was made through the account it came from. Every key
+ * Paygate sends a gateway starts with the payment intent's id (`pi_...:attempt:1`). A merchant's
+ * account moves only that merchant's payments of its mode and gateway_id; the process's gateway
+ * of an id (the operator default, the simulator) only payments of merchants without an account of
+ * their own of that id in that mode, which are the payments made through it (`connectorFor`).
+ */
+async function madeThrough(
+  tx: Queryable,
+  source: NotificationSource,
+  idempotencyKey: string,
+): Promise<boolean> {
   const intentId = idempotencyKey.split(':')[0] ?? '';
   const intent = await findPaymentIntentById(tx, intentId);
-  return (
-    intent !== null &&
-    intent.merchantId === owner.merchantId &&
-    intent.livemode === owner.livemode &&
-    intent.gatewayId === owner.gatewayId
-  );
+  if (!intent || intent.gatewayId !== source.gatewayId) return false;
+  const { owner } = source;
+  if (owner) return intent.merchantId === owner.merchantId && intent.livemode === owner.livemode;
+  const own = await findAccountForGateway(tx, {
+    merchantId: intent.merchantId,
+    livemode: intent.livemode,
+    gatewayId: intent.gatewayId,
+  });
+  return own === null;
 }
 
 /**
@@ -130,9 +144,10 @@ export async function receiveGatewayNotification(
       );
       if (!first) continue;
       fresh += 1;
-      if (owner && !(await ownedBy(tx, owner, notification.idempotencyKey))) {
+      if (!(await madeThrough(tx, source, notification.idempotencyKey))) {
         warnings.push(
-          `gateway account ${addressedTo} notified about ${notification.idempotencyKey}, not its own`,
+          `${owner ? 'gateway account' : 'gateway'} ${addressedTo} notified about ${notification.idempotencyKey}, ` +
+            'a payment not made through it: ignored',
         );
         continue;
       }

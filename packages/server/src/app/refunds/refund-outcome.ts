@@ -1,17 +1,26 @@
 import { buildEvent } from '../../domain/events.ts';
-import { settlementOf } from '../../domain/refund.ts';
+import { reversalOf, settlementOf } from '../../domain/refund.ts';
 import type { RefundOutcome } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { insertEvent } from '../../storage/repositories/events.ts';
-import { addRefundedAmount, findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import { updateLateCaptureRepair } from '../../storage/repositories/late-captures.ts';
+import {
+  addRefundedAmount,
+  findPaymentIntentById,
+  restoreRefundedAmount,
+} from '../../storage/repositories/payment-intents.ts';
 import {
   findRefundByGatewayKey,
   findRefundById,
   notePendingRefund,
   type RefundRecord,
+  reverseRefund,
   settleRefund,
 } from '../../storage/repositories/refunds.ts';
-import { settleRefundTransaction } from '../../storage/repositories/transactions.ts';
+import {
+  declineApprovedRefundTransaction,
+  settleRefundTransaction,
+} from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import { keptConnectorData } from '../gateways/connectors.ts';
 import type { NotificationHandler } from '../gateways/notification-handler.ts';
@@ -94,10 +103,44 @@ export async function applyRefundOutcomeByGatewayKey(
 }
 
 /**
+ * A SUCCEEDED refund that the gateway now reports failed (Adyen's REFUND_FAILED or
+ * REFUNDED_REVERSED after its REFUND): the money did not go back, so the books follow the gateway
+ * (`reversalOf`): FAILED with the gateway's reason, the REFUND transaction DECLINED, the intent's
+ * refunded amount restored, refund.failed for the merchant. The caller holds the intent's lock.
+ * Answers the operator's warning, with the evidence (ids, amount, references; no body).
+ */
+async function reverseSucceededRefund(
+  ctx: AppContext,
+  tx: Queryable,
+  refund: RefundRecord,
+  outcome: Extract<RefundOutcome, { kind: 'failed' }>,
+): Promise<string> {
+  const now = ctx.clock.now();
+  const step = reversalOf(refund.status);
+  const reversed = await reverseRefund(tx, refund.id, { failureMessage: outcome.message, updatedAt: now });
+  if (!reversed) return `refund ${refund.id} was to be reversed but is no longer SUCCEEDED`;
+  await declineApprovedRefundTransaction(tx, reversed.id, now);
+  await restoreRefundedAmount(tx, reversed.paymentIntentId, reversed.amountMinor, now);
+  await insertEvent(
+    tx,
+    reversed.merchantId,
+    reversed.id,
+    buildEvent(step.event, { ...refundResource(reversed) }, reversed.livemode, now),
+  );
+  return (
+    `refund ${reversed.id} of payment intent ${reversed.paymentIntentId} (${reversed.amountMinor} ` +
+    `${reversed.currency}, gateway reference ${outcome.gatewayReference ?? refund.gatewayReference ?? 'none'}) ` +
+    `was SUCCEEDED; the gateway now reports it failed (${outcome.message}): it is FAILED, the amount ` +
+    'counts as refundable again and refund.failed was sent'
+  );
+}
+
+/**
  * The refund handler of the gateway-notification dispatch point (app/gateways/notifications.ts):
- * a late-settling refund's outcome. A notification about a refund we do not have (its creation
- * rolled back, or is still committing) is only a warning: reconciliation settles a refund that
- * exists but missed its notification. The repair refund of a late capture is found by its key too.
+ * a late-settling refund's outcome, or a failure after a success (reversed, above). A notification
+ * about a refund we do not have (its creation rolled back, or is still committing) is only a
+ * warning: reconciliation settles a refund that exists but missed its notification. The repair
+ * refund of a late capture is found by its key too.
  */
 export const applyRefundNotification: NotificationHandler<'refund'> = async (
   ctx,
@@ -105,21 +148,32 @@ export const applyRefundNotification: NotificationHandler<'refund'> = async (
   gatewayId,
   notification,
 ) => {
-  const refund = await applyRefundOutcomeByGatewayKey(
-    ctx,
-    tx,
-    gatewayId,
-    notification.idempotencyKey,
-    notification.outcome,
-  );
-  if (refund) return null;
+  const { idempotencyKey, outcome } = notification;
+  const refund = await applyRefundOutcomeByGatewayKey(ctx, tx, gatewayId, idempotencyKey, outcome);
+  if (refund) {
+    if (refund.status === 'SUCCEEDED' && outcome.kind === 'failed') {
+      return reverseSucceededRefund(ctx, tx, refund, outcome);
+    }
+    return null;
+  }
   // The repair refund of a late capture settles by the same notifications.
-  const repair = await applyLateCaptureRefundOutcome(
-    ctx,
-    tx,
-    gatewayId,
-    notification.idempotencyKey,
-    notification.outcome,
-  );
-  return repair ? null : `gateway ${gatewayId} notified about unknown refund ${notification.idempotencyKey}`;
+  const repair = await applyLateCaptureRefundOutcome(ctx, tx, gatewayId, idempotencyKey, outcome);
+  if (!repair) return `gateway ${gatewayId} notified about unknown refund ${idempotencyKey}`;
+  if (repair.repairStatus === 'REFUNDED' && outcome.kind === 'failed') {
+    // The repair's refund failed after it succeeded: the payer's money is held again. The
+    // operator's list of late captures shows it REFUND_FAILED, to act on.
+    await updateLateCaptureRepair(tx, repair.id, {
+      repairStatus: 'REFUND_FAILED',
+      refundReference: outcome.gatewayReference,
+      failureMessage: outcome.message,
+      nextRepairAt: null,
+      tried: false,
+      updatedAt: ctx.clock.now(),
+    });
+    return (
+      `late capture ${repair.id} of payment intent ${repair.paymentIntentId} was REFUNDED; the gateway ` +
+      `now reports its refund ${idempotencyKey} failed (${outcome.message}): it is REFUND_FAILED, the operator must act`
+    );
+  }
+  return null;
 };

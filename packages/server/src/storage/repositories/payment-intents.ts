@@ -230,6 +230,20 @@ export async function updatePaymentIntentStatus(
   return firstIntent(rows);
 }
 
+/** Gives back refunded amount (a refund reversed by the gateway after it succeeded). */
+export async function restoreRefundedAmount(
+  q: Queryable,
+  id: string,
+  amountMinor: number,
+  updatedAt: Date,
+): Promise<void> {
+  await q.query(
+    `UPDATE payment_intents SET amount_refunded_minor = amount_refunded_minor - $2, updated_at = $3
+      WHERE id = $1`,
+    [id, amountMinor, updatedAt],
+  );
+}
+
 /**
  * Adds a settled refund to the intent's amount_refunded_minor (the CHECK keeps it within the
  * amount). The caller holds the intent's row lock and settles each refund once.

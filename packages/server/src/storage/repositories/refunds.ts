@@ -185,6 +185,24 @@ export async function settleRefund(
   return refunds.first(rows);
 }
 
+/**
+ * A SUCCEEDED refund the gateway reports failed or reversed afterwards becomes FAILED (the one
+ * transition out of SUCCEEDED, domain/refund.ts `reversalOf`); null when it is not SUCCEEDED.
+ */
+export async function reverseRefund(
+  q: Queryable,
+  id: string,
+  change: { failureMessage: string; updatedAt: Date },
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query(
+    `UPDATE refunds SET status = 'FAILED', failure_message = $2, next_sync_at = NULL, updated_at = $3
+      WHERE id = $1 AND status = 'SUCCEEDED'
+      RETURNING ${refunds.columns()}`,
+    [id, change.failureMessage, change.updatedAt],
+  );
+  return refunds.first(rows);
+}
+
 /** Records what the gateway told us about a refund that is still PENDING, and when to ask again. */
 export async function notePendingRefund(
   q: Queryable,

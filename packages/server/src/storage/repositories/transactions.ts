@@ -69,6 +69,19 @@ export async function settleRefundTransaction(
   );
 }
 
+/** The APPROVED REFUND transaction of a refund the gateway reversed after it succeeded: DECLINED. */
+export async function declineApprovedRefundTransaction(
+  q: Queryable,
+  refundId: string,
+  now: Date,
+): Promise<void> {
+  await q.query(
+    `UPDATE transactions SET status = 'DECLINED', updated_at = $2
+      WHERE refund_id = $1 AND type = 'REFUND' AND status = 'APPROVED'`,
+    [refundId, now],
+  );
+}
+
 export interface TransactionListQuery {
   status?: TransactionStatus;
   type?: TransactionType;

@@ -1,0 +1,249 @@
+// Gateway notifications that contradict Paygate's books (issue 29, findings 4 and 6), against the
+// Stripe and Adyen fakes on both databases: a refund the gateway reports failed after it
+// succeeded, and a notification to the operator-default address about a payment made through a
+// merchant's own account.
+import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { ADYEN_TEST_TOKENS, STRIPE_TEST_PAYMENT_METHODS } from '@paygate/gateway-fakes';
+import { waitFor } from '@paygate/testing';
+import { databaseKinds } from './support/databases.ts';
+import {
+  FAKE_ADYEN,
+  FAKE_STRIPE,
+  type ServiceOnFakeGateways,
+  startServiceOnFakeGateways,
+} from './support/fake-gateways.ts';
+import { ADMIN_TOKEN, freshKey, type MerchantKeys, type TestService } from './support/service.ts';
+
+type Json = Record<string, unknown>;
+
+/** One Adyen notification item signed with `hmacKeyHex`, as Adyen signs it (independently of the connector). */
+function adyenItem(fields: Json, hmacKeyHex: string): Json {
+  const item: Json = {
+    merchantAccountCode: FAKE_ADYEN.merchantAccount,
+    eventDate: new Date().toISOString(),
+    ...fields,
+  };
+  const amount = item.amount as { value: number; currency: string };
+  const signed = [
+    item.pspReference,
+    item.originalReference ?? '',
+    item.merchantAccountCode,
+    item.merchantReference,
+    amount.value,
+    amount.currency,
+    item.eventCode,
+    item.success,
+  ].join(':');
+  const hmacSignature = createHmac('sha256', Buffer.from(hmacKeyHex, 'hex')).update(signed).digest('base64');
+  return { NotificationRequestItem: { ...item, additionalData: { hmacSignature } } };
+}
+
+/** A Stripe event about a PaymentIntent, signed with `secret` at `now`. */
+function stripeEvent(secret: string, now: Date, type: string, object: Json) {
+  const payload = JSON.stringify({
+    id: `evt_${randomBytes(8).toString('hex')}`,
+    object: 'event',
+    livemode: false,
+    type,
+    data: { object: { object: 'payment_intent', ...object } },
+  });
+  const t = Math.floor(now.getTime() / 1000);
+  const v1 = createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex');
+  return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` } };
+}
+
+for (const kind of databaseKinds()) {
+  describe(`gateway notifications that contradict the books (${kind})`, () => {
+    let running: ServiceOnFakeGateways;
+    let svc: TestService;
+    let merchant: MerchantKeys;
+
+    before(async () => {
+      running = await startServiceOnFakeGateways(kind, {
+        notifications: true,
+        hostedFields: false,
+        defaultReturnUrl: 'http://paygate.test/return',
+      });
+      svc = running.svc;
+      merchant = await svc.createMerchant('Shop on the operator accounts');
+    });
+    after(() => running?.close());
+
+    const api = (method: 'GET' | 'POST', url: string, body?: unknown, who: MerchantKeys = merchant) =>
+      svc.request({
+        method,
+        url,
+        key: who.secretTest,
+        ...(method === 'POST' ? { headers: { 'idempotency-key': freshKey('k') } } : {}),
+        body,
+      });
+
+    async function paidIntent(gatewayId: string, token: string, amountMinor: number, who = merchant) {
+      const created = await api(
+        'POST',
+        '/v1/payment-intents',
+        { amount_minor: amountMinor, currency: 'EUR', gateway_id: gatewayId },
+        who,
+      );
+      assert.equal(created.statusCode, 200, created.body);
+      const confirmed = await svc.request({
+        method: 'POST',
+        url: `/v1/payment-intents/${created.json().id}/confirm`,
+        key: who.secretTest,
+        body: { payment_method_token: token },
+      });
+      assert.equal(confirmed.statusCode, 200, confirmed.body);
+      return confirmed.json() as { id: string; status: string };
+    }
+
+    for (const eventCode of ['REFUND_FAILED', 'REFUNDED_REVERSED']) {
+      it(`adyen ${eventCode} after a succeeded refund: FAILED, amount refundable again, refund.failed, DECLINED`, async () => {
+        const intent = await paidIntent('adyen', ADYEN_TEST_TOKENS.approve, 10_000);
+        assert.equal(intent.status, 'SUCCEEDED');
+        const created = await api('POST', '/v1/refunds', {
+          payment_intent_id: intent.id,
+          amount_minor: 4_000,
+        });
+        assert.equal(created.statusCode, 200, created.body);
+        const refundId: string = created.json().id;
+        running.adyen.settleRefunds();
+        await running.adyen.idle();
+        await waitFor(
+          'refund SUCCEEDED',
+          async () => (await api('GET', `/v1/refunds/${refundId}`)).json().status === 'SUCCEEDED',
+        );
+        assert.equal(
+          (await api('GET', `/v1/payment-intents/${intent.id}`)).json().amount_refunded_minor,
+          4_000,
+        );
+
+        const { rows } = await svc.ctx.db.query<{
+          gateway_idempotency_key: string;
+          gateway_reference: string;
+        }>('SELECT gateway_idempotency_key, gateway_reference FROM refunds WHERE id = $1', [refundId]);
+        const row = rows[0];
+        assert.ok(row);
+        const body = JSON.stringify({
+          live: 'false',
+          notificationItems: [
+            adyenItem(
+              {
+                eventCode,
+                success: 'true',
+                pspReference: `${row.gateway_reference}X`,
+                originalReference: row.gateway_reference,
+                merchantReference: row.gateway_idempotency_key,
+                amount: { value: 4_000, currency: 'EUR' },
+                reason: 'Refund declined by the card scheme',
+              },
+              FAKE_ADYEN.hmacKeyHex,
+            ),
+          ],
+        });
+        const sent = await svc.app.inject({
+          method: 'POST',
+          url: '/gateway-notifications/adyen',
+          headers: { 'content-type': 'application/json' },
+          payload: body,
+        });
+        assert.equal(sent.statusCode, 200, sent.body);
+        assert.equal(sent.body, '[accepted]');
+
+        const refund = (await api('GET', `/v1/refunds/${refundId}`)).json();
+        assert.equal(refund.status, 'FAILED', 'the gateway has the last word: no money went back');
+        assert.equal((await api('GET', `/v1/payment-intents/${intent.id}`)).json().amount_refunded_minor, 0);
+        const events = await svc.ctx.db.query<{ type: string }>(
+          'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id',
+          [refundId],
+        );
+        assert.deepEqual(
+          events.rows.map((e) => e.type),
+          ['refund.succeeded', 'refund.failed'],
+        );
+        const transactions = await svc.ctx.db.query<{ status: string }>(
+          "SELECT status FROM transactions WHERE refund_id = $1 AND type = 'REFUND'",
+          [refundId],
+        );
+        assert.deepEqual(
+          transactions.rows.map((t) => t.status),
+          ['DECLINED'],
+        );
+        // A redelivery changes nothing more; and the whole amount can be refunded again.
+        await svc.app.inject({
+          method: 'POST',
+          url: '/gateway-notifications/adyen',
+          headers: { 'content-type': 'application/json' },
+          payload: body,
+        });
+        const again = await svc.ctx.db.query('SELECT 1 FROM events WHERE object_id = $1', [refundId]);
+        assert.equal(again.rows.length, 2);
+        const whole = await api('POST', '/v1/refunds', {
+          payment_intent_id: intent.id,
+          amount_minor: 10_000,
+        });
+        assert.equal(whole.statusCode, 200, whole.body);
+      });
+    }
+
+    it("the operator-default address does not move a payment made through a merchant's own account", async () => {
+      const own = await svc.createMerchant('Shop with its own Stripe account');
+      const ownSecret = 'whsec_merchantsOwnAccount01';
+      const added = await svc.request({
+        method: 'POST',
+        url: `/admin/v1/merchants/${own.id}/gateway-accounts`,
+        headers: { 'x-admin-token': ADMIN_TOKEN },
+        body: {
+          livemode: false,
+          connector: 'stripe',
+          gateway_id: 'stripe',
+          credentials: { secret_key: FAKE_STRIPE.secretKey, webhook_secret: ownSecret },
+          settings: { api_url: running.stripe.url },
+        },
+      });
+      assert.equal(added.statusCode, 201, added.body);
+      const intent = await paidIntent('stripe', STRIPE_TEST_PAYMENT_METHODS.challenge, 5_000, own);
+      assert.equal(intent.status, 'REQUIRES_ACTION');
+      const statusNow = async () =>
+        (await api('GET', `/v1/payment-intents/${intent.id}`, undefined, own)).json().status;
+      const succeeded = (secret: string) =>
+        stripeEvent(secret, svc.clock.now(), 'payment_intent.succeeded', {
+          id: 'pi_fromTheGateway',
+          status: 'succeeded',
+          amount: 5_000,
+          amount_received: 5_000,
+          currency: 'eur',
+          metadata: { paygate_idempotency_key: `${intent.id}:attempt:1` },
+        });
+      const post = (address: string, event: ReturnType<typeof stripeEvent>) =>
+        svc.app.inject({
+          method: 'POST',
+          url: `/gateway-notifications/${address}`,
+          headers: event.headers,
+          payload: event.payload,
+        });
+
+      const toDefault = await post('stripe', succeeded(FAKE_STRIPE.webhookSecret));
+      assert.equal(toDefault.statusCode, 200, toDefault.body);
+      assert.equal(await statusNow(), 'REQUIRES_ACTION', "the operator's account did not take this payment");
+      const toOwn = await post(added.json().id, succeeded(ownSecret));
+      assert.equal(toOwn.statusCode, 200, toOwn.body);
+      assert.equal(await statusNow(), 'SUCCEEDED', "the merchant's own account did");
+
+      // The operator-default address still moves the payments made through it.
+      const onDefault = await paidIntent('stripe', STRIPE_TEST_PAYMENT_METHODS.challenge, 5_000);
+      assert.equal(onDefault.status, 'REQUIRES_ACTION');
+      const event = stripeEvent(FAKE_STRIPE.webhookSecret, svc.clock.now(), 'payment_intent.succeeded', {
+        id: 'pi_fromTheGateway2',
+        status: 'succeeded',
+        amount: 5_000,
+        amount_received: 5_000,
+        currency: 'eur',
+        metadata: { paygate_idempotency_key: `${onDefault.id}:attempt:1` },
+      });
+      assert.equal((await post('stripe', event)).statusCode, 200);
+      assert.equal((await api('GET', `/v1/payment-intents/${onDefault.id}`)).json().status, 'SUCCEEDED');
+    });
+  });
+}
