@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FAKE_DEFAULTS, fakeGatewayEnvironment, parseShopGateway } from './gateways.ts';
-import { startLocalPaygate } from './local-paygate.ts';
+import { findRunningPaygate, startLocalPaygate } from './local-paygate.ts';
 import { provisionShop } from './provision.ts';
 import { startShop } from './server.ts';
 
@@ -22,19 +22,42 @@ let paygateUrl = process.env.PAYGATE_URL?.replace(/\/+$/, '');
 let adminToken = process.env.PAYGATE_ADMIN_TOKEN;
 let stopPaygate = async () => {};
 
-if (!paygateUrl) {
-  const local = await startLocalPaygate({
-    port: Number(process.env.PORT ?? 8080),
-    simPort: Number(process.env.PAYGATE_SIM_PORT ?? 8081),
-    dataDir: resolve(process.env.PAYGATE_DATA_DIR ?? '.paygate/shop'),
-    ...(adminToken ? { adminToken } : {}),
-  });
-  paygateUrl = local.url;
-  adminToken = local.adminToken;
-  stopPaygate = () => local.service.stop();
+/** Ends the demo with one line that says what to do (no stack trace: nothing is broken). */
+function stopWith(message: string): never {
+  process.stderr.write(`npm run shop: ${message}\n`);
+  process.exit(2);
 }
-if (!adminToken)
-  throw new Error('PAYGATE_ADMIN_TOKEN is required with PAYGATE_URL (the shop registers itself)');
+
+if (!paygateUrl) {
+  const port = Number(process.env.PORT ?? 8080);
+  const running = await findRunningPaygate(port);
+  if (running) {
+    // The quick start leaves `npm start` running: use it rather than fail on its ports.
+    adminToken ??= running.adminToken ?? undefined;
+    if (!adminToken) {
+      stopWith(
+        `Paygate already runs on ${running.url}; use it with PAYGATE_URL=${running.url} PAYGATE_ADMIN_TOKEN=<its operator token> npm run shop, or start another with PORT=9080 PAYGATE_SIM_PORT=9081 npm run shop`,
+      );
+    }
+    paygateUrl = running.url;
+    process.stdout.write(`Using the Paygate already running on ${running.url}\n`);
+  } else {
+    try {
+      const local = await startLocalPaygate({
+        port,
+        simPort: Number(process.env.PAYGATE_SIM_PORT ?? 8081),
+        dataDir: resolve(process.env.PAYGATE_DATA_DIR ?? '.paygate/shop'),
+        ...(adminToken ? { adminToken } : {}),
+      });
+      paygateUrl = local.url;
+      adminToken = local.adminToken;
+      stopPaygate = () => local.service.stop();
+    } catch (error) {
+      stopWith(error instanceof Error ? error.message : String(error));
+    }
+  }
+}
+if (!adminToken) stopWith('PAYGATE_ADMIN_TOKEN is required with PAYGATE_URL (the shop registers itself)');
 
 const credentials = await provisionShop({
   paygateUrl,
