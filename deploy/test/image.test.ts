@@ -130,7 +130,7 @@ if (deployTestsEnabled('deploy/test/image.test.ts')) {
         'the health check passes',
         async () => podman(['healthcheck', 'run', container], { allowFailure: true }).status === 0,
       );
-      const key = await createMerchant(baseUrl, secret.PAYGATE_ADMIN_TOKEN);
+      const { key } = await createMerchant(baseUrl, secret.PAYGATE_ADMIN_TOKEN);
       const payment = await takePayment(baseUrl, key);
       assert.equal(payment.status, 'SUCCEEDED');
 

@@ -139,8 +139,11 @@ async function json(response: Response): Promise<Record<string, unknown>> {
   return body;
 }
 
-/** A merchant created through the operator API; its secret test key. */
-export async function createMerchant(baseUrl: string, adminToken: string): Promise<string> {
+/** A merchant created through the operator API: its id and secret test key. */
+export async function createMerchant(
+  baseUrl: string,
+  adminToken: string,
+): Promise<{ id: string; key: string }> {
   const created = await json(
     await fetch(`${baseUrl}/admin/v1/merchants`, {
       method: 'POST',
@@ -148,7 +151,7 @@ export async function createMerchant(baseUrl: string, adminToken: string): Promi
       body: JSON.stringify({ name: 'Deploy test shop' }),
     }),
   );
-  return (created.api_keys as { secret_test: string }).secret_test;
+  return { id: String(created.id), key: (created.api_keys as { secret_test: string }).secret_test };
 }
 
 /** Creates and confirms one payment with the simulated gateway; its intent as answered. */
