@@ -37,7 +37,7 @@ export interface ProfileSummary {
 
 const repo = new URL('../..', import.meta.url).pathname;
 
-/** Where a function lives, short: `fastify`, `pg-protocol`, `server/src/http/plugins/idempotency.ts`, `node:internal/...`. */
+/** Where a function lives, short: `fastify`, `pg-protocol`, `server/src/app/idempotent-phases.ts`, `node:internal/...`. */
 export function moduleOf(url: string): string {
   if (!url) return '(native)';
   const path = url.replace(/^file:\/\//, '');

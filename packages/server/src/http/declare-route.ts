@@ -3,6 +3,8 @@ import { type Operation, Problem, routePath } from '@paygate/contract';
 import type {
   ContextConfigDefault,
   FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -10,6 +12,10 @@ import type {
   RouteHandlerMethod,
 } from 'fastify';
 import type { TSchema } from 'typebox';
+import { type IdempotentAnswer, type IdempotentRequest, requestHash } from '../app/idempotent-phases.ts';
+import { ValidationError } from '../domain/errors.ts';
+import type { TenantScope } from '../domain/tenant.ts';
+import { problemDocument } from './problem.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -94,4 +100,80 @@ export function route<const Op extends Operation>(
       config,
       handler,
     });
+}
+
+/** A request of an operation, typed by the operation's schemas. */
+export type OperationRequest<Op extends Operation> = Parameters<OperationHandler<Op>>[0];
+
+/**
+ * The route of an operation whose contract requires an Idempotency-Key: its handler calls one
+ * idempotent use case with `keyed(scope)`, the request as the use case takes it (key, request
+ * hash, the route's serializer), and the use case's answer is sent as its exact text.
+ *
+ * @example
+ * idempotentRoute(app, operations.createRefund, (request, keyed) =>
+ *   createRefund(ctx, keyed(principalOf(request)), request.body));
+ */
+export function idempotentRoute<const Op extends Operation & { idempotencyKeyRequired: true }>(
+  app: FastifyInstance,
+  operation: Op,
+  handler: (
+    request: OperationRequest<Op>,
+    keyed: (scope: TenantScope) => IdempotentRequest,
+  ) => Promise<IdempotentAnswer>,
+): void {
+  route(app, operation, async (request, reply) => {
+    const answer = await handler(request, (scope) => idempotentRequestOf(request, reply, scope));
+    return sendIdempotentAnswer(reply, answer);
+  });
+}
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+export function readIdempotencyKey(request: FastifyRequest): string {
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) throw new ValidationError('Idempotency-Key', 'header is required on this request');
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new ValidationError('Idempotency-Key', 'must not be empty');
+  }
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new ValidationError('Idempotency-Key', `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
+  }
+  return key;
+}
+
+/**
+ * The HTTP request as an idempotent use case takes it: its Idempotency-Key, the hash of method,
+ * path and body, and its answers serialized by the route's own response schema for their status
+ * (members the contract does not declare are left out), so a replay is the same bytes.
+ */
+export function idempotentRequestOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: TenantScope,
+): IdempotentRequest {
+  const key = readIdempotencyKey(request);
+  const path = request.url.split('?')[0] ?? request.url;
+  return {
+    scope,
+    key,
+    method: request.method,
+    path,
+    hash: requestHash(request.method, path, request.body),
+    serialize(status, body) {
+      const text = reply.code(status).serialize(body);
+      // Only a custom reply serializer answers bytes; the app sets none, but the type allows it.
+      return typeof text === 'string' ? text : new TextDecoder().decode(text);
+    },
+    problem: (error) => problemDocument(error, request.id),
+  };
+}
+
+/** Sends an idempotent use case's answer as its exact text, a repeat marked Idempotent-Replayed. */
+export function sendIdempotentAnswer(reply: FastifyReply, answer: IdempotentAnswer): FastifyReply {
+  if (answer.replayed) reply.header('idempotent-replayed', 'true');
+  return reply
+    .code(answer.status)
+    .type(answer.status >= 400 ? 'application/problem+json' : 'application/json')
+    .send(answer.body);
 }

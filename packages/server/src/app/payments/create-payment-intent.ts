@@ -4,8 +4,6 @@ import { newId } from '../../domain/ids.ts';
 import { validateMetadata } from '../../domain/metadata.ts';
 import { describeAmount, isIsoCurrency, isValidAmountMinor } from '../../domain/money.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import type { Queryable } from '../../storage/db.ts';
-import type { KeyClaim } from '../../storage/repositories/idempotency-keys.ts';
 import {
   insertPaymentIntent,
   insertPaymentIntentWithKey,
@@ -13,6 +11,8 @@ import {
 } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
 import { connectorForNewPayment } from '../gateways/connectors.ts';
+import { type IdempotentAnswer, type IdempotentRequest, runIdempotently } from '../idempotent-phases.ts';
+import { paymentIntentResource } from '../resources/payment-intent.ts';
 
 const DEFAULT_EXPIRY_SECONDS = 86_400;
 
@@ -34,7 +34,7 @@ function validateReturnUrl(value: string | undefined): string | null {
 /**
  * Validates a create request and builds the intent it would create, without writing anything.
  * Everything a create can refuse is refused here, so the answer is known before any write (which
- * lets the HTTP layer store it together with the intent in one statement).
+ * lets `createPaymentIntent` store it together with the intent in one statement).
  */
 export async function preparePaymentIntent(
   ctx: AppContext,
@@ -103,26 +103,35 @@ export async function preparePaymentIntent(
   return intent;
 }
 
-/** Creates an intent in CREATED inside the caller's transaction. Nothing is charged before confirm. */
-export async function createPaymentIntent(
-  ctx: AppContext,
-  tx: Queryable,
-  scope: TenantScope,
-  input: CreatePaymentIntentBody,
-): Promise<PaymentIntentRecord> {
-  const intent = await preparePaymentIntent(ctx, scope, input);
-  await insertPaymentIntent(tx, intent);
-  return intent;
-}
-
 /**
- * The create written in one statement with its idempotent response (see `OneStatementWrite` in
- * the HTTP idempotency layer): the intent exists exactly when its key's response does.
+ * `POST /v1/payment-intents`: an intent in CREATED, once per Idempotency-Key (nothing is charged
+ * before confirm). A new key takes the fast path: the answer is known before any write, so the
+ * intent and its key's stored answer are written in one statement, and the intent exists exactly
+ * when the answer does. A key already used goes the general way: replayed, refused or in flight.
  */
-export function writePaymentIntentWithKey(
-  q: Queryable,
-  claim: KeyClaim,
-  intent: PaymentIntentRecord,
-): Promise<'created' | 'in_flight' | 'exists'> {
-  return insertPaymentIntentWithKey(q, claim, intent);
+export function createPaymentIntent(
+  ctx: AppContext,
+  request: IdempotentRequest,
+  input: CreatePaymentIntentBody,
+): Promise<IdempotentAnswer> {
+  const view = { kind: 'secret', clientSecretKey: ctx.clientSecretKey } as const;
+  return runIdempotently(
+    ctx,
+    request,
+    async (tx) => {
+      const intent = await preparePaymentIntent(ctx, request.scope, input);
+      await insertPaymentIntent(tx, intent);
+      return { status: 200, body: paymentIntentResource(intent, view) };
+    },
+    {
+      prepare: async () => {
+        const intent = await preparePaymentIntent(ctx, request.scope, input);
+        return {
+          status: 200,
+          body: paymentIntentResource(intent, view),
+          write: (q, claim) => insertPaymentIntentWithKey(q, claim, intent),
+        };
+      },
+    },
+  );
 }

@@ -20,7 +20,38 @@ import {
 import { insertTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
+import { type IdempotentAnswer, type IdempotentRequest, runInPhases } from '../idempotent-phases.ts';
+import { refundResource } from '../resources/refund.ts';
 import { applyRefundOutcomeByGatewayKey, REFUND_SYNC_INTERVAL_SECONDS } from './refund-outcome.ts';
+
+/**
+ * `POST /v1/refunds` (and the dashboard's refund): a refund in the three idempotent phases of
+ * app/idempotent-phases.ts, start (recovery point), send (outside any transaction), finish. The
+ * answer is the refund resource, or the refusal, stored under the request's Idempotency-Key.
+ * `onStarted` writes in phase 1's transaction (the dashboard's audit entry).
+ */
+export function createRefund(
+  ctx: AppContext,
+  request: IdempotentRequest,
+  input: CreateRefundBody,
+  onStarted?: (tx: Queryable, refund: RefundRecord) => Promise<void>,
+): Promise<IdempotentAnswer> {
+  return runInPhases(ctx, request, {
+    start: async (tx, key) => {
+      const started = await startRefund(ctx, tx, request.scope, input, {
+        idempotencyKey: key.key,
+        requestHash: key.hash,
+      });
+      await onStarted?.(tx, started.refund);
+      return started;
+    },
+    callOut: (started) => sendRefund(ctx, started),
+    finish: async (tx, started, outcome) => ({
+      status: 200,
+      body: refundResource(await finishRefund(ctx, tx, started, outcome)),
+    }),
+  });
+}
 
 /** How far back a merchant's Idempotency-Key finds the refund it started (the key's lifetime). */
 const REQUEST_KEY_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -207,18 +238,18 @@ export async function sendRefund(ctx: AppContext, started: StartedRefund): Promi
 /**
  * Phase 3, in its own transaction: applies the gateway's answer (intent locked, then refund, as
  * every writer of both). A gateway that did not take the request (`unavailable`) leaves nothing:
- * the refund and its transaction are removed and the answer is 503, which the idempotency layer
- * does not store, so the same key may be retried.
+ * the refund and its transaction are removed and a 503 is thrown, which the idempotent phases
+ * answer (committing the removal) and do not store, so the same key may be retried.
  */
 export async function finishRefund(
   ctx: AppContext,
   tx: Queryable,
   started: StartedRefund,
   outcome: RefundOutcome | null,
-): Promise<RefundRecord | GatewayError> {
+): Promise<RefundRecord> {
   const { refund } = started;
   if (outcome?.kind === 'unavailable' && (await deleteUntakenRefund(tx, refund.id))) {
-    return new GatewayError(
+    throw new GatewayError(
       'gateway_unavailable',
       `Gateway '${refund.gatewayId}' is unavailable; nothing was refunded. Retry later with the same Idempotency-Key.`,
       { retryAfterSeconds: outcome.retryAfterSeconds },

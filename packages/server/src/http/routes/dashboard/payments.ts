@@ -4,14 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { recordAudit } from '../../../app/dashboard/audit.ts';
 import { retrievePaymentIntent } from '../../../app/payments/retrieve-payment-intent.ts';
-import { finishRefund, sendRefund, startRefund } from '../../../app/refunds/create-refund.ts';
+import { createRefund } from '../../../app/refunds/create-refund.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { refundResource } from '../../../app/resources/refund.ts';
 import { listTransactions } from '../../../app/transactions/list-transactions.ts';
-import { AppError } from '../../../domain/errors.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
+import { idempotentRequestOf, sendIdempotentAnswer } from '../../declare-route.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
-import { respondInPhases } from '../../plugins/idempotency.ts';
 import { listBody } from '../v1/transactions.ts';
 
 /** The signed-in user's merchant, in the mode the path names (the test/live switch). */
@@ -69,27 +67,17 @@ export async function dashboardPaymentRoutes(
     async (request, reply) => {
       const { user } = dashboardCallerOf(request);
       const scope = scopeOf(user.merchant_id, request.params.mode);
-      return respondInPhases(ctx, scope, request, reply, {
-        start: async (tx, key) => {
-          const started = await startRefund(ctx, tx, scope, request.body, {
-            idempotencyKey: key.key,
-            requestHash: key.hash,
-          });
-          await recordAudit(tx, ctx.clock.now(), {
-            merchantId: user.merchant_id,
-            userId: user.id,
-            action: 'refund.created',
-            target: started.refund.id,
-            livemode: scope.livemode,
-          });
-          return started;
-        },
-        callOut: (started) => sendRefund(ctx, started),
-        finish: async (tx, started, outcome) => {
-          const done = await finishRefund(ctx, tx, started, outcome);
-          return done instanceof AppError ? done : { status: 200, body: refundResource(done) };
-        },
-      });
+      const idempotent = idempotentRequestOf(request, reply, scope);
+      const answer = await createRefund(ctx, idempotent, request.body, (tx, refund) =>
+        recordAudit(tx, ctx.clock.now(), {
+          merchantId: user.merchant_id,
+          userId: user.id,
+          action: 'refund.created',
+          target: refund.id,
+          livemode: scope.livemode,
+        }),
+      );
+      return sendIdempotentAnswer(reply, answer);
     },
   );
 }

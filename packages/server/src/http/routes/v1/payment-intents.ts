@@ -4,15 +4,10 @@ import type { AppContext } from '../../../app/context.ts';
 import { connectorFor, gatewayKeyOf } from '../../../app/gateways/connectors.ts';
 import { cancelPaymentIntent } from '../../../app/payments/cancel-payment-intent.ts';
 import { confirmPaymentIntent, gatewayDeclineError } from '../../../app/payments/confirm-payment-intent.ts';
-import {
-  createPaymentIntent,
-  preparePaymentIntent,
-  writePaymentIntentWithKey,
-} from '../../../app/payments/create-payment-intent.ts';
+import { createPaymentIntent } from '../../../app/payments/create-payment-intent.ts';
 import { assertClientSecret, retrievePaymentIntent } from '../../../app/payments/retrieve-payment-intent.ts';
 import { type PaymentIntentRecord, paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { route } from '../../declare-route.ts';
-import { respondIdempotently } from '../../plugins/idempotency.ts';
+import { idempotentRoute, route } from '../../declare-route.ts';
 import { principalOf } from '../../principal.ts';
 
 export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -35,29 +30,9 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
       });
   };
 
-  route(app, operations.createPaymentIntent, async (request, reply) => {
-    const principal = principalOf(request);
-    return respondIdempotently(
-      ctx,
-      principal,
-      request,
-      reply,
-      async (tx) => ({
-        status: 200,
-        body: paymentIntentResource(await createPaymentIntent(ctx, tx, principal, request.body), secretView),
-      }),
-      {
-        prepare: async () => {
-          const intent = await preparePaymentIntent(ctx, principal, request.body);
-          return {
-            status: 200,
-            body: paymentIntentResource(intent, secretView),
-            write: (q, claim) => writePaymentIntentWithKey(q, claim, intent),
-          };
-        },
-      },
-    );
-  });
+  idempotentRoute(app, operations.createPaymentIntent, (request, keyed) =>
+    createPaymentIntent(ctx, keyed(principalOf(request)), request.body),
+  );
 
   route(app, operations.retrievePaymentIntent, async (request) => {
     const principal = principalOf(request);

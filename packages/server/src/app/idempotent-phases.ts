@@ -1,20 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app/context.ts';
-import { deriveClientSecret } from '../../domain/api-keys.ts';
-import { AppError, IdempotencyError, ValidationError } from '../../domain/errors.ts';
-import type { TenantScope } from '../../domain/tenant.ts';
-import type { Queryable } from '../../storage/db.ts';
+import { deriveClientSecret } from '../domain/api-keys.ts';
+import { AppError, IdempotencyError } from '../domain/errors.ts';
+import type { TenantScope } from '../domain/tenant.ts';
+import type { Queryable } from '../storage/db.ts';
 import {
   findStoredResponse,
   type KeyClaim,
   type StoredResponse,
   storeResponse,
   tryLockKey,
-} from '../../storage/repositories/idempotency-keys.ts';
-import { problemDocument } from '../problem.ts';
+} from '../storage/repositories/idempotency-keys.ts';
+import type { AppContext } from './context.ts';
 
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 60 * 60;
 
 // A stored idempotent answer is replayed byte for byte, but it must not hold client secrets: the
@@ -69,16 +66,28 @@ function lockIdFor(scope: TenantScope, key: string): bigint {
   return digest.readBigInt64BE(0);
 }
 
-export function readIdempotencyKey(request: FastifyRequest): string {
-  const key = request.headers['idempotency-key'];
-  if (key === undefined) throw new ValidationError('Idempotency-Key', 'header is required on this request');
-  if (typeof key !== 'string' || key.length === 0) {
-    throw new ValidationError('Idempotency-Key', 'must not be empty');
-  }
-  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw new ValidationError('Idempotency-Key', `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
-  }
-  return key;
+/**
+ * One request under an Idempotency-Key, as the work runs it: who, which key, what request (its
+ * hash), and how its answers become the text that is sent, stored and replayed (the route's
+ * response schema serializes them; a refusal is the route's problem document).
+ */
+export interface IdempotentRequest {
+  scope: TenantScope;
+  key: string;
+  method: string;
+  /** The path without its query. */
+  path: string;
+  /** The hash of method, path and body: a different request under the same key is refused. */
+  hash: string;
+  serialize(status: number, body: unknown): string;
+  problem(error: AppError): unknown;
+}
+
+/** The answer to send: its status and exact text, and whether it repeats a stored one. */
+export interface IdempotentAnswer {
+  status: number;
+  body: string;
+  replayed: boolean;
 }
 
 export interface WorkResult {
@@ -88,7 +97,7 @@ export interface WorkResult {
 
 /**
  * Runs `work` at most once per (tenant, Idempotency-Key) and answers a repeat with the stored
- * response, byte for byte, marked `Idempotent-Replayed: true`.
+ * response, byte for byte (`replayed`).
  *
  * The work, and the stored response, commit in one transaction: a response is stored exactly when
  * its work committed, so a crash at any point leaves either both or neither. While it runs, the
@@ -97,35 +106,28 @@ export interface WorkResult {
  * connection. 4xx outcomes of the work are stored (their changes rolled back to a savepoint),
  * except validation_error; 5xx are not stored, so the same key may be retried.
  */
-export async function respondIdempotently(
+export async function runIdempotently(
   ctx: AppContext,
-  scope: TenantScope,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: IdempotentRequest,
   work: (tx: Queryable) => Promise<WorkResult>,
   writeInOneStatement?: OneStatementWrite,
-): Promise<FastifyReply> {
-  const key = readIdempotencyKey(request);
-  const path = request.url.split('?')[0] ?? request.url;
-  const hash = requestHash(request.method, path, request.body);
-
+): Promise<IdempotentAnswer> {
+  const { scope, key, hash } = request;
   if (writeInOneStatement) {
-    const written = await tryOneStatement(ctx, scope, reply, { key, path, hash }, writeInOneStatement);
-    if (written) return send(reply, written);
+    const written = await tryOneStatement(ctx, request, writeInOneStatement);
+    if (written) return { ...written, replayed: false };
   }
 
   // A finished key is answered from its stored row without a transaction or the lock: the row
   // exists only once its work committed, so it is final.
   const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
-  if (finished) {
-    return replay(reply, assertSameRequest(ctx, finished, hash));
-  }
+  if (finished) return { ...assertSameRequest(ctx, finished, hash), replayed: true };
 
-  const outcome = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
     const now = ctx.clock.now();
     const stored = await findStoredResponse(tx, scope, key, now);
-    if (stored) return { replayed: true, ...assertSameRequest(ctx, stored, hash) };
+    if (stored) return { ...assertSameRequest(ctx, stored, hash), replayed: true };
 
     await tx.query('SAVEPOINT idempotent_work');
     let status: number;
@@ -133,7 +135,7 @@ export async function respondIdempotently(
     try {
       const result = await work(tx);
       status = result.status;
-      body = serializedAnswer(reply, status, result.body);
+      body = request.serialize(status, result.body);
     } catch (error) {
       // Internal errors are not stored (the key may be retried), and neither are validation errors:
       // the corrected request, under the same key, must be able to do the work.
@@ -141,27 +143,11 @@ export async function respondIdempotently(
         throw error;
       await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
       status = error.status;
-      body = serializedAnswer(reply, status, problemDocument(error, request.id));
+      body = request.serialize(status, request.problem(error));
     }
-    await storeResponse(
-      tx,
-      scope,
-      key,
-      {
-        requestMethod: request.method,
-        requestPath: path,
-        requestHash: hash,
-        responseStatus: status,
-        responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
-      },
-      now,
-    );
-    return { replayed: false, status, body };
+    await storeResponse(tx, scope, key, storedAnswer(ctx, request, status, body), now);
+    return { status, body, replayed: false };
   });
-
-  if (outcome.replayed) return replay(reply, outcome);
-  return send(reply, outcome);
 }
 
 /**
@@ -173,37 +159,28 @@ export async function respondIdempotently(
 export interface PhasedWork<Started, Outcome> {
   start(tx: Queryable, request: { key: string; hash: string }): Promise<Started>;
   callOut(started: Started): Promise<Outcome>;
-  /** The answer to store, or an error to answer with (a 5xx is not stored, its changes still commit). */
-  finish(tx: Queryable, started: Started, outcome: Outcome): Promise<WorkResult | AppError>;
+  /**
+   * The answer to store. An AppError it throws is the answer instead, and its changes commit all
+   * the same (a refund the gateway never took is removed): a 4xx is stored, a 5xx is not.
+   */
+  finish(tx: Queryable, started: Started, outcome: Outcome): Promise<WorkResult>;
 }
 
 /**
- * `respondIdempotently` for a `PhasedWork`. Phase 1 runs under the key's lock like any work (a
- * 4xx refusal is stored, with its changes rolled back); the answer is stored in phase 3's
+ * `runIdempotently` for a `PhasedWork`. Phase 1 runs under the key's lock like any work (a 4xx
+ * refusal is stored, with its changes rolled back); the answer is stored in phase 3's
  * transaction, together with the outcome. A crash in between leaves the work's recovery point,
  * which a retry with the same key, or the work's own reconciliation, finishes.
  */
-export async function respondInPhases<Started, Outcome>(
+export async function runInPhases<Started, Outcome>(
   ctx: AppContext,
-  scope: TenantScope,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: IdempotentRequest,
   work: PhasedWork<Started, Outcome>,
-): Promise<FastifyReply> {
-  const key = readIdempotencyKey(request);
-  const path = request.url.split('?')[0] ?? request.url;
-  const hash = requestHash(request.method, path, request.body);
+): Promise<IdempotentAnswer> {
+  const { scope, key, hash } = request;
   const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
-  if (finished) return replay(reply, assertSameRequest(ctx, finished, hash));
+  if (finished) return { ...assertSameRequest(ctx, finished, hash), replayed: true };
 
-  const stored = (status: number, body: string): StoredResponse => ({
-    requestMethod: request.method,
-    requestPath: path,
-    requestHash: hash,
-    responseStatus: status,
-    responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
-    expiresAt: new Date(ctx.clock.now().getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
-  });
   const first = await ctx.db.transaction(async (tx) => {
     if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
     const earlier = await findStoredResponse(tx, scope, key, ctx.clock.now());
@@ -214,29 +191,51 @@ export async function respondInPhases<Started, Outcome>(
     } catch (error) {
       if (!isStoredRefusal(error)) throw error;
       await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
-      const body = serializedAnswer(reply, error.status, problemDocument(error, request.id));
-      await storeResponse(tx, scope, key, stored(error.status, body), ctx.clock.now());
+      const body = request.serialize(error.status, request.problem(error));
+      await storeResponse(tx, scope, key, storedAnswer(ctx, request, error.status, body), ctx.clock.now());
       return { kind: 'refused' as const, status: error.status, body };
     }
   });
-  if (first.kind === 'replay') return replay(reply, first);
-  if (first.kind === 'refused') return send(reply, first);
+  if (first.kind === 'replay') return { status: first.status, body: first.body, replayed: true };
+  if (first.kind === 'refused') return { status: first.status, body: first.body, replayed: false };
 
   const outcome = await work.callOut(first.started);
   const answer = await ctx.db.transaction(async (tx) => {
-    const result = await work.finish(tx, first.started, outcome);
-    if (result instanceof AppError) {
-      if (result.status >= 500) return result;
-      const body = serializedAnswer(reply, result.status, problemDocument(result, request.id));
-      await storeResponse(tx, scope, key, stored(result.status, body), ctx.clock.now());
-      return { status: result.status, body };
+    let status: number;
+    let body: string;
+    try {
+      const result = await work.finish(tx, first.started, outcome);
+      status = result.status;
+      body = request.serialize(status, result.body);
+    } catch (error) {
+      // Returned, not thrown, so that the transaction commits what the finish wrote.
+      if (!(error instanceof AppError)) throw error;
+      if (error.status >= 500) return error;
+      status = error.status;
+      body = request.serialize(status, request.problem(error));
     }
-    const body = serializedAnswer(reply, result.status, result.body);
-    await storeResponse(tx, scope, key, stored(result.status, body), ctx.clock.now());
-    return { status: result.status, body };
+    await storeResponse(tx, scope, key, storedAnswer(ctx, request, status, body), ctx.clock.now());
+    return { status, body, replayed: false };
   });
   if (answer instanceof AppError) throw answer;
-  return send(reply, answer);
+  return answer;
+}
+
+/** The row that keeps an answer for its key's lifetime (client secrets cut out). */
+function storedAnswer(
+  ctx: AppContext,
+  request: IdempotentRequest,
+  status: number,
+  body: string,
+): StoredResponse {
+  return {
+    requestMethod: request.method,
+    requestPath: request.path,
+    requestHash: request.hash,
+    responseStatus: status,
+    responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
+    expiresAt: new Date(ctx.clock.now().getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
+  };
 }
 
 /** A refusal of the work that is stored under its key: 4xx, except validation and the key's own errors. */
@@ -271,12 +270,9 @@ export type OneStatementResult = 'created' | 'in_flight' | 'exists';
  */
 async function tryOneStatement(
   ctx: AppContext,
-  scope: TenantScope,
-  reply: FastifyReply,
-  key: { key: string; path: string; hash: string },
+  request: IdempotentRequest,
   fast: OneStatementWrite,
 ): Promise<{ status: number; body: string } | null> {
-  const { request } = reply;
   let prepared: PreparedWrite;
   try {
     prepared = await fast.prepare();
@@ -284,32 +280,15 @@ async function tryOneStatement(
     if (error instanceof AppError && error.code === 'validation_error') throw error;
     return null;
   }
-  const now = ctx.clock.now();
-  const body = serializedAnswer(reply, prepared.status, prepared.body);
+  const body = request.serialize(prepared.status, prepared.body);
   const result = await prepared.write(ctx.db, {
-    lockId: lockIdFor(scope, key.key),
-    key: key.key,
-    requestMethod: request.method,
-    requestPath: key.path,
-    requestHash: key.hash,
-    responseStatus: prepared.status,
-    responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
-    expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
+    lockId: lockIdFor(request.scope, request.key),
+    key: request.key,
+    ...storedAnswer(ctx, request, prepared.status, body),
   });
   // Not written: the key is held by another request or already answered. The general path tells
   // which (a finished key is replayed, even while other replays of it hold the lock for a moment).
   return result === 'created' ? { status: prepared.status, body } : null;
-}
-
-/**
- * The answer's text as the route's response schema for its status serializes it (members the
- * contract does not declare are left out): the first answer is sent as this text and stored as it,
- * so a replay is the same bytes.
- */
-function serializedAnswer(reply: FastifyReply, status: number, body: unknown): string {
-  const text = reply.code(status).serialize(body);
-  // Only a custom reply serializer answers bytes; the app sets none, but the type allows it.
-  return typeof text === 'string' ? text : new TextDecoder().decode(text);
 }
 
 function inFlightError(): IdempotencyError {
@@ -332,16 +311,4 @@ function assertSameRequest(
     );
   }
   return { status: stored.responseStatus, body: withClientSecrets(stored.responseBody, ctx.clientSecretKey) };
-}
-
-function replay(reply: FastifyReply, response: { status: number; body: string }): FastifyReply {
-  reply.header('idempotent-replayed', 'true');
-  return send(reply, response);
-}
-
-function send(reply: FastifyReply, response: { status: number; body: string }): FastifyReply {
-  return reply
-    .code(response.status)
-    .type(response.status >= 400 ? 'application/problem+json' : 'application/json')
-    .send(response.body);
 }
