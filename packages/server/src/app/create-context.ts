@@ -7,8 +7,8 @@ import type { GatewayRegistry } from '../gateways/registry.ts';
 import { instrumentConnector, instrumentGateways } from '../observability/instrumented-gateways.ts';
 import { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
-import { endpointNotices } from '../webhooks/endpoint-notices.ts';
 import type { AppContext } from './context.ts';
+import { endpointNotices } from './webhooks/endpoint-notices.ts';
 
 export function createAppContext(options: {
   db: Database;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { throttleSubject } from '../../domain/attempt-throttle.ts';
 import type { DashboardRole } from '../../domain/dashboard-roles.ts';
 import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../../domain/errors.ts';
@@ -9,6 +9,7 @@ import {
   PASSWORD_MIN_LENGTH,
   verifyPassword,
 } from '../../domain/passwords.ts';
+import { secretDigest } from '../../domain/secret-digest.ts';
 import { queueMail } from '../../mail/queue.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { findUserEmail } from '../../storage/repositories/dashboard-team.ts';
@@ -34,11 +35,6 @@ import { checkSecondFactor } from './totp.ts';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
-
-/** Session ids and invitation tokens are looked up by their SHA-256; the table never holds one. */
-export function secretDigest(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
 
 function normaliseEmail(value: string): string {
   const email = value.trim().toLowerCase();

@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import { throttleSubject } from '../../domain/attempt-throttle.ts';
 import { AppError } from '../../domain/errors.ts';
+import { secretDigest } from '../../domain/secret-digest.ts';
 import {
   newRecoveryCodes,
   newTotpSecret,
@@ -17,7 +18,6 @@ import {
 } from '../../storage/repositories/dashboard-totp.ts';
 import type { DashboardUserRow } from '../../storage/repositories/dashboard-users.ts';
 import type { AppContext } from '../context.ts';
-import { secretDigest } from './accounts.ts';
 import { countAttempt, takeBackAttempt } from './attempt-throttle.ts';
 import { recordAudit } from './audit.ts';
 

@@ -1,13 +1,13 @@
-import type { AppContext } from '../app/context.ts';
 import {
   DISABLE_MIN_FAILED_DELIVERIES,
   type EndpointNotice,
   earliestDisableAt,
   endpointNoticeDue,
-} from '../domain/endpoint-notices.ts';
-import { queueMailToTeam } from '../mail/queue.ts';
-import type { Queryable } from '../storage/db.ts';
-import type { WebhookEndpointRecord } from '../storage/repositories/webhook-endpoints.ts';
+} from '../../domain/endpoint-notices.ts';
+import { queueMailToTeam } from '../../mail/queue.ts';
+import type { Queryable } from '../../storage/db.ts';
+import type { WebhookEndpointRecord } from '../../storage/repositories/webhook-endpoints.ts';
+import type { AppContext, EndpointNotices } from '../context.ts';
 
 const subjects: Record<EndpointNotice, string> = {
   failing: 'Paygate: a webhook endpoint is failing',
@@ -90,11 +90,4 @@ function queueEndpointNotice(
 }
 
 /** How the delivery worker tells a merchant's team about an endpoint's health (see AppContext). */
-export interface EndpointNotices {
-  /** The notice an endpoint's state calls for now, or null. */
-  due: typeof endpointNoticeDue;
-  /** Queues it in `tx`, once per failure streak. */
-  queue: typeof queueEndpointNotice;
-}
-
 export const endpointNotices: EndpointNotices = { due: endpointNoticeDue, queue: queueEndpointNotice };
