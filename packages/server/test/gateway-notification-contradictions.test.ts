@@ -245,5 +245,92 @@ for (const kind of databaseKinds()) {
       assert.equal((await post('stripe', event)).statusCode, 200);
       assert.equal((await api('GET', `/v1/payment-intents/${onDefault.id}`)).json().status, 'SUCCEEDED');
     });
+    /** The first attempt's key and gateway reference of an intent. */
+    async function attemptOf(intentId: string) {
+      const { rows } = await svc.ctx.db.query<{ idempotency_key: string; gateway_reference: string }>(
+        'SELECT idempotency_key, gateway_reference FROM charge_attempts WHERE payment_intent_id = $1',
+        [intentId],
+      );
+      assert.ok(rows[0], `no attempt of ${intentId}`);
+      return rows[0];
+    }
+
+    async function expectRefusedCapture(
+      intentId: string,
+      captured: { amount_minor: number; currency: string },
+    ) {
+      const intent = (await api('GET', `/v1/payment-intents/${intentId}`)).json();
+      assert.equal(intent.status, 'FAILED', "another amount is never the intent's success");
+      assert.equal(intent.last_payment_error?.code, 'gateway_rejected');
+      assert.match(
+        intent.last_payment_error?.message,
+        new RegExp(`captured ${captured.amount_minor} ${captured.currency}`),
+      );
+      const { rows } = await svc.ctx.db.query<{ amount_minor: string; currency: string }>(
+        'SELECT amount_minor, currency FROM late_captures WHERE payment_intent_id = $1',
+        [intentId],
+      );
+      assert.deepEqual(
+        rows.map((r) => ({ amount_minor: Number(r.amount_minor), currency: r.currency })),
+        [captured],
+        'what the gateway captured is recorded for the operator and refunded',
+      );
+      const events = await svc.ctx.db.query<{ type: string }>(
+        'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id',
+        [intentId],
+      );
+      assert.ok(events.rows.some((e) => e.type === 'payment_intent.failed'));
+      assert.ok(!events.rows.some((e) => e.type === 'payment_intent.succeeded'));
+    }
+
+    it('adyen: an authorisation of 1 JPY for a 5,000 EUR intent does not make it SUCCEEDED', async () => {
+      const intent = await paidIntent('adyen', ADYEN_TEST_TOKENS.challenge, 500_000);
+      assert.equal(intent.status, 'REQUIRES_ACTION');
+      const attempt = await attemptOf(intent.id);
+      const sent = await svc.app.inject({
+        method: 'POST',
+        url: '/gateway-notifications/adyen',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          live: 'false',
+          notificationItems: [
+            adyenItem(
+              {
+                eventCode: 'AUTHORISATION',
+                success: 'true',
+                pspReference: attempt.gateway_reference,
+                merchantReference: attempt.idempotency_key,
+                amount: { value: 1, currency: 'JPY' },
+              },
+              FAKE_ADYEN.hmacKeyHex,
+            ),
+          ],
+        }),
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      await expectRefusedCapture(intent.id, { amount_minor: 1, currency: 'JPY' });
+    });
+
+    it('stripe: a partial amount_received does not read as the full payment', async () => {
+      const intent = await paidIntent('stripe', STRIPE_TEST_PAYMENT_METHODS.challenge, 5_000);
+      assert.equal(intent.status, 'REQUIRES_ACTION');
+      const attempt = await attemptOf(intent.id);
+      const event = stripeEvent(FAKE_STRIPE.webhookSecret, svc.clock.now(), 'payment_intent.succeeded', {
+        id: attempt.gateway_reference,
+        status: 'succeeded',
+        amount: 5_000,
+        amount_received: 2_500,
+        currency: 'eur',
+        metadata: { paygate_idempotency_key: attempt.idempotency_key },
+      });
+      const sent = await svc.app.inject({
+        method: 'POST',
+        url: '/gateway-notifications/stripe',
+        headers: event.headers,
+        payload: event.payload,
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      await expectRefusedCapture(intent.id, { amount_minor: 2_500, currency: 'EUR' });
+    });
   });
 }

@@ -168,8 +168,23 @@ export interface KeepsConnectorData {
   connectorData?: string;
 }
 
+/** An amount as the gateway reports it, in ISO 4217 minor units (the connector converts). */
+export interface GatewayAmount {
+  amountMinor: number;
+  currency: string;
+}
+
 export type ChargeOutcome =
-  | ({ kind: 'succeeded'; gatewayReference: string } & KeepsConnectorData)
+  | ({
+      kind: 'succeeded';
+      gatewayReference: string;
+      /**
+       * What the gateway says it captured, when it says (a notification's amount, a PaymentIntent's
+       * `amount_received`). One that differs from the intent's never makes it SUCCEEDED
+       * (app/payments/charge-outcomes.ts).
+       */
+      captured?: GatewayAmount;
+    } & KeepsConnectorData)
   | {
       kind: 'failed';
       gatewayReference: string | null;

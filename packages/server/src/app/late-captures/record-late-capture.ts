@@ -26,6 +26,8 @@ export async function recordLateCapture(
   chargeReference: string,
   detectedBy: LateCaptureRecord['detectedBy'],
   now: Date,
+  /** What the gateway says it captured, when that is not the intent's amount: what is refunded. */
+  captured?: { amountMinor: number; currency: string },
 ): Promise<string | null> {
   const record: LateCaptureRecord = {
     id: newId('lc'),
@@ -35,8 +37,8 @@ export async function recordLateCapture(
     attemptNumber: attempt.attemptNumber,
     gatewayId: attempt.gatewayId,
     chargeReference,
-    amountMinor: intent.amountMinor,
-    currency: intent.currency,
+    amountMinor: captured?.amountMinor ?? intent.amountMinor,
+    currency: captured?.currency ?? intent.currency,
     intentStatus: intent.status,
     detectedBy,
     repairStatus: 'REFUND_DUE',
@@ -49,5 +51,5 @@ export async function recordLateCapture(
     updatedAt: now,
   };
   if (!(await insertLateCapture(tx, record))) return null;
-  return `late capture ${record.id}: charge ${attempt.idempotencyKey} succeeded at gateway ${attempt.gatewayId} after intent ${intent.id} became ${intent.status}; a refund is scheduled`;
+  return `late capture ${record.id}: charge ${attempt.idempotencyKey} succeeded at gateway ${attempt.gatewayId} (${record.amountMinor} ${record.currency}) while intent ${intent.id} was ${intent.status}; a refund is scheduled`;
 }

@@ -1,7 +1,7 @@
 import { addSeconds } from '../../clock.ts';
 import { type ChargeResult, canTransition, type IntentAction } from '../../domain/payment-intent.ts';
 import { backoffDelayMs } from '../../domain/retry-schedules.ts';
-import type { ChargeOutcome, FailureCode } from '../../gateways/connector.ts';
+import type { ChargeOutcome, FailureCode, GatewayAmount } from '../../gateways/connector.ts';
 import { type Queryable, together } from '../../storage/db.ts';
 import {
   type AttemptStatus,
@@ -91,6 +91,9 @@ export async function applyChargeOutcome(
   now: Date,
 ): Promise<AppliedOutcome> {
   const at: Applying = { tx, intent, attempt, source, now };
+  if (outcome.kind === 'succeeded' && outcome.captured && differs(outcome.captured, intent)) {
+    return applyCaptureOfAnotherAmount(at, outcome, outcome.captured);
+  }
   if (!isOpen(attempt.status)) return applyToClosedAttempt(at, outcome);
   // Unknown for too long: given up (the intent fails); a later success is a late capture.
   if (source === 'sync' && isStillUnknown(outcome) && pastDeadline(attempt, now)) return timeOut(at);
@@ -191,6 +194,55 @@ function keepOpen(
     checked,
     updatedAt: at.now,
   });
+}
+
+const differs = (captured: GatewayAmount, intent: PaymentIntentRecord) =>
+  captured.amountMinor !== intent.amountMinor || captured.currency !== intent.currency;
+
+/**
+ * A success for another amount or currency than the intent's (a partial authorisation, a
+ * mismatch) is never the intent's success: an open charge settles FAILED (`gateway_rejected`, the
+ * message says what was captured) and what the gateway captured is recorded as a late capture,
+ * which the repair worker refunds (`payment_intent.late_capture_refunded`) and the operator sees in
+ * `/admin/v1/late-captures`. A closed attempt records the late capture only. An intent that had
+ * already succeeded through this attempt stays SUCCEEDED (the contract has no way back): the
+ * operator is warned, with the evidence. Every case is logged by the caller.
+ */
+async function applyCaptureOfAnotherAmount(
+  at: Applying,
+  outcome: Outcome<'succeeded'>,
+  captured: GatewayAmount,
+): Promise<AppliedOutcome> {
+  const { tx, intent, attempt, source, now } = at;
+  const evidence =
+    `gateway ${attempt.gatewayId} reported charge ${attempt.idempotencyKey} (reference ${outcome.gatewayReference}) ` +
+    `captured ${captured.amountMinor} ${captured.currency}; intent ${intent.id} is for ${intent.amountMinor} ${intent.currency}`;
+  if (attempt.status === 'SUCCEEDED') {
+    return {
+      ...unchanged(at),
+      warning: `${evidence}: the intent stays SUCCEEDED, the operator must check it`,
+    };
+  }
+  const applied = isOpen(attempt.status)
+    ? await settle(at, {
+        kind: 'failed',
+        gatewayReference: outcome.gatewayReference,
+        failureCode: 'gateway_rejected',
+        declineCode: null,
+        message: `The gateway captured ${captured.amountMinor} ${captured.currency}, not ${intent.amountMinor} ${intent.currency}: the payment is not taken, and what was captured is refunded.`,
+      })
+    : await applyToClosedAttempt(at, {
+        kind: 'failed',
+        gatewayReference: outcome.gatewayReference,
+        failureCode: 'gateway_rejected',
+        message: 'amount differs',
+      });
+  const refundable = Number.isSafeInteger(captured.amountMinor) && captured.amountMinor >= 1;
+  const late = refundable
+    ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now, captured)
+    : null;
+  const repair = late ?? (refundable ? 'already recorded as a late capture' : 'nothing to refund');
+  return { ...applied, warning: `${evidence}: not a success of the intent; ${repair}` };
 }
 
 /**

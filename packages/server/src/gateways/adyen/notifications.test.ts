@@ -63,7 +63,11 @@ describe('Adyen standard notifications', () => {
         notificationId: 'AUTHORISATION:PSP0000000000001:true',
         subject: 'charge',
         idempotencyKey: 'pi_1:attempt:1',
-        outcome: { kind: 'succeeded', gatewayReference: 'PSP0000000000001' },
+        outcome: {
+          kind: 'succeeded',
+          gatewayReference: 'PSP0000000000001',
+          captured: { amountMinor: 5000, currency: 'EUR' },
+        },
       },
       {
         notificationId: 'REFUND:PSP0000000000002:true',

@@ -1,9 +1,11 @@
+import type { GatewayAmount } from '../connector.ts';
 import {
   type GatewayNotification,
   type GatewayNotificationBatch,
   GatewayNotificationError,
 } from '../connector.ts';
 import { stringOf } from '../reply-meaning.ts';
+import { fromAdyenValue } from './amounts.ts';
 import { type AdyenSignedFields, verifyAdyenHmac } from './hmac.ts';
 
 /** Adyen retries a notification request until it reads exactly this answer. */
@@ -33,6 +35,29 @@ function signedFieldsOf(item: Json): AdyenSignedFields {
   };
 }
 
+/**
+ * The item's amount in ISO minor units. A currency the connector does not know, or a value that is
+ * no whole ISO amount, is kept as sent: it cannot equal an intent's amount, so it reads as a
+ * difference, never as the intent's amount.
+ */
+function amountOf(item: Json): GatewayAmount | undefined {
+  const amount = isObject(item.amount) ? item.amount : null;
+  if (!amount || typeof amount.value !== 'number' || typeof amount.currency !== 'string') return undefined;
+  const currency = amount.currency.toUpperCase();
+  let amountMinor: number | null = null;
+  try {
+    amountMinor = fromAdyenValue(amount.value, currency);
+  } catch {
+    amountMinor = null;
+  }
+  return amountMinor === null ? { amountMinor: Number.NaN, currency } : { amountMinor, currency };
+}
+
+function captured(item: Json): { captured?: GatewayAmount } {
+  const amount = amountOf(item);
+  return amount ? { captured: amount } : {};
+}
+
 /** One item as an outcome of ours; null for event codes Paygate does not act on (still verified). */
 function notificationOf(item: Json): GatewayNotification | null {
   const pspReference = stringOf(item.pspReference);
@@ -52,7 +77,7 @@ function notificationOf(item: Json): GatewayNotification | null {
         subject: 'charge',
         idempotencyKey: key,
         outcome: success
-          ? { kind: 'succeeded', gatewayReference: pspReference }
+          ? { kind: 'succeeded', gatewayReference: pspReference, ...captured(item) }
           : { kind: 'failed', gatewayReference: pspReference, failureCode: 'card_declined', message: reason },
       };
     case 'REFUND':

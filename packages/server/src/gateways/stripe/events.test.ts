@@ -17,7 +17,9 @@ function event(type: string, object: Record<string, unknown>, livemode = false):
   );
 }
 const metadata = { [KEY_METADATA]: 'pi_1:attempt:1' };
-const succeeded = { ...stripeFixture('payment_intent'), status: 'succeeded', metadata };
+// A succeeded PaymentIntent received what it asked for (the fixture is a fresh one: 0 received).
+const fixture = stripeFixture('payment_intent');
+const succeeded = { ...fixture, status: 'succeeded', amount_received: fixture.amount, metadata };
 
 function parse(body: Buffer, header = timestampedSignatureHeader(body, SECRET, nowSeconds)) {
   return parseStripeEvent(body, header, SECRET, false, clock);
@@ -32,7 +34,11 @@ describe('Stripe webhook events', () => {
         notificationId: 'evt_payment_intent.succeeded',
         subject: 'charge',
         idempotencyKey: 'pi_1:attempt:1',
-        outcome: { kind: 'succeeded', gatewayReference: 'pi_1KmRa3ARuRTs9TwLhA84P9aj' },
+        outcome: {
+          kind: 'succeeded',
+          gatewayReference: 'pi_1KmRa3ARuRTs9TwLhA84P9aj',
+          captured: { amountMinor: fixture.amount, currency: 'USD' },
+        },
       },
     ]);
   });

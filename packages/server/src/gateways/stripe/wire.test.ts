@@ -96,10 +96,14 @@ describe('Stripe wire format', () => {
 
   it("maps Stripe's payment_intent fixture in each status", () => {
     const id = 'pi_1KmRa3ARuRTs9TwLhA84P9aj';
-    assert.deepEqual(parsePaymentIntentReply(answer(200, intent({ status: 'succeeded' }))), {
-      kind: 'succeeded',
-      gatewayReference: id,
-    });
+    assert.deepEqual(
+      parsePaymentIntentReply(answer(200, intent({ status: 'succeeded', amount_received: 1099 }))),
+      {
+        kind: 'succeeded',
+        gatewayReference: id,
+        captured: { amountMinor: 1099, currency: 'USD' },
+      },
+    );
     assert.deepEqual(parsePaymentIntentReply(answer(200, intent({ status: 'processing' }))), {
       kind: 'pending',
       gatewayReference: id,

@@ -123,8 +123,18 @@ export function paymentIntentOutcome(intent: Json | null): ChargeOutcome {
   }
   const lastError = (intent.last_payment_error ?? null) as Json | null;
   switch (intent.status) {
-    case 'succeeded':
-      return { kind: 'succeeded', gatewayReference: id };
+    case 'succeeded': {
+      // What Stripe took: `amount_received` (the `amount` asked, for objects without it).
+      const taken = typeof intent.amount_received === 'number' ? intent.amount_received : intent.amount;
+      const currency = stringOf(intent.currency);
+      return typeof taken === 'number' && currency
+        ? {
+            kind: 'succeeded',
+            gatewayReference: id,
+            captured: { amountMinor: taken, currency: currency.toUpperCase() },
+          }
+        : { kind: 'succeeded', gatewayReference: id };
+    }
     case 'processing':
       return { kind: 'pending', gatewayReference: id };
     case 'requires_action': {
