@@ -18,6 +18,12 @@ export interface GatewaySimOptions {
   notificationSecret: string;
   /** The address put into redirect URLs (default: the listening address). */
   publicUrl?: string;
+  /**
+   * The Paygate service this simulator serves. A request for a route the simulator does not have
+   * (most often an API call sent to the simulator's port by mistake) is then answered in the
+   * service's problem shape, pointing at this address.
+   */
+  serviceUrl?: string;
   /** Latency added to every API answer (default 0). */
   responseDelayMs?: number;
   /** How long `tok_sim_hang` withholds its answer (default 120 000). */
@@ -150,9 +156,24 @@ export async function startGatewaySim(options: GatewaySimOptions): Promise<Gatew
         : 'Malformed request.';
     return reply.code(status).send({ error: { code, message } });
   });
-  app.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send({ error: { code: 'not_found', message: 'No such route.' } }),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    if (!options.serviceUrl)
+      return reply.code(404).send({ error: { code: 'not_found', message: 'No such route.' } });
+    const path = request.url.split('?')[0];
+    // The service's problem document (RFC 9457 with Paygate's code), spelled out here: the
+    // simulator stands for an external gateway and does not depend on the service's packages.
+    return reply
+      .code(404)
+      .type('application/problem+json')
+      .send({
+        type: 'urn:paygate:problem:resource_not_found',
+        title: 'Resource not found',
+        status: 404,
+        detail: `This is the simulated gateway, not the Paygate API: it has no route ${request.method} ${path}. Send API requests to ${options.serviceUrl}${path}.`,
+        code: 'resource_not_found',
+        request_id: request.id,
+      });
+  });
   app.get('/health', async () => ({ ok: true }));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (scope) => browserRoutes(scope, ctx));

@@ -49,7 +49,24 @@ export class InvalidStateTransitionError extends AppError {
     readonly from: string,
     readonly operation: string,
   ) {
-    super('invalid_state_transition', `Cannot ${operation} a payment intent whose status is ${from}.`);
+    super(
+      'invalid_state_transition',
+      `Cannot ${operation} a payment intent whose status is ${from}.${nextStep(from, operation)}`,
+    );
+  }
+}
+
+/** What the caller can do instead, where the state says it: a final intent is never paid. */
+function nextStep(from: string, operation: string): string {
+  if (operation !== 'confirm') return '';
+  switch (from) {
+    case 'EXPIRED':
+      return ' It expired before it was paid and can no longer be: create a new payment intent (with a new Idempotency-Key) and confirm that one.';
+    case 'CANCELED':
+    case 'FAILED':
+      return ' It can no longer be paid: create a new payment intent (with a new Idempotency-Key) and confirm that one.';
+    default:
+      return '';
   }
 }
 

@@ -30,6 +30,7 @@ export function startSimulator(
     apiSecret: secrets.apiSecret,
     notificationSecret: secrets.notificationSecret,
     notificationUrl: options.notificationUrl,
+    serviceUrl: config.publicUrl,
     refundSettleDelaySeconds: REFUND_SETTLE_DELAY_SECONDS,
     clock,
     retention: config.simRetention,
