@@ -19,7 +19,7 @@ import { insertEvent } from './storage/repositories/events.ts';
 
 export type { AppContext } from './app/context.ts';
 export { createMerchant } from './app/merchants/create-merchant.ts';
-export { createWebhookEndpoint } from './app/webhooks/endpoints.ts';
+export { createWebhookEndpoint } from './app/webhooks/create-webhook-endpoint.ts';
 export { type Clock, ManualClock, systemClock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { newId } from './domain/ids.ts';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../src/app/context.ts';
 import { createAppContext } from '../src/app/create-context.ts';
-import { createWebhookEndpoint } from '../src/app/webhooks/endpoints.ts';
+import { createWebhookEndpoint } from '../src/app/webhooks/create-webhook-endpoint.ts';
 import { systemClock } from '../src/clock.ts';
 import { buildEvent } from '../src/domain/events.ts';
 import { newId } from '../src/domain/ids.ts';

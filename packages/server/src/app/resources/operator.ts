@@ -7,7 +7,7 @@ import type { MerchantListRow } from '../../storage/repositories/merchants.ts';
 import type { WebhookAttemptRecord } from '../../storage/repositories/webhook-deliveries.ts';
 import type { WebhookEndpointRecord } from '../../storage/repositories/webhook-endpoints.ts';
 import type { CreatedApiKey, CreatedMerchant } from '../merchants/create-merchant.ts';
-import type { DeliveryWithAttempts } from '../webhooks/endpoints.ts';
+import type { DeliveryWithAttempts } from '../webhooks/delivery-attempts.ts';
 
 // The operator API's resources (the back office of the specification).
 

@@ -1,7 +1,9 @@
 import { ADMIN_LIST_DEFAULT_LIMIT } from '@paygate/contract';
 import { NotFoundError } from '../../domain/errors.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
 import { findMerchant } from '../../storage/repositories/merchants.ts';
 import {
+  listWebhookEndpointsOfTenant,
   listWebhookEndpoints as readPage,
   type WebhookEndpointRecord,
 } from '../../storage/repositories/webhook-endpoints.ts';
@@ -23,4 +25,12 @@ export async function listWebhookEndpoints(
     limit,
     (item) => item.endpoint,
   );
+}
+
+/** A merchant's endpoints in one mode (the dashboard's webhooks page). */
+export async function listTenantWebhookEndpoints(
+  ctx: AppContext,
+  scope: TenantScope,
+): Promise<WebhookEndpointRecord[]> {
+  return listWebhookEndpointsOfTenant(ctx.db, scope);
 }

@@ -6,7 +6,7 @@ import {
 } from '../../storage/repositories/webhook-endpoints.ts';
 import { assertPublicResolution, type LookupAll, validateEndpointUrl } from '../../webhooks/url-guard.ts';
 import type { AppContext } from '../context.ts';
-import { normaliseEnabledEvents } from './endpoints.ts';
+import { normaliseEnabledEvents } from './enabled-events.ts';
 
 /**
  * Changes an endpoint's URL and/or enabled events under the same rules as its creation (the

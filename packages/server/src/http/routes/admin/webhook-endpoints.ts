@@ -2,18 +2,16 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
+import { closeWebhookRotation } from '../../../app/webhooks/close-webhook-rotation.ts';
+import { createWebhookEndpoint } from '../../../app/webhooks/create-webhook-endpoint.ts';
 import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-endpoint.ts';
-import {
-  closeWebhookRotation,
-  createWebhookEndpoint,
-  enableEndpoint,
-  listEndpointDeliveries,
-  resendFailedDeliveries,
-  retrieveWebhookEndpoint,
-  retryDelivery,
-  rotateWebhookSecret,
-} from '../../../app/webhooks/endpoints.ts';
+import { enableEndpoint } from '../../../app/webhooks/enable-webhook-endpoint.ts';
+import { listEndpointDeliveries } from '../../../app/webhooks/list-endpoint-deliveries.ts';
 import { listWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
+import { resendFailedDeliveries } from '../../../app/webhooks/resend-failed-deliveries.ts';
+import { retrieveWebhookEndpoint } from '../../../app/webhooks/retrieve-webhook-endpoint.ts';
+import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
+import { rotateWebhookSecret } from '../../../app/webhooks/rotate-webhook-secret.ts';
 import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import { createWebhookSender, type SenderOptions } from '../../../webhooks/sender.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard/accounts.ts';
-import { endpointsNeedingAttention } from '../../../app/webhooks/dashboard-webhooks.ts';
+import { endpointsNeedingAttention } from '../../../app/webhooks/list-endpoints-needing-attention.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
 import { DASHBOARD_CSP, href, type PageFrame } from '../../../dashboard/layout.ts';
 import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';

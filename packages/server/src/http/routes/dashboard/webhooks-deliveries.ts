@@ -3,8 +3,9 @@ import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
-import { searchDeliveryLog, tenantDelivery } from '../../../app/webhooks/dashboard-webhooks.ts';
-import { retryDelivery } from '../../../app/webhooks/endpoints.ts';
+import { tenantDelivery } from '../../../app/webhooks/endpoint-lookups.ts';
+import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
+import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { createWebhookSender } from '../../../webhooks/sender.ts';
 import { onOwn, webhookScopeOf } from './webhooks.ts';
 

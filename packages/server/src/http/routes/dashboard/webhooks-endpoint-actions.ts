@@ -3,14 +3,15 @@ import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
-import { revealWebhookSecret, tenantEndpoint } from '../../../app/webhooks/dashboard-webhooks.ts';
+import { closeWebhookRotation } from '../../../app/webhooks/close-webhook-rotation.ts';
+import { enableEndpoint } from '../../../app/webhooks/enable-webhook-endpoint.ts';
+import { tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
+import { resendFailedDeliveries } from '../../../app/webhooks/resend-failed-deliveries.ts';
+import { revealWebhookSecret } from '../../../app/webhooks/reveal-webhook-secret.ts';
 import {
-  closeWebhookRotation,
   DEFAULT_ROTATION_SECONDS,
-  enableEndpoint,
-  resendFailedDeliveries,
   rotateWebhookSecret,
-} from '../../../app/webhooks/endpoints.ts';
+} from '../../../app/webhooks/rotate-webhook-secret.ts';
 import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';

@@ -2,12 +2,9 @@ import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
-import {
-  searchDeliveryLog,
-  tenantDelivery,
-  tenantEndpoint,
-} from '../../../app/webhooks/dashboard-webhooks.ts';
-import { listTenantWebhookEndpoints } from '../../../app/webhooks/endpoints.ts';
+import { tenantDelivery, tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
+import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
+import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
 import {
   type DeliveryLogFilter,
