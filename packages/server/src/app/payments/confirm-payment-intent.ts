@@ -31,6 +31,7 @@ import {
 } from '../gateways/connectors.ts';
 import { type AppliedOutcome, applyAttemptOutcome, CHARGING_LEASE_SECONDS } from './charge-outcomes.ts';
 import { applyIntentAction } from './intent-status.ts';
+import { type IntentCaller, intentViewOf } from './retrieve-payment-intent.ts';
 
 /** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */
 export const DELAYED_OUTCOME_SECONDS = 60;
@@ -167,6 +168,25 @@ function alreadyBeingConfirmed(): AppError {
     'invalid_state_transition',
     'This payment intent is already being confirmed; retrieve it to see the outcome.',
   );
+}
+
+/**
+ * `POST /v1/payment-intents/{id}/confirm`: the confirm, answered as its caller sees the intent
+ * (the payer's client secret checked first). A decline throws the 402 that carries the failed
+ * intent; `onWarning` hears what the confirm noticed but did not fail for.
+ */
+export async function confirmPaymentIntentAs(
+  ctx: AppContext,
+  caller: IntentCaller,
+  id: string,
+  input: { paymentMethodToken: string | undefined },
+  onWarning: (warning: string) => void,
+): Promise<PaymentIntent> {
+  const render = intentViewOf(ctx, caller, id);
+  const result = await confirmPaymentIntent(ctx, caller, id, input);
+  if (result.warning) onWarning(result.warning);
+  if (result.failure) throw gatewayDeclineError(result.failure, await render(result.intent));
+  return render(result.intent);
 }
 
 /** The one place a decline at confirm becomes its problem: 402 with the failed intent in it. */

@@ -1,9 +1,12 @@
-import { verifyClientSecret } from '../../domain/api-keys.ts';
+import type { PaymentIntent } from '@paygate/contract';
+import { type ApiKeyKind, verifyClientSecret } from '../../domain/api-keys.ts';
 import { AuthenticationError, NotFoundError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
+import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
+import { paymentIntentResource } from '../resources/payment-intent.ts';
 
 export async function retrievePaymentIntent(
   ctx: AppContext,
@@ -27,4 +30,41 @@ export function assertClientSecret(ctx: AppContext, intentId: string, presented:
       'The X-Client-Secret header is missing or does not match this payment intent.',
     );
   }
+}
+
+/** Who asks for one intent: its merchant's secret key, or the payer's browser (a publishable key) with the client secret it presented. */
+export interface IntentCaller extends TenantScope {
+  kind: ApiKeyKind;
+  clientSecret: string | undefined;
+}
+
+/**
+ * How the caller sees one intent: a secret key with its client_secret; the payer's browser
+ * (publishable key, once its client secret is checked, here) with the checkout block instead.
+ */
+export function intentViewOf(
+  ctx: AppContext,
+  caller: IntentCaller,
+  intentId: string,
+): (intent: PaymentIntentRecord) => Promise<PaymentIntent> {
+  if (caller.kind === 'secret') {
+    const view = { kind: 'secret', clientSecretKey: ctx.clientSecretKey } as const;
+    return async (intent) => paymentIntentResource(intent, view);
+  }
+  assertClientSecret(ctx, intentId, caller.clientSecret);
+  return async (intent) =>
+    paymentIntentResource(intent, {
+      kind: 'client',
+      connector: await connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: false }),
+    });
+}
+
+/** `GET /v1/payment-intents/{id}`: the intent as its caller sees it. */
+export async function retrievePaymentIntentAs(
+  ctx: AppContext,
+  caller: IntentCaller,
+  id: string,
+): Promise<PaymentIntent> {
+  const render = intentViewOf(ctx, caller, id);
+  return render(await retrievePaymentIntent(ctx, caller, id));
 }
