@@ -1,4 +1,4 @@
-import { isCanonicalEmbedOrigin } from '../app/embed-domains/embed-domains.ts';
+import { isCanonicalEmbedOrigin } from '../app/embed-domains/embed-origins.ts';
 import { hashApiKey, parseApiKeyShape } from '../domain/api-keys.ts';
 import type { Queryable } from '../storage/db.ts';
 import { findActiveApiKeyByHash } from '../storage/repositories/api-keys.ts';

@@ -3,7 +3,7 @@ import type { Queryable } from '../../storage/db.ts';
 import { deleteEmbedDomain } from '../../storage/repositories/embed-domains.ts';
 import { findMerchant } from '../../storage/repositories/merchants.ts';
 import type { AppContext } from '../context.ts';
-import { canonicalEmbedOrigin } from './embed-domains.ts';
+import { canonicalEmbedOrigin } from './embed-origins.ts';
 
 /** Removes an origin from the merchant's embed domains: the frame is refused there from now on. */
 export async function removeEmbedDomain(

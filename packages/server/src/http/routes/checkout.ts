@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
-import { isCanonicalEmbedOrigin } from '../../app/embed-domains/embed-domains.ts';
+import { isCanonicalEmbedOrigin } from '../../app/embed-domains/embed-origins.ts';
 import { checkoutGatewayOrigins } from '../../app/gateways/checkout-origins.ts';
 import { checkoutAssets, type ServedAsset } from '../../checkout/assets.ts';
 import { resolveFrameAccess } from '../../checkout/frame-access.ts';

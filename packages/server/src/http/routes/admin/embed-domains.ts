@@ -1,7 +1,8 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { embedDomainsOf, registerEmbedDomain } from '../../../app/embed-domains/embed-domains.ts';
+import { embedDomainsOf } from '../../../app/embed-domains/list-embed-domains.ts';
+import { registerEmbedDomain } from '../../../app/embed-domains/register-embed-domain.ts';
 import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { route } from '../../declare-route.ts';

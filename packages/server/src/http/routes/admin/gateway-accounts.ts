@@ -1,13 +1,11 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import {
-  addGatewayAccount,
-  listGatewayAccounts,
-  retrieveGatewayAccount,
-  rotateGatewayAccountCredentials,
-  setGatewayAccountStatus,
-} from '../../../app/gateways/accounts.ts';
+import { addGatewayAccount } from '../../../app/gateways/add-gateway-account.ts';
+import { listGatewayAccounts } from '../../../app/gateways/list-gateway-accounts.ts';
+import { retrieveGatewayAccount } from '../../../app/gateways/retrieve-gateway-account.ts';
+import { rotateGatewayAccountCredentials } from '../../../app/gateways/rotate-gateway-account-credentials.ts';
+import { setGatewayAccountStatus } from '../../../app/gateways/set-gateway-account-status.ts';
 import { route } from '../../declare-route.ts';
 
 /** A merchant's own gateway accounts in the back office: add, list, retrieve, disable, enable, rotate. */

@@ -1,12 +1,6 @@
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
-import type { Queryable } from '../../storage/db.ts';
-import {
-  type EmbedDomainRow,
-  insertEmbedDomain,
-  listEmbedDomains,
-} from '../../storage/repositories/embed-domains.ts';
-import { findMerchant } from '../../storage/repositories/merchants.ts';
-import type { AppContext } from '../context.ts';
+import { ValidationError } from '../../domain/errors.ts';
+
+// What an embed domain is: an exact web origin in its canonical form.
 
 // A host as a CSP host-source can name it exactly: DNS labels of letters, digits and inner
 // hyphens (an IDN arrives here already as punycode), an IPv4 literal, or a bracketed IPv6 one.
@@ -53,29 +47,4 @@ export function isCanonicalEmbedOrigin(value: unknown): value is string {
   } catch {
     return false;
   }
-}
-
-export async function registerEmbedDomain(
-  ctx: AppContext,
-  merchantId: string,
-  origin: string,
-  /** Written in the same transaction when the origin is new (the dashboard's audit entry). */
-  audit?: (tx: Queryable, origin: string) => Promise<void>,
-): Promise<{ domain: EmbedDomainRow; created: boolean }> {
-  const canonical = canonicalEmbedOrigin(origin);
-  return ctx.db.transaction(async (tx) => {
-    if (!(await findMerchant(tx, merchantId))) throw new NotFoundError('merchant', merchantId);
-    const added = await insertEmbedDomain(tx, {
-      merchant_id: merchantId,
-      origin: canonical,
-      created_at: ctx.clock.now(),
-    });
-    if (added.created) await audit?.(tx, canonical);
-    return added;
-  });
-}
-
-export async function embedDomainsOf(q: Queryable, merchantId: string): Promise<EmbedDomainRow[]> {
-  if (!(await findMerchant(q, merchantId))) throw new NotFoundError('merchant', merchantId);
-  return listEmbedDomains(q, merchantId);
 }

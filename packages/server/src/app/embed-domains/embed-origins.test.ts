@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ValidationError } from '../../domain/errors.ts';
-import { canonicalEmbedOrigin } from './embed-domains.ts';
+import { canonicalEmbedOrigin } from './embed-origins.ts';
 
 describe('embed origins', () => {
   it('takes exact origins and stores their canonical serialisation', () => {
