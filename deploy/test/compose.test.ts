@@ -88,6 +88,11 @@ if (deployTestsEnabled('deploy/test/compose.test.ts')) {
       };
     });
     after(() => {
+      // What the services said, for a failure's diagnosis (nothing is left after a passing run).
+      for (const service of ['migrate', 'api1', 'api2', 'worker', 'scheduler']) {
+        const logs = podman(['logs', '--tail', '20', `${project}_${service}_1`], { allowFailure: true });
+        if (logs.status === 0) process.stdout.write(`--- ${service}\n${logs.stdout}${logs.stderr}`);
+      }
       compose(['down', '-v', '-t', '10'], true);
       rmSync(dir, { recursive: true, force: true });
     });
@@ -105,8 +110,16 @@ if (deployTestsEnabled('deploy/test/compose.test.ts')) {
         300_000,
       );
       process.stdout.write(`compose up: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-      const migrate = podman(['inspect', `${project}_migrate_1`, '--format', '{{.State.ExitCode}}']);
-      assert.equal(migrate.stdout.trim(), '0', 'the migrations ran once and exited');
+      const migrate = await until('the one-shot migrations exited', async () => {
+        const state = podman([
+          'inspect',
+          `${project}_migrate_1`,
+          '--format',
+          '{{.State.Status}} {{.State.ExitCode}}',
+        ]);
+        return state.stdout.startsWith('exited') && state.stdout.trim();
+      });
+      assert.equal(migrate, 'exited 0', 'the migrations ran once and exited');
 
       const worker = `${project}_worker_1`;
       podman(['exec', '-d', worker, 'node', '-e', RECEIVER]);
