@@ -76,7 +76,7 @@ async function run(argv: string[]): Promise<number> {
       return -1;
     }
     case 'worker': {
-      const { startWorkerProcess } = await import('./webhooks/worker-process.ts');
+      const { startWorkerProcess } = await import('./workers/delivery-process.ts');
       await runUntilSignal(startWorkerProcess(config), (worker, signal) =>
         worker.logger.info({ signal }, 'shutting down: finishing attempts in flight'),
       );

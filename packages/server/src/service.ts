@@ -16,8 +16,8 @@ import type { Database } from './storage/db.ts';
 import { migrate } from './storage/migrate.ts';
 import { openDatabase } from './storage/open.ts';
 import { createDeliveryWorker, type DeliveryWorker } from './webhooks/delivery-worker.ts';
-import { deliveryWorkerOptionsFromEnv } from './webhooks/worker-process.ts';
 import { startBackgroundJobs, TIME_DRIVEN_JOBS } from './workers/background-jobs.ts';
+import { deliveryWorkerOptionsFromEnv } from './workers/delivery-process.ts';
 import type { Scheduler } from './workers/scheduler.ts';
 
 export interface RunningService {

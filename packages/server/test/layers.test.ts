@@ -22,10 +22,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
   'http/routes/dashboard/session.ts -> storage/repositories/dashboard-users.ts': 'dash',
   'http/routes/dashboard/team.ts -> storage/repositories/dashboard-users.ts': 'dash',
   'http/routes/dashboard/webhooks-pages.ts -> storage/repositories/webhook-deliveries.ts': 'dash',
-  // The delivery worker takes the use cases' AppContext (#28.4, webhooks side).
-  'webhooks/attempt-outcomes.ts -> app/context.ts': 'worker',
-  'webhooks/delivery-worker.ts -> app/context.ts': 'worker',
-  'webhooks/worker-process.ts -> app/create-context.ts': 'worker',
   // The start-up wait for the database reads the Clock of clock.ts (#30).
   'storage/wait-for-database.ts -> clock.ts': 'deploy',
 };

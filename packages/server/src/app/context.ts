@@ -1,11 +1,10 @@
 import type { Clock } from '../clock.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import type { EndpointNotice, endpointNoticeDue } from '../domain/endpoint-notices.ts';
 import type { AccountConnectors } from '../gateways/account-connectors.ts';
 import type { GatewayRegistry } from '../gateways/registry.ts';
 import type { ServiceMetrics } from '../observability/metrics.ts';
-import type { Database, Queryable } from '../storage/db.ts';
-import type { WebhookEndpointRecord } from '../storage/repositories/webhook-endpoints.ts';
+import type { Database } from '../storage/db.ts';
+import type { EndpointNotices } from '../webhooks/delivery-context.ts';
 
 /** What every use case may depend on: the database, the clock and the gateways. */
 export interface AppContext {
@@ -43,28 +42,4 @@ export interface AppContext {
    * imported by the delivery worker: delivering does not depend on how the team is told.
    */
   endpointNotices: EndpointNotices;
-}
-
-/**
- * How the delivery worker tells a merchant's team about an endpoint's health, implemented by
- * app/webhooks/endpoint-notices.ts. Declared here, where it is held, so that the context imports
- * no implementation (and no module imports back the context it is part of).
- */
-export interface EndpointNotices {
-  /** The notice an endpoint's state calls for now, or null. */
-  due: typeof endpointNoticeDue;
-  /**
-   * Queues `notice` for the endpoint's owners and developers in `tx`, once per failure streak;
-   * whether it was queued now.
-   */
-  queue(
-    ctx: AppContext,
-    tx: Queryable,
-    input: {
-      notice: EndpointNotice;
-      endpoint: WebhookEndpointRecord;
-      failingSince: Date;
-      failedDeliveries: number;
-    },
-  ): Promise<boolean>;
 }

@@ -8,7 +8,7 @@ import { instrumentConnector, instrumentGateways } from '../observability/instru
 import { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
 import type { AppContext } from './context.ts';
-import { endpointNotices } from './webhooks/endpoint-notices.ts';
+import { createEndpointNotices } from './webhooks/endpoint-notices.ts';
 
 export function createAppContext(options: {
   db: Database;
@@ -46,6 +46,6 @@ export function createAppContext(options: {
     secretBox: createSecretBox(deriveSubKey(options.masterKey, 'webhook-secrets').toString('hex')),
     publicUrl: options.publicUrl,
     testWebhooksAllowLoopback: options.testWebhooksAllowLoopback ?? true,
-    endpointNotices,
+    endpointNotices: createEndpointNotices({ publicUrl: options.publicUrl, clock: options.clock }),
   };
 }

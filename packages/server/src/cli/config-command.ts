@@ -6,7 +6,7 @@ import { missingSharedSecrets } from '../config.ts';
 import { CONFIG_VARIABLES, type ConfigVariable } from '../config-schema.ts';
 import { type Env, given, parseValue, readFlag } from '../config-values.ts';
 import { configuredConnectors } from '../gateways/registry.ts';
-import { deliveryWorkerOptionsFromEnv } from '../webhooks/worker-process.ts';
+import { deliveryWorkerOptionsFromEnv } from '../workers/delivery-process.ts';
 
 /** `env`: set in the environment; `default`: the declared default; `data dir`: kept there by an earlier start. */
 export type ValueSource = 'env' | 'default' | 'data dir' | 'generated on first start' | 'unset';

@@ -32,7 +32,7 @@ export async function startRole(
           welcome: role === 'api-main',
         });
       case 'worker':
-        return (await import('../webhooks/worker-process.ts')).startWorkerProcess(config);
+        return (await import('../workers/delivery-process.ts')).startWorkerProcess(config);
       case 'scheduler':
         return (await import('../workers/scheduler-process.ts')).startSchedulerProcess(config);
       case 'sim': {

@@ -6,7 +6,7 @@ import {
   KEPT_HEADERS_MAX,
   KEPT_HEADERS_TOTAL_CHARS,
   keptHeaders,
-} from './attempt-headers.ts';
+} from './sender.ts';
 
 describe('the headers kept on an attempt record', () => {
   it('keeps names lower-cased and joins repeated values', () => {

@@ -1,4 +1,3 @@
-import type { AppContext } from '../app/context.ts';
 import { endpointHealth, nextAttemptAt } from '../domain/retry-schedules.ts';
 import {
   type ClaimedDelivery,
@@ -8,6 +7,7 @@ import {
   finishClaims,
 } from '../storage/repositories/webhook-deliveries.ts';
 import { findWebhookEndpoint, setWebhookEndpointStatus } from '../storage/repositories/webhook-endpoints.ts';
+import type { DeliveryContext } from './delivery-context.ts';
 import type { AttemptOutcome, WebhookSender } from './sender.ts';
 import { signPayload } from './signing.ts';
 
@@ -74,7 +74,7 @@ export function stateAfterAttempt(
  * passes a cache); it throws for a secret that cannot be opened, and then no attempt is made.
  */
 export async function makeAttempt(
-  ctx: AppContext,
+  ctx: DeliveryContext,
   sender: WebhookSender,
   claimed: ClaimedDelivery,
   openSecret: (endpointId: string, sealed: string) => string,
@@ -129,7 +129,7 @@ function finishInput(made: MadeAttempt): FinishClaimInput {
 const DEADLOCK_DETECTED = '40P01';
 const WRITE_TRIES = 3;
 
-async function finishWithRetry(ctx: AppContext, inputs: FinishClaimInput[]) {
+async function finishWithRetry(ctx: DeliveryContext, inputs: FinishClaimInput[]) {
   for (let tryNumber = 1; ; tryNumber += 1) {
     try {
       return await finishClaims(ctx.db, inputs, ctx.clock.now());
@@ -147,7 +147,7 @@ async function finishWithRetry(ctx: AppContext, inputs: FinishClaimInput[]) {
  * commits. `now` is the last attempt that changed it.
  */
 async function applyHealth(
-  ctx: AppContext,
+  ctx: DeliveryContext,
   endpointId: string,
   history: EndpointHistory,
   now: Date,
@@ -165,7 +165,7 @@ async function applyHealth(
     if (health !== history.status) await setWebhookEndpointStatus(tx, endpointId, health, ctx.clock.now());
     const endpoint = notice && history.failingSince ? await findWebhookEndpoint(tx, endpointId) : null;
     if (notice && endpoint && history.failingSince) {
-      await ctx.endpointNotices.queue(ctx, tx, {
+      await ctx.endpointNotices.queue(tx, {
         notice,
         endpoint,
         failingSince: history.failingSince,
@@ -191,7 +191,7 @@ async function applyHealth(
 }
 
 /** Counts a recorded attempt; the first scheduled attempt of a delivery also measures its lag. */
-function countAttempt(ctx: AppContext, made: MadeAttempt, attemptNumber: number): void {
+function countAttempt(ctx: DeliveryContext, made: MadeAttempt, attemptNumber: number): void {
   const next = stateAfterAttempt(made.claimed, made.attemptedAt, made.outcome.delivered, made.manual);
   const delivery = made.claimed.delivery;
   const first = !made.manual && delivery.status === 'PENDING' && delivery.attemptsMade === 0;
@@ -210,7 +210,7 @@ function countAttempt(ctx: AppContext, made: MadeAttempt, attemptNumber: number)
  * for that attempt).
  */
 export async function recordAttempts(
-  ctx: AppContext,
+  ctx: DeliveryContext,
   attempts: readonly MadeAttempt[],
   logger: WorkerLogger,
 ): Promise<(number | null)[]> {

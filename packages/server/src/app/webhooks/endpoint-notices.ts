@@ -1,3 +1,4 @@
+import type { Clock } from '../../clock.ts';
 import {
   DISABLE_MIN_FAILED_DELIVERIES,
   type EndpointNotice,
@@ -7,7 +8,7 @@ import {
 import { queueMailToTeam } from '../../mail/queue.ts';
 import type { Queryable } from '../../storage/db.ts';
 import type { WebhookEndpointRecord } from '../../storage/repositories/webhook-endpoints.ts';
-import type { AppContext, EndpointNotices } from '../context.ts';
+import type { EndpointNoticeInput, EndpointNotices } from '../../webhooks/delivery-context.ts';
 
 const subjects: Record<EndpointNotice, string> = {
   failing: 'Paygate: a webhook endpoint is failing',
@@ -63,24 +64,26 @@ function noticeText(
   ].join('\n');
 }
 
+/** What a notice needs to know about the service: where its dashboard is, and the time. */
+export interface EndpointNoticeSettings {
+  /** Where this service is reachable from browsers (no trailing slash): the notice links the page. */
+  publicUrl: string;
+  clock: Clock;
+}
+
 /**
  * Queues `notice` for the endpoint's merchant's owners and developers in the caller's transaction,
  * once per failure streak (the streak's start is in the dedupe key). Returns whether it was queued
  * now (false: it already was, or the merchant has no owner or developer).
  */
 function queueEndpointNotice(
-  ctx: AppContext,
+  settings: EndpointNoticeSettings,
   tx: Queryable,
-  input: {
-    notice: EndpointNotice;
-    endpoint: WebhookEndpointRecord;
-    failingSince: Date;
-    failedDeliveries: number;
-  },
+  input: EndpointNoticeInput,
 ): Promise<boolean> {
   const { notice, endpoint, failingSince } = input;
-  const pageUrl = `${ctx.publicUrl}/dashboard/${endpoint.livemode ? 'live' : 'test'}/webhooks`;
-  return queueMailToTeam(tx, ctx.clock.now(), {
+  const pageUrl = `${settings.publicUrl}/dashboard/${endpoint.livemode ? 'live' : 'test'}/webhooks`;
+  return queueMailToTeam(tx, settings.clock.now(), {
     dedupeKey: `webhook_endpoint.${notice}:${endpoint.id}:${failingSince.toISOString()}`,
     merchantId: endpoint.merchantId,
     roles: ['owner', 'developer'],
@@ -89,5 +92,10 @@ function queueEndpointNotice(
   });
 }
 
-/** How the delivery worker tells a merchant's team about an endpoint's health (see AppContext). */
-export const endpointNotices: EndpointNotices = { due: endpointNoticeDue, queue: queueEndpointNotice };
+/**
+ * How the delivery worker tells a merchant's team about an endpoint's health: the port the worker
+ * declares (webhooks/delivery-context.ts), built with this service's address and clock.
+ */
+export function createEndpointNotices(settings: EndpointNoticeSettings): EndpointNotices {
+  return { due: endpointNoticeDue, queue: (tx, input) => queueEndpointNotice(settings, tx, input) };
+}

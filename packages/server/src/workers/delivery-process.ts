@@ -8,7 +8,7 @@ import { startConfiguredMetricsServer } from '../observability/metrics-server.ts
 import { SharedTestClock } from '../shared-test-clock.ts';
 import { migrate } from '../storage/migrate.ts';
 import { openDatabase } from '../storage/open.ts';
-import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
+import { createDeliveryWorker, type DeliveryWorkerOptions } from '../webhooks/delivery-worker.ts';
 
 /**
  * Tuning of the delivery worker from the environment (all optional; ranges in config-schema.ts): PAYGATE_WEBHOOK_CONCURRENCY
