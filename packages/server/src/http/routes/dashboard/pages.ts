@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listAudit } from '../../../app/dashboard/audit.ts';
-import { pendingInvitations } from '../../../app/dashboard/team.ts';
+import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/layout.ts';

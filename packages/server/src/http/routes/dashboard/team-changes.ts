@@ -2,12 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import {
-  changeUserRole,
-  pendingInvitations,
-  removeUser,
-  revokeInvitation,
-} from '../../../app/dashboard/team.ts';
+import { changeUserRole } from '../../../app/dashboard/change-user-role.ts';
+import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
+import { removeUser } from '../../../app/dashboard/remove-user.ts';
+import { revokeInvitation } from '../../../app/dashboard/revoke-invitation.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 
 /** The team page's changes (owners only): roles, removal, pending invitations. */
