@@ -332,5 +332,47 @@ for (const kind of databaseKinds()) {
       assert.equal(sent.statusCode, 200, sent.body);
       await expectRefusedCapture(intent.id, { amount_minor: 2_500, currency: 'EUR' });
     });
+    it('adyen: a refund reported settled for another amount stays PENDING, never SUCCEEDED', async () => {
+      const intent = await paidIntent('adyen', ADYEN_TEST_TOKENS.approve, 10_000);
+      const created = await api('POST', '/v1/refunds', { payment_intent_id: intent.id, amount_minor: 4_000 });
+      assert.equal(created.statusCode, 200, created.body);
+      const refundId: string = created.json().id;
+      const { rows } = await svc.ctx.db.query<{ gateway_idempotency_key: string; gateway_reference: string }>(
+        'SELECT gateway_idempotency_key, gateway_reference FROM refunds WHERE id = $1',
+        [refundId],
+      );
+      const row = rows[0];
+      assert.ok(row);
+      const sent = await svc.app.inject({
+        method: 'POST',
+        url: '/gateway-notifications/adyen',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          live: 'false',
+          notificationItems: [
+            adyenItem(
+              {
+                eventCode: 'REFUND',
+                success: 'true',
+                pspReference: row.gateway_reference,
+                merchantReference: row.gateway_idempotency_key,
+                amount: { value: 3_000, currency: 'EUR' },
+              },
+              FAKE_ADYEN.hmacKeyHex,
+            ),
+          ],
+        }),
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      assert.equal((await api('GET', `/v1/refunds/${refundId}`)).json().status, 'PENDING');
+      assert.equal((await api('GET', `/v1/payment-intents/${intent.id}`)).json().amount_refunded_minor, 0);
+      const held = await svc.ctx.db.query<{ next_sync_at: Date | null }>(
+        'SELECT next_sync_at FROM refunds WHERE id = $1',
+        [refundId],
+      );
+      assert.equal(held.rows[0]?.next_sync_at, null, 'no longer synced: it waits for the operator');
+      const events = await svc.ctx.db.query('SELECT 1 FROM events WHERE object_id = $1', [refundId]);
+      assert.equal(events.rows.length, 0, 'no refund.succeeded');
+    });
   });
 }

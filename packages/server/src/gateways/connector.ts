@@ -227,7 +227,12 @@ export interface SyncRefundRequest {
 }
 
 export type RefundOutcome =
-  | ({ kind: 'succeeded'; gatewayReference: string } & KeepsConnectorData)
+  | ({
+      kind: 'succeeded';
+      gatewayReference: string;
+      /** What the gateway says it refunded, when it says; one that differs never settles SUCCEEDED. */
+      refunded?: GatewayAmount;
+    } & KeepsConnectorData)
   | { kind: 'failed'; gatewayReference: string | null; message: string }
   | ({ kind: 'pending'; gatewayReference: string } & KeepsConnectorData)
   | { kind: 'indeterminate'; detail: string }

@@ -1,6 +1,6 @@
 import { buildEvent } from '../../domain/events.ts';
 import { reversalOf, settlementOf } from '../../domain/refund.ts';
-import type { RefundOutcome } from '../../gateways/connector.ts';
+import type { GatewayAmount, RefundOutcome } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { insertEvent } from '../../storage/repositories/events.ts';
 import { updateLateCaptureRepair } from '../../storage/repositories/late-captures.ts';
@@ -12,6 +12,7 @@ import {
 import {
   findRefundByGatewayKey,
   findRefundById,
+  holdRefundForReview,
   notePendingRefund,
   type RefundRecord,
   reverseRefund,
@@ -29,6 +30,14 @@ import { refundResource } from '../resources/refund.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */
 export const REFUND_SYNC_INTERVAL_SECONDS = 60;
+
+/** Whether the gateway reports refunding another amount or currency than the refund's. */
+export function refundedOtherwise(refund: RefundRecord, refunded: GatewayAmount | undefined): boolean {
+  return (
+    refunded !== undefined &&
+    (refunded.amountMinor !== refund.amountMinor || refunded.currency !== refund.currency)
+  );
+}
 
 /**
  * Applies what the gateway said about a PENDING refund, in the caller's transaction, with the
@@ -57,6 +66,11 @@ export async function applyRefundOutcome(
       connectorData: connectorData ?? refund.connectorData,
       nextSyncAt,
     };
+  }
+  if (outcome.kind === 'succeeded' && refundedOtherwise(refund, outcome.refunded)) {
+    // Never SUCCEEDED for another amount: the refund waits, unsynced, for the operator.
+    await holdRefundForReview(tx, refund.id, outcome.gatewayReference);
+    return { ...refund, gatewayReference: outcome.gatewayReference, nextSyncAt: null };
   }
   const step = settlementOf(outcome.kind);
   const settled = await settleRefund(tx, refund.id, {
@@ -153,6 +167,17 @@ export const applyRefundNotification: NotificationHandler<'refund'> = async (
   if (refund) {
     if (refund.status === 'SUCCEEDED' && outcome.kind === 'failed') {
       return reverseSucceededRefund(ctx, tx, refund, outcome);
+    }
+    if (
+      refund.status === 'PENDING' &&
+      outcome.kind === 'succeeded' &&
+      refundedOtherwise(refund, outcome.refunded)
+    ) {
+      return (
+        `refund ${refund.id} of payment intent ${refund.paymentIntentId} is for ${refund.amountMinor} ${refund.currency}; ` +
+        `gateway ${gatewayId} reports refunding ${outcome.refunded?.amountMinor} ${outcome.refunded?.currency} ` +
+        `(reference ${outcome.gatewayReference}): it stays PENDING, unsynced, for the operator`
+      );
     }
     return null;
   }

@@ -73,7 +73,11 @@ describe('Adyen standard notifications', () => {
         notificationId: 'REFUND:PSP0000000000002:true',
         subject: 'refund',
         idempotencyKey: 'pi_1:refund:abc',
-        outcome: { kind: 'succeeded', gatewayReference: 'PSP0000000000002' },
+        outcome: {
+          kind: 'succeeded',
+          gatewayReference: 'PSP0000000000002',
+          refunded: { amountMinor: 5000, currency: 'EUR' },
+        },
       },
     ]);
   });

@@ -58,6 +58,11 @@ function captured(item: Json): { captured?: GatewayAmount } {
   return amount ? { captured: amount } : {};
 }
 
+function refunded(item: Json): { refunded?: GatewayAmount } {
+  const amount = amountOf(item);
+  return amount ? { refunded: amount } : {};
+}
+
 /** One item as an outcome of ours; null for event codes Paygate does not act on (still verified). */
 function notificationOf(item: Json): GatewayNotification | null {
   const pspReference = stringOf(item.pspReference);
@@ -86,7 +91,7 @@ function notificationOf(item: Json): GatewayNotification | null {
         subject: 'refund',
         idempotencyKey: key,
         outcome: success
-          ? { kind: 'succeeded', gatewayReference: pspReference }
+          ? { kind: 'succeeded', gatewayReference: pspReference, ...refunded(item) }
           : { kind: 'failed', gatewayReference: pspReference, message: reason },
       };
     case 'REFUND_FAILED':

@@ -197,6 +197,7 @@ describe('Stripe wire format', () => {
     assert.deepEqual(parseRefundReply(answer(200, refund)), {
       kind: 'succeeded',
       gatewayReference: 're_1KnYOVARuRTs9TwL4WnZApSp',
+      refunded: { amountMinor: 100, currency: 'USD' },
     });
     assert.equal(parseRefundReply(answer(200, { ...refund, status: 'pending' })).kind, 'pending');
     assert.equal(

@@ -202,8 +202,16 @@ export function refundObjectOutcome(refund: Json | null): RefundOutcome {
   if (!refund || !id || refund.object !== 'refund')
     return { kind: 'indeterminate', detail: 'unreadable stripe refund' };
   switch (refund.status) {
-    case 'succeeded':
-      return { kind: 'succeeded', gatewayReference: id };
+    case 'succeeded': {
+      const currency = stringOf(refund.currency);
+      return typeof refund.amount === 'number' && currency
+        ? {
+            kind: 'succeeded',
+            gatewayReference: id,
+            refunded: { amountMinor: refund.amount, currency: currency.toUpperCase() },
+          }
+        : { kind: 'succeeded', gatewayReference: id };
+    }
     case 'pending':
     case 'requires_action':
       return { kind: 'pending', gatewayReference: id };

@@ -203,6 +203,18 @@ export async function reverseRefund(
   return refunds.first(rows);
 }
 
+/**
+ * A PENDING refund the gateway reports settled for another amount or currency: it stays PENDING,
+ * no longer synced (`next_sync_at` null), for the operator to look at.
+ */
+export async function holdRefundForReview(q: Queryable, id: string, gatewayReference: string): Promise<void> {
+  await q.query(
+    `UPDATE refunds SET gateway_reference = COALESCE($2, gateway_reference), next_sync_at = NULL
+      WHERE id = $1 AND status = 'PENDING'`,
+    [id, gatewayReference],
+  );
+}
+
 /** Records what the gateway told us about a refund that is still PENDING, and when to ask again. */
 export async function notePendingRefund(
   q: Queryable,
