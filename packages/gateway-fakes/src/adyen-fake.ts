@@ -11,6 +11,7 @@ import {
   IdempotencyStore,
   json,
   Notifier,
+  RefundFailurePlan,
   randomReference,
   recordViolations,
   redirectTo,
@@ -35,6 +36,8 @@ export interface AdyenFakeOptions {
   hmacKeyHex: string;
   notificationUrl: string | null;
   slowMs?: number;
+  /** How long a refund failed as `timeout` holds its answer back (default 30 000). */
+  hangMs?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -79,6 +82,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   const payments = new Map<string, Payment>();
   const refunds = new Map<string, Refund>();
   const idempotency = new IdempotencyStore();
+  const failures = new RefundFailurePlan(options.hangMs ?? 30_000);
   const notifier = new Notifier(options.notificationUrl);
   const violations: GatewayFake['violations'] = [];
   let baseUrl = '';
@@ -269,20 +273,23 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     if (refused !== null) {
       return serviceError(400, '702', `Request does not match Adyen's description: ${refused}`);
     }
-    return idempotency.run(
-      request,
-      `${request.path} ${request.rawBody}`,
-      {
-        conflict: serviceError(422, '704', 'request already processed or in progress'),
-        mismatch: serviceError(422, '704', 'Idempotency-Key reused with another request body'),
-      },
-      () => api(found.operation, found.psp, body),
-    );
+    const run = () =>
+      idempotency.run(
+        request,
+        `${request.path} ${request.rawBody}`,
+        {
+          conflict: serviceError(422, '704', 'request already processed or in progress'),
+          mismatch: serviceError(422, '704', 'Idempotency-Key reused with another request body'),
+        },
+        () => api(found.operation, found.psp, body),
+      );
+    if (found.psp === null) return run();
+    return failures.apply(request, serviceError(500, '905', 'Internal error', 'internal'), run);
   });
   baseUrl = started.url;
 
   // Settles every received refund in one batched notification, as Adyen reports them.
-  return gatewayFake(started, notifier, violations, () => {
+  const settle = () => {
     const items: Json[] = [];
     for (const pending of refunds.values()) {
       if (pending.status !== 'received') continue;
@@ -300,5 +307,6 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     }
     notify(items);
     return items.length;
-  });
+  };
+  return gatewayFake(started, notifier, violations, { settle, plan: failures, count: () => refunds.size });
 }

@@ -166,6 +166,40 @@ export class IdempotencyStore {
   }
 }
 
+/**
+ * How a gateway fails a refund request, as real ones do: a 500 after the refund was made (its
+ * answer, stored under the key, is what a retry gets), a 500 before anything was done (nothing
+ * stored: a retry makes it), or the refund made and its answer held back past the caller's
+ * time-out.
+ */
+export type RefundFailure = 'error-after-work' | 'error-before-work' | 'timeout';
+
+/** The failures planned for the next refund requests, in order, and every refund request seen. */
+export class RefundFailurePlan {
+  private readonly planned: RefundFailure[] = [];
+  readonly requests: Array<{ idempotencyKey: string | null; body: string }> = [];
+
+  constructor(private readonly hangMs: number) {}
+
+  add(failure: RefundFailure, times: number): void {
+    for (let i = 0; i < times; i += 1) this.planned.push(failure);
+  }
+
+  /** Runs one refund request (`run` does the work, idempotency included) with the next failure. */
+  async apply(request: FakeRequest, serverError: FakeAnswer, run: () => Promise<FakeAnswer>) {
+    const key = request.headers['idempotency-key'];
+    this.requests.push({ idempotencyKey: typeof key === 'string' ? key : null, body: request.rawBody });
+    const failure = this.planned.shift();
+    if (failure === 'error-before-work') return serverError;
+    const answer = await run();
+    if (failure === 'error-after-work') return serverError;
+    if (failure === 'timeout') {
+      await new Promise((resolve) => setTimeout(resolve, this.hangMs).unref());
+    }
+    return answer;
+  }
+}
+
 /** What a test holds of a running fake, Stripe's or Adyen's alike. */
 export interface GatewayFake {
   url: string;
@@ -174,6 +208,12 @@ export interface GatewayFake {
   violations: Array<{ operation: string; problems: string[] }>;
   /** Settles pending refunds (amounts ending in 99 fail) and notifies their outcomes. */
   settleRefunds(): number;
+  /** Fails the next `times` refund requests as `failure` says (see {@link RefundFailure}). */
+  failRefunds(failure: RefundFailure, times?: number): void;
+  /** Every refund request that reached the fake (authenticated and valid), in order. */
+  readonly refundRequests: ReadonlyArray<{ idempotencyKey: string | null; body: string }>;
+  /** How many refunds the gateway's books hold. */
+  refundCount(): number;
   /** Where later notifications go, e.g. once the service under test listens. */
   setNotificationUrl(url: string | null): void;
   /** Keeps notifications back (nothing reaches the service) until `releaseNotifications()`. */
@@ -190,13 +230,16 @@ export function gatewayFake(
   started: StartedServer,
   notifier: Notifier,
   violations: GatewayFake['violations'],
-  settleRefunds: () => number,
+  refunds: { settle: () => number; plan: RefundFailurePlan; count: () => number },
 ): GatewayFake {
   return {
     url: started.url,
     origin: started.url,
     violations,
-    settleRefunds,
+    settleRefunds: refunds.settle,
+    failRefunds: (failure, times = 1) => refunds.plan.add(failure, times),
+    refundRequests: refunds.plan.requests,
+    refundCount: refunds.count,
     setNotificationUrl: (url) => notifier.retarget(url),
     holdNotifications: () => notifier.hold(),
     releaseNotifications: () => notifier.release(),

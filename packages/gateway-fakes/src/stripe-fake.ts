@@ -10,6 +10,7 @@ import {
   IdempotencyStore,
   json,
   Notifier,
+  RefundFailurePlan,
   randomReference,
   recordViolations,
   redirectTo,
@@ -34,19 +35,27 @@ export interface StripeFakeOptions {
   webhookUrl: string | null;
   /** How long `pm_card_slow` takes to answer (default 30 000). */
   slowMs?: number;
+  /** How long a refund failed as `timeout` holds its answer back (default 30 000). */
+  hangMs?: number;
   /** Unix seconds for event signatures (default: the system clock). */
   nowSeconds?: () => number;
 }
 
 type Json = Record<string, unknown>;
 
-export type StripeFake = GatewayFake;
+export interface StripeFake extends GatewayFake {
+  /** From now on refunds succeed at once (card refunds do), reported by `charge.refunded`. */
+  refundsSucceedAtOnce(yes: boolean): void;
+}
 
 export async function startStripeFake(options: StripeFakeOptions): Promise<StripeFake> {
   const spec = new SpecValidator('stripe');
   const intents = new Map<string, Json>();
   const refunds = new Map<string, Json>();
   const idempotency = new IdempotencyStore();
+  const failures = new RefundFailurePlan(options.hangMs ?? 30_000);
+  /** Whether a refund succeeds at once (a card refund, reported by `charge.refunded`). */
+  let refundsSucceedAtOnce = false;
   const notifier = new Notifier(options.webhookUrl);
   const violations: GatewayFake['violations'] = [];
   const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
@@ -149,11 +158,49 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       payment_intent: intent.id,
       charge: `ch_${randomReference(24)}`,
       metadata: (form.metadata as Json | undefined) ?? {},
-      status: 'pending',
+      status: refundsSucceedAtOnce ? 'succeeded' : 'pending',
       created: nowSeconds(),
     };
     refunds.set(String(refund.id), refund);
+    if (refundsSucceedAtOnce) sendEvent('charge.refunded', chargeOf(intent));
     return json(200, refund);
+  }
+
+  /** The intent's Charge as `charge.refunded` carries it: its refunds, newest first. */
+  function chargeOf(intent: Json): Json {
+    const made = [...refunds.values()].filter((r) => r.payment_intent === intent.id).reverse();
+    const refunded = made
+      .filter((r) => r.status === 'succeeded')
+      .reduce((sum, r) => sum + Number(r.amount), 0);
+    return {
+      id: `ch_${String(intent.id).slice(3)}`,
+      object: 'charge',
+      amount: intent.amount,
+      amount_refunded: refunded,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      metadata: intent.metadata,
+      refunded: refunded === Number(intent.amount),
+      refunds: {
+        object: 'list',
+        data: made,
+        has_more: false,
+        url: `/v1/charges/ch_${String(intent.id).slice(3)}/refunds`,
+      },
+    };
+  }
+
+  /** `GET /v1/refunds?payment_intent=`: the intent's refunds, newest first, as Stripe lists them. */
+  function listRefunds(query: URLSearchParams): FakeAnswer {
+    const intent = query.get('payment_intent');
+    const limit = Math.min(Number(query.get('limit') ?? 10), 100);
+    const all = [...refunds.values()].filter((r) => intent === null || r.payment_intent === intent).reverse();
+    return json(200, {
+      object: 'list',
+      data: all.slice(0, limit),
+      has_more: all.length > limit,
+      url: '/v1/refunds',
+    });
   }
 
   async function api(request: FakeRequest, operation: string, body: Json): Promise<FakeAnswer> {
@@ -225,6 +272,8 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
       return error(401, 'invalid_request_error', 'Invalid API Key provided.');
     }
+    // The list is a read without a body; the trimmed description holds only POST /v1/refunds.
+    if (request.method === 'GET' && request.path === '/v1/refunds') return listRefunds(request.query);
     const operation = operationOf(request.method, request.path);
     if (!operation)
       return error(
@@ -238,29 +287,32 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     if (refused !== null) {
       return error(400, 'invalid_request_error', `Request does not match Stripe's description: ${refused}`);
     }
-    return idempotency.run(
-      request,
-      `${operation} ${request.rawBody}`,
-      {
-        conflict: error(
-          409,
-          'idempotency_error',
-          'There is currently another in-progress request using this Idempotent Key.',
-          { code: 'idempotency_key_in_use' },
-        ),
-        mismatch: error(
-          400,
-          'idempotency_error',
-          'Keys for idempotent requests can only be used with the same parameters they were first used with.',
-        ),
-      },
-      () => api(request, operation, body),
-    );
+    const run = () =>
+      idempotency.run(
+        request,
+        `${operation} ${request.rawBody}`,
+        {
+          conflict: error(
+            409,
+            'idempotency_error',
+            'There is currently another in-progress request using this Idempotent Key.',
+            { code: 'idempotency_key_in_use' },
+          ),
+          mismatch: error(
+            400,
+            'idempotency_error',
+            'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+          ),
+        },
+        () => api(request, operation, body),
+      );
+    if (operation !== 'POST /v1/refunds') return run();
+    return failures.apply(request, error(500, 'api_error', 'An unknown error occurred.'), run);
   });
   baseUrl = started.url;
 
   // Settles pending refunds with one event each, as Stripe reports them.
-  return gatewayFake(started, notifier, violations, () => {
+  const settle = () => {
     let settled = 0;
     for (const refund of refunds.values()) {
       if (refund.status !== 'pending') continue;
@@ -271,5 +323,16 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       settled += 1;
     }
     return settled;
+  };
+  const fake = gatewayFake(started, notifier, violations, {
+    settle,
+    plan: failures,
+    count: () => refunds.size,
   });
+  return {
+    ...fake,
+    refundsSucceedAtOnce(yes: boolean) {
+      refundsSucceedAtOnce = yes;
+    },
+  };
 }

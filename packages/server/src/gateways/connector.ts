@@ -27,7 +27,12 @@ export interface GatewayConnector {
   syncCharge(request: SyncChargeRequest): Promise<ChargeOutcome>;
   /** Refunds part or all of a succeeded charge. Must be safe to repeat with the same idempotency key. */
   refund(request: RefundRequest): Promise<RefundOutcome>;
-  /** Reads the current state of a refund made with `idempotencyKey`. */
+  /**
+   * Reads the current state of a refund made with `idempotencyKey`. `unavailable` means the
+   * gateway's books hold no refund made with the key (nothing was refunded), or (Adyen) that the
+   * only way to learn is to repeat the request: either way the caller may send the very same
+   * request again, same key and same body, which the gateway answers at most once.
+   */
   syncRefund(request: SyncRefundRequest): Promise<RefundOutcome>;
   /**
    * Verifies and parses one request of asynchronous notifications from the gateway: one item or
@@ -222,6 +227,11 @@ export interface RefundRequest {
 export interface SyncRefundRequest {
   idempotencyKey: string;
   gatewayReference: string | null;
+  /**
+   * The gateway's reference of the refunded charge, when known: a gateway that lists a charge's
+   * refunds (Stripe) finds one made with `idempotencyKey` whose answer never reached us.
+   */
+  chargeReference?: string | null;
   /** What the connector asked to keep with the refund (opaque), if anything. */
   connectorData?: string | null;
 }

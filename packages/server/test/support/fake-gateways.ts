@@ -28,12 +28,24 @@ export interface ServiceOnFakeGateways {
  */
 export async function startServiceOnFakeGateways(
   kind: DatabaseKind,
-  options: { notifications: boolean; hostedFields: boolean; defaultReturnUrl: string },
+  options: {
+    notifications: boolean;
+    hostedFields: boolean;
+    defaultReturnUrl: string;
+    /** The connectors' time-out, and (doubled) how long a fake holds a `timeout` answer back. */
+    requestTimeoutMs?: number;
+  },
 ): Promise<ServiceOnFakeGateways> {
-  const stripe = await startStripeFake({ ...FAKE_STRIPE, webhookUrl: null });
-  const adyen = await startAdyenFake({ ...FAKE_ADYEN, notificationUrl: null });
+  const hangMs = options.requestTimeoutMs ? options.requestTimeoutMs * 2 : undefined;
+  const stripe = await startStripeFake({ ...FAKE_STRIPE, webhookUrl: null, hangMs });
+  const adyen = await startAdyenFake({ ...FAKE_ADYEN, notificationUrl: null, hangMs });
   const clock = new ShiftedClock();
-  const common = { defaultReturnUrl: options.defaultReturnUrl, live: false, clock };
+  const common = {
+    defaultReturnUrl: options.defaultReturnUrl,
+    live: false,
+    clock,
+    requestTimeoutMs: options.requestTimeoutMs,
+  };
   const svc = await startTestService(kind, {
     listen: options.notifications,
     clock,

@@ -7,7 +7,6 @@ import { refundAmountFor } from '../../domain/refund.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { RefundOutcome, RefundRequest } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
-import { listAttempts } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import {
   deleteUntakenRefund,
@@ -23,6 +22,7 @@ import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
 import { type IdempotentAnswer, type IdempotentRequest, runInPhases } from '../idempotent-phases.ts';
 import { refundResource } from '../resources/refund.ts';
 import { applyRefundOutcomeByGatewayKey, REFUND_SYNC_INTERVAL_SECONDS } from './refund-outcome.ts';
+import { capturedChargeOf, refundRequestFor } from './refund-request.ts';
 
 /**
  * `POST /v1/refunds` (and the dashboard's refund): a refund in the three idempotent phases of
@@ -75,20 +75,6 @@ export function gatewayRefundKey(
     )
     .digest('hex');
   return `${intent.id}:refund:${digest.slice(0, 24)}`;
-}
-
-/** The charge that captured the intent's money: the gateway's reference, and its connector data. */
-interface CapturedCharge {
-  reference: string;
-  connectorData: string | null;
-}
-
-async function capturedChargeOf(tx: Queryable, intent: PaymentIntentRecord): Promise<CapturedCharge> {
-  const succeeded = (await listAttempts(tx, intent.id)).find((a) => a.status === 'SUCCEEDED');
-  if (!succeeded?.gatewayReference) {
-    throw new Error(`payment intent ${intent.id} is SUCCEEDED but has no succeeded charge on record`);
-  }
-  return { reference: succeeded.gatewayReference, connectorData: succeeded.connectorData };
 }
 
 /** The merchant's request as the idempotency layer identifies it. */
@@ -174,19 +160,6 @@ export async function startRefund(
     updatedAt: now,
   });
   return { refund, send: refundRequestFor(refund, captured) };
-}
-
-function refundRequestFor(refund: RefundRecord, captured: CapturedCharge): RefundRequest {
-  return {
-    idempotencyKey: refund.gatewayIdempotencyKey,
-    refundId: refund.id,
-    paymentIntentId: refund.paymentIntentId,
-    chargeReference: captured.reference,
-    chargeConnectorData: captured.connectorData,
-    amountMinor: refund.amountMinor,
-    currency: refund.currency,
-    livemode: refund.livemode,
-  };
 }
 
 async function resumeRefund(

@@ -69,10 +69,16 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
       return parseRefundReply(await execute(buildRefundRequest(options, request)));
     },
     async syncRefund(request) {
-      // A refund Adyen took stays pending until its REFUND or REFUND_FAILED notification.
+      // A refund Adyen took stays pending until its REFUND or REFUND_FAILED notification. One
+      // whose answer never reached us cannot be read: Adyen answers the same request under the
+      // same Idempotency-Key with its first answer, so sending it again is the read.
       return request.gatewayReference
         ? { kind: 'pending', gatewayReference: request.gatewayReference }
-        : byNotificationOnly;
+        : {
+            kind: 'unavailable',
+            retryAfterSeconds: 0,
+            detail: 'adyen refunds are read by notification; the same request is sent again',
+          };
     },
     parseNotifications(rawBody) {
       return parseAdyenNotifications(rawBody, options.hmacKeyHex, options.live);

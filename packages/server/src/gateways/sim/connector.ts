@@ -223,7 +223,7 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
       rightMode(request, 'refunds');
       const reply = await call('POST', '/v1/refunds', {
         idempotency_key: request.idempotencyKey,
-        reference: request.refundId,
+        reference: request.paymentIntentId,
         charge: request.chargeReference,
         amount_minor: request.amountMinor,
         currency: request.currency,
@@ -232,7 +232,13 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
     },
 
     async syncRefund(request: SyncRefundRequest): Promise<RefundOutcome> {
-      return refundOutcome(await call('GET', syncPath('refunds', request)), request.idempotencyKey);
+      const reply = await call('GET', syncPath('refunds', request));
+      // Looked up by our key, a 404 means the gateway made no refund with it: nothing was
+      // refunded, and the same request may be sent again (app/refunds/reconcile-refunds.ts).
+      if (!request.gatewayReference && reply.kind === 'answer' && reply.status === 404) {
+        return { kind: 'unavailable', retryAfterSeconds: 0, detail: 'the simulated gateway has no such refund' };
+      }
+      return refundOutcome(reply, request.idempotencyKey);
     },
 
     parseNotifications(rawBody, headers) {

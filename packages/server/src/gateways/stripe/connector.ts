@@ -5,10 +5,12 @@ import { parseStripeEvent } from './events.ts';
 import {
   buildCreatePaymentIntent,
   buildCreateRefund,
+  buildListRefunds,
   buildRetrievePaymentIntent,
   buildRetrieveRefund,
   buildSearchPaymentIntent,
   parsePaymentIntentReply,
+  parseRefundListReply,
   parseRefundReply,
   STRIPE_MINIMUM_AMOUNT_MINOR,
   type StripeAccount,
@@ -79,10 +81,17 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
       return parseRefundReply(await execute(buildCreateRefund(options, request)));
     },
     async syncRefund(request) {
-      if (!request.gatewayReference) {
-        return { kind: 'indeterminate', detail: 'stripe refunds are read by their id only' };
+      if (request.gatewayReference) {
+        return parseRefundReply(await execute(buildRetrieveRefund(options, request.gatewayReference)));
       }
-      return parseRefundReply(await execute(buildRetrieveRefund(options, request.gatewayReference)));
+      // The answer never reached us: the payment intent's refunds show whether Stripe made it.
+      if (!request.chargeReference) {
+        return { kind: 'indeterminate', detail: 'stripe refund has neither its id nor its charge' };
+      }
+      return parseRefundListReply(
+        await execute(buildListRefunds(options, request.chargeReference)),
+        request.idempotencyKey,
+      );
     },
     parseNotifications(rawBody, headers) {
       const header = headers['stripe-signature'];

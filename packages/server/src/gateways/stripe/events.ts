@@ -23,13 +23,44 @@ const CHARGE_EVENTS = new Set([
 /** Events whose object is a Refund (`charge.refund.updated` is the older name of `refund.updated`). */
 const REFUND_EVENTS = new Set(['charge.refund.updated', 'refund.updated', 'refund.failed']);
 
-/** One event as a notification of ours; null when Paygate has nothing to do with it. */
-function notificationOf(event: Json, livemode: boolean): GatewayNotification | null {
+/**
+ * `charge.refunded`: a Charge whose refunds list holds the refunds made so far (a card refund that
+ * succeeds at once is reported only this way). One notification per refund Paygate made; each
+ * refund's own id makes the notification id, so replays of the event are recognised.
+ */
+function refundsOfCharge(eventId: string, charge: Json): GatewayNotification[] {
+  const list = isObject(charge.refunds) && Array.isArray(charge.refunds.data) ? charge.refunds.data : [];
+  const notifications: GatewayNotification[] = [];
+  for (const refund of list) {
+    if (!isObject(refund)) continue;
+    const idempotencyKey = isObject(refund.metadata) ? stringOf(refund.metadata[KEY_METADATA]) : null;
+    const outcome = refundObjectOutcome(refund);
+    if (!idempotencyKey || outcome.kind === 'indeterminate') continue;
+    const refundId = stringOf(refund.id) ?? idempotencyKey;
+    notifications.push({
+      notificationId: `${eventId}:${refundId}`,
+      subject: 'refund',
+      idempotencyKey,
+      outcome,
+    });
+  }
+  return notifications;
+}
+
+/** One event as notifications of ours; none when Paygate has nothing to do with it. */
+function notificationsOf(event: Json, livemode: boolean): GatewayNotification[] {
   const id = stringOf(event.id);
   const type = stringOf(event.type);
   const object = isObject(event.data) && isObject(event.data.object) ? event.data.object : null;
   if (!id || !type || !object) throw new GatewayNotificationError('event has no id, type or data.object');
   if (event.livemode !== livemode) throw new GatewayNotificationError(`event livemode is not ${livemode}`);
+  // The Charge carries the payment's metadata; its refunds carry their own keys.
+  if (type === 'charge.refunded') return refundsOfCharge(id, object);
+  const notification = notificationOf(id, type, object);
+  return notification ? [notification] : [];
+}
+
+function notificationOf(id: string, type: string, object: Json): GatewayNotification | null {
   // Objects Paygate did not create (made in Stripe's dashboard, say) carry no key of ours.
   const idempotencyKey = isObject(object.metadata) ? stringOf(object.metadata[KEY_METADATA]) : null;
   if (!idempotencyKey) return null;
@@ -63,6 +94,5 @@ export function parseStripeEvent(
   }
   if (!isObject(event) || event.object !== 'event')
     throw new GatewayNotificationError('body is not a Stripe event');
-  const notification = notificationOf(event, livemode);
-  return { items: notification ? [notification] : [], acknowledgement: null };
+  return { items: notificationsOf(event, livemode), acknowledgement: null };
 }

@@ -86,12 +86,23 @@ export function buildSearchPaymentIntent(account: StripeAccount, idempotencyKey:
   return request(account, 'GET', `/v1/payment_intents/search?${new URLSearchParams({ query })}`, null);
 }
 
+/**
+ * `POST /v1/refunds`. The body is built only from what is stable for the refund (its key, the
+ * charge, the amount, the intent), never from our row's id: a retry under the same key must be
+ * byte-identical, or Stripe refuses it with `idempotency_error`.
+ */
 export function buildCreateRefund(account: StripeAccount, refund: RefundRequest): GatewayHttpRequest {
   return request(account, 'POST', '/v1/refunds', refund.idempotencyKey, {
     payment_intent: refund.chargeReference,
     amount: refund.amountMinor,
-    metadata: { [KEY_METADATA]: refund.idempotencyKey, paygate_refund: refund.refundId },
+    metadata: { [KEY_METADATA]: refund.idempotencyKey, paygate_payment_intent: refund.paymentIntentId },
   });
+}
+
+/** The refunds of a PaymentIntent, newest first: where a refund whose answer was lost is found. */
+export function buildListRefunds(account: StripeAccount, paymentIntent: string): GatewayHttpRequest {
+  const query = new URLSearchParams({ payment_intent: paymentIntent, limit: '100' });
+  return request(account, 'GET', `/v1/refunds?${query}`, null);
 }
 
 export function buildRetrieveRefund(account: StripeAccount, reference: string): GatewayHttpRequest {
@@ -225,6 +236,29 @@ export function refundObjectOutcome(refund: Json | null): RefundOutcome {
     default:
       return { kind: 'indeterminate', detail: `stripe refund in status ${String(refund.status)}` };
   }
+}
+
+/**
+ * The refund made with `idempotencyKey` in a list of a PaymentIntent's refunds. The list is read
+ * from Stripe's books (not a search index): a complete list without it means Stripe made no refund
+ * with the key, `unavailable` (the request may be sent again). Any other answer tells nothing.
+ */
+export function parseRefundListReply(reply: GatewayHttpReply, idempotencyKey: string): RefundOutcome {
+  const body = reply.kind === 'answer' && reply.status === 200 ? jsonObjectOf(reply.text) : null;
+  if (body?.object !== 'list' || !Array.isArray(body.data)) {
+    return { kind: 'indeterminate', detail: 'stripe refund list unreadable' };
+  }
+  const made = body.data.find(
+    (refund: unknown) =>
+      typeof refund === 'object' &&
+      refund !== null &&
+      stringOf(((refund as Json).metadata as Json | undefined)?.[KEY_METADATA]) === idempotencyKey,
+  );
+  if (made) return refundObjectOutcome(made as Json);
+  if (body.has_more !== false) {
+    return { kind: 'indeterminate', detail: 'stripe refund list is longer than one page' };
+  }
+  return { kind: 'unavailable', retryAfterSeconds: 0, detail: 'stripe has no refund made with this key' };
 }
 
 export function parseRefundReply(reply: GatewayHttpReply): RefundOutcome {

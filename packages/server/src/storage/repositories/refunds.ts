@@ -266,3 +266,15 @@ export async function listRefundsOfIntent(
   );
   return rows.map((row) => refunds.fromRow(row));
 }
+
+/**
+ * Counts one more resend of a PENDING refund's request and answers how many there have been
+ * (null when the refund is no longer PENDING: nothing is to be sent).
+ */
+export async function countRefundResend(q: Queryable, id: string): Promise<number | null> {
+  const { rows } = await q.query<{ resends: number }>(
+    `UPDATE refunds SET resends = resends + 1 WHERE id = $1 AND status = 'PENDING' RETURNING resends`,
+    [id],
+  );
+  return rows[0]?.resends ?? null;
+}

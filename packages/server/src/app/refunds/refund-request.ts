@@ -1,0 +1,41 @@
+import type { RefundRequest } from '../../gateways/connector.ts';
+import type { Queryable } from '../../storage/db.ts';
+import { listAttempts } from '../../storage/repositories/charge-attempts.ts';
+import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
+import type { RefundRecord } from '../../storage/repositories/refunds.ts';
+
+/** The charge that captured the intent's money: the gateway's reference, and its connector data. */
+export interface CapturedCharge {
+  reference: string;
+  connectorData: string | null;
+}
+
+export async function capturedChargeOf(
+  tx: Queryable,
+  intent: Pick<PaymentIntentRecord, 'id'>,
+): Promise<CapturedCharge> {
+  const succeeded = (await listAttempts(tx, intent.id)).find((a) => a.status === 'SUCCEEDED');
+  if (!succeeded?.gatewayReference) {
+    throw new Error(`payment intent ${intent.id} is SUCCEEDED but has no succeeded charge on record`);
+  }
+  return { reference: succeeded.gatewayReference, connectorData: succeeded.connectorData };
+}
+
+/**
+ * The gateway request of a refund. Every field is stable for the refund (its derived key, the
+ * charge, the amount): the first send, a merchant's retry and reconciliation's resend build the
+ * very same request, which the gateway answers once per key. `refundId` is ours, for logs; no
+ * connector puts it in what it sends.
+ */
+export function refundRequestFor(refund: RefundRecord, captured: CapturedCharge): RefundRequest {
+  return {
+    idempotencyKey: refund.gatewayIdempotencyKey,
+    refundId: refund.id,
+    paymentIntentId: refund.paymentIntentId,
+    chargeReference: captured.reference,
+    chargeConnectorData: captured.connectorData,
+    amountMinor: refund.amountMinor,
+    currency: refund.currency,
+    livemode: refund.livemode,
+  };
+}
