@@ -11,6 +11,7 @@ import { MAX_REFUND_RESENDS, reconcilePendingRefunds } from '../src/app/refunds/
 import { createStripeConnector } from '../src/gateways/stripe/connector.ts';
 import { databaseKinds } from './support/databases.ts';
 import {
+  FAKE_ADYEN,
   FAKE_STRIPE,
   type ServiceOnFakeGateways,
   startServiceOnFakeGateways,
@@ -35,13 +36,18 @@ for (const kind of databaseKinds()) {
       });
       svc = running.svc;
       merchant = await svc.createMerchant('Shop refunding on real gateways');
-      // The fakes compile a gateway's description on its first request: not within a time-out.
-      for (const gateway of ['stripe', 'adyen'] as const) {
-        const intentId = await paidIntent(gateway, 1_000);
-        await api('POST', '/v1/refunds', { payment_intent_id: intentId, amount_minor: 1_000 });
-        running[gateway].settleRefunds();
-        await running[gateway].idle();
-      }
+      // A fake compiles a gateway's description on the first request of each operation, which can
+      // take longer than the short time-out here: each operation is asked once, unhurried, first.
+      const warm = (url: string, headers: Record<string, string>) =>
+        fetch(url, { method: 'POST', headers, body: '{}' }).then((r) => r.text());
+      const stripeAuth = { authorization: `Bearer ${FAKE_STRIPE.secretKey}` };
+      await warm(`${running.stripe.url}/v1/payment_intents`, stripeAuth);
+      await warm(`${running.stripe.url}/v1/refunds`, stripeAuth);
+      const adyenAuth = { 'x-api-key': FAKE_ADYEN.apiKey, 'content-type': 'application/json' };
+      await warm(`${running.adyen.url}/payments`, adyenAuth);
+      await warm(`${running.adyen.url}/payments/WARM/refunds`, adyenAuth);
+      running.stripe.violations.length = 0;
+      running.adyen.violations.length = 0;
     });
     after(() => running?.close());
 
