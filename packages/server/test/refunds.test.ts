@@ -639,7 +639,11 @@ for (const kind of databaseKinds()) {
         svc.clock.advance(61);
         await reconcilePendingRefunds(svc.ctx, 100);
         const settled: RefundJson = (await getRefund(refundId)).json();
-        assert.equal(settled.status, 'SUCCEEDED', 'the real gateway never received it: reconciliation sent it');
+        assert.equal(
+          settled.status,
+          'SUCCEEDED',
+          'the real gateway never received it: reconciliation sent it',
+        );
         assert.deepEqual(await refundEvents(refundId), [{ type: 'refund.succeeded', object: settled }]);
         assert.equal(await gatewayRefundedMinor(intent.id), 900, 'refunded once');
         assert.equal((await refund({ payment_intent_id: intent.id })).json().amount_minor, 1600);

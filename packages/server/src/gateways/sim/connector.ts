@@ -236,7 +236,11 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
       // Looked up by our key, a 404 means the gateway made no refund with it: nothing was
       // refunded, and the same request may be sent again (app/refunds/reconcile-refunds.ts).
       if (!request.gatewayReference && reply.kind === 'answer' && reply.status === 404) {
-        return { kind: 'unavailable', retryAfterSeconds: 0, detail: 'the simulated gateway has no such refund' };
+        return {
+          kind: 'unavailable',
+          retryAfterSeconds: 0,
+          detail: 'the simulated gateway has no such refund',
+        };
       }
       return refundOutcome(reply, request.idempotencyKey);
     },
