@@ -233,7 +233,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     integer(1, 1_000_000),
     '20',
     ['start'],
-    'requests per second per client address that fail authentication (no, bad or unknown key; wrong operator token), and first look-ups of keys not seen in the last 5 s',
+    'requests per second per client address that fail authentication (no, bad or unknown key; wrong operator token); a valid key never spends it',
   ),
   variable(
     'PAYGATE_LOG_LEVEL',

@@ -36,6 +36,7 @@ const UNKNOWN_KEY_CACHE_MAX_ENTRIES = 10_000;
 class ApiKeyCache {
   private readonly known: LRUCache<string, ApiKeyRow>;
   private readonly unknown: LRUCache<string, true>;
+  private readonly inFlight = new Map<string, Promise<ApiKeyRow | null>>();
   constructor(private readonly ctx: AppContext) {
     this.known = clockedCache<string, ApiKeyRow>(ctx.clock, {
       maxEntries: KEY_CACHE_MAX_ENTRIES,
@@ -59,11 +60,28 @@ class ApiKeyCache {
     return this.unknown.get(keyHash) ? null : undefined;
   }
 
-  async lookUp(keyHash: string): Promise<ApiKeyRow | null> {
-    const row = await findActiveApiKeyByHash(this.ctx.db, keyHash, this.ctx.clock.now());
-    if (row) this.known.set(keyHash, row);
-    else this.unknown.set(keyHash, true);
-    return row;
+  /**
+   * One database lookup per key at a time: the concurrent first requests of a key this process
+   * has not seen lately (a burst after a restart) share it instead of each paying a round trip.
+   */
+  lookUp(keyHash: string): Promise<ApiKeyRow | null> {
+    const pending = this.inFlight.get(keyHash);
+    if (pending) return pending;
+    const lookup = findActiveApiKeyByHash(this.ctx.db, keyHash, this.ctx.clock.now())
+      .then((row) => {
+        // A revocation announced while the lookup ran (forget() dropped it) must not be undone
+        // by caching what was read before it.
+        if (this.inFlight.get(keyHash) === lookup) {
+          if (row) this.known.set(keyHash, row);
+          else this.unknown.set(keyHash, true);
+        }
+        return row;
+      })
+      .finally(() => {
+        if (this.inFlight.get(keyHash) === lookup) this.inFlight.delete(keyHash);
+      });
+    this.inFlight.set(keyHash, lookup);
+    return lookup;
   }
 
   /** A key revoked (its hash) or `*` (a merchant disabled or enabled): forget it now, not after the TTL. */
@@ -71,9 +89,11 @@ class ApiKeyCache {
     if (keyHashOrAll === '*') {
       this.known.clear();
       this.unknown.clear();
+      this.inFlight.clear();
     } else {
       this.known.delete(keyHashOrAll);
       this.unknown.delete(keyHashOrAll);
+      this.inFlight.delete(keyHashOrAll);
     }
   }
 }
@@ -107,8 +127,9 @@ export const apiKeyAuth = fp(
       if (credential !== 'secret' && credential !== 'secret_or_client') return;
 
       // Every way of failing authentication spends the client address's budget for
-      // unauthenticated requests first (429 once it is spent), and so does a database lookup of
-      // a key not cached: floods of bad or guessed keys reach neither the database nor others.
+      // unauthenticated requests (429 once it is spent), and an address that spent it is refused
+      // before a database lookup of a key not cached: floods of bad or guessed keys reach
+      // neither the database nor others. A key that proves valid spends nothing.
       const unauthenticated = async (error: AuthenticationError) => {
         await app.limitUnauthenticated(request);
         return error;
@@ -137,9 +158,9 @@ export const apiKeyAuth = fp(
       let row = keys.cached(keyHash);
       if (row === null) throw await unauthenticated(unknownKey());
       if (row === undefined) {
-        await app.limitUnauthenticated(request);
+        app.refuseExhaustedAddress(request);
         row = await keys.lookUp(keyHash);
-        if (!row) throw unknownKey();
+        if (!row) throw await unauthenticated(unknownKey());
       }
 
       if (row.kind === 'publishable' && credential !== 'secret_or_client') {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Clock } from '../../clock.ts';
+import { type Clock, clockedCache } from '../../clock.ts';
 import { AppError } from '../../domain/errors.ts';
 import { clockedRateLimitStore } from './rate-limit-store.ts';
 
@@ -16,6 +16,12 @@ declare module 'fastify' {
      * malformed, an unknown or a wrong credential); throws `429 rate_limited` once it is spent.
      */
     limitUnauthenticated(request: FastifyRequest): Promise<void>;
+    /**
+     * Throws `429 rate_limited` when this process saw the client address spend its whole budget
+     * for unauthenticated requests in the current window, and spends nothing: a key not cached is
+     * checked so before its database lookup (a valid key never spends that budget).
+     */
+    refuseExhaustedAddress(request: FastifyRequest): void;
   }
 }
 
@@ -39,8 +45,10 @@ function rateLimited(seconds: number, whose: string): AppError {
  * Per-API-key request budgets, using @fastify/rate-limit. The per-key limit runs after
  * authentication, so the key is known and a stolen publishable key cannot spend a secret key's
  * budget. Requests that fail authentication have no key: authentication spends a budget per
- * client address for them instead (`limitUnauthenticated`), before it looks an unknown key up, so
- * guessing keys or flooding with bad ones costs neither the database nor other clients.
+ * client address for them instead (`limitUnauthenticated`) once a key proves unknown, and an
+ * address whose budget is spent is refused before any further lookup (`refuseExhaustedAddress`),
+ * so guessing keys or flooding with bad ones costs neither the database nor other clients, and
+ * the first look-ups of a valid key spend nothing.
  */
 export const rateLimiting = fp(
   async (app: FastifyInstance, options: RateLimitOptions) => {
@@ -80,10 +88,24 @@ export const rateLimiting = fp(
       timeWindow: WINDOW_MS,
       keyGenerator: (request) => `unauthenticated:${request.ip}`,
     });
+    // Addresses whose budget is spent, until their window ends (remembered by this process).
+    const exhausted = clockedCache<string, number>(options.clock, { maxEntries: 10_000, ttlMs: WINDOW_MS });
     app.decorate('limitUnauthenticated', async (request: FastifyRequest) => {
       const verdict = await unauthenticated(request);
-      if (!verdict.isAllowed && verdict.isExceeded) {
-        throw rateLimited(Math.max(1, verdict.ttlInSeconds), 'without a valid credential from this address');
+      // `isAllowed` is only true for an allow-listed request (none here): it counts nothing.
+      if (verdict.isAllowed) return;
+      const retryAfter = Math.max(1, verdict.ttlInSeconds);
+      if (verdict.remaining === 0 && verdict.ttl > 0) {
+        exhausted.set(request.ip, retryAfter, { ttl: Math.min(verdict.ttl, WINDOW_MS) });
+      }
+      if (verdict.isExceeded) {
+        throw rateLimited(retryAfter, 'without a valid credential from this address');
+      }
+    });
+    app.decorate('refuseExhaustedAddress', (request: FastifyRequest) => {
+      const retryAfter = exhausted.get(request.ip);
+      if (retryAfter !== undefined) {
+        throw rateLimited(retryAfter, 'without a valid credential from this address');
       }
     });
   },
