@@ -63,6 +63,33 @@ describe('Stripe webhook events', () => {
     );
   });
 
+  it('reads charge.refunded as one notification per refund of ours in the charge refund list', () => {
+    const refund = stripeFixture('refund');
+    const charge = {
+      id: 'ch_1',
+      object: 'charge',
+      metadata, // the payment's key: not a refund's
+      refunds: {
+        object: 'list',
+        has_more: false,
+        data: [
+          { ...refund, id: 're_b', metadata: { [KEY_METADATA]: 'pi_1:refund:b' } },
+          { ...refund, id: 're_a', status: 'pending', metadata: { [KEY_METADATA]: 'pi_1:refund:a' } },
+          { ...refund, id: 're_dashboard', metadata: {} },
+        ],
+      },
+    };
+    const items = parse(event('charge.refunded', charge)).items;
+    assert.deepEqual(
+      items.map((i) => [i.notificationId, i.subject, i.idempotencyKey, i.outcome.kind]),
+      [
+        ['evt_charge.refunded:re_b', 'refund', 'pi_1:refund:b', 'succeeded'],
+        ['evt_charge.refunded:re_a', 'refund', 'pi_1:refund:a', 'pending'],
+      ],
+    );
+    assert.deepEqual(parse(event('charge.refunded', { ...charge, refunds: undefined })).items, []);
+  });
+
   it('skips events of objects Paygate did not create and events it does not act on', () => {
     assert.deepEqual(parse(event('payment_intent.succeeded', { ...succeeded, metadata: {} })).items, []);
     assert.deepEqual(parse(event('payment_intent.created', succeeded)).items, []);

@@ -7,10 +7,12 @@ import { encodeStripeForm } from './form.ts';
 import {
   buildCreatePaymentIntent,
   buildCreateRefund,
+  buildListRefunds,
   buildRetrievePaymentIntent,
   buildSearchPaymentIntent,
   KEY_METADATA,
   parsePaymentIntentReply,
+  parseRefundListReply,
   parseRefundReply,
 } from './wire.ts';
 
@@ -190,6 +192,41 @@ describe('Stripe wire format', () => {
       parsePaymentIntentReply(answer(200, { object: 'search_result', data: [] })).kind,
       'indeterminate',
     );
+  });
+
+  it('builds a refund only from what is stable for it: another row id under the same key is the same bytes', () => {
+    const request = {
+      idempotencyKey: 'pi_1:refund:abc',
+      refundId: 're_first_row',
+      paymentIntentId: 'pi_1',
+      chargeReference: 'pi_1KmRa3ARuRTs9TwLhA84P9aj',
+      amountMinor: 100,
+      currency: 'USD',
+      livemode: false,
+    };
+    const first = buildCreateRefund(ACCOUNT, request);
+    const again = buildCreateRefund(ACCOUNT, { ...request, refundId: 're_second_row' });
+    assert.equal(again.body, first.body);
+    assert.equal(again.headers['idempotency-key'], first.headers['idempotency-key']);
+  });
+
+  it('finds a refund made with our key in the payment intent refund list, or knows none was made', () => {
+    const list = new URL(buildListRefunds(ACCOUNT, 'pi_1KmRa3ARuRTs9TwLhA84P9aj').url);
+    assert.equal(list.pathname, '/v1/refunds');
+    assert.equal(list.searchParams.get('payment_intent'), 'pi_1KmRa3ARuRTs9TwLhA84P9aj');
+    const ours = { ...stripeFixture('refund'), metadata: { [KEY_METADATA]: 'pi_1:refund:abc' } };
+    const other = { ...stripeFixture('refund'), id: 're_other', metadata: {} };
+    const page = (data: unknown[], hasMore = false) =>
+      answer(200, { object: 'list', data, has_more: hasMore, url: '/v1/refunds' });
+    assert.equal(parseRefundListReply(page([other, ours]), 'pi_1:refund:abc').kind, 'succeeded');
+    assert.equal(parseRefundListReply(page([other]), 'pi_1:refund:abc').kind, 'unavailable');
+    assert.equal(
+      parseRefundListReply(page([other], true), 'pi_1:refund:abc').kind,
+      'indeterminate',
+      'a longer list may hold it',
+    );
+    assert.equal(parseRefundListReply(answer(500, {}), 'pi_1:refund:abc').kind, 'indeterminate');
+    assert.equal(parseRefundListReply(answer(404, {}), 'pi_1:refund:abc').kind, 'indeterminate');
   });
 
   it("maps Stripe's refund fixture in each status", () => {
