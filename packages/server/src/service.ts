@@ -102,6 +102,7 @@ export async function startService(
     masterKey: config.masterKey,
     publicUrl: config.publicUrl,
     gatewayLogger: logger,
+    logger,
     testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
   });
 

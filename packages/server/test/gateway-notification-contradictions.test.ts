@@ -7,6 +7,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { ADYEN_TEST_TOKENS, STRIPE_TEST_PAYMENT_METHODS } from '@paygate/gateway-fakes';
 import { waitFor } from '@paygate/testing';
+import type { AppLogger } from '../src/app/context.ts';
+import { applyRefundOutcomeByGatewayKey } from '../src/app/refunds/refund-outcome.ts';
 import { databaseKinds } from './support/databases.ts';
 import {
   FAKE_ADYEN,
@@ -332,6 +334,65 @@ for (const kind of databaseKinds()) {
       assert.equal(sent.statusCode, 200, sent.body);
       await expectRefusedCapture(intent.id, { amount_minor: 2_500, currency: 'EUR' });
     });
+    /** Runs `work` with the context's log captured: the warnings it logged, with their fields. */
+    async function warningsOf(work: () => Promise<unknown>) {
+      const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+      const original: AppLogger = svc.ctx.log;
+      svc.ctx.log = { warn: (fields, message) => warnings.push({ fields, message }) };
+      try {
+        await work();
+      } finally {
+        svc.ctx.log = original;
+      }
+      return warnings;
+    }
+
+    async function pendingAdyenRefund(amountMinor: number) {
+      const intent = await paidIntent('adyen', ADYEN_TEST_TOKENS.approve, 10_000);
+      const created = await api('POST', '/v1/refunds', {
+        payment_intent_id: intent.id,
+        amount_minor: amountMinor,
+      });
+      assert.equal(created.statusCode, 200, created.body);
+      const refundId: string = created.json().id;
+      const { rows } = await svc.ctx.db.query<{ gateway_idempotency_key: string; gateway_reference: string }>(
+        'SELECT gateway_idempotency_key, gateway_reference FROM refunds WHERE id = $1',
+        [refundId],
+      );
+      assert.ok(rows[0]);
+      return { intentId: intent.id, refundId, row: rows[0] };
+    }
+
+    it('a refund answer or reconciliation read for another amount is held PENDING and logged with evidence', async () => {
+      const { intentId, refundId, row } = await pendingAdyenRefund(4_000);
+      // What the refund's own answer and reconciliation's sync hand to the same settling step.
+      const warnings = await warningsOf(() =>
+        svc.ctx.db.transaction((tx) =>
+          applyRefundOutcomeByGatewayKey(svc.ctx, tx, 'adyen', row.gateway_idempotency_key, {
+            kind: 'succeeded',
+            gatewayReference: row.gateway_reference,
+            refunded: { amountMinor: 3_500, currency: 'EUR' },
+          }),
+        ),
+      );
+      assert.equal((await api('GET', `/v1/refunds/${refundId}`)).json().status, 'PENDING');
+      assert.equal(warnings.length, 1, JSON.stringify(warnings));
+      const [warning] = warnings;
+      assert.ok(warning);
+      assert.deepEqual(warning.fields, {
+        refund: refundId,
+        paymentIntent: intentId,
+        gateway: 'adyen',
+        gatewayReference: row.gateway_reference,
+        amountMinor: 4_000,
+        currency: 'EUR',
+        refundedMinor: 3_500,
+        refundedCurrency: 'EUR',
+      });
+      assert.match(warning.message, /stays PENDING/);
+      assert.match(warning.message, /3500 EUR/);
+    });
+
     it('adyen: a refund reported settled for another amount stays PENDING, never SUCCEEDED', async () => {
       const intent = await paidIntent('adyen', ADYEN_TEST_TOKENS.approve, 10_000);
       const created = await api('POST', '/v1/refunds', { payment_intent_id: intent.id, amount_minor: 4_000 });
@@ -343,27 +404,32 @@ for (const kind of databaseKinds()) {
       );
       const row = rows[0];
       assert.ok(row);
-      const sent = await svc.app.inject({
-        method: 'POST',
-        url: '/gateway-notifications/adyen',
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({
-          live: 'false',
-          notificationItems: [
-            adyenItem(
-              {
-                eventCode: 'REFUND',
-                success: 'true',
-                pspReference: row.gateway_reference,
-                merchantReference: row.gateway_idempotency_key,
-                amount: { value: 3_000, currency: 'EUR' },
-              },
-              FAKE_ADYEN.hmacKeyHex,
-            ),
-          ],
-        }),
+      let sent: Awaited<ReturnType<typeof svc.app.inject>> | undefined;
+      const warnings = await warningsOf(async () => {
+        sent = await svc.app.inject({
+          method: 'POST',
+          url: '/gateway-notifications/adyen',
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({
+            live: 'false',
+            notificationItems: [
+              adyenItem(
+                {
+                  eventCode: 'REFUND',
+                  success: 'true',
+                  pspReference: row.gateway_reference,
+                  merchantReference: row.gateway_idempotency_key,
+                  amount: { value: 3_000, currency: 'EUR' },
+                },
+                FAKE_ADYEN.hmacKeyHex,
+              ),
+            ],
+          }),
+        });
       });
-      assert.equal(sent.statusCode, 200, sent.body);
+      assert.equal(sent?.statusCode, 200, sent?.body);
+      assert.equal(warnings.length, 1, 'logged once, with evidence');
+      assert.equal(warnings[0]?.fields.refund, refundId);
       assert.equal((await api('GET', `/v1/refunds/${refundId}`)).json().status, 'PENDING');
       assert.equal((await api('GET', `/v1/payment-intents/${intent.id}`)).json().amount_refunded_minor, 0);
       const held = await svc.ctx.db.query<{ next_sync_at: Date | null }>(

@@ -6,6 +6,15 @@ import type { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
 import type { EndpointNotices } from '../webhooks/delivery-context.ts';
 
+/**
+ * Where a use case reports what the operator must know but the caller cannot be told (a gateway
+ * answer that contradicts the books, met on a worker's or a request's way). Fields carry the
+ * evidence: ids, amounts, gateway references; never a body or card data.
+ */
+export interface AppLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
 /** What every use case may depend on: the database, the clock and the gateways. */
 export interface AppContext {
   db: Database;
@@ -42,4 +51,6 @@ export interface AppContext {
    * imported by the delivery worker: delivering does not depend on how the team is told.
    */
   endpointNotices: EndpointNotices;
+  /** The process's log, for warnings with evidence (see AppLogger). */
+  log: AppLogger;
 }

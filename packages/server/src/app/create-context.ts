@@ -7,8 +7,14 @@ import type { GatewayRegistry } from '../gateways/registry.ts';
 import { instrumentConnector, instrumentGateways } from '../observability/instrumented-gateways.ts';
 import { ServiceMetrics } from '../observability/metrics.ts';
 import type { Database } from '../storage/db.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, AppLogger } from './context.ts';
 import { createEndpointNotices } from './webhooks/endpoint-notices.ts';
+
+const stderrLogger: AppLogger = {
+  warn(fields, message) {
+    process.stderr.write(`${JSON.stringify({ level: 'warn', ...fields, msg: message })}\n`);
+  },
+};
 
 export function createAppContext(options: {
   db: Database;
@@ -20,6 +26,8 @@ export function createAppContext(options: {
   publicUrl: string;
   /** Logs the calls of connectors built from merchants' gateway accounts. */
   gatewayLogger?: GatewayCallLogger;
+  /** The process's log (AppContext.log); absent: one JSON line per warning on stderr, never dropped. */
+  logger?: AppLogger;
   /** Default true: see AppContext. */
   testWebhooksAllowLoopback?: boolean;
 }): AppContext {
@@ -47,5 +55,6 @@ export function createAppContext(options: {
     publicUrl: options.publicUrl,
     testWebhooksAllowLoopback: options.testWebhooksAllowLoopback ?? true,
     endpointNotices: createEndpointNotices({ publicUrl: options.publicUrl, clock: options.clock }),
+    log: options.logger ?? options.gatewayLogger ?? stderrLogger,
   };
 }

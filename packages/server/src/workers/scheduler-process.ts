@@ -35,6 +35,7 @@ export async function startSchedulerProcess(config: Config): Promise<SchedulerPr
     ]),
     masterKey: config.masterKey,
     publicUrl: config.publicUrl,
+    logger,
     testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
   });
   // The shared simulator was started with this deployment: its books begin about now.

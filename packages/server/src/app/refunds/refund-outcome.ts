@@ -68,8 +68,24 @@ export async function applyRefundOutcome(
     };
   }
   if (outcome.kind === 'succeeded' && refundedOtherwise(refund, outcome.refunded)) {
-    // Never SUCCEEDED for another amount: the refund waits, unsynced, for the operator.
+    // Never SUCCEEDED for another amount: the refund waits, unsynced, for the operator, who is
+    // told here whichever path (answer, notification, reconciliation) brought it.
     await holdRefundForReview(tx, refund.id, outcome.gatewayReference);
+    ctx.log.warn(
+      {
+        refund: refund.id,
+        paymentIntent: refund.paymentIntentId,
+        gateway: refund.gatewayId,
+        gatewayReference: outcome.gatewayReference,
+        amountMinor: refund.amountMinor,
+        currency: refund.currency,
+        refundedMinor: outcome.refunded?.amountMinor,
+        refundedCurrency: outcome.refunded?.currency,
+      },
+      `refund ${refund.id} of payment intent ${refund.paymentIntentId} is for ${refund.amountMinor} ${refund.currency}; ` +
+        `gateway ${refund.gatewayId} reports refunding ${outcome.refunded?.amountMinor} ${outcome.refunded?.currency} ` +
+        `(reference ${outcome.gatewayReference}): it stays PENDING, unsynced, for the operator`,
+    );
     return { ...refund, gatewayReference: outcome.gatewayReference, nextSyncAt: null };
   }
   const step = settlementOf(outcome.kind);
@@ -168,17 +184,7 @@ export const applyRefundNotification: NotificationHandler<'refund'> = async (
     if (refund.status === 'SUCCEEDED' && outcome.kind === 'failed') {
       return reverseSucceededRefund(ctx, tx, refund, outcome);
     }
-    if (
-      refund.status === 'PENDING' &&
-      outcome.kind === 'succeeded' &&
-      refundedOtherwise(refund, outcome.refunded)
-    ) {
-      return (
-        `refund ${refund.id} of payment intent ${refund.paymentIntentId} is for ${refund.amountMinor} ${refund.currency}; ` +
-        `gateway ${gatewayId} reports refunding ${outcome.refunded?.amountMinor} ${outcome.refunded?.currency} ` +
-        `(reference ${outcome.gatewayReference}): it stays PENDING, unsynced, for the operator`
-      );
-    }
+    // A refund held for another amount was logged with its evidence by applyRefundOutcome.
     return null;
   }
   // The repair refund of a late capture settles by the same notifications.
