@@ -5,7 +5,7 @@ export * from './dashboard-clients.ts';
 export * from './dashboard-keys.ts';
 export * from './dashboard-overview.ts';
 export * from './dashboard-payments.ts';
-export * from './dashboard-rest-operations.ts';
+export * from './dashboard-settings-and-reports-operations.ts';
 export * from './dashboard-team.ts';
 export * from './dashboard-totp.ts';
 export * from './dashboard-webhooks.ts';

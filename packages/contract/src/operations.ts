@@ -29,7 +29,7 @@ import {
   SignedOut,
   SignInBody,
 } from './dashboard.ts';
-import { dashboardRestOperations } from './dashboard-rest-operations.ts';
+import { dashboardSettingsAndReportsOperations } from './dashboard-settings-and-reports-operations.ts';
 import { dashboardTeamOperations } from './dashboard-team.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
@@ -652,8 +652,9 @@ export const operations = {
   },
   // The dashboard's webhooks page (dashboard-webhook-operations.ts).
   ...dashboardWebhookOperations,
-  // The rest of the back office (dashboard-rest-operations.ts).
-  ...dashboardRestOperations,
+  // Overview, payment search and export, API keys, embedding domains, second factor, clients
+  // (dashboard-settings-and-reports-operations.ts).
+  ...dashboardSettingsAndReportsOperations,
   // The team page's changes (dashboard-team.ts).
   ...dashboardTeamOperations,
   // Gateway accounts (a merchant's own Stripe or Adyen account, per mode).

@@ -1,52 +1,10 @@
 import type { searchAudit } from '../app/dashboard/audit.ts';
-import type { Language } from './i18n.ts';
-import { h, href, type PageFrame, page } from './layout.ts';
-
-const words = {
-  en: {
-    title: 'Audit log',
-    help: 'Every action of the team and the operator on this merchant, newest first. Only owners may read it: it names every user and what they did, which is theirs to review.',
-    action: 'Action',
-    user: 'User (e-mail)',
-    from: 'From (UTC date)',
-    before: 'Before (UTC date)',
-    filter: 'Filter',
-    when: 'When',
-    who: 'Who',
-    target: 'About',
-    mode: 'Mode',
-    operator: 'the operator',
-    none: 'No entries match.',
-    older: 'Older entries',
-    newest: 'Newest entries',
-    ownersOnly: 'Only owners may read the audit log.',
-  },
-  es: {
-    title: 'Registro de auditoría',
-    help: 'Cada acción del equipo y del operador sobre este comercio, la más reciente primero. Solo los propietarios pueden leerlo: nombra a cada usuario y lo que hizo, y revisarlo les corresponde a ellos.',
-    action: 'Acción',
-    user: 'Usuario (correo)',
-    from: 'Desde (fecha UTC)',
-    before: 'Antes de (fecha UTC)',
-    filter: 'Filtrar',
-    when: 'Cuándo',
-    who: 'Quién',
-    target: 'Sobre',
-    mode: 'Modo',
-    operator: 'el operador',
-    none: 'Ninguna entrada coincide.',
-    older: 'Entradas anteriores',
-    newest: 'Entradas más recientes',
-    ownersOnly: 'Solo los propietarios pueden leer el registro de auditoría.',
-  },
-} as const;
-
-export function auditTitle(lang: Language): string {
-  return words[lang].title;
-}
+import { t } from './i18n.ts';
+import { h, type PageFrame, page } from './layout.ts';
+import { href } from './navigation.ts';
 
 export function auditForbiddenPage(frame: PageFrame): string {
-  return page(frame, `<p role="alert">${h(words[frame.lang].ownersOnly)}</p>`);
+  return page(frame, `<p role="alert">${h(t(frame.lang).auditOwnersOnly)}</p>`);
 }
 
 export interface AuditFilterValues {
@@ -64,34 +22,36 @@ export function auditPage(
   /** A filter the service refused, with the field named. */
   problem?: string,
 ): string {
-  const w = words[frame.lang];
+  const m = t(frame.lang);
   const field = (name: keyof AuditFilterValues, label: string, type = 'text') =>
     `<label>${h(label)} <input name="${name}" type="${type}" value="${h(filters[name] ?? '')}"></label>`;
-  const form = `<form class="inline" method="get" action="/dashboard/audit" role="search" aria-label="${h(w.filter)}">
+  const form = `<form class="inline" method="get" action="/dashboard/audit" role="search" aria-label="${h(m.auditFilter)}">
   <input type="hidden" name="lang" value="${frame.lang}">
-  ${field('action', w.action)}
-  ${field('user_email', w.user, 'email')}
-  ${field('created_gte', w.from, 'date')}
-  ${field('created_lt', w.before, 'date')}
-  <button type="submit">${h(w.filter)}</button>
+  ${field('action', m.action)}
+  ${field('user_email', m.auditUser, 'email')}
+  ${field('created_gte', m.auditFrom, 'date')}
+  ${field('created_lt', m.auditBefore, 'date')}
+  <button type="submit">${h(m.auditFilter)}</button>
 </form>`;
   const rows = result.data
     .map(
       (e) =>
-        `<tr><td>${h(e.created_at)}</td><td>${h(e.user_email ?? w.operator)}</td><td>${h(e.action)}</td><td>${h(e.target ?? '')}</td><td>${e.livemode === null ? '' : e.livemode ? 'live' : 'test'}</td></tr>`,
+        `<tr><td>${h(e.created_at)}</td><td>${h(e.user_email ?? m.operator)}</td><td>${h(e.action)}</td><td>${h(e.target ?? '')}</td><td>${e.livemode === null ? '' : e.livemode ? 'live' : 'test'}</td></tr>`,
     )
     .join('');
   const table = result.data.length
-    ? `<table><caption>${h(w.title)}</caption><thead><tr><th scope="col">${h(w.when)}</th><th scope="col">${h(w.who)}</th><th scope="col">${h(w.action)}</th><th scope="col">${h(w.target)}</th><th scope="col">${h(w.mode)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(w.none)}</p>`;
+    ? `<table><caption>${h(m.auditLog)}</caption><thead><tr><th scope="col">${h(m.when)}</th><th scope="col">${h(m.who)}</th><th scope="col">${h(m.action)}</th><th scope="col">${h(m.target)}</th><th scope="col">${h(m.auditMode)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p>${h(m.auditNone)}</p>`;
   const links = [
-    paged ? `<a href="${h(href('/dashboard/audit', frame.lang, { ...filters }))}">${h(w.newest)}</a>` : '',
+    paged
+      ? `<a href="${h(href('/dashboard/audit', frame.lang, { ...filters }))}">${h(m.auditNewest)}</a>`
+      : '',
     result.next_cursor
-      ? `<a rel="next" href="${h(href('/dashboard/audit', frame.lang, { ...filters, cursor: result.next_cursor }))}">${h(w.older)}</a>`
+      ? `<a rel="next" href="${h(href('/dashboard/audit', frame.lang, { ...filters, cursor: result.next_cursor }))}">${h(m.auditOlder)}</a>`
       : '',
   ]
     .filter(Boolean)
     .join(' · ');
   const alert = problem ? `<p role="alert">${h(problem)}</p>` : '';
-  return page(frame, `<p>${h(w.help)}</p>${alert}${form}${table}${links ? `<p>${links}</p>` : ''}`);
+  return page(frame, `<p>${h(m.auditHelp)}</p>${alert}${form}${table}${links ? `<p>${links}</p>` : ''}`);
 }

@@ -1,9 +1,9 @@
 import type { listClients } from '../app/clients/client-telemetry.ts';
-import { rt } from './i18n-rest.ts';
+import { t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 
 export function clientsPage(frame: PageFrame, clients: Awaited<ReturnType<typeof listClients>>): string {
-  const r = rt(frame.lang);
+  const m = t(frame.lang);
   const rows = clients
     .map(
       (c) =>
@@ -11,7 +11,7 @@ export function clientsPage(frame: PageFrame, clients: Awaited<ReturnType<typeof
     )
     .join('');
   const table = clients.length
-    ? `<table><caption>${h(r.clients)}</caption><thead><tr><th scope="col">${h(r.client)}</th><th scope="col">${h(r.version)}</th><th scope="col">${h(r.requests)}</th><th scope="col">${h(r.firstSeen)}</th><th scope="col">${h(r.lastSeen)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(r.noClients)}</p>`;
-  return page(frame, `<p>${h(r.clientsHelp)}</p>${table}`);
+    ? `<table><caption>${h(m.clients)}</caption><thead><tr><th scope="col">${h(m.client)}</th><th scope="col">${h(m.version)}</th><th scope="col">${h(m.requests)}</th><th scope="col">${h(m.firstSeen)}</th><th scope="col">${h(m.lastSeen)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p>${h(m.noClients)}</p>`;
+  return page(frame, `<p>${h(m.clientsHelp)}</p>${table}`);
 }

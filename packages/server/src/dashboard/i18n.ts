@@ -1,122 +1,22 @@
-/** The back office speaks English and Spanish; every string a page shows is here, in both. */
+import { en, type Messages } from './messages/en.ts';
+import { es } from './messages/es.ts';
+
+/** The back office speaks English and Spanish; every string a page shows is in messages/<lang>.ts. */
 export const languages = ['en', 'es'] as const;
 export type Language = (typeof languages)[number];
+export type { Messages };
 
-const en = {
-  title: 'Paygate dashboard',
-  signIn: 'Sign in',
-  email: 'E-mail address',
-  password: 'Password',
-  signInFailed: 'Sign-in failed',
-  signOut: 'Sign out',
-  signOutEverywhere: 'Sign out everywhere',
-  payments: 'Payments',
-  team: 'Team',
-  testData: 'Test data',
-  liveData: 'Live data',
-  viewing: 'Viewing',
-  language: 'Language',
-  status: 'Status',
-  type: 'Type',
-  any: 'Any',
-  from: 'From',
-  to: 'To',
-  search: 'Search',
-  amount: 'Amount',
-  currency: 'Currency',
-  created: 'Created',
-  noPayments: 'No payments match.',
-  payment: 'Payment',
-  refunded: 'Refunded',
-  refund: 'Refund',
-  refundAmount: 'Amount to refund (minor units, e.g. cents)',
-  refundDone: 'Refund created',
-  back: 'Back to payments',
-  users: 'Users',
-  role: 'Role',
-  invite: 'Invite',
-  invited: 'Invitation created; give this token to the invitee (shown once):',
-  auditLog: 'Audit log',
-  action: 'Action',
-  target: 'About',
-  who: 'Who',
-  when: 'When',
-  operator: 'the operator',
-  acceptInvitation: 'Accept your invitation',
-  token: 'Invitation token',
-  newPassword: 'Choose a password (at least 12 characters)',
-  accept: 'Accept',
-  accepted: 'Your account is ready. Sign in.',
-  skip: 'Skip to content',
-  next: 'Next page',
-  webhooks: 'Webhooks',
-  url: 'URL',
-  addEndpoint: 'Add endpoint',
-  endpointAdded: 'Endpoint added; its signing secret (shown once):',
-  disable: 'Disable',
-  disabled: 'Disabled',
-  noEndpoints: 'No webhook endpoints in this mode.',
-} as const;
+const catalogues: Record<Language, Messages> = { en, es };
 
-export type Messages = { [K in keyof typeof en]: string };
+/** The one message catalogue of a language. */
+export function t(lang: Language): Messages {
+  return catalogues[lang];
+}
 
-const es: Messages = {
-  title: 'Panel de Paygate',
-  signIn: 'Iniciar sesión',
-  email: 'Correo electrónico',
-  password: 'Contraseña',
-  signInFailed: 'No se pudo iniciar sesión',
-  signOut: 'Cerrar sesión',
-  signOutEverywhere: 'Cerrar sesión en todos los dispositivos',
-  payments: 'Pagos',
-  team: 'Equipo',
-  testData: 'Datos de prueba',
-  liveData: 'Datos reales',
-  viewing: 'Viendo',
-  language: 'Idioma',
-  status: 'Estado',
-  type: 'Tipo',
-  any: 'Cualquiera',
-  from: 'Desde',
-  to: 'Hasta',
-  search: 'Buscar',
-  amount: 'Importe',
-  currency: 'Moneda',
-  created: 'Creado',
-  noPayments: 'Ningún pago coincide.',
-  payment: 'Pago',
-  refunded: 'Reembolsado',
-  refund: 'Reembolsar',
-  refundAmount: 'Importe a reembolsar (unidades menores, p. ej. céntimos)',
-  refundDone: 'Reembolso creado',
-  back: 'Volver a pagos',
-  users: 'Usuarios',
-  role: 'Rol',
-  invite: 'Invitar',
-  invited: 'Invitación creada; entregue este código a la persona invitada (se muestra una vez):',
-  auditLog: 'Registro de auditoría',
-  action: 'Acción',
-  target: 'Sobre',
-  who: 'Quién',
-  when: 'Cuándo',
-  operator: 'el operador',
-  acceptInvitation: 'Aceptar la invitación',
-  token: 'Código de invitación',
-  newPassword: 'Elija una contraseña (al menos 12 caracteres)',
-  accept: 'Aceptar',
-  accepted: 'Su cuenta está lista. Inicie sesión.',
-  skip: 'Saltar al contenido',
-  next: 'Página siguiente',
-  webhooks: 'Webhooks',
-  url: 'URL',
-  addEndpoint: 'Añadir endpoint',
-  endpointAdded: 'Endpoint añadido; su secreto de firma (se muestra una vez):',
-  disable: 'Desactivar',
-  disabled: 'Desactivado',
-  noEndpoints: 'No hay endpoints de webhook en este modo.',
-};
-
-export const messages: Record<Language, Messages> = { en, es };
+/** Fills `{name}` placeholders. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+}
 
 /** `?lang=` first, then the browser's Accept-Language, then English. */
 export function pickLanguage(query: unknown, acceptLanguage: string | undefined): Language {

@@ -1,8 +1,9 @@
 import escapeHtml from 'escape-html';
 import type { DashboardRole } from '../domain/dashboard-roles.ts';
-import { type Language, type Messages, messages } from './i18n.ts';
-import { tw } from './i18n-webhooks.ts';
-import { restNavItems, rt } from './nav-rest.ts';
+import { type Language, t } from './i18n.ts';
+import { href, navigationItems } from './navigation.ts';
+
+export { href };
 
 /** Only our own script and stylesheet; no inline code, no other origin, never framed. */
 export const DASHBOARD_CSP =
@@ -24,22 +25,10 @@ export interface PageFrame {
   attention?: { id: string; url: string; status: string }[];
 }
 
-export function t(lang: Language): Messages {
-  return messages[lang];
-}
-
-/** A link that keeps the page's language. */
-export function href(path: string, lang: Language, query: Record<string, string | undefined> = {}): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-  params.set('lang', lang);
-  return `${path}?${params.toString()}`;
-}
-
 function header(frame: PageFrame): string {
   const m = t(frame.lang);
   const other: Language = frame.lang === 'en' ? 'es' : 'en';
-  const languageSwitch = `<a href="${h(href(frame.path, other))}" lang="${other}">${other === 'es' ? 'Español' : 'English'}</a>`;
+  const languageSwitch = `<a href="${h(href(frame.path, other))}" lang="${other}">${h(t(other).languageName)}</a>`;
   if (!frame.session) return `<header><strong>${h(m.title)}</strong>${languageSwitch}</header>`;
   const mode = frame.mode ?? 'test';
   const otherMode = mode === 'test' ? 'live' : 'test';
@@ -50,11 +39,7 @@ function header(frame: PageFrame): string {
   return `<header class="mode-${mode}">
   <strong>${h(m.title)}</strong>
   <nav aria-label="${h(m.title)}"><ul>
-    <li><a href="${h(href(`/dashboard/${mode}/overview`, frame.lang))}">${h(rt(frame.lang).overview)}</a></li>
-    <li><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.payments)}</a></li>
-    <li><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang))}">${h(m.webhooks)}</a></li>
-    <li><a href="${h(href('/dashboard/team', frame.lang))}">${h(m.team)}</a></li>
-    ${restNavItems(mode, frame.lang)}
+    ${navigationItems(mode, frame.lang)}
   </ul></nav>
   <span class="mode">${h(m.viewing)}: ${h(mode === 'live' ? m.liveData : m.testData)}</span> ${modeSwitch}
   ${languageSwitch}
@@ -71,15 +56,15 @@ function header(frame: PageFrame): string {
 /** Shown on every signed-in page while an endpoint of the mode fails; links its page. */
 function attentionBanner(frame: PageFrame): string {
   if (!frame.attention?.length) return '';
-  const w = tw(frame.lang);
+  const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
   const items = frame.attention
     .map(
       (e) =>
-        `<li>${h(e.status === 'disabled' ? w.bannerDisabled : w.bannerFailing)} <a href="${h(href(`/dashboard/${mode}/webhooks/${e.id}`, frame.lang))}">${h(e.url)}</a></li>`,
+        `<li>${h(e.status === 'disabled' ? m.bannerDisabled : m.bannerFailing)} <a href="${h(href(`/dashboard/${mode}/webhooks/${e.id}`, frame.lang))}">${h(e.url)}</a></li>`,
     )
     .join('');
-  return `<section class="banner" aria-label="${h(w.attention)}"><ul>${items}</ul><p>${h(w.bannerHelp)}</p></section>`;
+  return `<section class="banner" aria-label="${h(m.attention)}"><ul>${items}</ul><p>${h(m.bannerHelp)}</p></section>`;
 }
 
 /** The whole document around a page's main content. */

@@ -1,16 +1,15 @@
 import type { OverviewResource } from '../app/resources/dashboard.ts';
 import { describeAmount } from '../domain/money.ts';
 import { OVERVIEW_DAYS } from '../domain/overview.ts';
-import { fill, rt } from './i18n-rest.ts';
-import { h, type PageFrame, page, t } from './layout.ts';
+import { fill, t } from './i18n.ts';
+import { h, type PageFrame, page } from './layout.ts';
 
 type Totals = OverviewResource['today'][number];
 type Day = OverviewResource['days'][number];
 
 function totalsTable(frame: PageFrame, caption: string, totals: Totals[]): string {
   const m = t(frame.lang);
-  const r = rt(frame.lang);
-  if (totals.length === 0) return `<h2>${h(caption)}</h2><p>${h(r.noActivity)}</p>`;
+  if (totals.length === 0) return `<h2>${h(caption)}</h2><p>${h(m.noActivity)}</p>`;
   const rows = totals
     .map(
       (
@@ -22,9 +21,9 @@ function totalsTable(frame: PageFrame, caption: string, totals: Totals[]): strin
     )
     .join('');
   return `<h2>${h(caption)}</h2>
-<table><caption>${h(caption)}</caption><thead><tr><th scope="col">${h(m.currency)}</th><th scope="col">${h(r.volume)}</th>
-<th scope="col">${h(r.succeeded)}</th><th scope="col">${h(r.failed)}</th><th scope="col">${h(r.successRate)}</th>
-<th scope="col">${h(r.refunds)}</th></tr></thead><tbody>${rows}</tbody></table>`;
+<table><caption>${h(caption)}</caption><thead><tr><th scope="col">${h(m.currency)}</th><th scope="col">${h(m.volume)}</th>
+<th scope="col">${h(m.succeeded)}</th><th scope="col">${h(m.failed)}</th><th scope="col">${h(m.successRate)}</th>
+<th scope="col">${h(m.refunds)}</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** The 30 UTC dates ending on `lastDay`, oldest first. */
@@ -44,7 +43,7 @@ const HEIGHT = 160;
  * the same numbers as a table right after it.
  */
 function volumeChart(frame: PageFrame, currency: string, dates: string[], days: Day[]): string {
-  const r = rt(frame.lang);
+  const m = t(frame.lang);
   const volumeOn = new Map(days.filter((d) => d.currency === currency).map((d) => [d.date, d.volume_minor]));
   const values = dates.map((date) => volumeOn.get(date) ?? 0);
   const max = Math.max(1, ...values);
@@ -65,29 +64,29 @@ function volumeChart(frame: PageFrame, currency: string, dates: string[], days: 
     .join('');
   return `<figure>
 <svg role="img" aria-labelledby="${id}-title ${id}-desc" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" height="${HEIGHT}" class="chart">
-<title id="${id}-title">${h(r.last30Days)} (${h(currency)})</title>
-<desc id="${id}-desc">${h(fill(r.chartDescription, { currency }))}</desc>
+<title id="${id}-title">${h(m.last30Days)} (${h(currency)})</title>
+<desc id="${id}-desc">${h(fill(m.chartDescription, { currency }))}</desc>
 <line x1="0" y1="${HEIGHT - 0.5}" x2="${WIDTH}" y2="${HEIGHT - 0.5}" stroke="#475467"/>
 ${bars}
 </svg>
-<figcaption>${h(r.last30Days)} (${h(currency)}): ${h(dates[0])} – ${h(dates.at(-1))}, max ${h(describeAmount(max === 1 && values.every((v) => v === 0) ? 0 : max, currency))}</figcaption>
+<figcaption>${h(m.last30Days)} (${h(currency)}): ${h(dates[0])} – ${h(dates.at(-1))}, max ${h(describeAmount(max === 1 && values.every((v) => v === 0) ? 0 : max, currency))}</figcaption>
 </figure>
-<details><summary>${h(r.chartTable)} (${h(currency)})</summary>
-<table><caption>${h(r.last30Days)} (${h(currency)})</caption><thead><tr><th scope="col">${h(r.day)}</th><th scope="col">${h(r.volume)}</th></tr></thead><tbody>${rows}</tbody></table>
+<details><summary>${h(m.chartTable)} (${h(currency)})</summary>
+<table><caption>${h(m.last30Days)} (${h(currency)})</caption><thead><tr><th scope="col">${h(m.day)}</th><th scope="col">${h(m.volume)}</th></tr></thead><tbody>${rows}</tbody></table>
 </details>`;
 }
 
 export function overviewPage(frame: PageFrame, overview: OverviewResource): string {
-  const r = rt(frame.lang);
+  const m = t(frame.lang);
   const dates = chartDates(overview.as_of.slice(0, 10));
   const currencies = [...new Set(overview.days.map((d) => d.currency))].sort();
   const charts = currencies.map((currency) => volumeChart(frame, currency, dates, overview.days)).join('\n');
   return page(
     frame,
-    `<p>${h(r.allTimesUtc)}</p>
-${totalsTable(frame, r.today, overview.today)}
-${totalsTable(frame, r.thisMonth, overview.month)}
-<h2>${h(r.last30Days)}</h2>
-${charts || `<p>${h(r.noActivity)}</p>`}`,
+    `<p>${h(m.allTimesUtc)}</p>
+${totalsTable(frame, m.today, overview.today)}
+${totalsTable(frame, m.thisMonth, overview.month)}
+<h2>${h(m.last30Days)}</h2>
+${charts || `<p>${h(m.noActivity)}</p>`}`,
   );
 }

@@ -1,6 +1,6 @@
-import type { Language } from './i18n.ts';
-import { fill, rt } from './i18n-rest.ts';
-import { h, href, type PageFrame, page, t } from './layout.ts';
+import { fill, type Language, t } from './i18n.ts';
+import { h, type PageFrame, page } from './layout.ts';
+import { href } from './navigation.ts';
 
 export function signInPage(lang: Language): string {
   const m = t(lang);
@@ -9,7 +9,7 @@ export function signInPage(lang: Language): string {
     `<form data-api="/dashboard/api/v1/session" data-next="${h(href('/dashboard/test/payments', lang))}" data-failed="${h(m.signInFailed)}" data-done="">
   <label>${h(m.email)} <input name="email" type="email" autocomplete="username" required></label>
   <label>${h(m.password)} <input name="password" type="password" autocomplete="current-password" required></label>
-  <label>${h(rt(lang).signInCode)} <input name="totp_code" autocomplete="one-time-code" maxlength="32"></label>
+  <label>${h(t(lang).signInCode)} <input name="totp_code" autocomplete="one-time-code" maxlength="32"></label>
   <button type="submit">${h(m.signIn)}</button>
   <p data-out aria-live="polite"></p>
 </form>`,
@@ -42,38 +42,37 @@ const ROLES = ['viewer', 'developer', 'owner'] as const;
 
 /** An owner's controls of one member: the role (the page reloads to show it) and removal. */
 function memberControls(frame: PageFrame, user: TeamView['users'][number]): string {
-  const r = rt(frame.lang);
+  const m = t(frame.lang);
   const team = h(href('/dashboard/team', frame.lang));
   const options = ROLES.map(
     (role) => `<option${role === user.role ? ' selected' : ''}>${role}</option>`,
   ).join('');
-  return `<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/role" data-next="${team}" data-failed="${h(r.failedAction)}" data-done="">
-  <select name="role" aria-label="${h(fill(r.roleOf, { email: user.email }))}">${options}</select>
-  <button type="submit" aria-label="${h(fill(r.changeRoleOf, { email: user.email }))}">${h(r.changeRole)}</button>
+  return `<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/role" data-next="${team}" data-failed="${h(m.failedAction)}" data-done="">
+  <select name="role" aria-label="${h(fill(m.roleOf, { email: user.email }))}">${options}</select>
+  <button type="submit" aria-label="${h(fill(m.changeRoleOf, { email: user.email }))}">${h(m.changeRole)}</button>
   <p data-out aria-live="polite"></p>
 </form>
-<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/remove" data-next="${team}" data-failed="${h(r.failedAction)}" data-done="${h(r.userRemoved)}">
-  <button type="submit" aria-label="${h(fill(r.removeUser, { email: user.email }))}">${h(r.remove)}</button>
+<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/remove" data-next="${team}" data-failed="${h(m.failedAction)}" data-done="${h(m.userRemoved)}">
+  <button type="submit" aria-label="${h(fill(m.removeUser, { email: user.email }))}">${h(m.remove)}</button>
   <p data-out aria-live="polite"></p>
 </form>`;
 }
 
 function invitationsSection(frame: PageFrame, invitations: NonNullable<TeamView['invitations']>): string {
   const m = t(frame.lang);
-  const r = rt(frame.lang);
-  if (!invitations.length) return `<h2>${h(r.pendingInvitations)}</h2><p>${h(r.noInvitations)}</p>`;
+  if (!invitations.length) return `<h2>${h(m.pendingInvitations)}</h2><p>${h(m.noInvitations)}</p>`;
   const rows = invitations
     .map(
       (
         i,
-      ) => `<tr><td>${h(i.email)}</td><td>${h(i.role)}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${h(i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(r.failedAction)}" data-done="${h(r.invitationRevoked)}">
+      ) => `<tr><td>${h(i.email)}</td><td>${h(i.role)}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${h(i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(m.failedAction)}" data-done="${h(m.invitationRevoked)}">
   <input type="hidden" name="email" value="${h(i.email)}">
-  <button type="submit" aria-label="${h(fill(r.revokeInvitationOf, { email: i.email }))}">${h(r.revoke)}</button>
+  <button type="submit" aria-label="${h(fill(m.revokeInvitationOf, { email: i.email }))}">${h(m.revoke)}</button>
   <p data-out aria-live="polite"></p>
 </form></td></tr>`,
     )
     .join('');
-  return `<h2>${h(r.pendingInvitations)}</h2><table><caption>${h(r.pendingInvitations)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(r.invitedBy)}</th><th scope="col">${h(r.expires)}</th><th scope="col"><span class="visually-hidden">${h(r.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<h2>${h(m.pendingInvitations)}</h2><table><caption>${h(m.pendingInvitations)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(m.invitedBy)}</th><th scope="col">${h(m.expires)}</th><th scope="col"><span class="visually-hidden">${h(m.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 export function teamPage(frame: PageFrame, view: TeamView): string {
@@ -104,7 +103,7 @@ export function teamPage(frame: PageFrame, view: TeamView): string {
         .join('')}</tbody></table>`
     : '';
   const controlsHeader = owner
-    ? `<th scope="col"><span class="visually-hidden">${h(rt(frame.lang).changeRole)}</span></th>`
+    ? `<th scope="col"><span class="visually-hidden">${h(t(frame.lang).changeRole)}</span></th>`
     : '';
   return page(
     frame,

@@ -1,8 +1,9 @@
 import { type PaymentIntent, paymentIntentStatuses } from '@paygate/contract';
 import type { PaymentDetailResource } from '../app/resources/dashboard.ts';
 import { describeAmount } from '../domain/money.ts';
-import { rt } from './i18n-rest.ts';
-import { h, href, type PageFrame, page, t } from './layout.ts';
+import { t } from './i18n.ts';
+import { h, type PageFrame, page } from './layout.ts';
+import { href } from './navigation.ts';
 
 /** The search form's fields as typed (strings; the route turns them into the API's query). */
 export type PaymentsPageFilter = Partial<
@@ -28,21 +29,20 @@ function options(values: readonly string[], chosen: string | undefined, anyLabel
 
 function searchForm(frame: PageFrame, filter: PaymentsPageFilter): string {
   const m = t(frame.lang);
-  const r = rt(frame.lang);
   const mode = frame.mode ?? 'test';
   const input = (name: keyof PaymentsPageFilter, label: string, extra = '') =>
     `<label>${h(label)} <input name="${name}" value="${h(filter[name])}"${extra}></label>`;
   return `<form class="inline" method="get" action="/dashboard/${mode}/payments" role="search">
   <input type="hidden" name="lang" value="${frame.lang}">
-  ${input('id', r.paymentId, ' autocomplete="off"')}
+  ${input('id', m.paymentId, ' autocomplete="off"')}
   <label>${h(m.status)} <select name="status">${options(paymentIntentStatuses, filter.status, m.any)}</select></label>
-  ${input('amount_min', r.amountFrom, ' inputmode="numeric"')}
-  ${input('amount_max', r.amountTo, ' inputmode="numeric"')}
+  ${input('amount_min', m.amountFrom, ' inputmode="numeric"')}
+  ${input('amount_max', m.amountTo, ' inputmode="numeric"')}
   ${input('currency', m.currency, ' size="4" maxlength="3"')}
   ${input('from', m.from, ' placeholder="2026-01-01T00:00:00Z"')}
   ${input('to', m.to, ' placeholder="2026-12-31T23:59:59Z"')}
-  ${input('metadata_key', r.metadataKey)}
-  ${input('metadata_value', r.metadataValue)}
+  ${input('metadata_key', m.metadataKey)}
+  ${input('metadata_value', m.metadataValue)}
   <button type="submit">${h(m.search)}</button>
 </form>`;
 }
@@ -53,7 +53,6 @@ export function paymentsSearchPage(
   result: { intents: PaymentIntent[]; nextCursor: string | null } | { error: string },
 ): string {
   const m = t(frame.lang);
-  const r = rt(frame.lang);
   const mode = frame.mode ?? 'test';
   const form = searchForm(frame, filter);
   if ('error' in result) return page(frame, `${form}<p role="alert">${h(result.error)}</p>`);
@@ -69,12 +68,12 @@ export function paymentsSearchPage(
     )
     .join('\n');
   const table = result.intents.length
-    ? `<table><caption>${h(m.payments)}</caption><thead><tr><th scope="col">${h(m.payment)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(r.refundedAmount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table><caption>${h(m.payments)}</caption><thead><tr><th scope="col">${h(m.payment)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.refundedAmount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
     : `<p>${h(m.noPayments)}</p>`;
   const next = result.nextCursor
     ? `<p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang, { ...filter, cursor: result.nextCursor }))}">${h(m.next)}</a></p>`
     : '';
-  return page(frame, `${form}<p><a href="${h(csv)}" download>${h(r.exportCsv)}</a></p>${table}${next}`);
+  return page(frame, `${form}<p><a href="${h(csv)}" download>${h(m.exportCsv)}</a></p>${table}${next}`);
 }
 
 function list<T>(items: T[], empty: string, render: (items: T[]) => string): string {
@@ -87,7 +86,6 @@ export function paymentDetailPage(
   canRefund: boolean,
 ): string {
   const m = t(frame.lang);
-  const r = rt(frame.lang);
   const mode = frame.mode ?? 'test';
   const intent = detail.payment_intent;
   const refundable = intent.amount_minor - intent.amount_refunded_minor;
@@ -104,45 +102,45 @@ export function paymentDetailPage(
   const metadata = Object.entries(intent.metadata)
     .map(([key, value]) => `<li><code>${h(key)}</code>: ${h(value)}</li>`)
     .join('');
-  const timeline = `<h2>${h(r.timeline)}</h2><ol class="timeline">${detail.timeline
+  const timeline = `<h2>${h(m.timeline)}</h2><ol class="timeline">${detail.timeline
     .map(
       (step) =>
         `<li><strong>${h(step.status)}</strong> <time datetime="${h(step.at)}">${h(step.at)}</time>${step.event_id ? ` (<code>${h(step.event_id)}</code>)` : ''}</li>`,
     )
     .join('')}</ol>`;
-  const attempts = `<h2>${h(r.attempts)}</h2>${list(
+  const attempts = `<h2>${h(m.gatewayAttempts)}</h2>${list(
     detail.attempts,
-    r.noAttempts,
+    m.noAttempts,
     (items) =>
-      `<table><caption>${h(r.attempts)}</caption><thead><tr><th scope="col">#</th><th scope="col">${h(r.gateway)}</th><th scope="col">${h(r.outcome)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
+      `<table><caption>${h(m.gatewayAttempts)}</caption><thead><tr><th scope="col">#</th><th scope="col">${h(m.gateway)}</th><th scope="col">${h(m.outcome)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (a) =>
             `<tr><td>${a.attempt_number}</td><td>${h(a.gateway_id)}${a.gateway_reference ? ` <code>${h(a.gateway_reference)}</code>` : ''}</td><td>${h(a.status)}${a.failure_code ? ` (${h(a.failure_code)})` : ''}</td><td>${h(a.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
-  const refunds = `<h2>${h(r.refundsOfPayment)}</h2>${list(
+  const refunds = `<h2>${h(m.refundsOfPayment)}</h2>${list(
     detail.refunds,
-    r.noRefunds,
+    m.noRefunds,
     (items) =>
-      `<table><caption>${h(r.refundsOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
+      `<table><caption>${h(m.refundsOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (refund) =>
             `<tr><td><code>${h(refund.id)}</code></td><td>${h(refund.status)}</td><td>${h(describeAmount(refund.amount_minor, refund.currency))}</td><td>${h(refund.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
-  const events = `<h2>${h(r.events)}</h2>${list(
+  const events = `<h2>${h(m.eventsAndDeliveries)}</h2>${list(
     detail.events,
-    r.noEvents,
+    m.noEvents,
     (items) =>
-      `<table><caption>${h(r.events)}</caption><thead><tr><th scope="col">${h(r.event)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(m.created)}</th><th scope="col">${h(r.deliveries)}</th></tr></thead><tbody>${items
+      `<table><caption>${h(m.eventsAndDeliveries)}</caption><thead><tr><th scope="col">${h(m.event)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(m.created)}</th><th scope="col">${h(m.deliveries)}</th></tr></thead><tbody>${items
         .map(
           (event) =>
             `<tr><td><code>${h(event.id)}</code></td><td>${h(event.type)}</td><td>${h(event.created_at)}</td><td>${
               event.deliveries.length
                 ? `<ul>${event.deliveries.map((d) => `<li><code>${h(d.endpoint_url)}</code>: ${h(d.status)} (${d.attempt_count})</li>`).join('')}</ul>`
-                : h(r.noDeliveries)
+                : h(m.noEventDeliveries)
             }</td></tr>`,
         )
         .join('')}</tbody></table>`,
@@ -154,9 +152,9 @@ export function paymentDetailPage(
   <dt>${h(m.status)}</dt><dd>${h(intent.status)}</dd>
   <dt>${h(m.amount)}</dt><dd>${h(describeAmount(intent.amount_minor, intent.currency))}</dd>
   <dt>${h(m.refunded)}</dt><dd>${h(describeAmount(intent.amount_refunded_minor, intent.currency))}</dd>
-  <dt>${h(r.gateway)}</dt><dd>${h(intent.gateway_id)}</dd>
+  <dt>${h(m.gateway)}</dt><dd>${h(intent.gateway_id)}</dd>
   <dt>${h(m.created)}</dt><dd>${h(intent.created_at)}</dd>
-  <dt>${h(r.metadata)}</dt><dd>${metadata ? `<ul>${metadata}</ul>` : '–'}</dd>
+  <dt>${h(m.metadata)}</dt><dd>${metadata ? `<ul>${metadata}</ul>` : '–'}</dd>
 </dl>
 ${refundForm}
 ${timeline}

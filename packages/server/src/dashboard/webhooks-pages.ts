@@ -1,7 +1,8 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
 import type { webhookDeliveryResource, webhookEndpointResource } from '../app/resources/operator.ts';
-import { tw } from './i18n-webhooks.ts';
-import { h, href, type PageFrame, page, t } from './layout.ts';
+import { t } from './i18n.ts';
+import { h, type PageFrame, page } from './layout.ts';
+import { href } from './navigation.ts';
 
 type Endpoint = ReturnType<typeof webhookEndpointResource>;
 type Delivery = ReturnType<typeof webhookDeliveryResource>;
@@ -51,7 +52,6 @@ export function webhooksPage(
   log: { filter: DeliveryLogFilter; deliveries: Delivery[] } | { filter: DeliveryLogFilter; error: string },
 ): string {
   const m = t(frame.lang);
-  const w = tw(frame.lang);
   const mode = frame.mode ?? 'test';
   const rows = endpoints
     .map((e) => {
@@ -69,7 +69,7 @@ export function webhooksPage(
     })
     .join('');
   const table = endpoints.length
-    ? `<table><caption>${h(w.endpoints)}</caption><thead><tr><th scope="col">${h(m.url)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(w.events)}</th><td></td></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table><caption>${h(m.endpoints)}</caption><thead><tr><th scope="col">${h(m.url)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.enabledEvents)}</th><td></td></tr></thead><tbody>${rows}</tbody></table>`
     : `<p>${h(m.noEndpoints)}</p>`;
   const add = canChange
     ? `<h2>${h(m.addEndpoint)}</h2>${actionForm(
@@ -88,7 +88,6 @@ function deliveryLog(
   log: { filter: DeliveryLogFilter; deliveries: Delivery[] } | { filter: DeliveryLogFilter; error: string },
 ): string {
   const m = t(frame.lang);
-  const w = tw(frame.lang);
   const mode = frame.mode ?? 'test';
   const f = log.filter;
   const endpointOptions = [`<option value="">${h(m.any)}</option>`]
@@ -98,15 +97,15 @@ function deliveryLog(
       ),
     )
     .join('');
-  const search = `<form class="inline" method="get" action="/dashboard/${mode}/webhooks" role="search" aria-label="${h(w.log)}">
+  const search = `<form class="inline" method="get" action="/dashboard/${mode}/webhooks" role="search" aria-label="${h(m.log)}">
   <input type="hidden" name="lang" value="${frame.lang}">
-  <label>${h(w.endpoint)} <select name="endpoint_id">${endpointOptions}</select></label>
-  <label>${h(w.eventId)} <input name="event_id" value="${h(f.event_id)}" placeholder="evt_..."></label>
+  <label>${h(m.endpoint)} <select name="endpoint_id">${endpointOptions}</select></label>
+  <label>${h(m.eventId)} <input name="event_id" value="${h(f.event_id)}" placeholder="evt_..."></label>
   ${select('event_type', m.type, eventTypes, f.event_type, m.any)}
-  ${select('status', w.state, webhookDeliveryStatuses, f.status, m.any)}
+  ${select('status', m.state, webhookDeliveryStatuses, f.status, m.any)}
   <button type="submit">${h(m.search)}</button>
 </form>`;
-  if ('error' in log) return `<h2 id="log">${h(w.log)}</h2>${search}<p role="alert">${h(log.error)}</p>`;
+  if ('error' in log) return `<h2 id="log">${h(m.log)}</h2>${search}<p role="alert">${h(log.error)}</p>`;
   const rows = log.deliveries
     .map((d) => {
       const last = d.attempts.at(-1);
@@ -114,38 +113,37 @@ function deliveryLog(
     })
     .join('');
   const table = log.deliveries.length
-    ? `<table><caption>${h(w.log)}</caption><thead><tr><th scope="col">${h(w.delivery)}</th><th scope="col">${h(w.eventId)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(w.state)}</th><th scope="col">${h(w.attempts)}</th><th scope="col">${h(w.responseStatus)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(w.noDeliveries)}</p>`;
-  return `<h2 id="log">${h(w.log)}</h2>${search}${table}`;
+    ? `<table><caption>${h(m.log)}</caption><thead><tr><th scope="col">${h(m.delivery)}</th><th scope="col">${h(m.eventId)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(m.state)}</th><th scope="col">${h(m.attempts)}</th><th scope="col">${h(m.responseStatus)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p>${h(m.noDeliveries)}</p>`;
+  return `<h2 id="log">${h(m.log)}</h2>${search}${table}`;
 }
 
 /** One endpoint: its settings, and (owners and developers) every action on it. */
 export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: boolean): string {
   const m = t(frame.lang);
-  const w = tw(frame.lang);
   const mode = frame.mode ?? 'test';
   const all = e.enabled_events.includes('*');
   const facts = `<dl>
   <dt>ID</dt><dd><code>${h(e.id)}</code></dd>
   <dt>${h(m.url)}</dt><dd><code>${h(e.url)}</code></dd>
   <dt>${h(m.status)}</dt><dd>${h(e.status)}</dd>
-  <dt>${h(w.failingSince)}</dt><dd>${h(e.failing_since ?? w.none)}</dd>
-  <dt>${h(w.events)}</dt><dd>${h(e.enabled_events.join(', '))}</dd>
-  <dt>${h(w.rotation)}</dt><dd>${h(e.rotation_started_at ? `${w.rotationOpen} ${e.rotation_expires_at ?? '—'}` : w.rotationNone)}</dd>
+  <dt>${h(m.failingSince)}</dt><dd>${h(e.failing_since ?? m.none)}</dd>
+  <dt>${h(m.enabledEvents)}</dt><dd>${h(e.enabled_events.join(', '))}</dd>
+  <dt>${h(m.rotation)}</dt><dd>${h(e.rotation_started_at ? `${m.rotationOpen} ${e.rotation_expires_at ?? '—'}` : m.rotationNone)}</dd>
   <dt>${h(m.created)}</dt><dd>${h(e.created_at)}</dd>
 </dl>
-<p><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang, { endpoint_id: e.id }))}#log">${h(w.log)}</a></p>`;
+<p><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang, { endpoint_id: e.id }))}#log">${h(m.log)}</a></p>`;
   if (!canChange) return page(frame, `${facts}${back(frame)}`);
   const checkbox = (value: string, label: string, checked: boolean) =>
     `<label><input type="checkbox" name="enabled_events" value="${h(value)}" data-list${checked ? ' checked' : ''}> ${h(label)}</label>`;
-  const events = `<fieldset><legend>${h(w.events)}</legend>${checkbox('*', w.allEvents, all)}${eventTypes
+  const events = `<fieldset><legend>${h(m.enabledEvents)}</legend>${checkbox('*', m.allEvents, all)}${eventTypes
     .map((type) => checkbox(type, type, !all && e.enabled_events.includes(type)))
     .join('')}</fieldset>`;
   const rotationChoices = [
-    ['3600', w.hour],
-    ['86400', w.day],
-    ['259200', w.threeDays],
-    ['604800', w.week],
+    ['3600', m.hour],
+    ['86400', m.oneDay],
+    ['259200', m.threeDays],
+    ['604800', m.week],
   ]
     .map(
       ([value, label]) =>
@@ -154,35 +152,35 @@ export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: bo
     .join('');
   const since = e.created_at;
   const actions = [
-    `<h2>${h(w.events)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}`, { button: w.saveEvents, done: w.eventsSaved }, events)}`,
-    `<h2>${h(w.secret)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}/reveal-secret`, { button: w.reveal, done: w.revealed, show: 'secret' })}`,
+    `<h2>${h(m.enabledEvents)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}`, { button: m.saveEvents, done: m.eventsSaved }, events)}`,
+    `<h2>${h(m.secret)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}/reveal-secret`, { button: m.reveal, done: m.revealed, show: 'secret' })}`,
     e.rotation_started_at
       ? actionForm(frame, `/webhook-endpoints/${e.id}/close-rotation`, {
-          button: w.closeRotation,
-          done: w.rotationClosed,
+          button: m.closeRotation,
+          done: m.rotationClosed,
         })
       : actionForm(
           frame,
           `/webhook-endpoints/${e.id}/rotate-secret`,
-          { button: w.rotate, done: w.rotated, show: 'secret' },
-          `<label>${h(w.rotateFor)} <select name="expires_in_seconds" data-number>${rotationChoices}</select></label>`,
+          { button: m.rotate, done: m.rotated, show: 'secret' },
+          `<label>${h(m.rotateFor)} <select name="expires_in_seconds" data-number>${rotationChoices}</select></label>`,
         ),
-    `<h2>${h(w.testEvent)}</h2>${actionForm(
+    `<h2>${h(m.testEvent)}</h2>${actionForm(
       frame,
       `/webhook-endpoints/${e.id}/send-test-event`,
-      { button: w.send, done: w.testSent, show: 'event_id' },
-      select('type', w.eventType, eventTypes, 'payment_intent.succeeded'),
-      `${w.send}: ${w.testEvent}`,
+      { button: m.send, done: m.testSent, show: 'event_id' },
+      select('type', m.eventType, eventTypes, 'payment_intent.succeeded'),
+      `${m.send}: ${m.testEvent}`,
     )}`,
-    `<h2>${h(w.resend)}</h2>${actionForm(
+    `<h2>${h(m.resend)}</h2>${actionForm(
       frame,
       `/webhook-endpoints/${e.id}/resend-failed`,
-      { button: w.resend, done: w.resent, show: 'queued' },
-      `<label>${h(w.since)} <input name="since" value="${h(since)}" required></label>`,
+      { button: m.resend, done: m.resent, show: 'queued' },
+      `<label>${h(m.since)} <input name="since" value="${h(since)}" required></label>`,
     )}`,
     `<h2>${h(m.status)}</h2>${
       e.status === 'disabled'
-        ? actionForm(frame, `/webhook-endpoints/${e.id}/enable`, { button: w.enable, done: w.enabled })
+        ? actionForm(frame, `/webhook-endpoints/${e.id}/enable`, { button: m.enable, done: m.enabled })
         : actionForm(frame, `/webhook-endpoints/${e.id}/disable`, { button: m.disable, done: m.disabled })
     }`,
   ];
@@ -190,7 +188,7 @@ export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: bo
 }
 
 function back(frame: PageFrame): string {
-  return `<p><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks`, frame.lang))}">${h(tw(frame.lang).backToWebhooks)}</a></p>`;
+  return `<p><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks`, frame.lang))}">${h(t(frame.lang).backToWebhooks)}</a></p>`;
 }
 
 function headerList(headers: Record<string, string> | null, none: string): string {
@@ -208,27 +206,26 @@ export function webhookDeliveryPage(
   canChange: boolean,
 ): string {
   const m = t(frame.lang);
-  const w = tw(frame.lang);
   const attempts = d.attempts
     .map(
-      (a) => `<section aria-label="${h(`${w.attempt} ${a.attempt_number}`)}">
-<h3>${h(`${w.attempt} ${a.attempt_number}`)}</h3>
+      (a) => `<section aria-label="${h(`${m.attempt} ${a.attempt_number}`)}">
+<h3>${h(`${m.attempt} ${a.attempt_number}`)}</h3>
 <dl>
-  <dt>${h(w.time)}</dt><dd>${h(a.attempted_at)}</dd>
-  <dt>${h(w.duration)}</dt><dd>${a.latency_ms}</dd>
-  <dt>${h(w.responseStatus)}</dt><dd>${h(a.status_code ?? w.none)}</dd>
-  <dt>${h(w.error)}</dt><dd>${h(a.error ?? w.none)}</dd>
+  <dt>${h(m.time)}</dt><dd>${h(a.attempted_at)}</dd>
+  <dt>${h(m.duration)}</dt><dd>${a.latency_ms}</dd>
+  <dt>${h(m.responseStatus)}</dt><dd>${h(a.status_code ?? m.none)}</dd>
+  <dt>${h(m.error)}</dt><dd>${h(a.error ?? m.none)}</dd>
 </dl>
-<h4>${h(w.requestHeaders)}</h4>${headerList(a.request_headers, w.none)}
-<h4>${h(w.responseHeaders)}</h4>${headerList(a.response_headers, w.none)}
-<h4>${h(w.responseBody)}</h4>${a.response_excerpt ? `<pre>${h(a.response_excerpt)}</pre>` : `<p>${h(w.none)}</p>`}
+<h4>${h(m.requestHeaders)}</h4>${headerList(a.request_headers, m.none)}
+<h4>${h(m.responseHeaders)}</h4>${headerList(a.response_headers, m.none)}
+<h4>${h(m.responseBody)}</h4>${a.response_excerpt ? `<pre>${h(a.response_excerpt)}</pre>` : `<p>${h(m.none)}</p>`}
 </section>`,
     )
     .join('');
   const retry = canChange
     ? actionForm(frame, `/webhook-deliveries/${d.id}/retry`, {
-        button: w.retry,
-        done: w.retried,
+        button: m.retry,
+        done: m.retried,
         show: 'status',
       })
     : '';
@@ -236,15 +233,15 @@ export function webhookDeliveryPage(
     frame,
     `<dl>
   <dt>ID</dt><dd><code>${h(d.id)}</code></dd>
-  <dt>${h(w.endpoint)}</dt><dd><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks/${d.endpoint_id}`, frame.lang))}"><code>${h(endpointUrl)}</code></a></dd>
-  <dt>${h(w.eventId)}</dt><dd><code>${h(d.event_id)}</code></dd>
+  <dt>${h(m.endpoint)}</dt><dd><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks/${d.endpoint_id}`, frame.lang))}"><code>${h(endpointUrl)}</code></a></dd>
+  <dt>${h(m.eventId)}</dt><dd><code>${h(d.event_id)}</code></dd>
   <dt>${h(m.type)}</dt><dd>${h(d.event_type)}</dd>
-  <dt>${h(w.state)}</dt><dd>${h(d.status)}</dd>
-  <dt>${h(w.nextAttempt)}</dt><dd>${h(d.next_attempt_at ?? w.none)}</dd>
+  <dt>${h(m.state)}</dt><dd>${h(d.status)}</dd>
+  <dt>${h(m.nextAttempt)}</dt><dd>${h(d.next_attempt_at ?? m.none)}</dd>
   <dt>${h(m.created)}</dt><dd>${h(d.created_at)}</dd>
 </dl>
 ${retry}
-<h2>${h(w.attempts)}</h2>${attempts || `<p>${h(w.none)}</p>`}
+<h2>${h(m.attempts)}</h2>${attempts || `<p>${h(m.none)}</p>`}
 ${back(frame)}`,
   );
 }

@@ -9,7 +9,7 @@ import { recordAudit } from '../../../app/dashboard/audit.ts';
 import { createApiKey } from '../../../app/merchants/create-merchant.ts';
 import { createdApiKeyResource } from '../../../app/resources/operator.ts';
 import { apiKeysPage } from '../../../dashboard/api-keys-page.ts';
-import { rt } from '../../../dashboard/i18n-rest.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import type { Queryable } from '../../../storage/db.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
@@ -107,7 +107,7 @@ export async function dashboardApiKeyRoutes(
     app,
     ctx,
     'api-keys',
-    (lang) => rt(lang).apiKeys,
+    (lang) => t(lang).apiKeys,
     async ({ found, mode, frame }) => {
       const keys = await listApiKeysOfTenant(ctx, {
         merchantId: found.user.merchant_id,

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { searchAudit } from '../../../app/dashboard/audit.ts';
-import { auditForbiddenPage, auditPage, auditTitle } from '../../../dashboard/audit-page.ts';
+import { auditForbiddenPage, auditPage } from '../../../dashboard/audit-page.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { frameFor, html, languageOf, signedIn } from './page-kit.ts';
@@ -19,7 +20,7 @@ export async function dashboardAuditPageRoutes(
     const lang = languageOf(request);
     const found = await signedIn(ctx, request, reply, lang);
     if (!found) return reply;
-    const frame = frameFor(lang, '/dashboard/audit', auditTitle(lang), 'test', found);
+    const frame = frameFor(lang, '/dashboard/audit', t(lang).auditLog, 'test', found);
     if (!roleAllows(found.user.role, 'administer')) return html(reply, auditForbiddenPage(frame), 403);
     const text = (value: unknown) =>
       typeof value === 'string' && value !== '' ? value.slice(0, 254) : undefined;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { listClients } from '../../../app/clients/client-telemetry.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { clientsPage } from '../../../dashboard/clients-page.ts';
-import { rt } from '../../../dashboard/i18n-rest.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { modePage } from './page-kit.ts';
 
@@ -29,7 +29,7 @@ export async function dashboardClientRoutes(
     app,
     ctx,
     'clients',
-    (lang) => rt(lang).clients,
+    (lang) => t(lang).clients,
     async ({ found, mode, frame }) =>
       clientsPage(
         frame,

@@ -8,7 +8,7 @@ import { registerEmbedDomain } from '../../../app/embed-domains/register-embed-d
 import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { embedDomainsPage } from '../../../dashboard/embed-domains-page.ts';
-import { rt } from '../../../dashboard/i18n-rest.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import type { Queryable } from '../../../storage/db.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
@@ -79,7 +79,7 @@ export async function dashboardEmbedDomainRoutes(
     if (!found) return reply;
     const mode = text(request.query, 'mode') === 'live' ? 'live' : 'test';
     const domains = (await embedDomainsOf(ctx.db, found.user.merchant_id)).map(embedDomainResource);
-    const frame = frameFor(lang, '/dashboard/embed-domains', rt(lang).embedDomains, mode, found);
+    const frame = frameFor(lang, '/dashboard/embed-domains', t(lang).embedDomains, mode, found);
     return html(reply, embedDomainsPage(frame, domains, roleAllows(found.user.role, 'operate')));
   });
 }

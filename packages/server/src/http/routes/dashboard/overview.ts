@@ -3,7 +3,7 @@ import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { dashboardOverview } from '../../../app/dashboard/overview.ts';
-import { rt } from '../../../dashboard/i18n-rest.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import { overviewPage } from '../../../dashboard/overview-page.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { modePage } from './page-kit.ts';
@@ -31,7 +31,7 @@ export async function dashboardOverviewRoutes(
     app,
     ctx,
     'overview',
-    (lang) => rt(lang).overview,
+    (lang) => t(lang).overview,
     async ({ found, mode, frame }) =>
       overviewPage(
         frame,

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard/accounts.ts';
 import { endpointsNeedingAttention } from '../../../app/webhooks/list-endpoints-needing-attention.ts';
-import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
-import { DASHBOARD_CSP, href, type PageFrame } from '../../../dashboard/layout.ts';
+import { type Language, pickLanguage, t } from '../../../dashboard/i18n.ts';
+import { DASHBOARD_CSP, type PageFrame } from '../../../dashboard/layout.ts';
+import { href } from '../../../dashboard/navigation.ts';
 import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
 
 export type Mode = 'test' | 'live';
@@ -82,17 +83,8 @@ export function frameFor(
 
 /** The frame of the team and webhooks pages, titled by the path. */
 export function frameOf(lang: Language, path: string, mode: Mode, found: SignedIn): PageFrame {
-  const titles = {
-    en: { team: 'Team', webhooks: 'Webhooks' },
-    es: { team: 'Equipo', webhooks: 'Webhooks' },
-  };
-  return frameFor(
-    lang,
-    path,
-    path.endsWith('/team') ? titles[lang].team : titles[lang].webhooks,
-    mode,
-    found,
-  );
+  const m = t(lang);
+  return frameFor(lang, path, path.endsWith('/team') ? m.team : m.webhooks, mode, found);
 }
 
 /**

@@ -4,7 +4,7 @@ import { listAudit } from '../../../app/dashboard/audit.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
-import { href } from '../../../dashboard/layout.ts';
+import { href } from '../../../dashboard/navigation.ts';
 import { acceptInvitationPage, signInPage, teamPage } from '../../../dashboard/pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';

@@ -9,7 +9,7 @@ import {
   startTotpEnrolment,
   totpStatus,
 } from '../../../app/dashboard/totp.ts';
-import { rt } from '../../../dashboard/i18n-rest.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import { totpPage } from '../../../dashboard/totp-page.ts';
 import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { frameFor, html, languageOf, signedIn, text } from './page-kit.ts';
@@ -73,7 +73,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const mode = text(request.query, 'mode') === 'live' ? 'live' : 'test';
     const { enabled } = await totpStatus(ctx, found.user.id);
     const pending = enabled ? null : await pendingEnrolment(ctx, found.user);
-    const frame = frameFor(lang, '/dashboard/account', rt(lang).secondFactor, mode, found);
+    const frame = frameFor(lang, '/dashboard/account', t(lang).secondFactor, mode, found);
     return html(reply, totpPage(frame, { enabled, pending }));
   });
 }

@@ -19,7 +19,7 @@ import type { Operation } from './operations.ts';
  * payment search and export, API keys, embedding domains, second factor and client telemetry.
  * Kept in their own table so that `operations` takes them with one spread.
  */
-export const dashboardRestOperations = {
+export const dashboardSettingsAndReportsOperations = {
   dashboardOverview: {
     method: 'GET',
     path: '/dashboard/api/v1/{mode}/overview',
