@@ -24,19 +24,7 @@ import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
-import { dashboardApiKeyRoutes } from './routes/dashboard/api-keys.ts';
-import { dashboardAuditPageRoutes } from './routes/dashboard/audit-page.ts';
-import { dashboardClientRoutes } from './routes/dashboard/clients.ts';
-import { dashboardEmbedDomainRoutes } from './routes/dashboard/embed-domains.ts';
-import { dashboardOverviewRoutes } from './routes/dashboard/overview.ts';
-import { dashboardPageRoutes } from './routes/dashboard/pages.ts';
-import { dashboardPaymentSearchRoutes } from './routes/dashboard/payment-search.ts';
-import { dashboardPaymentRoutes } from './routes/dashboard/payments.ts';
-import { dashboardSessionRoutes } from './routes/dashboard/session.ts';
-import { dashboardTeamRoutes } from './routes/dashboard/team.ts';
-import { dashboardTeamChangeRoutes } from './routes/dashboard/team-changes.ts';
-import { dashboardTotpRoutes } from './routes/dashboard/totp.ts';
-import { dashboardWebhookRoutes } from './routes/dashboard/webhooks.ts';
+import { dashboardRoutes } from './routes/dashboard/routes.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
@@ -155,21 +143,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   await app.register(dashboardInvitationAdminRoutes, { ctx });
-  await app.register(dashboardSessionRoutes, { ctx });
-  await app.register(dashboardTeamRoutes, { ctx });
-  await app.register(dashboardPaymentRoutes, { ctx });
-  await app.register(dashboardWebhookRoutes, { ctx });
-  await app.register(dashboardPageRoutes, { ctx });
-  // The rest of the back office (overview, search and export, keys, domains, second factor, clients).
-  await app.register(dashboardOverviewRoutes, { ctx });
-  await app.register(dashboardPaymentSearchRoutes, { ctx });
-  await app.register(dashboardApiKeyRoutes, { ctx });
-  await app.register(dashboardEmbedDomainRoutes, { ctx });
-  await app.register(dashboardTotpRoutes, { ctx });
-  await app.register(dashboardClientRoutes, { ctx });
-  // The team page's changes (dash3).
-  await app.register(dashboardTeamChangeRoutes, { ctx });
-  await app.register(dashboardAuditPageRoutes, { ctx });
+  await app.register(dashboardRoutes, { ctx });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

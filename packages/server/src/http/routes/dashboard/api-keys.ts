@@ -5,15 +5,13 @@ import { listApiKeysOfTenant } from '../../../app/api-keys/list-api-keys.ts';
 import { revokeApiKey } from '../../../app/api-keys/revoke-api-key.ts';
 import { rollApiKey } from '../../../app/api-keys/roll-api-key.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { recordAudit } from '../../../app/dashboard/audit.ts';
+import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { createApiKey } from '../../../app/merchants/create-merchant.ts';
 import { createdApiKeyResource } from '../../../app/resources/operator.ts';
 import { apiKeysPage } from '../../../dashboard/api-keys-page.ts';
-import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
-import type { Queryable } from '../../../storage/db.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { modePage } from './page-kit.ts';
+import { scopeOf } from './scope.ts';
 
 /**
  * API keys of the signed-in user's merchant in the switch's mode: list, create, roll (with a
@@ -25,26 +23,11 @@ export async function dashboardApiKeyRoutes(
 ): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  function audited(user: { id: string; merchant_id: string }, livemode: boolean, action: string) {
-    return (tx: Queryable, target: string) =>
-      recordAudit(tx, ctx.clock.now(), {
-        merchantId: user.merchant_id,
-        userId: user.id,
-        action,
-        target,
-        livemode,
-      });
-  }
-
   const list = operations.dashboardListApiKeys;
   api.get(
     routePath(list),
     { schema: { params: list.params, response: responseSchemas(list) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const { user } = dashboardCallerOf(request);
-      const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
-      return { object: 'list' as const, data: await listApiKeysOfTenant(ctx, scope) };
-    },
+    async (request) => ({ object: 'list' as const, data: await listApiKeysOfTenant(ctx, scopeOf(request)) }),
   );
 
   const create = operations.dashboardCreateApiKey;
@@ -55,13 +38,12 @@ export async function dashboardApiKeyRoutes(
       config: { dashboard: 'operate' },
     },
     async (request, reply) => {
-      const { user } = dashboardCallerOf(request);
-      const livemode = request.params.mode === 'live';
+      const scope = scopeOf(request);
       const created = await createApiKey(
         ctx,
-        user.merchant_id,
-        { livemode, kind: request.body.kind, permissions: request.body.permissions ?? null },
-        audited(user, livemode, 'api_key.created'),
+        scope.merchantId,
+        { livemode: scope.livemode, kind: request.body.kind, permissions: request.body.permissions ?? null },
+        auditDashboardAction(ctx, scope, 'api_key.created'),
       );
       return reply.code(201).send(createdApiKeyResource(created));
     },
@@ -75,12 +57,12 @@ export async function dashboardApiKeyRoutes(
       config: { dashboard: 'operate' },
     },
     async (request, reply) => {
-      const { user } = dashboardCallerOf(request);
-      const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
+      const scope = scopeOf(request);
+      const audit = auditDashboardAction(ctx, scope, 'api_key.rolled');
       const rolled = await rollApiKey(ctx, request.params.id, {
         scope,
         graceSeconds: request.body?.expires_in_seconds ?? 0,
-        audit: (tx) => audited(user, scope.livemode, 'api_key.rolled')(tx, request.params.id),
+        audit: (tx) => audit(tx, request.params.id),
       });
       return reply.code(201).send(rolled);
     },
@@ -94,26 +76,13 @@ export async function dashboardApiKeyRoutes(
       config: { dashboard: 'operate' },
     },
     async (request) => {
-      const { user } = dashboardCallerOf(request);
-      const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
-      return revokeApiKey(ctx, request.params.id, {
-        scope,
-        audit: (tx) => audited(user, scope.livemode, 'api_key.revoked')(tx, request.params.id),
-      });
+      const scope = scopeOf(request);
+      const audit = auditDashboardAction(ctx, scope, 'api_key.revoked');
+      return revokeApiKey(ctx, request.params.id, { scope, audit: (tx) => audit(tx, request.params.id) });
     },
   );
 
-  modePage(
-    app,
-    ctx,
-    'api-keys',
-    (lang) => t(lang).apiKeys,
-    async ({ found, mode, frame }) => {
-      const keys = await listApiKeysOfTenant(ctx, {
-        merchantId: found.user.merchant_id,
-        livemode: mode === 'live',
-      });
-      return apiKeysPage(frame, keys, roleAllows(found.user.role, 'operate'));
-    },
+  modePage(app, ctx, 'api-keys', 'apiKeys', async ({ scope, frame }) =>
+    apiKeysPage(frame, await listApiKeysOfTenant(ctx, scope), roleAllows(scope.role, 'operate')),
   );
 }

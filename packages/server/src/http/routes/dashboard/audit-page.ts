@@ -5,7 +5,7 @@ import { auditForbiddenPage, auditPage } from '../../../dashboard/audit-page.ts'
 import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { frameFor, html, languageOf, signedIn } from './page-kit.ts';
+import { dashboardPage, html } from './page-kit.ts';
 
 type AuditPageQuery = Partial<
   Record<'cursor' | 'action' | 'user_email' | 'created_gte' | 'created_lt', string>
@@ -16,12 +16,10 @@ export async function dashboardAuditPageRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  app.get<{ Querystring: AuditPageQuery }>('/dashboard/audit', async (request, reply) => {
-    const lang = languageOf(request);
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const frame = frameFor(lang, '/dashboard/audit', t(lang).auditLog, 'test', found);
-    if (!roleAllows(found.user.role, 'administer')) return html(reply, auditForbiddenPage(frame), 403);
+  type Route = { Querystring: AuditPageQuery };
+  dashboardPage<Route>(app, ctx, '/dashboard/audit', async (request, reply, { scope, frame: frameOf }) => {
+    const frame = await frameOf('/dashboard/audit', t(scope.locale).auditLog);
+    if (!roleAllows(scope.role, 'administer')) return html(reply, auditForbiddenPage(frame), 403);
     const text = (value: unknown) =>
       typeof value === 'string' && value !== '' ? value.slice(0, 254) : undefined;
     const filters = {
@@ -32,7 +30,7 @@ export async function dashboardAuditPageRoutes(
     };
     const cursor = text(request.query.cursor);
     try {
-      const result = await searchAudit(ctx, found.user.merchant_id, {
+      const result = await searchAudit(ctx, scope.merchantId, {
         ...filters,
         ...(cursor ? { cursor } : {}),
       });

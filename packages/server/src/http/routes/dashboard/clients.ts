@@ -4,9 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { listClients } from '../../../app/clients/client-telemetry.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { clientsPage } from '../../../dashboard/clients-page.ts';
-import { t } from '../../../dashboard/i18n.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { modePage } from './page-kit.ts';
+import { scopeOf } from './scope.ts';
 
 /** The clients page: which Paygate client libraries and versions called the API, per mode. */
 export async function dashboardClientRoutes(
@@ -18,22 +17,10 @@ export async function dashboardClientRoutes(
   api.get(
     routePath(op),
     { schema: { params: op.params, response: responseSchemas(op) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const { user } = dashboardCallerOf(request);
-      const scope = { merchantId: user.merchant_id, livemode: request.params.mode === 'live' };
-      return { object: 'list' as const, data: await listClients(ctx, scope) };
-    },
+    async (request) => ({ object: 'list' as const, data: await listClients(ctx, scopeOf(request)) }),
   );
 
-  modePage(
-    app,
-    ctx,
-    'clients',
-    (lang) => t(lang).clients,
-    async ({ found, mode, frame }) =>
-      clientsPage(
-        frame,
-        await listClients(ctx, { merchantId: found.user.merchant_id, livemode: mode === 'live' }),
-      ),
+  modePage(app, ctx, 'clients', 'clients', async ({ scope, frame }) =>
+    clientsPage(frame, await listClients(ctx, scope)),
   );
 }

@@ -3,10 +3,9 @@ import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { dashboardOverview } from '../../../app/dashboard/overview.ts';
-import { t } from '../../../dashboard/i18n.ts';
 import { overviewPage } from '../../../dashboard/overview-page.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { modePage } from './page-kit.ts';
+import { scopeOf } from './scope.ts';
 
 /** The overview: the API and the page, both from `dashboardOverview`. */
 export async function dashboardOverviewRoutes(
@@ -18,24 +17,10 @@ export async function dashboardOverviewRoutes(
   api.get(
     routePath(op),
     { schema: { params: op.params, response: responseSchemas(op) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const { user } = dashboardCallerOf(request);
-      return dashboardOverview(ctx, {
-        merchantId: user.merchant_id,
-        livemode: request.params.mode === 'live',
-      });
-    },
+    async (request) => dashboardOverview(ctx, scopeOf(request)),
   );
 
-  modePage(
-    app,
-    ctx,
-    'overview',
-    (lang) => t(lang).overview,
-    async ({ found, mode, frame }) =>
-      overviewPage(
-        frame,
-        await dashboardOverview(ctx, { merchantId: found.user.merchant_id, livemode: mode === 'live' }),
-      ),
+  modePage(app, ctx, 'overview', 'overview', async ({ scope, frame }) =>
+    overviewPage(frame, await dashboardOverview(ctx, scope)),
   );
 }

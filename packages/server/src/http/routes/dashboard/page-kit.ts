@@ -1,19 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { resolveSession } from '../../../app/dashboard/accounts.ts';
 import { endpointsNeedingAttention } from '../../../app/webhooks/list-endpoints-needing-attention.ts';
-import { type Language, pickLanguage, t } from '../../../dashboard/i18n.ts';
+import { type Messages, t } from '../../../dashboard/i18n.ts';
 import { DASHBOARD_CSP, type PageFrame } from '../../../dashboard/layout.ts';
-import { href } from '../../../dashboard/navigation.ts';
-import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
-
-export type Mode = 'test' | 'live';
-export const isMode = (value: string): value is Mode => value === 'test' || value === 'live';
-
-export type SignedIn = NonNullable<Awaited<ReturnType<typeof resolveSession>>> & {
-  /** The webhook endpoints of the page's mode that need attention (the banner on every page). */
-  attention: NonNullable<PageFrame['attention']>;
-};
+import { type DashboardScope, scopeOf } from './scope.ts';
 
 /** A page answer: the strict CSP, never cached, never sniffed. */
 export function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
@@ -34,77 +24,70 @@ export function text(query: unknown, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-export function languageOf(request: FastifyRequest): Language {
-  return pickLanguage(request.query, request.headers['accept-language']);
+/** What a page's handler gets: the request's scope and the frame every page is drawn in. */
+export interface PageStart {
+  scope: DashboardScope;
+  /** The frame of `path` titled `title`; the title of the list a page belongs to by default. */
+  frame: (path: string, title: string) => Promise<PageFrame>;
 }
 
 /**
- * The live session of the page's cookie, with the webhook endpoints of the page's mode that need
- * attention; without a session the browser is sent to sign in (and null answered).
+ * Registers a page for a signed-in user at `url`. Its start (language, mode, sign-in) is the
+ * dashboard's request start (scope.ts); the handler gets the scope and a frame maker.
  */
-export async function signedIn(
+export function dashboardPage<Route extends RouteGenericInterface = RouteGenericInterface>(
+  app: FastifyInstance,
   ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  lang: Language,
-): Promise<SignedIn | null> {
-  const sessionId = request.cookies[SESSION_COOKIE];
-  const found = sessionId ? await resolveSession(ctx, sessionId) : null;
-  if (!found) {
-    await reply.redirect(href('/dashboard/sign-in', lang), 303);
-    return null;
-  }
-  const params = request.params as { mode?: unknown } | undefined;
-  const scope = { merchantId: found.user.merchant_id, livemode: params?.mode === 'live' };
+  url: string,
+  handler: (request: FastifyRequest<Route>, reply: FastifyReply, start: PageStart) => Promise<FastifyReply>,
+): void {
+  app.get(url, { config: { dashboardPage: true } }, async (request, reply) => {
+    const scope = scopeOf(request);
+    // The page's own params and query types: a page has no schema, so Fastify cannot infer them.
+    const typed = request as FastifyRequest<Route>;
+    await handler(typed, reply, { scope, frame: (path, title) => pageFrame(ctx, scope, path, title) });
+    return reply;
+  });
+}
+
+/**
+ * The frame of a signed-in page: its language, mode, title and session, and the banner of the
+ * mode's webhook endpoints that need attention.
+ */
+async function pageFrame(
+  ctx: AppContext,
+  scope: DashboardScope,
+  path: string,
+  title: string,
+): Promise<PageFrame> {
   const attention = (await endpointsNeedingAttention(ctx, scope)).map((e) => ({
     id: e.id,
     url: e.url,
     status: e.status,
   }));
-  return { ...found, attention };
-}
-
-export function frameFor(
-  lang: Language,
-  path: string,
-  title: string,
-  mode: Mode,
-  found: SignedIn,
-): PageFrame {
   return {
-    lang,
+    lang: scope.locale,
     path,
-    mode,
+    mode: scope.mode,
     title,
-    session: { email: found.user.email, role: found.user.role, csrfToken: found.session.csrf_token },
-    attention: found.attention,
+    session: { email: scope.user.email, role: scope.role, csrfToken: scope.csrfToken },
+    attention,
   };
 }
 
-/** The frame of the team and webhooks pages, titled by the path. */
-export function frameOf(lang: Language, path: string, mode: Mode, found: SignedIn): PageFrame {
-  const m = t(lang);
-  return frameFor(lang, path, path.endsWith('/team') ? m.team : m.webhooks, mode, found);
-}
-
 /**
- * Registers `GET /dashboard/:mode/<name>`: a page of one mode for a signed-in user (others are
- * sent to sign in), framed with its title, its body rendered by `render`.
+ * Registers `GET /dashboard/:mode/<name>`: a page of one mode, titled from the catalogue, its
+ * body rendered by `render`.
  */
 export function modePage(
   app: FastifyInstance,
   ctx: AppContext,
   name: string,
-  titleOf: (lang: Language) => string,
-  render: (page: { found: SignedIn; mode: Mode; frame: PageFrame }) => Promise<string>,
+  title: keyof Messages,
+  render: (page: { scope: DashboardScope; frame: PageFrame }) => Promise<string>,
 ): void {
-  app.get<{ Params: { mode: string } }>(`/dashboard/:mode/${name}`, async (request, reply) => {
-    const lang = languageOf(request);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const frame = frameFor(lang, `/dashboard/${mode}/${name}`, titleOf(lang), mode, found);
-    return html(reply, await render({ found, mode, frame }));
+  dashboardPage(app, ctx, `/dashboard/:mode/${name}`, async (_request, reply, { scope, frame }) => {
+    const framed = await frame(`/dashboard/${scope.mode}/${name}`, t(scope.locale)[title]);
+    return html(reply, await render({ scope, frame: framed }));
   });
 }

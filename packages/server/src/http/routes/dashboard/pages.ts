@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listAudit } from '../../../app/dashboard/audit.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
+import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
 import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
-import { pickLanguage } from '../../../dashboard/i18n.ts';
+import { pickLanguage, t } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { acceptInvitationPage, signInPage, teamPage } from '../../../dashboard/pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
-import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
-import { frameOf, html, signedIn } from './page-kit.ts';
+import { dashboardPage, html } from './page-kit.ts';
 
 /**
  * The back office's pages, rendered on the server from the same use cases the dashboard API
@@ -39,23 +39,13 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     html(reply, acceptInvitationPage(pickLanguage(request.query, request.headers['accept-language']))),
   );
 
-  app.get('/dashboard/team', async (request, reply) => {
-    const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const merchantId = found.user.merchant_id;
-    const users = (await listUsersOfMerchant(ctx.db, merchantId)).map((u) => ({
-      id: u.id,
-      email: u.email,
-      role: u.role,
-      created_at: u.created_at.toISOString(),
-    }));
-    const owner = roleAllows(found.user.role, 'administer');
+  dashboardPage(app, ctx, '/dashboard/team', async (_request, reply, { scope, frame }) => {
+    const { merchantId } = scope;
+    const users = await listTeamMembers(ctx, merchantId);
+    const owner = roleAllows(scope.role, 'administer');
     const audit = owner ? await listAudit(ctx, merchantId) : null;
     const invitations = owner ? await pendingInvitations(ctx, merchantId) : null;
-    return html(
-      reply,
-      teamPage(frameOf(lang, '/dashboard/team', 'test', found), { users, audit, invitations }),
-    );
+    const framed = await frame('/dashboard/team', t(scope.locale).team);
+    return html(reply, teamPage(framed, { users, audit, invitations }));
   });
 }

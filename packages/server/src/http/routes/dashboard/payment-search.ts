@@ -15,9 +15,8 @@ import {
 } from '../../../dashboard/payments-pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
-import type { TenantScope } from '../../../domain/tenant.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
-import { frameFor, html, isMode, languageOf, signedIn, text } from './page-kit.ts';
+import { dashboardPage, html, text } from './page-kit.ts';
+import { scopeOf } from './scope.ts';
 
 const FILTER_FIELDS = [
   'id',
@@ -65,11 +64,6 @@ export async function dashboardPaymentSearchRoutes(
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const scopeOf = (merchantId: string, mode: 'test' | 'live'): TenantScope => ({
-    merchantId,
-    livemode: mode === 'live',
-  });
-
   const search = operations.dashboardSearchPayments;
   api.get(
     routePath(search),
@@ -78,7 +72,7 @@ export async function dashboardPaymentSearchRoutes(
       config: { dashboard: 'read' },
     },
     async (request) => {
-      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      const scope = scopeOf(request);
       const found = await searchPayments(ctx, scope, request.query);
       return {
         object: 'list' as const,
@@ -103,8 +97,8 @@ export async function dashboardPaymentSearchRoutes(
       config: { dashboard: 'read' },
     },
     async (request, reply) => {
-      const { mode } = request.params;
-      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, mode);
+      const scope = scopeOf(request);
+      const { mode } = scope;
       const csv = exportPaymentsCsv(ctx, scope, request.query);
       const stamp = ctx.clock.now().toISOString().slice(0, 19).replaceAll(':', '');
       return reply
@@ -121,18 +115,13 @@ export async function dashboardPaymentSearchRoutes(
     routePath(detail),
     { schema: { params: detail.params, response: responseSchemas(detail) }, config: { dashboard: 'read' } },
     async (request) => {
-      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      const scope = scopeOf(request);
       return paymentDetail(ctx, scope, request.params.id);
     },
   );
 
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/payments', async (request, reply) => {
-    const lang = languageOf(request);
-    const { mode } = request.params;
-    if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const frame = frameFor(lang, `/dashboard/${mode}/payments`, t(lang).payments, mode, found);
+  dashboardPage(app, ctx, '/dashboard/:mode/payments', async (request, reply, { scope, frame: frameOf }) => {
+    const frame = await frameOf(`/dashboard/${scope.mode}/payments`, t(scope.locale).payments);
     const filter: PaymentsPageFilter = {};
     for (const field of FILTER_FIELDS) {
       const value = text(request.query, field);
@@ -140,7 +129,7 @@ export async function dashboardPaymentSearchRoutes(
     }
     try {
       const query = queryOfPage(filter, text(request.query, 'cursor'));
-      const result = await searchPayments(ctx, scopeOf(found.user.merchant_id, mode), query);
+      const result = await searchPayments(ctx, scope, query);
       const intents = result.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' }));
       return html(reply, paymentsSearchPage(frame, filter, { intents, nextCursor: result.nextCursor }));
     } catch (error) {
@@ -149,17 +138,15 @@ export async function dashboardPaymentSearchRoutes(
     }
   });
 
-  app.get<{ Params: { mode: string; id: string } }>(
+  dashboardPage<{ Params: { id: string } }>(
+    app,
+    ctx,
     '/dashboard/:mode/payments/:id',
-    async (request, reply) => {
-      const lang = languageOf(request);
-      const { mode, id } = request.params;
-      if (!isMode(mode)) return reply.code(404).type('text/plain').send('not found');
-      const found = await signedIn(ctx, request, reply, lang);
-      if (!found) return reply;
-      const shown = await paymentDetail(ctx, scopeOf(found.user.merchant_id, mode), id);
-      const frame = frameFor(lang, `/dashboard/${mode}/payments/${id}`, shown.payment_intent.id, mode, found);
-      return html(reply, paymentDetailPage(frame, shown, roleAllows(found.user.role, 'operate')));
+    async (request, reply, { scope, frame: frameOf }) => {
+      const { id } = request.params;
+      const shown = await paymentDetail(ctx, scope, id);
+      const frame = await frameOf(`/dashboard/${scope.mode}/payments/${id}`, shown.payment_intent.id);
+      return html(reply, paymentDetailPage(frame, shown, roleAllows(scope.role, 'operate')));
     },
   );
 }

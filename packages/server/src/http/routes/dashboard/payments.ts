@@ -2,20 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { recordAudit } from '../../../app/dashboard/audit.ts';
+import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { retrievePaymentIntent } from '../../../app/payments/retrieve-payment-intent.ts';
 import { createRefund } from '../../../app/refunds/create-refund.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { listTransactions } from '../../../app/transactions/list-transactions.ts';
-import type { TenantScope } from '../../../domain/tenant.ts';
 import { idempotentRequestOf, sendIdempotentAnswer } from '../../declare-route.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
 import { listBody } from '../v1/transactions.ts';
-
-/** The signed-in user's merchant, in the mode the path names (the test/live switch). */
-function scopeOf(merchantId: string, mode: 'test' | 'live'): TenantScope {
-  return { merchantId, livemode: mode === 'live' };
-}
+import { scopeOf } from './scope.ts';
 
 /**
  * Payments: the list, one payment, a refund. Each calls the use case the public API calls, with
@@ -35,7 +29,7 @@ export async function dashboardPaymentRoutes(
       config: { dashboard: 'read' },
     },
     async (request, reply) => {
-      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      const scope = scopeOf(request);
       const page = await listTransactions(ctx, scope, request.query);
       return reply.type('application/json; charset=utf-8').send(listBody(page));
     },
@@ -49,7 +43,7 @@ export async function dashboardPaymentRoutes(
       config: { dashboard: 'read' },
     },
     async (request) => {
-      const scope = scopeOf(dashboardCallerOf(request).user.merchant_id, request.params.mode);
+      const scope = scopeOf(request);
       // The event view: no client_secret, which the back office has no use for.
       return paymentIntentResource(await retrievePaymentIntent(ctx, scope, request.params.id), {
         kind: 'event',
@@ -65,18 +59,10 @@ export async function dashboardPaymentRoutes(
       config: { dashboard: 'operate' },
     },
     async (request, reply) => {
-      const { user } = dashboardCallerOf(request);
-      const scope = scopeOf(user.merchant_id, request.params.mode);
+      const scope = scopeOf(request);
+      const audit = auditDashboardAction(ctx, scope, 'refund.created');
       const idempotent = idempotentRequestOf(request, reply, scope);
-      const answer = await createRefund(ctx, idempotent, request.body, (tx, refund) =>
-        recordAudit(tx, ctx.clock.now(), {
-          merchantId: user.merchant_id,
-          userId: user.id,
-          action: 'refund.created',
-          target: refund.id,
-          livemode: scope.livemode,
-        }),
-      );
+      const answer = await createRefund(ctx, idempotent, request.body, (tx, refund) => audit(tx, refund.id));
       return sendIdempotentAnswer(reply, answer);
     },
   );

@@ -3,10 +3,13 @@ import { operations, responseSchemas, routePath } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard/accounts.ts';
-import type { DashboardUserRow, SessionRow } from '../../../storage/repositories/dashboard-users.ts';
+import type { DashboardRole } from '../../../domain/dashboard-roles.ts';
 import { dashboardCallerOf, SESSION_COOKIE, sessionCookieOptions } from '../../plugins/dashboard-auth.ts';
 
-function sessionBody(user: DashboardUserRow, session: Pick<SessionRow, 'csrf_token' | 'expires_at'>) {
+function sessionBody(
+  user: { id: string; email: string; role: DashboardRole; merchant_id: string },
+  session: { csrf_token: string; expires_at: Date },
+) {
   return {
     object: 'dashboard_session' as const,
     user: { id: user.id, email: user.email, role: user.role, merchant_id: user.merchant_id },

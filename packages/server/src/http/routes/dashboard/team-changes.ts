@@ -6,7 +6,7 @@ import { changeUserRole } from '../../../app/dashboard/change-user-role.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { removeUser } from '../../../app/dashboard/remove-user.ts';
 import { revokeInvitation } from '../../../app/dashboard/revoke-invitation.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
+import { scopeOf } from './scope.ts';
 
 /** The team page's changes (owners only): roles, removal, pending invitations. */
 export async function dashboardTeamChangeRoutes(
@@ -23,14 +23,8 @@ export async function dashboardTeamChangeRoutes(
       config: { dashboard: 'administer' },
     },
     async (request) => {
-      const { user } = dashboardCallerOf(request);
-      const member = await changeUserRole(
-        ctx,
-        user.merchant_id,
-        user.id,
-        request.params.id,
-        request.body.role,
-      );
+      const { merchantId, user } = scopeOf(request);
+      const member = await changeUserRole(ctx, merchantId, user.id, request.params.id, request.body.role);
       return {
         object: 'dashboard_user' as const,
         id: member.id,
@@ -49,8 +43,8 @@ export async function dashboardTeamChangeRoutes(
       config: { dashboard: 'administer' },
     },
     async (request) => {
-      const { user } = dashboardCallerOf(request);
-      const removed = await removeUser(ctx, user.merchant_id, user.id, request.params.id);
+      const { merchantId, user } = scopeOf(request);
+      const removed = await removeUser(ctx, merchantId, user.id, request.params.id);
       return {
         object: 'dashboard_user' as const,
         id: removed.id,
@@ -68,7 +62,7 @@ export async function dashboardTeamChangeRoutes(
     },
     async (request) => ({
       object: 'list' as const,
-      data: await pendingInvitations(ctx, dashboardCallerOf(request).user.merchant_id),
+      data: await pendingInvitations(ctx, scopeOf(request).merchantId),
     }),
   );
 
@@ -77,8 +71,8 @@ export async function dashboardTeamChangeRoutes(
     routePath(revoke),
     { schema: { body: revoke.body, response: responseSchemas(revoke) }, config: { dashboard: 'administer' } },
     async (request) => {
-      const { user } = dashboardCallerOf(request);
-      const revoked = await revokeInvitation(ctx, user.merchant_id, user.id, request.body.email);
+      const { merchantId, user } = scopeOf(request);
+      const revoked = await revokeInvitation(ctx, merchantId, user.id, request.body.email);
       return { object: 'invitation_revocation' as const, email: revoked.email, revoked: revoked.revoked };
     },
   );

@@ -4,9 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard/accounts.ts';
 import { searchAudit } from '../../../app/dashboard/audit.ts';
-import { pickLanguage } from '../../../dashboard/i18n.ts';
-import { listUsersOfMerchant } from '../../../storage/repositories/dashboard-users.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
+import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
+import { scopeOf } from './scope.ts';
 
 /** The team page: users, invitations (owners), the audit log (owners). */
 export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -17,9 +16,8 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     routePath(invite),
     { schema: { body: invite.body, response: responseSchemas(invite) }, config: { dashboard: 'administer' } },
     async (request, reply) => {
-      const { user } = dashboardCallerOf(request);
-      const lang = pickLanguage(request.query, request.headers['accept-language']);
-      const invitation = await inviteUser(ctx, user.merchant_id, request.body, user.id, lang);
+      const scope = scopeOf(request);
+      const invitation = await inviteUser(ctx, scope.merchantId, request.body, scope.user.id, scope.locale);
       return reply.code(201).send({
         object: 'dashboard_invitation',
         email: invitation.email,
@@ -34,18 +32,10 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
   api.get(
     routePath(operations.dashboardListUsers),
     { schema: { response: responseSchemas(operations.dashboardListUsers) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const users = await listUsersOfMerchant(ctx.db, dashboardCallerOf(request).user.merchant_id);
-      return {
-        object: 'list' as const,
-        data: users.map((u) => ({
-          id: u.id,
-          email: u.email,
-          role: u.role,
-          created_at: u.created_at.toISOString(),
-        })),
-      };
-    },
+    async (request) => ({
+      object: 'list' as const,
+      data: await listTeamMembers(ctx, scopeOf(request).merchantId),
+    }),
   );
 
   api.get(
@@ -59,7 +49,7 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     },
     async (request) => ({
       object: 'list' as const,
-      ...(await searchAudit(ctx, dashboardCallerOf(request).user.merchant_id, request.query)),
+      ...(await searchAudit(ctx, scopeOf(request).merchantId, request.query)),
     }),
   );
 }

@@ -11,8 +11,8 @@ import {
 } from '../../../app/dashboard/totp.ts';
 import { t } from '../../../dashboard/i18n.ts';
 import { totpPage } from '../../../dashboard/totp-page.ts';
-import { dashboardCallerOf } from '../../plugins/dashboard-auth.ts';
-import { frameFor, html, languageOf, signedIn, text } from './page-kit.ts';
+import { dashboardPage, html } from './page-kit.ts';
+import { scopeOf } from './scope.ts';
 
 /**
  * The signed-in user's own second factor. Every role may manage its own (action `read`: nothing
@@ -27,7 +27,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
     { schema: { response: responseSchemas(status) }, config: { dashboard: 'read' } },
     async (request) => ({
       object: 'totp' as const,
-      ...(await totpStatus(ctx, dashboardCallerOf(request).user.id)),
+      ...(await totpStatus(ctx, scopeOf(request).user.id)),
     }),
   );
 
@@ -36,7 +36,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
     routePath(enrol),
     { schema: { response: responseSchemas(enrol) }, config: { dashboard: 'read' } },
     async (request) => {
-      const started = await startTotpEnrolment(ctx, dashboardCallerOf(request).user);
+      const started = await startTotpEnrolment(ctx, scopeOf(request).user);
       return {
         object: 'totp_enrolment' as const,
         secret: started.secret,
@@ -51,7 +51,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
     routePath(confirm),
     { schema: { body: confirm.body, response: responseSchemas(confirm) }, config: { dashboard: 'read' } },
     async (request) => {
-      const done = await confirmTotpEnrolment(ctx, dashboardCallerOf(request).user, request.body.code);
+      const done = await confirmTotpEnrolment(ctx, scopeOf(request).user, request.body.code);
       return { object: 'totp' as const, enabled: true, recovery_codes: done.recoveryCodes };
     },
   );
@@ -61,19 +61,15 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
     routePath(disable),
     { schema: { body: disable.body, response: responseSchemas(disable) }, config: { dashboard: 'read' } },
     async (request) => {
-      await disableTotp(ctx, dashboardCallerOf(request).user, request.body.code);
+      await disableTotp(ctx, scopeOf(request).user, request.body.code);
       return { object: 'totp' as const, enabled: false };
     },
   );
 
-  app.get('/dashboard/account', async (request, reply) => {
-    const lang = languageOf(request);
-    const found = await signedIn(ctx, request, reply, lang);
-    if (!found) return reply;
-    const mode = text(request.query, 'mode') === 'live' ? 'live' : 'test';
-    const { enabled } = await totpStatus(ctx, found.user.id);
-    const pending = enabled ? null : await pendingEnrolment(ctx, found.user);
-    const frame = frameFor(lang, '/dashboard/account', t(lang).secondFactor, mode, found);
-    return html(reply, totpPage(frame, { enabled, pending }));
+  dashboardPage(app, ctx, '/dashboard/account', async (_request, reply, { scope, frame }) => {
+    const { enabled } = await totpStatus(ctx, scope.user.id);
+    const pending = enabled ? null : await pendingEnrolment(ctx, scope.user);
+    const framed = await frame('/dashboard/account', t(scope.locale).secondFactor);
+    return html(reply, totpPage(framed, { enabled, pending }));
   });
 }

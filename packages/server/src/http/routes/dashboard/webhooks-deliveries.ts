@@ -7,7 +7,8 @@ import { tenantDelivery } from '../../../app/webhooks/endpoint-lookups.ts';
 import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { createWebhookSender } from '../../../webhooks/sender.ts';
-import { onOwn, webhookScopeOf } from './webhooks.ts';
+import { scopeOf } from './scope.ts';
+import { onOwn } from './webhooks.ts';
 
 /**
  * The delivery log: search, one delivery's attempts, a manual retry. A retry is attempted from
@@ -29,7 +30,7 @@ export async function dashboardWebhookDeliveryRoutes(
       config: { dashboard: 'read' },
     },
     async (request) => {
-      const found = await searchDeliveryLog(ctx, webhookScopeOf(request, request.params.mode), {
+      const found = await searchDeliveryLog(ctx, scopeOf(request), {
         endpointId: request.query.endpoint_id,
         eventId: request.query.event_id,
         eventType: request.query.event_type,
@@ -48,9 +49,7 @@ export async function dashboardWebhookDeliveryRoutes(
       config: { dashboard: 'read' },
     },
     async (request) =>
-      webhookDeliveryResource(
-        await tenantDelivery(ctx, webhookScopeOf(request, request.params.mode), request.params.id),
-      ),
+      webhookDeliveryResource(await tenantDelivery(ctx, scopeOf(request), request.params.id)),
   );
 
   const retry = operations.dashboardRetryWebhookDelivery;
@@ -62,7 +61,7 @@ export async function dashboardWebhookDeliveryRoutes(
         await onOwn(
           ctx,
           request,
-          request.params,
+          request.params.id,
           (scope, id) => tenantDelivery(ctx, scope, id),
           'webhook_delivery.retried',
           () => retryDelivery(ctx, sender, request.params.id, request.log),

@@ -15,7 +15,8 @@ import {
 import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
-import { onOwn, webhookScopeOf } from './webhooks.ts';
+import { scopeOf } from './scope.ts';
+import { onOwn } from './webhooks.ts';
 
 /**
  * One endpoint's actions on the webhooks page. Each checks that the endpoint is the caller's
@@ -36,8 +37,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       schema: { params: retrieve.params, response: responseSchemas(retrieve) },
       config: { dashboard: 'read' },
     },
-    async (request) =>
-      webhookEndpointResource(await own(webhookScopeOf(request, request.params.mode), request.params.id)),
+    async (request) => webhookEndpointResource(await own(scopeOf(request), request.params.id)),
   );
 
   const update = operations.dashboardUpdateWebhookEndpoint;
@@ -49,7 +49,7 @@ export async function dashboardWebhookEndpointActionRoutes(
     },
     async (request) =>
       webhookEndpointResource(
-        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.updated', () =>
+        await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.updated', () =>
           updateWebhookEndpoint(ctx, request.params.id, {
             url: request.body.url,
             enabledEvents: request.body.enabled_events,
@@ -64,7 +64,7 @@ export async function dashboardWebhookEndpointActionRoutes(
     { schema: { params: enable.params, response: responseSchemas(enable) }, config: operate },
     async (request) =>
       webhookEndpointResource(
-        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.enabled', () =>
+        await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.enabled', () =>
           enableEndpoint(ctx, request.params.id),
         ),
       ),
@@ -75,8 +75,13 @@ export async function dashboardWebhookEndpointActionRoutes(
     routePath(reveal),
     { schema: { params: reveal.params, response: responseSchemas(reveal) }, config: operate },
     async (request, reply) => {
-      const secret = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.secret_revealed', () =>
-        revealWebhookSecret(ctx, webhookScopeOf(request, request.params.mode), request.params.id),
+      const secret = await onOwn(
+        ctx,
+        request,
+        request.params.id,
+        own,
+        'webhook_endpoint.secret_revealed',
+        () => revealWebhookSecret(ctx, scopeOf(request), request.params.id),
       );
       reply.header('cache-control', 'no-store');
       return { object: 'webhook_endpoint_secret' as const, endpoint_id: request.params.id, secret };
@@ -94,7 +99,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       const { endpoint, secret } = await onOwn(
         ctx,
         request,
-        request.params,
+        request.params.id,
         own,
         'webhook_endpoint.rotation_opened',
         () =>
@@ -113,7 +118,7 @@ export async function dashboardWebhookEndpointActionRoutes(
     { schema: { params: close.params, response: responseSchemas(close) }, config: operate },
     async (request) =>
       webhookEndpointResource(
-        await onOwn(ctx, request, request.params, own, 'webhook_endpoint.rotation_closed', () =>
+        await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.rotation_closed', () =>
           closeWebhookRotation(ctx, request.params.id),
         ),
       ),
@@ -127,7 +132,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       config: operate,
     },
     async (request) => {
-      const queued = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.failed_resent', () =>
+      const queued = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.failed_resent', () =>
         resendFailedDeliveries(ctx, request.params.id, request.body.since),
       );
       return { object: 'webhook_resend' as const, endpoint_id: request.params.id, queued };
@@ -142,7 +147,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       config: operate,
     },
     async (request) => {
-      const sent = await onOwn(ctx, request, request.params, own, 'webhook_endpoint.test_event_sent', () =>
+      const sent = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.test_event_sent', () =>
         sendTestWebhookEvent(ctx, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
       );
       return {

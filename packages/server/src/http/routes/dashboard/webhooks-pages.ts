@@ -1,11 +1,11 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
 import { tenantDelivery, tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
-import { pickLanguage } from '../../../dashboard/i18n.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import {
   type DeliveryLogFilter,
   webhookDeliveryPage,
@@ -13,8 +13,9 @@ import {
   webhooksPage,
 } from '../../../dashboard/webhooks-pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
-import type { DeliveryStatus } from '../../../storage/repositories/webhook-deliveries.ts';
-import { frameOf, html, isMode, signedIn, text } from './page-kit.ts';
+import { dashboardPage, html, text } from './page-kit.ts';
+
+type DeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 
 const isStatus = (value: string): value is DeliveryStatus =>
   (webhookDeliveryStatuses as readonly string[]).includes(value);
@@ -28,35 +29,12 @@ function filterProblem(filter: DeliveryLogFilter): string | null {
   return null;
 }
 
-/**
- * The language, mode and signed-in user of a webhooks page; null once the reply is sent (404 for
- * a mode that is neither test nor live, else the redirect to sign-in).
- */
-async function pageCaller(
-  ctx: AppContext,
-  request: FastifyRequest<{ Params: { mode: string } }>,
-  reply: FastifyReply,
-) {
-  const lang = pickLanguage(request.query, request.headers['accept-language']);
-  const { mode } = request.params;
-  if (!isMode(mode)) {
-    await reply.code(404).type('text/plain').send('not found');
-    return null;
-  }
-  const found = await signedIn(ctx, request, reply, lang);
-  if (!found) return null;
-  return { lang, mode, found, scope: { merchantId: found.user.merchant_id, livemode: mode === 'live' } };
-}
-
 /** The webhooks pages: endpoints and the delivery log, one endpoint, one delivery. */
 export async function dashboardWebhookPageRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  app.get<{ Params: { mode: string } }>('/dashboard/:mode/webhooks', async (request, reply) => {
-    const signed = await pageCaller(ctx, request, reply);
-    if (!signed) return reply;
-    const { lang, mode, found, scope } = signed;
+  dashboardPage(app, ctx, '/dashboard/:mode/webhooks', async (request, reply, { scope, frame: frameOf }) => {
     const endpoints = (await listTenantWebhookEndpoints(ctx, scope)).map((e) => webhookEndpointResource(e));
     const filter: DeliveryLogFilter = {
       endpoint_id: text(request.query, 'endpoint_id'),
@@ -78,51 +56,45 @@ export async function dashboardWebhookPageRoutes(
             })
           ).map(webhookDeliveryResource),
         };
-    const frame = frameOf(lang, `/dashboard/${mode}/webhooks`, mode, found);
+    const frame = await frameOf(`/dashboard/${scope.mode}/webhooks`, t(scope.locale).webhooks);
     return html(
       reply,
-      webhooksPage(frame, endpoints, roleAllows(found.user.role, 'operate'), log),
+      webhooksPage(frame, endpoints, roleAllows(scope.role, 'operate'), log),
       problem ? 400 : 200,
     );
   });
 
-  app.get<{ Params: { mode: string; id: string } }>(
+  dashboardPage<{ Params: { id: string } }>(
+    app,
+    ctx,
     '/dashboard/:mode/webhooks/:id',
-    async (request, reply) => {
-      const signed = await pageCaller(ctx, request, reply);
-      if (!signed) return reply;
-      const { lang, mode, found, scope } = signed;
+    async (request, reply, { scope, frame: frameOf }) => {
       const { id } = request.params;
       const endpoint = await tenantEndpoint(ctx, scope, id);
-      const frame = frameOf(lang, `/dashboard/${mode}/webhooks/${id}`, mode, found);
+      const frame = await frameOf(`/dashboard/${scope.mode}/webhooks/${id}`, endpoint.url);
       return html(
         reply,
-        webhookEndpointPage(
-          { ...frame, title: endpoint.url },
-          webhookEndpointResource(endpoint),
-          roleAllows(found.user.role, 'operate'),
-        ),
+        webhookEndpointPage(frame, webhookEndpointResource(endpoint), roleAllows(scope.role, 'operate')),
       );
     },
   );
 
-  app.get<{ Params: { mode: string; id: string } }>(
+  dashboardPage<{ Params: { id: string } }>(
+    app,
+    ctx,
     '/dashboard/:mode/webhooks/deliveries/:id',
-    async (request, reply) => {
-      const signed = await pageCaller(ctx, request, reply);
-      if (!signed) return reply;
-      const { lang, mode, found, scope } = signed;
+    async (request, reply, { scope, frame: frameOf }) => {
       const { id } = request.params;
       const delivery = await tenantDelivery(ctx, scope, id);
       const endpoint = await tenantEndpoint(ctx, scope, delivery.delivery.endpointId);
-      const frame = frameOf(lang, `/dashboard/${mode}/webhooks/deliveries/${id}`, mode, found);
+      const frame = await frameOf(`/dashboard/${scope.mode}/webhooks/deliveries/${id}`, id);
       return html(
         reply,
         webhookDeliveryPage(
-          { ...frame, title: id },
+          frame,
           webhookDeliveryResource(delivery),
           endpoint.url,
-          roleAllows(found.user.role, 'operate'),
+          roleAllows(scope.role, 'operate'),
         ),
       );
     },

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { dashboardApiKeyRoutes } from './api-keys.ts';
+import { dashboardAuditPageRoutes } from './audit-page.ts';
+import { dashboardClientRoutes } from './clients.ts';
+import { dashboardEmbedDomainRoutes } from './embed-domains.ts';
+import { dashboardOverviewRoutes } from './overview.ts';
+import { dashboardPageRoutes } from './pages.ts';
+import { dashboardPaymentSearchRoutes } from './payment-search.ts';
+import { dashboardPaymentRoutes } from './payments.ts';
+import { startDashboardRequest } from './scope.ts';
+import { dashboardSessionRoutes } from './session.ts';
+import { dashboardTeamRoutes } from './team.ts';
+import { dashboardTeamChangeRoutes } from './team-changes.ts';
+import { dashboardTotpRoutes } from './totp.ts';
+import { dashboardWebhookRoutes } from './webhooks.ts';
+
+/**
+ * The back office: its JSON API and its pages. Every signed-in request starts the same way
+ * (scope.ts), once, before its handler; the handlers read the result with `scopeOf`.
+ */
+export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  app.decorateRequest('dashboardScope', null);
+  app.addHook('preHandler', startDashboardRequest(ctx));
+  for (const routes of [
+    dashboardSessionRoutes,
+    dashboardTeamRoutes,
+    dashboardPaymentRoutes,
+    dashboardWebhookRoutes,
+    dashboardPageRoutes,
+    dashboardOverviewRoutes,
+    dashboardPaymentSearchRoutes,
+    dashboardApiKeyRoutes,
+    dashboardEmbedDomainRoutes,
+    dashboardTotpRoutes,
+    dashboardClientRoutes,
+    dashboardTeamChangeRoutes,
+    dashboardAuditPageRoutes,
+  ]) {
+    await app.register(routes, { ctx });
+  }
+}
