@@ -1,9 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import { listClients } from '../../../app/clients/client-telemetry.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { clientsPage } from '../../../dashboard/clients-page.ts';
+import { route } from '../../declare-route.ts';
 import { modePage } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
@@ -12,13 +12,10 @@ export async function dashboardClientRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const op = operations.dashboardListClients;
-  api.get(
-    routePath(op),
-    { schema: { params: op.params, response: responseSchemas(op) }, config: { dashboard: 'read' } },
-    async (request) => ({ object: 'list' as const, data: await listClients(ctx, scopeOf(request)) }),
-  );
+  route(app, operations.dashboardListClients, async (request) => ({
+    object: 'list' as const,
+    data: await listClients(ctx, scopeOf(request)),
+  }));
 
   modePage(app, ctx, 'clients', 'clients', async ({ scope, frame }) =>
     clientsPage(frame, await listClients(ctx, scope)),

@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
@@ -10,6 +9,7 @@ import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { embedDomainsPage } from '../../../dashboard/embed-domains-page.ts';
 import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
+import { route } from '../../declare-route.ts';
 import { dashboardPage, html } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
@@ -18,52 +18,34 @@ export async function dashboardEmbedDomainRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // Embedding domains serve both modes: their audit entries name none.
   const audited = (request: FastifyRequest, action: string) => {
     const { merchantId, user } = scopeOf(request);
     return auditDashboardAction(ctx, { merchantId, user }, action);
   };
 
-  const list = operations.dashboardListEmbedDomains;
-  api.get(
-    routePath(list),
-    { schema: { response: responseSchemas(list) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const rows = await embedDomainsOf(ctx.db, scopeOf(request).merchantId);
-      return { object: 'list' as const, data: rows.map(embedDomainResource) };
-    },
-  );
+  route(app, operations.dashboardListEmbedDomains, async (request) => {
+    const rows = await embedDomainsOf(ctx.db, scopeOf(request).merchantId);
+    return { object: 'list' as const, data: rows.map(embedDomainResource) };
+  });
 
-  const add = operations.dashboardAddEmbedDomain;
-  api.post(
-    routePath(add),
-    {
-      schema: { body: add.body, response: responseSchemas(add) },
-      config: { dashboard: 'operate' },
-    },
-    async (request, reply) => {
-      const { domain, created } = await registerEmbedDomain(
-        ctx,
-        scopeOf(request).merchantId,
-        request.body.origin,
-        audited(request, 'embed_domain.added'),
-      );
-      return reply.code(created ? 201 : 200).send(embedDomainResource(domain));
-    },
-  );
+  route(app, operations.dashboardAddEmbedDomain, async (request, reply) => {
+    const { domain, created } = await registerEmbedDomain(
+      ctx,
+      scopeOf(request).merchantId,
+      request.body.origin,
+      audited(request, 'embed_domain.added'),
+    );
+    return reply.code(created ? 201 : 200).send(embedDomainResource(domain));
+  });
 
-  const remove = operations.dashboardRemoveEmbedDomain;
-  api.post(
-    routePath(remove),
-    { schema: { body: remove.body, response: responseSchemas(remove) }, config: { dashboard: 'operate' } },
-    async (request) =>
-      removeEmbedDomain(
-        ctx,
-        scopeOf(request).merchantId,
-        request.body.origin,
-        audited(request, 'embed_domain.removed'),
-      ),
+  route(app, operations.dashboardRemoveEmbedDomain, async (request) =>
+    removeEmbedDomain(
+      ctx,
+      scopeOf(request).merchantId,
+      request.body.origin,
+      audited(request, 'embed_domain.removed'),
+    ),
   );
 
   dashboardPage(app, ctx, '/dashboard/embed-domains', async (_request, reply, { scope, frame }) => {

@@ -1,8 +1,6 @@
 import { Readable } from 'node:stream';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, type PaymentSearchQuery, responseSchemas, routePath } from '@paygate/contract';
+import { operations, type PaymentSearchQuery } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import type { AppContext } from '../../../app/context.ts';
 import { paymentDetail } from '../../../app/payments/payment-detail.ts';
 import { exportPaymentsCsv, searchPayments } from '../../../app/payments/search-payments.ts';
@@ -15,6 +13,7 @@ import {
 } from '../../../dashboard/payments-pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
+import { route } from '../../declare-route.ts';
 import { dashboardPage, html, text } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
@@ -63,62 +62,36 @@ export async function dashboardPaymentSearchRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const search = operations.dashboardSearchPayments;
-  api.get(
-    routePath(search),
-    {
-      schema: { params: search.params, querystring: search.querystring, response: responseSchemas(search) },
-      config: { dashboard: 'read' },
-    },
-    async (request) => {
-      const scope = scopeOf(request);
-      const found = await searchPayments(ctx, scope, request.query);
-      return {
-        object: 'list' as const,
-        data: found.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' })),
-        has_more: found.hasMore,
-        next_cursor: found.nextCursor,
-      };
-    },
-  );
+  route(app, operations.dashboardSearchPayments, async (request) => {
+    const scope = scopeOf(request);
+    const found = await searchPayments(ctx, scope, request.query);
+    return {
+      object: 'list' as const,
+      data: found.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' })),
+      has_more: found.hasMore,
+      next_cursor: found.nextCursor,
+    };
+  });
 
-  const exportOp = operations.dashboardExportPayments;
-  // Registered without the TypeBox provider: the answer is a stream of CSV text, not the JSON its
-  // schema types (the schema is there for the OpenAPI document and the route table).
-  app.get<{ Params: { mode: 'test' | 'live' }; Querystring: Static<typeof exportOp.querystring> }>(
-    routePath(exportOp),
-    {
-      schema: {
-        params: exportOp.params,
-        querystring: exportOp.querystring,
-        response: responseSchemas(exportOp),
-      },
-      config: { dashboard: 'read' },
-    },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      const { mode } = scope;
-      const csv = exportPaymentsCsv(ctx, scope, request.query);
-      const stamp = ctx.clock.now().toISOString().slice(0, 19).replaceAll(':', '');
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="payments-${mode}-${stamp}.csv"`)
-        .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(Readable.from(csv));
-    },
-  );
+  // The answer is a stream of CSV text, which Fastify sends as it is (the schema is there for the
+  // OpenAPI document and the route table).
+  route(app, operations.dashboardExportPayments, async (request, reply) => {
+    const scope = scopeOf(request);
+    const { mode } = scope;
+    const csv = exportPaymentsCsv(ctx, scope, request.query);
+    const stamp = ctx.clock.now().toISOString().slice(0, 19).replaceAll(':', '');
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="payments-${mode}-${stamp}.csv"`)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(Readable.from(csv));
+  });
 
-  const detail = operations.dashboardPaymentDetail;
-  api.get(
-    routePath(detail),
-    { schema: { params: detail.params, response: responseSchemas(detail) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const scope = scopeOf(request);
-      return paymentDetail(ctx, scope, request.params.id);
-    },
-  );
+  route(app, operations.dashboardPaymentDetail, async (request) => {
+    const scope = scopeOf(request);
+    return paymentDetail(ctx, scope, request.params.id);
+  });
 
   dashboardPage(app, ctx, '/dashboard/:mode/payments', async (request, reply, { scope, frame: frameOf }) => {
     const frame = await frameOf(`/dashboard/${scope.mode}/payments`, t(scope.locale).payments);

@@ -1,55 +1,34 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard/accounts.ts';
 import { searchAudit } from '../../../app/dashboard/audit.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
+import { route } from '../../declare-route.ts';
 import { scopeOf } from './scope.ts';
 
 /** The team page: users, invitations (owners), the audit log (owners). */
 export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  route(app, operations.dashboardInviteUser, async (request, reply) => {
+    const scope = scopeOf(request);
+    const invitation = await inviteUser(ctx, scope.merchantId, request.body, scope.user.id, scope.locale);
+    return reply.code(201).send({
+      object: 'dashboard_invitation',
+      email: invitation.email,
+      role: invitation.role,
+      expires_at: invitation.expiresAt.toISOString(),
+      token: invitation.token,
+      accept_url: invitation.acceptUrl,
+    });
+  });
 
-  const invite = operations.dashboardInviteUser;
-  api.post(
-    routePath(invite),
-    { schema: { body: invite.body, response: responseSchemas(invite) }, config: { dashboard: 'administer' } },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      const invitation = await inviteUser(ctx, scope.merchantId, request.body, scope.user.id, scope.locale);
-      return reply.code(201).send({
-        object: 'dashboard_invitation',
-        email: invitation.email,
-        role: invitation.role,
-        expires_at: invitation.expiresAt.toISOString(),
-        token: invitation.token,
-        accept_url: invitation.acceptUrl,
-      });
-    },
-  );
+  route(app, operations.dashboardListUsers, async (request) => ({
+    object: 'list' as const,
+    data: await listTeamMembers(ctx, scopeOf(request).merchantId),
+  }));
 
-  api.get(
-    routePath(operations.dashboardListUsers),
-    { schema: { response: responseSchemas(operations.dashboardListUsers) }, config: { dashboard: 'read' } },
-    async (request) => ({
-      object: 'list' as const,
-      data: await listTeamMembers(ctx, scopeOf(request).merchantId),
-    }),
-  );
-
-  api.get(
-    routePath(operations.dashboardAuditLog),
-    {
-      schema: {
-        querystring: operations.dashboardAuditLog.querystring,
-        response: responseSchemas(operations.dashboardAuditLog),
-      },
-      config: { dashboard: 'administer' },
-    },
-    async (request) => ({
-      object: 'list' as const,
-      ...(await searchAudit(ctx, scopeOf(request).merchantId, request.query)),
-    }),
-  );
+  route(app, operations.dashboardAuditLog, async (request) => ({
+    object: 'list' as const,
+    ...(await searchAudit(ctx, scopeOf(request).merchantId, request.query)),
+  }));
 }

@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import {
@@ -11,6 +10,7 @@ import {
 } from '../../../app/dashboard/totp.ts';
 import { t } from '../../../dashboard/i18n.ts';
 import { totpPage } from '../../../dashboard/totp-page.ts';
+import { route } from '../../declare-route.ts';
 import { dashboardPage, html } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
@@ -19,52 +19,30 @@ import { scopeOf } from './scope.ts';
  * of the merchant changes); each change still needs the CSRF token, and turning it off a code.
  */
 export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  route(app, operations.dashboardTotpStatus, async (request) => ({
+    object: 'totp' as const,
+    ...(await totpStatus(ctx, scopeOf(request).user.id)),
+  }));
 
-  const status = operations.dashboardTotpStatus;
-  api.get(
-    routePath(status),
-    { schema: { response: responseSchemas(status) }, config: { dashboard: 'read' } },
-    async (request) => ({
-      object: 'totp' as const,
-      ...(await totpStatus(ctx, scopeOf(request).user.id)),
-    }),
-  );
+  route(app, operations.dashboardTotpEnrol, async (request) => {
+    const started = await startTotpEnrolment(ctx, scopeOf(request).user);
+    return {
+      object: 'totp_enrolment' as const,
+      secret: started.secret,
+      otpauth_uri: started.otpauthUri,
+      qr_svg: started.qrSvg,
+    };
+  });
 
-  const enrol = operations.dashboardTotpEnrol;
-  api.post(
-    routePath(enrol),
-    { schema: { response: responseSchemas(enrol) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const started = await startTotpEnrolment(ctx, scopeOf(request).user);
-      return {
-        object: 'totp_enrolment' as const,
-        secret: started.secret,
-        otpauth_uri: started.otpauthUri,
-        qr_svg: started.qrSvg,
-      };
-    },
-  );
+  route(app, operations.dashboardTotpConfirm, async (request) => {
+    const done = await confirmTotpEnrolment(ctx, scopeOf(request).user, request.body.code);
+    return { object: 'totp' as const, enabled: true, recovery_codes: done.recoveryCodes };
+  });
 
-  const confirm = operations.dashboardTotpConfirm;
-  api.post(
-    routePath(confirm),
-    { schema: { body: confirm.body, response: responseSchemas(confirm) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const done = await confirmTotpEnrolment(ctx, scopeOf(request).user, request.body.code);
-      return { object: 'totp' as const, enabled: true, recovery_codes: done.recoveryCodes };
-    },
-  );
-
-  const disable = operations.dashboardTotpDisable;
-  api.post(
-    routePath(disable),
-    { schema: { body: disable.body, response: responseSchemas(disable) }, config: { dashboard: 'read' } },
-    async (request) => {
-      await disableTotp(ctx, scopeOf(request).user, request.body.code);
-      return { object: 'totp' as const, enabled: false };
-    },
-  );
+  route(app, operations.dashboardTotpDisable, async (request) => {
+    await disableTotp(ctx, scopeOf(request).user, request.body.code);
+    return { object: 'totp' as const, enabled: false };
+  });
 
   dashboardPage(app, ctx, '/dashboard/account', async (_request, reply, { scope, frame }) => {
     const { enabled } = await totpStatus(ctx, scope.user.id);

@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
@@ -7,6 +6,7 @@ import { tenantDelivery } from '../../../app/webhooks/endpoint-lookups.ts';
 import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { createWebhookSender } from '../../../webhooks/sender.ts';
+import { route } from '../../declare-route.ts';
 import { scopeOf } from './scope.ts';
 import { onOwn } from './webhooks.ts';
 
@@ -18,54 +18,34 @@ export async function dashboardWebhookDeliveryRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const sender = createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback });
   app.addHook('onClose', () => sender.close());
 
-  const search = operations.dashboardSearchWebhookDeliveries;
-  api.get(
-    routePath(search),
-    {
-      schema: { params: search.params, querystring: search.querystring, response: responseSchemas(search) },
-      config: { dashboard: 'read' },
-    },
-    async (request) => {
-      const found = await searchDeliveryLog(ctx, scopeOf(request), {
-        endpointId: request.query.endpoint_id,
-        eventId: request.query.event_id,
-        eventType: request.query.event_type,
-        status: request.query.status,
-        limit: request.query.limit,
-      });
-      return { object: 'list' as const, data: found.map(webhookDeliveryResource) };
-    },
+  route(app, operations.dashboardSearchWebhookDeliveries, async (request) => {
+    const found = await searchDeliveryLog(ctx, scopeOf(request), {
+      endpointId: request.query.endpoint_id,
+      eventId: request.query.event_id,
+      eventType: request.query.event_type,
+      status: request.query.status,
+      limit: request.query.limit,
+    });
+    return { object: 'list' as const, data: found.map(webhookDeliveryResource) };
+  });
+
+  route(app, operations.dashboardRetrieveWebhookDelivery, async (request) =>
+    webhookDeliveryResource(await tenantDelivery(ctx, scopeOf(request), request.params.id)),
   );
 
-  const retrieve = operations.dashboardRetrieveWebhookDelivery;
-  api.get(
-    routePath(retrieve),
-    {
-      schema: { params: retrieve.params, response: responseSchemas(retrieve) },
-      config: { dashboard: 'read' },
-    },
-    async (request) =>
-      webhookDeliveryResource(await tenantDelivery(ctx, scopeOf(request), request.params.id)),
-  );
-
-  const retry = operations.dashboardRetryWebhookDelivery;
-  api.post(
-    routePath(retry),
-    { schema: { params: retry.params, response: responseSchemas(retry) }, config: { dashboard: 'operate' } },
-    async (request) =>
-      webhookDeliveryResource(
-        await onOwn(
-          ctx,
-          request,
-          request.params.id,
-          (scope, id) => tenantDelivery(ctx, scope, id),
-          'webhook_delivery.retried',
-          () => retryDelivery(ctx, sender, request.params.id, request.log),
-        ),
+  route(app, operations.dashboardRetryWebhookDelivery, async (request) =>
+    webhookDeliveryResource(
+      await onOwn(
+        ctx,
+        request,
+        request.params.id,
+        (scope, id) => tenantDelivery(ctx, scope, id),
+        'webhook_delivery.retried',
+        () => retryDelivery(ctx, sender, request.params.id, request.log),
       ),
+    ),
   );
 }

@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
@@ -15,6 +14,7 @@ import {
 import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
+import { route } from '../../declare-route.ts';
 import { scopeOf } from './scope.ts';
 import { onOwn } from './webhooks.ts';
 
@@ -26,136 +26,79 @@ export async function dashboardWebhookEndpointActionRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const own = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
-  const operate = { dashboard: 'operate' as const };
 
-  const retrieve = operations.dashboardRetrieveWebhookEndpoint;
-  api.get(
-    routePath(retrieve),
-    {
-      schema: { params: retrieve.params, response: responseSchemas(retrieve) },
-      config: { dashboard: 'read' },
-    },
-    async (request) => webhookEndpointResource(await own(scopeOf(request), request.params.id)),
+  route(app, operations.dashboardRetrieveWebhookEndpoint, async (request) =>
+    webhookEndpointResource(await own(scopeOf(request), request.params.id)),
   );
 
-  const update = operations.dashboardUpdateWebhookEndpoint;
-  api.post(
-    routePath(update),
-    {
-      schema: { params: update.params, body: update.body, response: responseSchemas(update) },
-      config: operate,
-    },
-    async (request) =>
-      webhookEndpointResource(
-        await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.updated', () =>
-          updateWebhookEndpoint(ctx, request.params.id, {
-            url: request.body.url,
-            enabledEvents: request.body.enabled_events,
-          }),
-        ),
+  route(app, operations.dashboardUpdateWebhookEndpoint, async (request) =>
+    webhookEndpointResource(
+      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.updated', () =>
+        updateWebhookEndpoint(ctx, request.params.id, {
+          url: request.body.url,
+          enabledEvents: request.body.enabled_events,
+        }),
       ),
+    ),
   );
 
-  const enable = operations.dashboardEnableWebhookEndpoint;
-  api.post(
-    routePath(enable),
-    { schema: { params: enable.params, response: responseSchemas(enable) }, config: operate },
-    async (request) =>
-      webhookEndpointResource(
-        await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.enabled', () =>
-          enableEndpoint(ctx, request.params.id),
-        ),
+  route(app, operations.dashboardEnableWebhookEndpoint, async (request) =>
+    webhookEndpointResource(
+      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.enabled', () =>
+        enableEndpoint(ctx, request.params.id),
       ),
+    ),
   );
 
-  const reveal = operations.dashboardRevealWebhookSecret;
-  api.post(
-    routePath(reveal),
-    { schema: { params: reveal.params, response: responseSchemas(reveal) }, config: operate },
-    async (request, reply) => {
-      const secret = await onOwn(
-        ctx,
-        request,
-        request.params.id,
-        own,
-        'webhook_endpoint.secret_revealed',
-        () => revealWebhookSecret(ctx, scopeOf(request), request.params.id),
-      );
-      reply.header('cache-control', 'no-store');
-      return { object: 'webhook_endpoint_secret' as const, endpoint_id: request.params.id, secret };
-    },
-  );
+  route(app, operations.dashboardRevealWebhookSecret, async (request, reply) => {
+    const secret = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.secret_revealed', () =>
+      revealWebhookSecret(ctx, scopeOf(request), request.params.id),
+    );
+    reply.header('cache-control', 'no-store');
+    return { object: 'webhook_endpoint_secret' as const, endpoint_id: request.params.id, secret };
+  });
 
-  const rotate = operations.dashboardRotateWebhookSecret;
-  api.post(
-    routePath(rotate),
-    {
-      schema: { params: rotate.params, body: rotate.body, response: responseSchemas(rotate) },
-      config: operate,
-    },
-    async (request, reply) => {
-      const { endpoint, secret } = await onOwn(
-        ctx,
-        request,
-        request.params.id,
-        own,
-        'webhook_endpoint.rotation_opened',
-        () =>
-          rotateWebhookSecret(ctx, request.params.id, {
-            expiresInSeconds: request.body?.expires_in_seconds ?? DEFAULT_ROTATION_SECONDS,
-          }),
-      );
-      reply.header('cache-control', 'no-store');
-      return webhookEndpointResource(endpoint, secret);
-    },
-  );
+  route(app, operations.dashboardRotateWebhookSecret, async (request, reply) => {
+    const { endpoint, secret } = await onOwn(
+      ctx,
+      request,
+      request.params.id,
+      own,
+      'webhook_endpoint.rotation_opened',
+      () =>
+        rotateWebhookSecret(ctx, request.params.id, {
+          expiresInSeconds: request.body?.expires_in_seconds ?? DEFAULT_ROTATION_SECONDS,
+        }),
+    );
+    reply.header('cache-control', 'no-store');
+    return webhookEndpointResource(endpoint, secret);
+  });
 
-  const close = operations.dashboardCloseWebhookRotation;
-  api.post(
-    routePath(close),
-    { schema: { params: close.params, response: responseSchemas(close) }, config: operate },
-    async (request) =>
-      webhookEndpointResource(
-        await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.rotation_closed', () =>
-          closeWebhookRotation(ctx, request.params.id),
-        ),
+  route(app, operations.dashboardCloseWebhookRotation, async (request) =>
+    webhookEndpointResource(
+      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.rotation_closed', () =>
+        closeWebhookRotation(ctx, request.params.id),
       ),
+    ),
   );
 
-  const resend = operations.dashboardResendFailedWebhooks;
-  api.post(
-    routePath(resend),
-    {
-      schema: { params: resend.params, body: resend.body, response: responseSchemas(resend) },
-      config: operate,
-    },
-    async (request) => {
-      const queued = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.failed_resent', () =>
-        resendFailedDeliveries(ctx, request.params.id, request.body.since),
-      );
-      return { object: 'webhook_resend' as const, endpoint_id: request.params.id, queued };
-    },
-  );
+  route(app, operations.dashboardResendFailedWebhooks, async (request) => {
+    const queued = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.failed_resent', () =>
+      resendFailedDeliveries(ctx, request.params.id, request.body.since),
+    );
+    return { object: 'webhook_resend' as const, endpoint_id: request.params.id, queued };
+  });
 
-  const sendTest = operations.dashboardSendTestWebhookEvent;
-  api.post(
-    routePath(sendTest),
-    {
-      schema: { params: sendTest.params, body: sendTest.body, response: responseSchemas(sendTest) },
-      config: operate,
-    },
-    async (request) => {
-      const sent = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.test_event_sent', () =>
-        sendTestWebhookEvent(ctx, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
-      );
-      return {
-        object: 'webhook_test_event' as const,
-        endpoint_id: request.params.id,
-        event_id: sent.eventId,
-        delivery_id: sent.deliveryId,
-      };
-    },
-  );
+  route(app, operations.dashboardSendTestWebhookEvent, async (request) => {
+    const sent = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.test_event_sent', () =>
+      sendTestWebhookEvent(ctx, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
+    );
+    return {
+      object: 'webhook_test_event' as const,
+      endpoint_id: request.params.id,
+      event_id: sent.eventId,
+      delivery_id: sent.deliveryId,
+    };
+  });
 }

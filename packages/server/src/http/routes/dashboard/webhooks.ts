@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { operations, responseSchemas, routePath } from '@paygate/contract';
+import { operations } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { recordDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
@@ -9,6 +8,7 @@ import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-en
 import { tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
+import { route } from '../../declare-route.ts';
 import { scopeOf } from './scope.ts';
 import { dashboardWebhookDeliveryRoutes } from './webhooks-deliveries.ts';
 import { dashboardWebhookEndpointActionRoutes } from './webhooks-endpoint-actions.ts';
@@ -39,51 +39,30 @@ export async function dashboardWebhookRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const ownEndpoint = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
 
-  const list = operations.dashboardListWebhookEndpoints;
-  api.get(
-    routePath(list),
-    { schema: { params: list.params, response: responseSchemas(list) }, config: { dashboard: 'read' } },
-    async (request) => {
-      const found = await listTenantWebhookEndpoints(ctx, scopeOf(request));
-      return { object: 'list' as const, data: found.map((endpoint) => webhookEndpointResource(endpoint)) };
-    },
-  );
+  route(app, operations.dashboardListWebhookEndpoints, async (request) => {
+    const found = await listTenantWebhookEndpoints(ctx, scopeOf(request));
+    return { object: 'list' as const, data: found.map((endpoint) => webhookEndpointResource(endpoint)) };
+  });
 
-  const create = operations.dashboardCreateWebhookEndpoint;
-  api.post(
-    routePath(create),
-    {
-      schema: { params: create.params, body: create.body, response: responseSchemas(create) },
-      config: { dashboard: 'operate' },
-    },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      const { endpoint, secret } = await createWebhookEndpoint(ctx, scope.merchantId, {
-        url: request.body.url,
-        livemode: scope.livemode,
-        enabledEvents: request.body.enabled_events,
-      });
-      await recordDashboardAction(ctx, scope, 'webhook_endpoint.created', endpoint.id);
-      return reply.code(201).send(webhookEndpointResource(endpoint, secret));
-    },
-  );
+  route(app, operations.dashboardCreateWebhookEndpoint, async (request, reply) => {
+    const scope = scopeOf(request);
+    const { endpoint, secret } = await createWebhookEndpoint(ctx, scope.merchantId, {
+      url: request.body.url,
+      livemode: scope.livemode,
+      enabledEvents: request.body.enabled_events,
+    });
+    await recordDashboardAction(ctx, scope, 'webhook_endpoint.created', endpoint.id);
+    return reply.code(201).send(webhookEndpointResource(endpoint, secret));
+  });
 
-  const disable = operations.dashboardDisableWebhookEndpoint;
-  api.post(
-    routePath(disable),
-    {
-      schema: { params: disable.params, response: responseSchemas(disable) },
-      config: { dashboard: 'operate' },
-    },
-    async (request) =>
-      webhookEndpointResource(
-        await onOwn(ctx, request, request.params.id, ownEndpoint, 'webhook_endpoint.disabled', () =>
-          disableWebhookEndpoint(ctx, request.params.id),
-        ),
+  route(app, operations.dashboardDisableWebhookEndpoint, async (request) =>
+    webhookEndpointResource(
+      await onOwn(ctx, request, request.params.id, ownEndpoint, 'webhook_endpoint.disabled', () =>
+        disableWebhookEndpoint(ctx, request.params.id),
       ),
+    ),
   );
 
   await app.register(dashboardWebhookEndpointActionRoutes, { ctx });
