@@ -51,14 +51,6 @@ const NOT_OPERATIONS: Record<string, string> = {
     "a gateway's own callback, not the merchant API: its signature covers the raw bytes and the gateway reads its own acknowledgement (Adyen's `[accepted]`)",
 };
 
-/**
- * The dashboard's JSON API, while #28.2 moves its routes (http/routes/dashboard/*) to `route()`:
- * such a route is excused only as long as it carries no operation at all; one declared from its
- * operation is checked like any other.
- */
-const isDashboardApiNotYetConverted = (app: FastifyInstance, route: string) =>
-  route.includes(' /dashboard/api/') && declaredRoute(app, route)?.config?.operation === undefined;
-
 /** Dashboard pages: every GET under /dashboard outside its JSON API (/dashboard/api/) is HTML or an asset. */
 const isDashboardPage = (route: string) => /^GET \/dashboard(\/|$)/.test(route) && !route.includes('/api/');
 
@@ -156,7 +148,6 @@ describe('routes: each declared once, from its contract operation', () => {
     assert.ok(routes.includes('POST /v1/refunds') && routes.length > 40, routes.join('\n'));
     const wrong = routes
       .filter((route) => !(route in NOT_JSON) && !(route in NOT_OPERATIONS) && !isDashboardPage(route))
-      .filter((route) => !isDashboardApiNotYetConverted(svc.app, route))
       .map((route) => howDeclaredWrongly(svc.app, route))
       .filter((why) => why !== null);
     assert.deepEqual(wrong, []);
