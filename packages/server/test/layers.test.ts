@@ -15,13 +15,6 @@ import { type ImportEdge, serverImportGraph } from './support/import-graph.ts';
  * in the same change. Written `<importing file> -> <imported file>`.
  */
 const KNOWN_VIOLATIONS: Record<string, string> = {
-  // Dashboard routes that read repositories or name their records (#28.2/#28.4, dashboard side).
-  'http/routes/dashboard/api-keys.ts -> storage/db.ts': 'dash',
-  'http/routes/dashboard/embed-domains.ts -> storage/db.ts': 'dash',
-  'http/routes/dashboard/pages.ts -> storage/repositories/dashboard-users.ts': 'dash',
-  'http/routes/dashboard/session.ts -> storage/repositories/dashboard-users.ts': 'dash',
-  'http/routes/dashboard/team.ts -> storage/repositories/dashboard-users.ts': 'dash',
-  'http/routes/dashboard/webhooks-pages.ts -> storage/repositories/webhook-deliveries.ts': 'dash',
   // The start-up wait for the database reads the Clock of clock.ts (#30).
   'storage/wait-for-database.ts -> clock.ts': 'deploy',
 };
