@@ -1,0 +1,220 @@
+// The topology of deploy/ha on loopback ports, as docs/operations.md runs it: one etcd (v2 API),
+// two Patroni members of Debian's postgresql-15, HAProxy on the primary. Each member is a "node":
+// its Patroni, its postmaster and the postmaster's children, so that the test can kill or freeze
+// a node whole, as a crashed or paused machine would be.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, repoRoot, until } from './support.ts';
+
+const PATRONI_YML = join(repoRoot, 'deploy/ha/patroni.yml');
+const HAPROXY_CFG = join(repoRoot, 'deploy/ha/haproxy.cfg');
+
+export interface HaMember {
+  name: string;
+  pgPort: number;
+  apiPort: number;
+  dataDir: string;
+  patroni: ChildProcess | null;
+  output: string;
+}
+
+export interface HaCluster {
+  /** What Paygate connects to: HAProxy, as the superuser (the test creates its own role). */
+  haproxyPort: number;
+  superuserPassword: string;
+  members: HaMember[];
+  leader(): Promise<HaMember>;
+  /** Resolves once one member is leader and the other its synchronous standby. */
+  healthy(timeoutMs?: number): Promise<void>;
+  /** The pids of a node: Patroni, the postmaster and its children. */
+  nodePids(member: HaMember): number[];
+  postmasterPid(member: HaMember): number | null;
+  startMember(member: HaMember): void;
+  stop(): Promise<void>;
+  logs(): string;
+}
+
+const uid = () => Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+const gid = () => Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+
+function collect(child: ChildProcess, into: (text: string) => void) {
+  child.stdout?.on('data', (chunk: Buffer) => into(chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => into(chunk.toString('utf8')));
+}
+
+function childrenOf(pid: number): number[] {
+  const found = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout;
+  return found.split('\n').filter(Boolean).map(Number);
+}
+
+async function clusterState(apiPort: number) {
+  const response = await fetch(`http://127.0.0.1:${apiPort}/cluster`, { signal: AbortSignal.timeout(1500) });
+  return (await response.json()) as { members: { name: string; role: string; state: string }[] };
+}
+
+export async function startHaCluster(baseDir: string): Promise<HaCluster> {
+  mkdirSync(baseDir, { recursive: true });
+  chownSync(baseDir, uid(), gid());
+  const [etcdClient, etcdPeer, haproxyPort] = [await freePort(), await freePort(), await freePort()];
+  const superuserPassword = randomBytes(12).toString('hex');
+  const replicationPassword = randomBytes(12).toString('hex');
+  let etcdOutput = '';
+  let haproxyOutput = '';
+  const members: HaMember[] = [];
+  for (const name of ['member1', 'member2']) {
+    members.push({
+      name,
+      pgPort: await freePort(),
+      apiPort: await freePort(),
+      dataDir: join(baseDir, name),
+      patroni: null,
+      output: '',
+    });
+  }
+  const etcdUrl = `127.0.0.1:${etcdClient}`;
+  // etcd 3.4 serves the v2 API that deploy/ha/patroni.yml's `etcd:` section uses only when asked.
+  const etcd = spawn(
+    'etcd',
+    [
+      '--name=paygate-ha',
+      `--data-dir=${join(baseDir, 'etcd')}`,
+      `--listen-client-urls=http://${etcdUrl}`,
+      `--advertise-client-urls=http://${etcdUrl}`,
+      `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+      `--initial-cluster=paygate-ha=http://127.0.0.1:${etcdPeer}`,
+      '--enable-v2=true',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  collect(etcd, (text) => {
+    etcdOutput = (etcdOutput + text).slice(-20_000);
+  });
+  await until('etcd', async () => (await fetch(`http://${etcdUrl}/v2/keys`)).ok, 30_000);
+
+  const startMember = (member: HaMember) => {
+    // Patroni runs postgres, which refuses root: both run as the postgres user.
+    const patroni = spawn(
+      'setpriv',
+      ['--reuid=postgres', '--regid=postgres', '--init-groups', 'patroni', PATRONI_YML],
+      {
+        cwd: baseDir,
+        env: {
+          PATH: process.env.PATH,
+          HOME: baseDir,
+          PATRONI_NAME: member.name,
+          PATRONI_RESTAPI_LISTEN: `127.0.0.1:${member.apiPort}`,
+          PATRONI_RESTAPI_CONNECT_ADDRESS: `127.0.0.1:${member.apiPort}`,
+          PATRONI_POSTGRESQL_LISTEN: `127.0.0.1:${member.pgPort}`,
+          PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${member.pgPort}`,
+          PATRONI_POSTGRESQL_DATA_DIR: member.dataDir,
+          PATRONI_POSTGRESQL_PGPASS: join(baseDir, `${member.name}.pgpass`),
+          PATRONI_ETCD_HOSTS: etcdUrl,
+          PATRONI_SUPERUSER_PASSWORD: superuserPassword,
+          PATRONI_REPLICATION_PASSWORD: replicationPassword,
+          PATRONI_REWIND_PASSWORD: superuserPassword,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    collect(patroni, (text) => {
+      member.output = (member.output + text).slice(-30_000);
+    });
+    member.patroni = patroni;
+  };
+  for (const member of members) startMember(member);
+
+  const haproxy = spawn('haproxy', ['-db', '-f', HAPROXY_CFG], {
+    env: {
+      PATH: process.env.PATH,
+      PAYGATE_HA_LISTEN: `127.0.0.1:${haproxyPort}`,
+      PAYGATE_HA_MEMBER1_PG: `127.0.0.1:${members[0]?.pgPort}`,
+      PAYGATE_HA_MEMBER1_API_PORT: String(members[0]?.apiPort),
+      PAYGATE_HA_MEMBER2_PG: `127.0.0.1:${members[1]?.pgPort}`,
+      PAYGATE_HA_MEMBER2_API_PORT: String(members[1]?.apiPort),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  collect(haproxy, (text) => {
+    haproxyOutput = (haproxyOutput + text).slice(-20_000);
+  });
+
+  const postmasterPid = (member: HaMember): number | null => {
+    try {
+      return Number(readFileSync(join(member.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    } catch {
+      return null;
+    }
+  };
+
+  const cluster: HaCluster = {
+    haproxyPort,
+    superuserPassword,
+    members,
+    async leader() {
+      return until('a leader', async () => {
+        for (const member of members) {
+          const response = await fetch(`http://127.0.0.1:${member.apiPort}/primary`, {
+            signal: AbortSignal.timeout(1500),
+          }).catch(() => null);
+          if (response?.status === 200) return member;
+        }
+        return null;
+      });
+    },
+    async healthy(timeoutMs = 120_000) {
+      await until(
+        'a leader and a synchronous standby',
+        async () => {
+          for (const member of members) {
+            const state = await clusterState(member.apiPort).catch(() => null);
+            if (!state) continue;
+            const roles = state.members.filter((m) => m.state === 'running' || m.state === 'streaming');
+            return roles.some((m) => m.role === 'leader') && roles.some((m) => m.role === 'sync_standby');
+          }
+          return false;
+        },
+        timeoutMs,
+      );
+    },
+    nodePids(member) {
+      const pids: number[] = [];
+      if (member.patroni?.pid && member.patroni.exitCode === null && member.patroni.signalCode === null)
+        pids.push(member.patroni.pid);
+      const postmaster = postmasterPid(member);
+      if (postmaster && spawnSync('kill', ['-0', String(postmaster)]).status === 0) {
+        pids.push(postmaster, ...childrenOf(postmaster));
+      }
+      return pids;
+    },
+    postmasterPid,
+    startMember,
+    async stop() {
+      for (const member of members) {
+        for (const pid of cluster.nodePids(member)) spawnSync('kill', ['-CONT', String(pid)]);
+        member.patroni?.kill('SIGTERM');
+      }
+      await until(
+        'the members to stop',
+        async () =>
+          members.every((m) => !m.patroni || m.patroni.exitCode !== null || m.patroni.signalCode !== null),
+        30_000,
+      ).catch(() => {
+        for (const member of members)
+          for (const pid of cluster.nodePids(member)) spawnSync('kill', ['-KILL', String(pid)]);
+      });
+      haproxy.kill('SIGTERM');
+      etcd.kill('SIGTERM');
+    },
+    logs() {
+      return [
+        ...members.map((m) => `--- ${m.name} (patroni)\n${m.output.slice(-6000)}`),
+        `--- haproxy\n${haproxyOutput.slice(-4000)}`,
+        `--- etcd\n${etcdOutput.slice(-2000)}`,
+      ].join('\n');
+    },
+  };
+  return cluster;
+}
