@@ -115,6 +115,18 @@ async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'rotate-master-key': {
+      const { rotateMasterKeyCommand } = await import('./cli/rotate-master-key-command.ts');
+      try {
+        return await rotateMasterKeyCommand(config, rest);
+      } catch (error) {
+        if (error instanceof ConfigError) {
+          process.stderr.write(`paygate rotate-master-key: ${error.message}\n`);
+          return 2;
+        }
+        throw error;
+      }
+    }
     case 'merchant':
       if (rest[0] === 'create' && rest[1]) {
         const { createMerchantCommand } = await import('./cli/merchant-commands.ts');

@@ -84,6 +84,14 @@ payment_intent.canceled, refund.succeeded. Key and address as for listen.`,
 password and signs in at /dashboard; owners invite everyone else (docs/dashboard.md). The operator
 API does the same: POST /admin/v1/merchants/{id}/dashboard-invitations.`,
   },
+  'rotate-master-key': {
+    synopsis: 'rotate-master-key',
+    summary: 're-seal every stored secret under the master key in PAYGATE_NEW_MASTER_KEY',
+    details: `Webhook endpoint secrets, dashboard TOTP secrets and gateway credentials are re-sealed from
+PAYGATE_MASTER_KEY (or the data dir's key) to PAYGATE_NEW_MASTER_KEY in one transaction; the new
+key is read only from the environment. Stop the service first; then start every process with the
+new key. API keys and the admin token are unaffected. See docs/operations.md.`,
+  },
   config: {
     synopsis: 'config check [--json]',
     summary: 'print the effective configuration (secrets masked) and check it',
