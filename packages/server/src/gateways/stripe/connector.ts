@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.ts';
+import { type Clock, systemClock } from '../../clock.ts';
 import { type GatewayConnector, scriptCardComponent } from '../connector.ts';
 import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-executor.ts';
 import { parseStripeEvent } from './events.ts';
@@ -32,6 +32,11 @@ export interface StripeConnectorOptions extends StripeAccount {
   /** The account's publishable key (`pk_...`), which Stripe.js in the checkout frame takes. */
   publishableKey?: string | null;
   clock: Clock;
+  /**
+   * Stripe signs its events with its own wall time: their timestamps are checked against this
+   * (default: the system clock), never against `clock`, which a test clock may have moved.
+   */
+  wallClock?: Clock;
   logger?: GatewayCallLogger;
   requestTimeoutMs?: number;
 }
@@ -41,6 +46,7 @@ const CURRENCIES: ReadonlySet<string> = new Set(Object.keys(STRIPE_MINIMUM_AMOUN
 /** The connector of Stripe's PaymentIntents API. */
 export function createStripeConnector(options: StripeConnectorOptions): GatewayConnector {
   const id = options.id ?? 'stripe';
+  const wallClock = options.wallClock ?? systemClock;
   const execute = createGatewayHttpExecutor({
     gatewayId: id,
     clock: options.clock,
@@ -96,7 +102,7 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
     parseNotifications(rawBody, headers) {
       const header = headers['stripe-signature'];
       const signature = Array.isArray(header) ? header[0] : header;
-      return parseStripeEvent(rawBody, signature, options.webhookSecret, options.live, options.clock);
+      return parseStripeEvent(rawBody, signature, options.webhookSecret, options.live, wallClock);
     },
     hostedFields() {
       return scriptCardComponent(options.hostedFieldsUrl, options.publishableKey, 'stripe');
