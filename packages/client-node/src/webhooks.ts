@@ -17,6 +17,8 @@ interface EventObjects {
   'payment_intent.expired': PaymentIntent;
   /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
   'payment_intent.late_capture_refunded': PaymentIntent;
+  /** The gateway reversed the capture of a succeeded payment: the money did not reach the merchant. */
+  'payment_intent.capture_reversed': PaymentIntent;
   'refund.succeeded': Refund;
   'refund.failed': Refund;
 }
@@ -45,6 +47,7 @@ const knownEventTypes: ReadonlySet<string> = new Set<EventType>([
   'payment_intent.canceled',
   'payment_intent.expired',
   'payment_intent.late_capture_refunded',
+  'payment_intent.capture_reversed',
   'refund.succeeded',
   'refund.failed',
 ]);

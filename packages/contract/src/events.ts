@@ -16,6 +16,8 @@ export const eventObjectByType = {
   'payment_intent.expired': 'payment_intent',
   /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
   'payment_intent.late_capture_refunded': 'payment_intent',
+  /** The gateway reversed the capture of a SUCCEEDED intent (Adyen CAPTURE_FAILED): the money is not the merchant's. */
+  'payment_intent.capture_reversed': 'payment_intent',
   'refund.succeeded': 'refund',
   'refund.failed': 'refund',
 } as const;
@@ -31,6 +33,8 @@ const eventSummaries: Record<EventType, string> = {
   'payment_intent.expired': 'The intent expired before it was paid.',
   'payment_intent.late_capture_refunded':
     'A capture that arrived after the intent was canceled, expired or failed was refunded in full.',
+  'payment_intent.capture_reversed':
+    'The gateway reports that the capture of this succeeded payment failed or was reversed: the money did not reach the merchant. The intent stays SUCCEEDED; the operator settles it with the gateway.',
   'refund.succeeded': 'The refund succeeded.',
   'refund.failed': 'The refund failed.',
 };

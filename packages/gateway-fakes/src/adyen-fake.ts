@@ -59,7 +59,14 @@ interface Refund {
   status: 'received' | 'settled' | 'failed';
 }
 
-export type AdyenFake = GatewayFake;
+export type AdyenFake = GatewayFake & {
+  /**
+   * Reports that the capture of an authorised payment failed at the card scheme after Adyen
+   * reported it (a signed CAPTURE_FAILED naming the payment by `originalReference`, as Adyen
+   * sends it). False when no authorised payment has `pspReference`.
+   */
+  failCapture(pspReference: string): boolean;
+};
 
 /** Adyen's signing string and HMAC, written independently of the connector's on purpose. */
 function sign(item: Json, hmacKeyHex: string): string {
@@ -308,5 +315,25 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     notify(items);
     return items.length;
   };
-  return gatewayFake(started, notifier, violations, { settle, plan: failures, count: () => refunds.size });
+  const failCapture = (pspReference: string): boolean => {
+    const payment = payments.get(pspReference);
+    if (payment?.result !== 'Authorised') return false;
+    notify([
+      {
+        eventCode: 'CAPTURE_FAILED',
+        success: 'true',
+        pspReference: randomReference(16),
+        originalReference: payment.pspReference,
+        merchantReference: payment.reference,
+        amount: payment.amount,
+        paymentMethod: 'visa',
+        reason: 'Capture Failed',
+      },
+    ]);
+    return true;
+  };
+  return {
+    ...gatewayFake(started, notifier, violations, { settle, plan: failures, count: () => refunds.size }),
+    failCapture,
+  };
 }

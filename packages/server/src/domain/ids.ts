@@ -13,6 +13,7 @@ export const idPrefixes = {
   apiKey: 'key',
   request: 'req',
   lateCapture: 'lc',
+  captureReversal: 'crv',
   dashboardUser: 'usr',
   auditEntry: 'aud',
   outboundMail: 'mail',

@@ -262,7 +262,29 @@ export type GatewayNotification =
       subject: 'refund';
       idempotencyKey: string;
       outcome: RefundOutcome;
+    }
+  | {
+      notificationId: string;
+      /**
+       * The gateway undid a charge it had reported captured (Adyen CAPTURE_FAILED after its
+       * AUTHORISATION, or a CANCEL_OR_REFUND / TECHNICAL_CANCEL Paygate never asked for).
+       */
+      subject: 'capture_reversal';
+      idempotencyKey: string;
+      outcome: CaptureReversal;
     };
+
+/** What a capture reversal names: the charge, the gateway's reference of the reversal, how much, why. */
+export interface CaptureReversal {
+  kind: 'reversed';
+  /** The gateway's reference of the charge (Adyen `originalReference`), when sent. */
+  chargeReference: string | null;
+  /** The gateway's reference of the reversal itself (Adyen `pspReference`). */
+  reversalReference: string;
+  amount?: GatewayAmount;
+  /** The gateway's event and reason, e.g. `adyen CAPTURE_FAILED: Capture Failed`. */
+  message: string;
+}
 
 /** What one notification request carried, and how the gateway wants its receipt acknowledged. */
 export interface GatewayNotificationBatch {

@@ -2,6 +2,7 @@ import { AuthenticationError, NotFoundError } from '../../domain/errors.ts';
 import { hasIdShape } from '../../domain/ids.ts';
 import {
   type GatewayConnector,
+  type GatewayNotification,
   type GatewayNotificationBatch,
   GatewayNotificationError,
 } from '../../gateways/connector.ts';
@@ -17,6 +18,7 @@ import { findPaymentIntentById } from '../../storage/repositories/payment-intent
 import type { AppContext } from '../context.ts';
 import { applyChargeOutcome } from '../payments/charge-outcomes.ts';
 import { applyRefundNotification } from '../refunds/refund-outcome.ts';
+import { applyCaptureReversal } from './capture-reversals.ts';
 import type { NotificationHandler, NotificationHandlers } from './notification-handler.ts';
 
 /** A charge's new state (the payer's decision on a challenge page, or a pending charge settled). */
@@ -42,6 +44,7 @@ const applyChargeNotification: NotificationHandler<'charge'> = async (ctx, tx, g
 export const notificationHandlers: NotificationHandlers = {
   charge: applyChargeNotification,
   refund: applyRefundNotification,
+  capture_reversal: applyCaptureReversal,
 };
 
 interface NotificationSource {
@@ -99,6 +102,23 @@ async function madeThrough(
   return own === null;
 }
 
+function dispatch(
+  ctx: AppContext,
+  tx: Queryable,
+  handlers: NotificationHandlers,
+  gatewayId: string,
+  notification: GatewayNotification,
+): Promise<string | null> {
+  switch (notification.subject) {
+    case 'charge':
+      return handlers.charge(ctx, tx, gatewayId, notification);
+    case 'refund':
+      return handlers.refund(ctx, tx, gatewayId, notification);
+    case 'capture_reversal':
+      return handlers.capture_reversal(ctx, tx, gatewayId, notification);
+  }
+}
+
 /**
  * Verifies a gateway's notification request on its exact bytes and applies each item once: the
  * rows that mark them received and the changes they make commit together, so a batch is applied
@@ -151,10 +171,7 @@ export async function receiveGatewayNotification(
         );
         continue;
       }
-      const warning =
-        notification.subject === 'charge'
-          ? await handlers.charge(ctx, tx, gatewayId, notification)
-          : await handlers.refund(ctx, tx, gatewayId, notification);
+      const warning = await dispatch(ctx, tx, handlers, gatewayId, notification);
       if (warning) warnings.push(warning);
     }
     return { duplicate: fresh === 0, warning: warnings.length > 0 ? warnings.join('; ') : null };

@@ -102,6 +102,25 @@ function notificationOf(item: Json): GatewayNotification | null {
         idempotencyKey: key,
         outcome: { kind: 'failed', gatewayReference: pspReference, message: `adyen ${eventCode}: ${reason}` },
       };
+    // The capture of a charge failed at the scheme after Adyen reported it captured, or the payment
+    // was cancelled or refunded outside Paygate (which sends neither): the money is not the
+    // merchant's. `success=false` means nothing was undone.
+    case 'CAPTURE_FAILED':
+    case 'CANCEL_OR_REFUND':
+    case 'TECHNICAL_CANCEL':
+      if (!success) return null;
+      return {
+        notificationId,
+        subject: 'capture_reversal',
+        idempotencyKey: key,
+        outcome: {
+          kind: 'reversed',
+          chargeReference: stringOf(item.originalReference) ?? null,
+          reversalReference: pspReference,
+          ...(amountOf(item) ? { amount: amountOf(item) } : {}),
+          message: `adyen ${eventCode}: ${reason}`,
+        },
+      };
     default:
       return null;
   }
