@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { ADYEN_TEST_TOKENS, STRIPE_TEST_PAYMENT_METHODS } from '@paygate/gateway-fakes';
 import { waitFor } from '@paygate/testing';
 import { MAX_REFUND_RESENDS, reconcilePendingRefunds } from '../src/app/refunds/reconcile-refunds.ts';
+import { applyRefundNotification } from '../src/app/refunds/refund-outcome.ts';
 import { createStripeConnector } from '../src/gateways/stripe/connector.ts';
 import { databaseKinds } from './support/databases.ts';
 import {
@@ -288,6 +289,25 @@ for (const kind of databaseKinds()) {
       assert.equal(await refundedMinor(intentId), 0);
       const again = await api('POST', '/v1/refunds', { payment_intent_id: intentId, amount_minor: 2_000 });
       assert.equal(again.statusCode, 200, again.body);
+
+      // Had Adyen made it after all, its REFUND notification would tell the operator, not pass silently.
+      const { rows } = await svc.ctx.db.query<{ gateway_idempotency_key: string }>(
+        'SELECT gateway_idempotency_key FROM refunds WHERE id = $1',
+        [refundId],
+      );
+      const warning = await svc.ctx.db.transaction((tx) =>
+        applyRefundNotification(svc.ctx, tx, 'adyen', {
+          notificationId: 'late-refund',
+          subject: 'refund',
+          idempotencyKey: rows[0]?.gateway_idempotency_key ?? '',
+          outcome: { kind: 'succeeded', gatewayReference: 'PSP_LATE' },
+        }),
+      );
+      assert.match(
+        warning ?? '',
+        new RegExp(`refund ${refundId} .* is FAILED, but gateway adyen reports it succeeded`),
+      );
+      assert.equal(await refundStatus(refundId), 'FAILED');
     });
   });
 }

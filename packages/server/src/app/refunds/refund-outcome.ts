@@ -184,6 +184,16 @@ export const applyRefundNotification: NotificationHandler<'refund'> = async (
     if (refund.status === 'SUCCEEDED' && outcome.kind === 'failed') {
       return reverseSucceededRefund(ctx, tx, refund, outcome);
     }
+    if (refund.status === 'FAILED' && outcome.kind === 'succeeded') {
+      // Failed by reconciliation's bound on resends although the gateway made it: the money went
+      // back and its amount counts as refundable again. Not undone here (it may have been
+      // refunded again since): the operator is told, with the evidence.
+      return (
+        `refund ${refund.id} of payment intent ${refund.paymentIntentId} (${refund.amountMinor} ${refund.currency}) ` +
+        `is FAILED, but gateway ${gatewayId} reports it succeeded (reference ${outcome.gatewayReference}): ` +
+        'the payer has the money back; an operator must reconcile the intent'
+      );
+    }
     // A refund held for another amount was logged with its evidence by applyRefundOutcome.
     return null;
   }
