@@ -54,14 +54,89 @@ async function clusterState(apiPort: number) {
   return (await response.json()) as { members: { name: string; role: string; state: string }[] };
 }
 
+/** etcd 3.4, serving the v2 API that deploy/ha/patroni.yml's `etcd:` section uses (only when asked). */
+async function startEtcd(baseDir: string) {
+  const [client, peer] = [await freePort(), await freePort()];
+  const url = `127.0.0.1:${client}`;
+  let output = '';
+  const etcd = spawn(
+    'etcd',
+    [
+      '--name=paygate-ha',
+      `--data-dir=${join(baseDir, 'etcd')}`,
+      `--listen-client-urls=http://${url}`,
+      `--advertise-client-urls=http://${url}`,
+      `--listen-peer-urls=http://127.0.0.1:${peer}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
+      `--initial-cluster=paygate-ha=http://127.0.0.1:${peer}`,
+      '--enable-v2=true',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  collect(etcd, (text) => {
+    output = (output + text).slice(-20_000);
+  });
+  await until('etcd', async () => (await fetch(`http://${url}/v2/keys`)).ok, 30_000);
+  return { url, process: etcd, output: () => output };
+}
+
+/** What differs per member, given to Patroni over deploy/ha/patroni.yml. */
+function patroniEnv(
+  member: HaMember,
+  baseDir: string,
+  etcdUrl: string,
+  passwords: { superuser: string; replication: string },
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: baseDir,
+    PATRONI_NAME: member.name,
+    PATRONI_RESTAPI_LISTEN: `127.0.0.1:${member.apiPort}`,
+    PATRONI_RESTAPI_CONNECT_ADDRESS: `127.0.0.1:${member.apiPort}`,
+    PATRONI_POSTGRESQL_LISTEN: `127.0.0.1:${member.pgPort}`,
+    PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${member.pgPort}`,
+    PATRONI_POSTGRESQL_DATA_DIR: member.dataDir,
+    PATRONI_POSTGRESQL_PGPASS: join(baseDir, `${member.name}.pgpass`),
+    PATRONI_ETCD_HOSTS: etcdUrl,
+    PATRONI_SUPERUSER_PASSWORD: passwords.superuser,
+    PATRONI_REPLICATION_PASSWORD: passwords.replication,
+    PATRONI_REWIND_PASSWORD: passwords.superuser,
+  };
+}
+
+function startHaproxy(port: number, members: HaMember[]) {
+  let output = '';
+  const haproxy = spawn('haproxy', ['-db', '-f', HAPROXY_CFG], {
+    env: {
+      PATH: process.env.PATH,
+      PAYGATE_HA_LISTEN: `127.0.0.1:${port}`,
+      PAYGATE_HA_MEMBER1_PG: `127.0.0.1:${members[0]?.pgPort}`,
+      PAYGATE_HA_MEMBER1_API_PORT: String(members[0]?.apiPort),
+      PAYGATE_HA_MEMBER2_PG: `127.0.0.1:${members[1]?.pgPort}`,
+      PAYGATE_HA_MEMBER2_API_PORT: String(members[1]?.apiPort),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  collect(haproxy, (text) => {
+    output = (output + text).slice(-20_000);
+  });
+  return { process: haproxy, output: () => output };
+}
+
+function postmasterPid(member: HaMember): number | null {
+  try {
+    return Number(readFileSync(join(member.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return null;
+  }
+}
+
 export async function startHaCluster(baseDir: string): Promise<HaCluster> {
   mkdirSync(baseDir, { recursive: true });
   chownSync(baseDir, uid(), gid());
-  const [etcdClient, etcdPeer, haproxyPort] = [await freePort(), await freePort(), await freePort()];
+  const haproxyPort = await freePort();
   const superuserPassword = randomBytes(12).toString('hex');
   const replicationPassword = randomBytes(12).toString('hex');
-  let etcdOutput = '';
-  let haproxyOutput = '';
   const members: HaMember[] = [];
   for (const name of ['member1', 'member2']) {
     members.push({
@@ -73,26 +148,7 @@ export async function startHaCluster(baseDir: string): Promise<HaCluster> {
       output: '',
     });
   }
-  const etcdUrl = `127.0.0.1:${etcdClient}`;
-  // etcd 3.4 serves the v2 API that deploy/ha/patroni.yml's `etcd:` section uses only when asked.
-  const etcd = spawn(
-    'etcd',
-    [
-      '--name=paygate-ha',
-      `--data-dir=${join(baseDir, 'etcd')}`,
-      `--listen-client-urls=http://${etcdUrl}`,
-      `--advertise-client-urls=http://${etcdUrl}`,
-      `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
-      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
-      `--initial-cluster=paygate-ha=http://127.0.0.1:${etcdPeer}`,
-      '--enable-v2=true',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  collect(etcd, (text) => {
-    etcdOutput = (etcdOutput + text).slice(-20_000);
-  });
-  await until('etcd', async () => (await fetch(`http://${etcdUrl}/v2/keys`)).ok, 30_000);
+  const etcd = await startEtcd(baseDir);
 
   const startMember = (member: HaMember) => {
     // Patroni runs postgres, which refuses root: both run as the postgres user.
@@ -101,21 +157,10 @@ export async function startHaCluster(baseDir: string): Promise<HaCluster> {
       ['--reuid=postgres', '--regid=postgres', '--init-groups', 'patroni', PATRONI_YML],
       {
         cwd: baseDir,
-        env: {
-          PATH: process.env.PATH,
-          HOME: baseDir,
-          PATRONI_NAME: member.name,
-          PATRONI_RESTAPI_LISTEN: `127.0.0.1:${member.apiPort}`,
-          PATRONI_RESTAPI_CONNECT_ADDRESS: `127.0.0.1:${member.apiPort}`,
-          PATRONI_POSTGRESQL_LISTEN: `127.0.0.1:${member.pgPort}`,
-          PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${member.pgPort}`,
-          PATRONI_POSTGRESQL_DATA_DIR: member.dataDir,
-          PATRONI_POSTGRESQL_PGPASS: join(baseDir, `${member.name}.pgpass`),
-          PATRONI_ETCD_HOSTS: etcdUrl,
-          PATRONI_SUPERUSER_PASSWORD: superuserPassword,
-          PATRONI_REPLICATION_PASSWORD: replicationPassword,
-          PATRONI_REWIND_PASSWORD: superuserPassword,
-        },
+        env: patroniEnv(member, baseDir, etcd.url, {
+          superuser: superuserPassword,
+          replication: replicationPassword,
+        }),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -126,28 +171,7 @@ export async function startHaCluster(baseDir: string): Promise<HaCluster> {
   };
   for (const member of members) startMember(member);
 
-  const haproxy = spawn('haproxy', ['-db', '-f', HAPROXY_CFG], {
-    env: {
-      PATH: process.env.PATH,
-      PAYGATE_HA_LISTEN: `127.0.0.1:${haproxyPort}`,
-      PAYGATE_HA_MEMBER1_PG: `127.0.0.1:${members[0]?.pgPort}`,
-      PAYGATE_HA_MEMBER1_API_PORT: String(members[0]?.apiPort),
-      PAYGATE_HA_MEMBER2_PG: `127.0.0.1:${members[1]?.pgPort}`,
-      PAYGATE_HA_MEMBER2_API_PORT: String(members[1]?.apiPort),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  collect(haproxy, (text) => {
-    haproxyOutput = (haproxyOutput + text).slice(-20_000);
-  });
-
-  const postmasterPid = (member: HaMember): number | null => {
-    try {
-      return Number(readFileSync(join(member.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    } catch {
-      return null;
-    }
-  };
+  const haproxy = startHaproxy(haproxyPort, members);
 
   const cluster: HaCluster = {
     haproxyPort,
@@ -205,14 +229,14 @@ export async function startHaCluster(baseDir: string): Promise<HaCluster> {
         for (const member of members)
           for (const pid of cluster.nodePids(member)) spawnSync('kill', ['-KILL', String(pid)]);
       });
-      haproxy.kill('SIGTERM');
-      etcd.kill('SIGTERM');
+      haproxy.process.kill('SIGTERM');
+      etcd.process.kill('SIGTERM');
     },
     logs() {
       return [
         ...members.map((m) => `--- ${m.name} (patroni)\n${m.output.slice(-6000)}`),
-        `--- haproxy\n${haproxyOutput.slice(-4000)}`,
-        `--- etcd\n${etcdOutput.slice(-2000)}`,
+        `--- haproxy\n${haproxy.output().slice(-4000)}`,
+        `--- etcd\n${etcd.output().slice(-2000)}`,
       ].join('\n');
     },
   };

@@ -176,6 +176,13 @@ if (deployTestsEnabled('deploy/test/ha-failover.test.ts')) {
     }
 
     async function checkBooks(stream: Stream) {
+      await settle();
+      await checkAnswered(stream);
+      await checkGatewayBooks();
+      await checkDeliveredAndReconciled();
+    }
+
+    async function settle() {
       // Let the scheduler settle what a cut-off confirm left open (the test clock moves its checks).
       await until(
         'nothing left open',
@@ -190,6 +197,10 @@ if (deployTestsEnabled('deploy/test/ha-failover.test.ts')) {
         },
         120_000,
       );
+    }
+
+    /** Every payment and refund answered 2xx is stored, in the final state it was answered with. */
+    async function checkAnswered(stream: Stream) {
       const intents = await query<{ id: string; status: string }>(
         'SELECT id, status FROM payment_intents WHERE id = ANY($1)',
         [[...stream.intents.keys()]],
@@ -209,8 +220,10 @@ if (deployTestsEnabled('deploy/test/ha-failover.test.ts')) {
         if (answered !== 'PENDING')
           assert.equal(storedRefunds.get(id), answered, `refund ${id} answered ${answered}`);
       }
+    }
 
-      // The simulator's books: at most one successful charge per payment, and each is SUCCEEDED here.
+    /** The simulator's books: at most one successful charge per payment, and each is SUCCEEDED here. */
+    async function checkGatewayBooks() {
       const secrets = simSecrets(Buffer.from(env.PAYGATE_MASTER_KEY ?? '', 'hex'));
       const connector = createSimConnector({
         baseUrl: env.PAYGATE_SIM_URL ?? '',
@@ -238,7 +251,9 @@ if (deployTestsEnabled('deploy/test/ha-failover.test.ts')) {
         [],
         'charged at the gateway but not SUCCEEDED here',
       );
+    }
 
+    async function checkDeliveredAndReconciled() {
       // Every event reached the receiver.
       const events = await query<{ id: string }>('SELECT id FROM events WHERE livemode = false');
       await until(
