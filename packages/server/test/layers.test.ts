@@ -8,17 +8,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type ImportEdge, serverImportGraph } from './support/import-graph.ts';
 
-/**
- * Imports that break a rule today and are being removed by another helper of issue 28 (or 30),
- * each with who removes it. The lead empties this list at the end. A listed import that is gone
- * is reported (a test diagnostic), not failed: the helper who removes it need not edit this file
- * in the same change. Written `<importing file> -> <imported file>`.
- */
-const KNOWN_VIOLATIONS: Record<string, string> = {
-  // The start-up wait for the database reads the Clock of clock.ts (#30).
-  'storage/wait-for-database.ts -> clock.ts': 'deploy',
-};
-
 /** Libraries domain/ may use: none of them does I/O (node:crypto hashes and draws random bytes). */
 const PURE_LIBRARIES = new Set(['node:crypto', '@paygate/contract', 'currency-codes', 'otpauth']);
 
@@ -78,18 +67,10 @@ describe('layer rules (docs/architecture.md)', () => {
     }
   });
 
-  it('has no breach beyond the known ones being removed', () => {
-    const unexpected = broken.filter((edge) => !(named(edge) in KNOWN_VIOLATIONS));
+  it('has no breach', () => {
     assert.deepEqual(
-      unexpected.map((edge) => `${named(edge)}: ${brokenRule(edge)}`),
+      broken.map((edge) => `${named(edge)}: ${brokenRule(edge)}`),
       [],
     );
-  });
-
-  it('reports known breaches that are already gone (to take off the list)', (t) => {
-    const present = new Set(broken.map(named));
-    for (const [name, who] of Object.entries(KNOWN_VIOLATIONS)) {
-      if (!present.has(name)) t.diagnostic(`gone, remove from KNOWN_VIOLATIONS: ${name} (${who})`);
-    }
   });
 });

@@ -1,6 +1,7 @@
 // When to try again, as pure functions of instants the caller reads from its Clock: the one
 // doubling back-off of the service (reconciliation checks of a charge, tries of a delayed charge
-// and of a late capture's refund, sends of queued mail, the dashboard's sign-in block), and the
+// and of a late capture's refund, sends of queued mail, the dashboard's sign-in block, a process's
+// start-up wait for its database), and the
 // webhook delivery schedule of the specification with the endpoint-health thresholds of
 // CONTRACT.md (a fixed table, not a back-off).
 

@@ -1,9 +1,16 @@
-import { type Clock, systemClock } from '../clock.ts';
+import { type Backoff, backoffDelayMs } from '../domain/retry-schedules.ts';
 import { DatabaseError } from './db.ts';
 
-/** The first pause before trying the database again; it doubles up to `START_WAIT_DELAY_MS_MAX`. */
-export const START_WAIT_DELAY_MS_MIN = 500;
-export const START_WAIT_DELAY_MS_MAX = 10_000;
+/** The pauses between tries: 0.5 s doubling up to 10 s (the one back-off rule of domain/). */
+export const START_WAIT_BACKOFF: Backoff = { firstMs: 500, maxMs: 10_000 };
+
+/**
+ * What the wait reads the time from. Structurally the service's `Clock` (clock.ts), declared here
+ * because storage/ imports only domain/: callers pass their clock, tests a manual one.
+ */
+export interface WaitClock {
+  now(): Date;
+}
 
 export interface StartWaitLog {
   warn(fields: object, message: string): void;
@@ -26,12 +33,11 @@ export async function waitForDatabase<T>(
   open: () => Promise<T>,
   waitSeconds: number,
   log: StartWaitLog,
-  clock: Clock = systemClock,
+  clock: WaitClock = { now: () => new Date() },
   pause: Pause = realPause,
 ): Promise<T> {
   const startedAt = clock.now().getTime();
   const waitedSeconds = () => Math.round((clock.now().getTime() - startedAt) / 100) / 10;
-  let delayMs = START_WAIT_DELAY_MS_MIN;
   let tries = 0;
   for (;;) {
     tries += 1;
@@ -41,6 +47,7 @@ export async function waitForDatabase<T>(
       return opened;
     } catch (error) {
       if (!(error instanceof DatabaseError && error.connectionFailed)) throw error;
+      const delayMs = backoffDelayMs(START_WAIT_BACKOFF, tries - 1);
       const elapsedMs = clock.now().getTime() - startedAt;
       if (elapsedMs + delayMs > waitSeconds * 1000) {
         if (tries > 1) error.message = `${error.message} (gave up after ${waitedSeconds()} s of waiting)`;
@@ -51,7 +58,6 @@ export async function waitForDatabase<T>(
         'waiting for the database',
       );
       await pause(delayMs);
-      delayMs = Math.min(delayMs * 2, START_WAIT_DELAY_MS_MAX);
     }
   }
 }

@@ -7,8 +7,8 @@ import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { createWebhookSender } from '../../../webhooks/sender.ts';
 import { route } from '../../declare-route.ts';
+import { onOwn } from './on-own.ts';
 import { scopeOf } from './scope.ts';
-import { onOwn } from './webhooks.ts';
 
 /**
  * The delivery log: search, one delivery's attempts, a manual retry. A retry is attempted from

@@ -15,8 +15,8 @@ import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-ev
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
 import { route } from '../../declare-route.ts';
+import { onOwn } from './on-own.ts';
 import { scopeOf } from './scope.ts';
-import { onOwn } from './webhooks.ts';
 
 /**
  * One endpoint's actions on the webhooks page. Each checks that the endpoint is the caller's

@@ -1,5 +1,5 @@
 import { operations } from '@paygate/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { recordDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
@@ -9,30 +9,11 @@ import { tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
 import { route } from '../../declare-route.ts';
+import { onOwn } from './on-own.ts';
 import { scopeOf } from './scope.ts';
 import { dashboardWebhookDeliveryRoutes } from './webhooks-deliveries.ts';
 import { dashboardWebhookEndpointActionRoutes } from './webhooks-endpoint-actions.ts';
 import { dashboardWebhookPageRoutes } from './webhooks-pages.ts';
-
-/**
- * Runs `change` (an operator use case) on the caller's own endpoint or delivery `id`, and records
- * `action` once it has committed. `own` checks the id belongs to the caller's merchant and mode
- * (404 otherwise, before anything changes).
- */
-export async function onOwn<T>(
-  ctx: AppContext,
-  request: FastifyRequest,
-  id: string,
-  own: (scope: TenantScope, id: string) => Promise<unknown>,
-  action: string,
-  change: () => Promise<T>,
-): Promise<T> {
-  const scope = scopeOf(request);
-  await own(scope, id);
-  const result = await change();
-  await recordDashboardAction(ctx, scope, action, id);
-  return result;
-}
 
 /** Webhook endpoints of the signed-in user's merchant, in the mode the path names. */
 export async function dashboardWebhookRoutes(
