@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADYEN_TEST_TOKENS } from '@paygate/gateway-fakes';
 import type { AppLogger } from '../src/app/context.ts';
+import { knownCharges } from '../src/storage/repositories/reconciliation.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type ServiceOnFakeGateways, startServiceOnFakeGateways } from './support/fake-gateways.ts';
 import { freshKey, type MerchantKeys, type TestService } from './support/service.ts';
@@ -100,6 +101,17 @@ for (const kind of databaseKinds()) {
         [intentId],
       );
       assert.equal(events.rows.length, 1, 'the merchant is told where the money went');
+
+      // Reconciliation's view of the charge names the reversal (its rule reports it, never repairs it).
+      const reconciled = await knownCharges(
+        svc.ctx.db,
+        'adyen',
+        false,
+        new Date(0),
+        new Date(svc.ctx.clock.now().getTime() + 86_400_000),
+      );
+      const charge = reconciled.find((c) => c.paymentIntentId === intentId);
+      assert.equal(charge?.captureReversal, row.reversal_reference);
 
       assert.equal(warnings.length, 1, JSON.stringify(warnings));
       const [warning] = warnings;

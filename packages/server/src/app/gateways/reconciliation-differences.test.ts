@@ -18,6 +18,7 @@ const known = (status: KnownCharge['status'], extra: Partial<KnownCharge> = {}):
   currency: 'USD',
   createdAt: at,
   lateCaptureRepair: null,
+  captureReversal: null,
   ...extra,
 });
 const book = (status: BookCharge['status'], extra: Partial<BookCharge> = {}): BookCharge => ({
@@ -38,6 +39,16 @@ const charges = (k: KnownCharge[], b: BookCharge[], when = now) =>
   ).differences.map((d) => [d.kind, d.repairable]);
 
 describe('reconciliation rules', () => {
+  it('reports a SUCCEEDED charge whose capture the gateway reversed, for the operator, never repaired', () => {
+    assert.deepEqual(charges([known('SUCCEEDED', { captureReversal: 'CRV1' })], [book('succeeded')]), [
+      ['status_differs', false],
+    ]);
+    assert.deepEqual(charges([known('SUCCEEDED', { captureReversal: 'CRV1' })], [book('failed')]), [
+      ['status_differs', false],
+    ]);
+    assert.deepEqual(charges([known('SUCCEEDED')], [book('succeeded')]), []);
+  });
+
   it('agrees on every pair of states that moved the same money', () => {
     const agreeing: [KnownCharge['status'], BookCharge['status'] | null][] = [
       ['SUCCEEDED', 'succeeded'],

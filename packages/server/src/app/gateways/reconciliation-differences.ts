@@ -116,6 +116,16 @@ const openChargeStatuses = new Set<KnownCharge['status']>(['CHARGING', 'PROCESSI
 function chargeDifference(known: KnownCharge, book: BookCharge | null, now: Date): Difference | null {
   const { base, amountDiffers } = sideBySide('charge', known.paymentIntentId, known, book);
   if (amountDiffers) return amountDiffers;
+  if (known.captureReversal !== null && known.status === 'SUCCEEDED') {
+    // The gateway undid a capture after reporting it (capture_reversals): whatever its books show
+    // now, the operator settles it; the contract has no way back from SUCCEEDED.
+    return {
+      ...base,
+      kind: 'status_differs',
+      repairable: false,
+      detail: `the gateway reversed the capture of a charge Paygate has SUCCEEDED (reversal ${known.captureReversal}): settle it with the gateway`,
+    };
+  }
   if (chargeStatusAgrees(known.status, book?.status ?? null)) return null;
   const open = openChargeStatuses.has(known.status);
   if (book === null) {

@@ -17,6 +17,8 @@ export interface KnownCharge extends KnownRecord<AttemptStatus> {
   paymentIntentId: string;
   /** The repair of a capture that came after the intent closed (late_captures), if any. */
   lateCaptureRepair: string | null;
+  /** The gateway's reference of a reversal of this charge's capture (capture_reversals), if any. */
+  captureReversal: string | null;
 }
 
 /** A refund as reconciliation compares it with the gateway's books. */
@@ -37,6 +39,7 @@ const knownCharge = rowMapping<KnownCharge>({
   paymentIntentId: 'plain',
   ...knownRecordColumns,
   lateCaptureRepair: 'plain',
+  captureReversal: 'plain',
 });
 
 const knownRefund = rowMapping<KnownRefund>({ id: 'plain', ...knownRecordColumns });
@@ -51,7 +54,10 @@ export async function knownCharges(
 ): Promise<KnownCharge[]> {
   const { rows } = await q.query(
     `SELECT a.payment_intent_id, a.idempotency_key, a.status, a.gateway_reference,
-            i.amount_minor, i.currency, a.created_at, lc.repair_status AS late_capture_repair
+            i.amount_minor, i.currency, a.created_at, lc.repair_status AS late_capture_repair,
+            (SELECT cr.reversal_reference FROM capture_reversals cr
+              WHERE cr.payment_intent_id = a.payment_intent_id AND cr.attempt_number = a.attempt_number
+              ORDER BY cr.detected_at LIMIT 1) AS capture_reversal
        FROM charge_attempts a
        JOIN payment_intents i ON i.id = a.payment_intent_id
        LEFT JOIN late_captures lc
