@@ -1,0 +1,61 @@
+// What the docs say a command answers or prints, checked after the block ran ("doc:line" of the
+// ```sh fence). Placeholders a doc means as the reader's own values are in `overrides`.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import type { DocSession } from './session.ts';
+
+/** The text `read` returns once it matches (a background command prints a moment later), up to 30 s. */
+function eventually(read: () => string, pattern: RegExp): string {
+  const until = Date.now() + 30_000;
+  let text = read();
+  while (!pattern.test(text) && Date.now() < until) {
+    spawnSync('sleep', ['0.5']);
+    text = read();
+  }
+  return text;
+}
+
+type Expectation = (stdout: string, session: DocSession, received: () => string) => void;
+
+const status =
+  (expected: string): Expectation =>
+  (stdout) =>
+    assert.match(
+      stdout,
+      new RegExp(`"status":\\s*"${expected}"`),
+      `expected an intent in status ${expected}`,
+    );
+
+export const expectations: Record<string, Expectation> = {
+  'docs/api.md:10': (stdout) => assert.match(stdout, /"\/v1\/payment-intents"/),
+  'docs/payments.md:10': status('CREATED'),
+  'docs/quick-start.md:39': status('CREATED'),
+  'docs/quick-start.md:56': status('SUCCEEDED'),
+  // "the listen terminal shows: payment_intent.succeeded [evt_...] --> POST http://localhost:8000/webhooks/paygate [200]"
+  'docs/quick-start.md:74': (_stdout, session, received) => {
+    const shown =
+      /payment_intent\.succeeded \[evt_\w+\] --> POST http:\/\/localhost:\d+\/webhooks\/paygate \[200\]/;
+    const log = eventually(
+      () => session.backgroundLog('Ready! Your webhook signing secret is whsec_'),
+      shown,
+    );
+    assert.match(log, shown);
+    assert.match(received(), /^POST \/webhooks\/paygate$/m, 'the receiver got the event');
+  },
+};
+
+export const overrides: Record<string, Record<string, string>> = {
+  // The Stripe account's own keys: the fake's (`npm run fake:stripe`), as the doc's last section says.
+  // The reader's own receiver (here the test's, on the port the docs call 8000).
+  'docs/webhooks.md': {
+    'https://shop.example/paygate/webhooks': 'http://localhost:8000/webhooks/paygate',
+    'PAYGATE_MASTER_KEY=…': `PAYGATE_MASTER_KEY=${'5'.repeat(64)}`,
+  },
+  'docs/gateways.md': {
+    'sk_test_...': 'sk_test_fake',
+    'sk_test_new...': 'sk_test_fake',
+    'AQE...': 'AQEdocRunnerWebServiceUserKey',
+    '44782DEF547AAA06C910C43932B1EB0C...': '44782DEF547AAA06C910C43932B1EB0C'.repeat(2),
+    'whsec_...': 'whsec_fake',
+  },
+};
