@@ -96,6 +96,35 @@ describe('Adyen standard notifications', () => {
     assert.equal(batch.items[1]?.outcome.kind, 'failed');
   });
 
+  it('reads CAPTURE_FAILED, CANCEL_OR_REFUND and TECHNICAL_CANCEL that undid something as capture reversals', () => {
+    const batch = parseAdyenNotifications(
+      body([
+        item({ eventCode: 'CAPTURE_FAILED', success: 'true', merchantReference: 'k1', pspReference: 'P1' }),
+        item({ eventCode: 'CANCEL_OR_REFUND', success: 'true', merchantReference: 'k2', pspReference: 'P2' }),
+        item({ eventCode: 'TECHNICAL_CANCEL', success: 'true', merchantReference: 'k3', pspReference: 'P3' }),
+        item({ eventCode: 'CAPTURE_FAILED', success: 'false', merchantReference: 'k4', pspReference: 'P4' }),
+      ]),
+      HMAC_KEY,
+      false,
+    );
+    assert.deepEqual(
+      batch.items.map((i) => [i.subject, i.idempotencyKey]),
+      [
+        ['capture_reversal', 'k1'],
+        ['capture_reversal', 'k2'],
+        ['capture_reversal', 'k3'],
+      ],
+      'success=false undid nothing',
+    );
+    assert.deepEqual(batch.items[0]?.outcome, {
+      kind: 'reversed',
+      chargeReference: null,
+      reversalReference: 'P1',
+      amount: { amountMinor: 5000, currency: 'EUR' },
+      message: 'adyen CAPTURE_FAILED: CAPTURE_FAILED',
+    });
+  });
+
   it('verifies but skips event codes Paygate does not act on', () => {
     const report = item({
       eventCode: 'REPORT_AVAILABLE',
