@@ -440,5 +440,54 @@ for (const kind of databaseKinds()) {
       const events = await svc.ctx.db.query('SELECT 1 FROM events WHERE object_id = $1', [refundId]);
       assert.equal(events.rows.length, 0, 'no refund.succeeded');
     });
+
+    it("adyen: a REFUND notification is matched by the refund's pspReference; the merchantReference of another refund is not applied", async () => {
+      const intent = await paidIntent('adyen', ADYEN_TEST_TOKENS.approve, 10_000);
+      const refundIds: string[] = [];
+      for (const amount of [4_000, 3_000]) {
+        const created = await api('POST', '/v1/refunds', {
+          payment_intent_id: intent.id,
+          amount_minor: amount,
+        });
+        assert.equal(created.statusCode, 200, created.body);
+        refundIds.push(created.json().id);
+      }
+      const { rows } = await svc.ctx.db.query<{
+        id: string;
+        gateway_idempotency_key: string;
+        gateway_reference: string;
+      }>('SELECT id, gateway_idempotency_key, gateway_reference FROM refunds WHERE id = ANY($1)', [
+        refundIds,
+      ]);
+      const first = rows.find((r) => r.id === refundIds[0]);
+      const second = rows.find((r) => r.id === refundIds[1]);
+      assert.ok(first?.gateway_reference && second?.gateway_reference);
+      // The second refund's pspReference with the first one's merchantReference: they disagree.
+      const sent = await svc.app.inject({
+        method: 'POST',
+        url: '/gateway-notifications/adyen',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          live: 'false',
+          notificationItems: [
+            adyenItem(
+              {
+                eventCode: 'REFUND',
+                success: 'true',
+                pspReference: second.gateway_reference,
+                merchantReference: first.gateway_idempotency_key,
+                amount: { value: 4_000, currency: 'EUR' },
+              },
+              FAKE_ADYEN.hmacKeyHex,
+            ),
+          ],
+        }),
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      for (const id of refundIds) {
+        assert.equal((await api('GET', `/v1/refunds/${id}`)).json().status, 'PENDING', id);
+      }
+      assert.equal((await api('GET', `/v1/payment-intents/${intent.id}`)).json().amount_refunded_minor, 0);
+    });
   });
 }

@@ -11,6 +11,7 @@ import {
 } from '../../storage/repositories/payment-intents.ts';
 import {
   findRefundByGatewayKey,
+  findRefundByGatewayReference,
   findRefundById,
   holdRefundForReview,
   notePendingRefund,
@@ -179,6 +180,19 @@ export const applyRefundNotification: NotificationHandler<'refund'> = async (
   notification,
 ) => {
   const { idempotencyKey, outcome } = notification;
+  // Matched by the gateway's own reference of the refund first; the reference we sent (Adyen's
+  // merchantReference, Stripe's idempotency key) only cross-checks it. A refund whose gateway
+  // answer never reached us has no reference yet: it is found by our key.
+  const byReference =
+    'gatewayReference' in outcome && outcome.gatewayReference
+      ? await findRefundByGatewayReference(tx, gatewayId, outcome.gatewayReference)
+      : null;
+  if (byReference && byReference.gatewayIdempotencyKey !== idempotencyKey) {
+    return (
+      `gateway ${gatewayId} notified about its refund ${byReference.gatewayReference} (refund ${byReference.id}) ` +
+      `with our reference ${idempotencyKey}, not ${byReference.gatewayIdempotencyKey}: not applied`
+    );
+  }
   const refund = await applyRefundOutcomeByGatewayKey(ctx, tx, gatewayId, idempotencyKey, outcome);
   if (refund) {
     if (refund.status === 'SUCCEEDED' && outcome.kind === 'failed') {

@@ -99,6 +99,19 @@ export async function findRefundByGatewayKey(
   return refunds.first(rows);
 }
 
+/** Reads a refund by the gateway's own reference of it (Stripe's refund id, Adyen's pspReference). */
+export async function findRefundByGatewayReference(
+  q: Queryable,
+  gatewayId: string,
+  gatewayReference: string,
+): Promise<RefundRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${refunds.columns()} FROM refunds WHERE gateway_reference = $1 AND gateway_id = $2`,
+    [gatewayReference, gatewayId],
+  );
+  return refunds.first(rows);
+}
+
 /**
  * The refund a request with this Idempotency-Key started (within the key's lifetime: an older one
  * belongs to an earlier use of the same key). The caller holds the key's advisory lock.
