@@ -164,6 +164,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     { secret: true, defaultNote: 'generated (embedded only)' },
   ),
   variable(
+    'PAYGATE_NEW_MASTER_KEY',
+    text('64 hex characters (generate with `openssl rand -hex 32`)', /^[0-9a-fA-F]{64}$/),
+    null,
+    ['commands'],
+    'the key `paygate rotate-master-key` re-seals every stored secret under; set it only for that command',
+    { secret: true },
+  ),
+  variable(
     'PAYGATE_SIM',
     { kind: 'choice', choices: ['on', 'off'] },
     'on',
