@@ -39,6 +39,8 @@ export interface PaymentIntent {
   payment_method: null;
   /** Why the last payment attempt failed; null unless `status` is `FAILED`. */
   last_payment_error: LastPaymentError | null;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
   created_at: string;
   expires_at: string;
   /** Present when read with a secret key; hand it to the browser component, never log it. */
@@ -75,6 +77,8 @@ export interface Refund {
   status: RefundStatus;
   metadata: Metadata;
   livemode: boolean;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
   created_at: string;
 }
 

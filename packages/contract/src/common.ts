@@ -22,3 +22,12 @@ export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String(
 });
 
 export const Livemode = Type.Boolean({ description: 'false for test data' });
+
+/**
+ * 1 when the object is created, one more with each change of it; every event's `data.object`
+ * carries the version it describes, so a receiver keeps the highest it has seen.
+ */
+export const ResourceVersion = Type.Integer({
+  minimum: 1,
+  description: 'grows by one with each change of the object; keep the highest seen',
+});

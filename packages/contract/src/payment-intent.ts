@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AmountMinor, CurrencyCode, IdOf, Livemode, Metadata, Timestamp } from './common.ts';
+import { AmountMinor, CurrencyCode, IdOf, Livemode, Metadata, ResourceVersion, Timestamp } from './common.ts';
 
 export const paymentIntentStatuses = [
   'CREATED',
@@ -95,6 +95,7 @@ export const PaymentIntent = Type.Object({
   amount_refunded_minor: Type.Integer({ minimum: 0 }),
   payment_method: Type.Null(),
   last_payment_error: Type.Union([LastPaymentError, Type.Null()]),
+  version: ResourceVersion,
   created_at: Timestamp,
   expires_at: Timestamp,
   client_secret: Type.Optional(Type.String()),

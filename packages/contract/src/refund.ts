@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { AmountMinor, IdOf, Livemode, Metadata, Timestamp } from './common.ts';
+import { AmountMinor, IdOf, Livemode, Metadata, ResourceVersion, Timestamp } from './common.ts';
 
 export const refundStatuses = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
 export const RefundStatus = Type.Enum(refundStatuses);
@@ -42,6 +42,7 @@ export const Refund = Type.Object({
   status: RefundStatus,
   metadata: Metadata,
   livemode: Livemode,
+  version: ResourceVersion,
   created_at: Timestamp,
 });
 export type Refund = Static<typeof Refund>;

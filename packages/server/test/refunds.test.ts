@@ -209,6 +209,7 @@ for (const kind of databaseKinds()) {
         'object',
         'payment_intent_id',
         'status',
+        'version',
       ]);
       assert.equal(body.object, 'refund');
       assert.equal(body.payment_intent_id, intent.id);

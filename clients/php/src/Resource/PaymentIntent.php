@@ -30,6 +30,8 @@ final class PaymentIntent extends ApiResource
     public readonly ?string $createdAt;
     public readonly ?string $expiresAt;
     public readonly ?int $amountRefundedMinor;
+    /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+    public readonly ?int $version;
     /** Why the last payment attempt failed; null unless the status is FAILED. */
     public readonly ?LastPaymentError $lastPaymentError;
     /** Present when read with a secret key; hand it to the browser component, never log it. */
@@ -50,6 +52,7 @@ final class PaymentIntent extends ApiResource
         $intent->createdAt = Fields::optionalString($values, 'created_at');
         $intent->expiresAt = Fields::optionalString($values, 'expires_at');
         $intent->amountRefundedMinor = Fields::optionalInt($values, 'amount_refunded_minor');
+        $intent->version = Fields::optionalInt($values, 'version');
         $lastPaymentError = Fields::optionalObject($values, 'last_payment_error');
         $intent->lastPaymentError = $lastPaymentError === null ? null : LastPaymentError::fromJson($lastPaymentError);
         $intent->clientSecret = Fields::optionalString($values, 'client_secret');

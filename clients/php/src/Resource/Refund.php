@@ -20,6 +20,8 @@ final class Refund extends ApiResource
     public readonly ?string $status;
     public readonly ?\stdClass $metadata;
     public readonly ?bool $livemode;
+    /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+    public readonly ?int $version;
     public readonly ?string $createdAt;
 
     public static function fromJson(\stdClass $values): static
@@ -32,6 +34,7 @@ final class Refund extends ApiResource
         $refund->status = Fields::optionalString($values, 'status');
         $refund->metadata = Fields::optionalObject($values, 'metadata');
         $refund->livemode = Fields::optionalBool($values, 'livemode');
+        $refund->version = Fields::optionalInt($values, 'version');
         $refund->createdAt = Fields::optionalString($values, 'created_at');
         return $refund;
     }

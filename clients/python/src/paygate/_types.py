@@ -159,6 +159,11 @@ class PaymentIntent(Resource):
         return LastPaymentError(value) if isinstance(value, dict) else None
 
     @property
+    def version(self) -> int:
+        """1 when created, one more with each change: keep the highest seen, drop an older state."""
+        return self._int("version")
+
+    @property
     def created_at(self) -> str:
         return self._str("created_at")
 
@@ -198,6 +203,11 @@ class Refund(Resource):
     @property
     def livemode(self) -> bool:
         return self._bool("livemode")
+
+    @property
+    def version(self) -> int:
+        """1 when created, one more with each change: keep the highest seen, drop an older state."""
+        return self._int("version")
 
     @property
     def created_at(self) -> str:

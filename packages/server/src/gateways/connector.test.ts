@@ -18,6 +18,7 @@ describe('gateway idempotency keys', () => {
       amountMinor: 99_999_999,
       currency: 'EUR',
       status: 'SUCCEEDED',
+      version: 1,
       gatewayId: 'adyen',
       redirectUrl: null,
       returnUrl: null,

@@ -88,6 +88,7 @@ export async function preparePaymentIntent(
     amountMinor: input.amount_minor,
     currency,
     status: 'CREATED',
+    version: 1,
     gatewayId: connector.id,
     redirectUrl: null,
     returnUrl,

@@ -132,6 +132,7 @@ export async function startRefund(
     amountMinor,
     currency: intent.currency,
     status: 'PENDING',
+    version: 1,
     metadata,
     gatewayId: intent.gatewayId,
     gatewayIdempotencyKey: gatewayRefundKey(scope, request.idempotencyKey, intent, amountMinor, totals.count),

@@ -42,6 +42,7 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
           message: intent.lastPaymentError.message,
         }
       : null,
+    version: intent.version,
     created_at: intent.createdAt.toISOString(),
     expires_at: intent.expiresAt.toISOString(),
   };

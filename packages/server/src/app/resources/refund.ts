@@ -12,6 +12,7 @@ export function refundResource(refund: RefundRecord): Refund {
     status: refund.status,
     metadata: refund.metadata,
     livemode: refund.livemode,
+    version: refund.version,
     created_at: refund.createdAt.toISOString(),
   };
 }

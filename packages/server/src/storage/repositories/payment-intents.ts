@@ -31,13 +31,18 @@ export interface PaymentIntentRecord {
    * is not recorded yet: the confirm is in flight, or it was cut off. Read, never written.
    */
   chargeInFlight: boolean;
+  /** 1 when created, one more with each change of the intent (CONTRACT.md "Resource version"). */
+  version: number;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** The columns an INSERT writes; the last failure is written only by a status change. */
-const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError' | 'chargeInFlight'>>({
+/**
+ * The columns an INSERT writes; the last failure is written only by a status change, and the
+ * version starts at the column's default, 1 (the statements below number their parameters after these).
+ */
+const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError' | 'chargeInFlight' | 'version'>>({
   id: 'plain',
   merchantId: 'plain',
   livemode: 'plain',
@@ -63,10 +68,11 @@ export const CHARGE_IN_FLIGHT_SQL = `EXISTS (SELECT 1 FROM charge_attempts ca
      WHERE ca.payment_intent_id = payment_intents.id AND ca.status = 'CHARGING')`;
 
 /** What is read back: the inserted columns, the last failure, and whether a charge is in flight. */
-export const INTENT_SELECT_COLUMNS = `${intents.columns()}, last_error_code, last_error_decline_code, last_error_message,
+export const INTENT_SELECT_COLUMNS = `${intents.columns()}, version, last_error_code, last_error_decline_code, last_error_message,
        ${CHARGE_IN_FLIGHT_SQL} AS charge_in_flight`;
 
 export interface LastErrorColumns {
+  version: number;
   last_error_code: string | null;
   last_error_decline_code: string | null;
   last_error_message: string | null;
@@ -84,6 +90,7 @@ function firstIntent(
 export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): PaymentIntentRecord {
   return {
     ...intents.fromRow(row),
+    version: row.version,
     lastPaymentError:
       row.last_error_code === null
         ? null
@@ -207,6 +214,7 @@ export async function updatePaymentIntentStatus(
   const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
     `UPDATE payment_intents
         SET status = $3,
+            version = version + 1,
             redirect_url = $4,
             cancellation_reason = COALESCE($5, cancellation_reason),
             updated_at = $6,
@@ -238,7 +246,8 @@ export async function restoreRefundedAmount(
   updatedAt: Date,
 ): Promise<void> {
   await q.query(
-    `UPDATE payment_intents SET amount_refunded_minor = amount_refunded_minor - $2, updated_at = $3
+    `UPDATE payment_intents SET amount_refunded_minor = amount_refunded_minor - $2, updated_at = $3,
+                               version = version + 1
       WHERE id = $1`,
     [id, amountMinor, updatedAt],
   );
@@ -255,7 +264,8 @@ export async function addRefundedAmount(
   updatedAt: Date,
 ): Promise<void> {
   await q.query(
-    `UPDATE payment_intents SET amount_refunded_minor = amount_refunded_minor + $2, updated_at = $3
+    `UPDATE payment_intents SET amount_refunded_minor = amount_refunded_minor + $2, updated_at = $3,
+                               version = version + 1
       WHERE id = $1`,
     [id, amountMinor, updatedAt],
   );

@@ -22,6 +22,8 @@ export interface RefundRecord {
   /** The merchant's Idempotency-Key and the hash of its request, by which a retry finds this refund. */
   requestKey: string | null;
   requestHash: string | null;
+  /** 1 when created, one more with each change of its status (CONTRACT.md "Resource version"). */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -43,6 +45,7 @@ const refunds = rowMapping<RefundRecord>({
   nextSyncAt: 'plain',
   requestKey: 'plain',
   requestHash: 'plain',
+  version: 'plain',
   createdAt: 'plain',
   updatedAt: 'plain',
 });
@@ -182,7 +185,7 @@ export async function settleRefund(
 ): Promise<RefundRecord | null> {
   const { rows } = await q.query(
     `UPDATE refunds
-        SET status = $2, gateway_reference = COALESCE($3, gateway_reference), failure_message = $4,
+        SET status = $2, version = version + 1, gateway_reference = COALESCE($3, gateway_reference), failure_message = $4,
             next_sync_at = NULL, updated_at = $5, connector_data = COALESCE($6, connector_data)
       WHERE id = $1 AND status = 'PENDING'
       RETURNING ${refunds.columns()}`,
@@ -208,7 +211,8 @@ export async function reverseRefund(
   change: { failureMessage: string; updatedAt: Date },
 ): Promise<RefundRecord | null> {
   const { rows } = await q.query(
-    `UPDATE refunds SET status = 'FAILED', failure_message = $2, next_sync_at = NULL, updated_at = $3
+    `UPDATE refunds SET status = 'FAILED', version = version + 1, failure_message = $2, next_sync_at = NULL,
+            updated_at = $3
       WHERE id = $1 AND status = 'SUCCEEDED'
       RETURNING ${refunds.columns()}`,
     [id, change.failureMessage, change.updatedAt],

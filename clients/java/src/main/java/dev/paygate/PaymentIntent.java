@@ -24,6 +24,11 @@ public final class PaymentIntent extends ApiResource {
     return JsonObjects.integer(json(), "amount_refunded_minor");
   }
 
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  public long version() {
+    return JsonObjects.integer(json(), "version");
+  }
+
   public String currency() {
     return JsonObjects.string(json(), "currency");
   }

@@ -39,6 +39,11 @@ public final class Refund extends ApiResource {
     return JsonObjects.bool(json(), "livemode");
   }
 
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  public long version() {
+    return JsonObjects.integer(json(), "version");
+  }
+
   public String createdAt() {
     return JsonObjects.string(json(), "created_at");
   }
