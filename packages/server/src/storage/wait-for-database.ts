@@ -12,6 +12,13 @@ export interface WaitClock {
   now(): Date;
 }
 
+/**
+ * The default: real elapsed time from the monotonic timer. The bound is on real seconds (a
+ * database starting, a failover), which no test clock moves, and a wall-clock step during the wait
+ * must not end or stretch it.
+ */
+const monotonicClock: WaitClock = { now: () => new Date(performance.timeOrigin + performance.now()) };
+
 export interface StartWaitLog {
   warn(fields: object, message: string): void;
   info(fields: object, message: string): void;
@@ -33,7 +40,7 @@ export async function waitForDatabase<T>(
   open: () => Promise<T>,
   waitSeconds: number,
   log: StartWaitLog,
-  clock: WaitClock = { now: () => new Date() },
+  clock: WaitClock = monotonicClock,
   pause: Pause = realPause,
 ): Promise<T> {
   const startedAt = clock.now().getTime();
