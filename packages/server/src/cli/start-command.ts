@@ -6,8 +6,9 @@ import { parseProcessCount, parseRole } from './processes.ts';
 
 /**
  * `paygate start [--processes N]`: the whole service in this process, or (with --processes) a
- * supervisor of N API processes and one process per worker. `--role` is how the supervisor starts
- * each child; it is not for operators.
+ * supervisor of N API processes and one process per worker. `--role` starts one kind of process
+ * alone: the supervisor starts its children with it, and so do the compose file and the systemd
+ * units (docs/operations.md), where a process manager supervises instead.
  */
 export async function startRole(
   config: Config,
