@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshotsFor, seriousViolations } from './support/browser.ts';
-import { firstOwner, TEST_PASSWORD, teamMember } from './support/dashboard.ts';
+import {
+  dashboardRequest,
+  firstOwner,
+  signIn as signInApi,
+  TEST_PASSWORD,
+  teamMember,
+} from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
 import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
@@ -87,7 +93,7 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(intent.json().amount_refunded_minor, 1200);
       await page.reload();
-      assert.match((await page.locator('main dl').textContent()) ?? '', /12\.00 USD/);
+      assert.match((await page.locator('main dl').textContent()) ?? '', /\$12\.00/);
       await page.close();
     });
 
@@ -201,6 +207,42 @@ for (const kind of databaseKinds()) {
       });
       return users.data.map((u) => u.email).sort();
     }
+
+    it("opens the invitation e-mail's link with the token in the field, without a script too", async () => {
+      const owner = await signInApi(svc, 'owner@browser.example');
+      const invited = await dashboardRequest(svc, owner, 'POST', '/dashboard/api/v1/invitations', {
+        email: 'linked@browser.example',
+        role: 'viewer',
+      });
+      assert.equal(invited.statusCode, 201, invited.body);
+      const mail = await svc.ctx.db.query<{ body_text: string }>(
+        "SELECT body_text FROM mail_outbox WHERE 'linked@browser.example' = ANY (recipients)",
+      );
+      const mailed = /https?:\/\/\S+\/dashboard\/accept-invitation\?\S+/.exec(
+        mail.rows[0]?.body_text ?? '',
+      )?.[0];
+      assert.ok(mailed, 'the e-mail carries the link');
+      const link = `${svc.baseUrl}${new URL(mailed).pathname}${new URL(mailed).search}`;
+      const token = invited.json().token as string;
+
+      const noScript = await browser.newContext({ javaScriptEnabled: false });
+      const bare = await noScript.newPage();
+      await bare.goto(link);
+      assert.equal(await bare.getByLabel('Invitation token').inputValue(), token);
+      await noScript.close();
+
+      // The operator API's link keeps the token in the #fragment, which the script reads.
+      const page = await newPage();
+      await page.goto(`${svc.baseUrl}/dashboard/accept-invitation?lang=en#${token}`);
+      assert.equal(await page.getByLabel('Invitation token').inputValue(), token);
+      await page.goto(link);
+      assert.equal(await page.getByLabel('Invitation token').inputValue(), token);
+      await page.getByLabel('Choose a password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.getByRole('status').filter({ hasText: 'Your account is ready' }).waitFor();
+      await signIn(page, 'linked@browser.example');
+      await page.close();
+    });
 
     it('ran every page without a script error or a CSP violation', () => {
       assert.deepEqual(

@@ -191,6 +191,31 @@ for (const kind of databaseKinds()) {
       assert.equal(bad.json().errors[0].field, 'currency');
     });
 
+    it("reads the page's amount filters in major units of the currency, and the CSV link in minor units", async () => {
+      const page = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        '/dashboard/test/payments?lang=en&currency=USD&amount_min=39.99&amount_max=40',
+      );
+      assert.equal(page.statusCode, 200);
+      assert.ok(page.body.includes(usd.id));
+      assert.equal(page.body.includes(declined.id), false);
+      assert.match(page.body, /\$40\.00/);
+      assert.match(
+        page.body,
+        /href="\/dashboard\/api\/v1\/test\/payments\/export\.csv\?amount_min=3999&amp;amount_max=4000&amp;currency=USD"/,
+      );
+      const es = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        '/dashboard/test/payments?lang=es&currency=EUR&amount_min=119,99',
+      );
+      assert.ok(es.body.includes(eur.id));
+      assert.match(es.body, /120,00\s€/);
+    });
+
     it('renders the search page with the same filters, and its CSV link carries them', async () => {
       const page = await dashboardRequest(
         svc,
@@ -209,10 +234,26 @@ for (const kind of databaseKinds()) {
         svc,
         owner,
         'GET',
-        '/dashboard/test/payments?lang=en&amount_min=ten',
+        '/dashboard/test/payments?lang=en&currency=USD&amount_min=ten',
       );
       assert.equal(bad.statusCode, 400);
-      assert.match(bad.body, /role="alert">amount_min: must be a whole number/);
+      assert.match(bad.body, /role="alert">amount_min: &#39;ten&#39; is not an amount/);
+      const tooPrecise = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        '/dashboard/test/payments?lang=en&currency=USD&amount_max=40.001',
+      );
+      assert.equal(tooPrecise.statusCode, 400);
+      assert.match(tooPrecise.body, /role="alert">amount_max: USD has 2 decimals; &#39;40.001&#39; has 3/);
+      const noCurrency = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        '/dashboard/test/payments?lang=en&amount_min=5',
+      );
+      assert.equal(noCurrency.statusCode, 400);
+      assert.match(noCurrency.body, /role="alert">currency: choose a currency to filter by amount/);
       const detail = await dashboardRequest(svc, owner, 'GET', `/dashboard/test/payments/${usd.id}?lang=es`);
       assert.match(detail.body, /Historial de estados/);
       assert.match(detail.body, /search-hooks/);

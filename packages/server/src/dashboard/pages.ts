@@ -16,12 +16,17 @@ export function signInPage(lang: Language): string {
   );
 }
 
-export function acceptInvitationPage(lang: Language): string {
+/**
+ * The page the invitation link opens. The e-mail's link carries the token in `?token=`, which the
+ * server writes into the field, so the link works without a script; a link with the token in its
+ * `#fragment` (the operator API's `accept_url`, never sent to a server) is filled by the script.
+ */
+export function acceptInvitationPage(lang: Language, token?: string): string {
   const m = t(lang);
   return page(
     { lang, title: m.acceptInvitation, path: '/dashboard/accept-invitation' },
     `<form data-api="/dashboard/api/v1/invitations/accept" data-failed="${h(m.acceptInvitation)}" data-done="${h(m.accepted)}">
-  <label>${h(m.token)} <input name="token" required autocomplete="off"></label>
+  <label>${h(m.token)} <input name="token" required autocomplete="off" value="${h(token ?? '')}"></label>
   <label>${h(m.newPassword)} <input name="password" type="password" autocomplete="new-password" minlength="12" required></label>
   <button type="submit">${h(m.accept)}</button>
   <p data-out aria-live="polite"></p>

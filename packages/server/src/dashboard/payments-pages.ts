@@ -1,6 +1,6 @@
 import { type PaymentIntent, paymentIntentStatuses } from '@paygate/contract';
 import type { PaymentDetailResource } from '../app/resources/dashboard.ts';
-import { describeAmount } from '../domain/money.ts';
+import { formatMoney } from './format.ts';
 import { t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
@@ -36,8 +36,8 @@ function searchForm(frame: PageFrame, filter: PaymentsPageFilter): string {
   <input type="hidden" name="lang" value="${frame.lang}">
   ${input('id', m.paymentId, ' autocomplete="off"')}
   <label>${h(m.status)} <select name="status">${options(paymentIntentStatuses, filter.status, m.any)}</select></label>
-  ${input('amount_min', m.amountFrom, ' inputmode="numeric"')}
-  ${input('amount_max', m.amountTo, ' inputmode="numeric"')}
+  ${input('amount_min', m.amountFrom, ' inputmode="decimal"')}
+  ${input('amount_max', m.amountTo, ' inputmode="decimal"')}
   ${input('currency', m.currency, ' size="4" maxlength="3"')}
   ${input('from', m.from, ' placeholder="2026-01-01T00:00:00Z"')}
   ${input('to', m.to, ' placeholder="2026-12-31T23:59:59Z"')}
@@ -50,21 +50,26 @@ function searchForm(frame: PageFrame, filter: PaymentsPageFilter): string {
 export function paymentsSearchPage(
   frame: PageFrame,
   filter: PaymentsPageFilter,
-  result: { intents: PaymentIntent[]; nextCursor: string | null } | { error: string },
+  result:
+    | {
+        intents: PaymentIntent[];
+        nextCursor: string | null;
+        /** The API's query of these filters (amounts in minor units): the CSV link's, so it exports this set. */
+        exportQuery: Record<string, string>;
+      }
+    | { error: string },
 ): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
   const form = searchForm(frame, filter);
   if ('error' in result) return page(frame, `${form}<p role="alert">${h(result.error)}</p>`);
-  const csv = `/dashboard/api/v1/${mode}/payments/export.csv?${new URLSearchParams(
-    Object.entries(filter).filter((entry): entry is [string, string] => Boolean(entry[1])),
-  ).toString()}`;
+  const csv = `/dashboard/api/v1/${mode}/payments/export.csv?${new URLSearchParams(result.exportQuery).toString()}`;
   const rows = result.intents
     .map(
       (pi) => `<tr>
   <td><a href="${h(href(`/dashboard/${mode}/payments/${pi.id}`, frame.lang))}">${h(pi.id)}</a></td>
-  <td>${h(pi.status)}</td><td>${h(describeAmount(pi.amount_minor, pi.currency))}</td>
-  <td>${h(describeAmount(pi.amount_refunded_minor, pi.currency))}</td><td>${h(pi.created_at)}</td></tr>`,
+  <td>${h(pi.status)}</td><td>${h(formatMoney(pi.amount_minor, pi.currency, frame.lang))}</td>
+  <td>${h(formatMoney(pi.amount_refunded_minor, pi.currency, frame.lang))}</td><td>${h(pi.created_at)}</td></tr>`,
     )
     .join('\n');
   const table = result.intents.length
@@ -126,7 +131,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.refundsOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (refund) =>
-            `<tr><td><code>${h(refund.id)}</code></td><td>${h(refund.status)}</td><td>${h(describeAmount(refund.amount_minor, refund.currency))}</td><td>${h(refund.created_at)}</td></tr>`,
+            `<tr><td><code>${h(refund.id)}</code></td><td>${h(refund.status)}</td><td>${h(formatMoney(refund.amount_minor, refund.currency, frame.lang))}</td><td>${h(refund.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
@@ -150,8 +155,8 @@ export function paymentDetailPage(
     `<dl>
   <dt>ID</dt><dd><code>${h(intent.id)}</code></dd>
   <dt>${h(m.status)}</dt><dd>${h(intent.status)}</dd>
-  <dt>${h(m.amount)}</dt><dd>${h(describeAmount(intent.amount_minor, intent.currency))}</dd>
-  <dt>${h(m.refunded)}</dt><dd>${h(describeAmount(intent.amount_refunded_minor, intent.currency))}</dd>
+  <dt>${h(m.amount)}</dt><dd>${h(formatMoney(intent.amount_minor, intent.currency, frame.lang))}</dd>
+  <dt>${h(m.refunded)}</dt><dd>${h(formatMoney(intent.amount_refunded_minor, intent.currency, frame.lang))}</dd>
   <dt>${h(m.gateway)}</dt><dd>${h(intent.gateway_id)}</dd>
   <dt>${h(m.created)}</dt><dd>${h(intent.created_at)}</dd>
   <dt>${h(m.metadata)}</dt><dd>${metadata ? `<ul>${metadata}</ul>` : '–'}</dd>

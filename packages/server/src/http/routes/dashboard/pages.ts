@@ -8,7 +8,7 @@ import { pickLanguage, t } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { acceptInvitationPage, signInPage, teamPage } from '../../../dashboard/pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
-import { dashboardPage, html } from './page-kit.ts';
+import { dashboardPage, html, text } from './page-kit.ts';
 
 /**
  * The back office's pages, rendered on the server from the same use cases the dashboard API
@@ -36,7 +36,13 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     html(reply, signInPage(pickLanguage(request.query, request.headers['accept-language']))),
   );
   app.get('/dashboard/accept-invitation', async (request, reply) =>
-    html(reply, acceptInvitationPage(pickLanguage(request.query, request.headers['accept-language']))),
+    html(
+      reply,
+      acceptInvitationPage(
+        pickLanguage(request.query, request.headers['accept-language']),
+        text(request.query, 'token'),
+      ),
+    ),
   );
 
   dashboardPage(app, ctx, '/dashboard/team', async (_request, reply, { scope, frame }) => {

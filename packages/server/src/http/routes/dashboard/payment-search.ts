@@ -13,6 +13,7 @@ import {
 } from '../../../dashboard/payments-pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
+import { minorFromMajorText } from '../../../domain/major-amount.ts';
 import { route } from '../../declare-route.ts';
 import { dashboardPage, html, text } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
@@ -29,21 +30,28 @@ const FILTER_FIELDS = [
   'metadata_value',
 ] as const;
 
-function wholeNumber(field: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,12}$/.test(value.trim()))
-    throw new ValidationError(field, 'must be a whole number of minor units');
-  return Number(value.trim());
+/**
+ * An amount bound typed in major units, in minor units of the filter's currency: without a
+ * currency the digits have no scale, so the filter asks for one.
+ */
+function amountBound(field: 'amount_min' | 'amount_max', filter: PaymentsPageFilter): number | undefined {
+  const typed = filter[field];
+  if (typed === undefined) return undefined;
+  const currency = filter.currency?.trim();
+  if (!currency) throw new ValidationError('currency', `choose a currency to filter by amount (${field})`);
+  return minorFromMajorText(typed, currency, field);
 }
 
 /** The page's form fields (strings) as the API's query: the same filters, the same checks. */
 function queryOfPage(filter: PaymentsPageFilter, cursor: string | undefined): PaymentSearchQuery {
   const status = filter.status as PaymentSearchQuery['status'];
+  const amountMin = amountBound('amount_min', filter);
+  const amountMax = amountBound('amount_max', filter);
   return {
     ...(filter.id ? { id: filter.id.trim() } : {}),
     ...(status ? { status } : {}),
-    ...(filter.amount_min ? { amount_min: wholeNumber('amount_min', filter.amount_min) } : {}),
-    ...(filter.amount_max ? { amount_max: wholeNumber('amount_max', filter.amount_max) } : {}),
+    ...(amountMin !== undefined ? { amount_min: amountMin } : {}),
+    ...(amountMax !== undefined ? { amount_max: amountMax } : {}),
     ...(filter.currency ? { currency: filter.currency.trim() } : {}),
     ...(filter.from ? { from: filter.from.trim() } : {}),
     ...(filter.to ? { to: filter.to.trim() } : {}),
@@ -104,7 +112,12 @@ export async function dashboardPaymentSearchRoutes(
       const query = queryOfPage(filter, text(request.query, 'cursor'));
       const result = await searchPayments(ctx, scope, query);
       const intents = result.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' }));
-      return html(reply, paymentsSearchPage(frame, filter, { intents, nextCursor: result.nextCursor }));
+      const { cursor: _page, ...filtered } = query;
+      const exportQuery = Object.fromEntries(Object.entries(filtered).map(([k, v]) => [k, String(v)]));
+      return html(
+        reply,
+        paymentsSearchPage(frame, filter, { intents, nextCursor: result.nextCursor, exportQuery }),
+      );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return html(reply, paymentsSearchPage(frame, filter, { error: error.message }), error.status);
