@@ -1,5 +1,6 @@
 import { type PaygateOptions, resolveConfig } from './config.ts';
 import { RequestSender } from './request-sender.ts';
+import { Disputes } from './resources/disputes.ts';
 import { PaymentIntents } from './resources/payment-intents.ts';
 import { Refunds } from './resources/refunds.ts';
 import { Transactions } from './resources/transactions.ts';
@@ -18,6 +19,7 @@ export const webhooks = Object.freeze({ constructEvent, generateTestHeader, isKn
 export class Paygate {
   readonly paymentIntents: PaymentIntents;
   readonly refunds: Refunds;
+  readonly disputes: Disputes;
   readonly transactions: Transactions;
   readonly webhooks = webhooks;
 
@@ -25,6 +27,7 @@ export class Paygate {
     const sender = new RequestSender(resolveConfig(options));
     this.paymentIntents = new PaymentIntents(sender);
     this.refunds = new Refunds(sender);
+    this.disputes = new Disputes(sender);
     this.transactions = new Transactions(sender);
   }
 }

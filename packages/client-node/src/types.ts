@@ -89,7 +89,38 @@ export interface CreateRefundParams {
   metadata?: Metadata;
 }
 
-export type TransactionType = 'PAYMENT' | 'REFUND';
+export type DisputeStatus = 'NEEDS_RESPONSE' | 'UNDER_REVIEW' | 'WON' | 'LOST';
+export type DisputeReason =
+  | 'fraudulent'
+  | 'duplicate'
+  | 'product_not_received'
+  | 'product_unacceptable'
+  | 'subscription_canceled'
+  | 'credit_not_processed'
+  | 'unrecognized'
+  | 'general';
+
+/** A chargeback of a payment, as the gateway reported it; it closes WON or LOST. */
+export interface Dispute {
+  id: string;
+  object: 'dispute';
+  payment_intent_id: string;
+  amount_minor: number;
+  currency: string;
+  reason: DisputeReason;
+  status: DisputeStatus;
+  /** When the gateway must have your evidence (ISO 8601), or null. */
+  evidence_due_by: string | null;
+  gateway_id: string;
+  livemode: boolean;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** DISPUTE: an amount a chargeback took back; DISPUTE_REVERSAL: an amount a won dispute returned. */
+export type TransactionType = 'PAYMENT' | 'REFUND' | 'DISPUTE' | 'DISPUTE_REVERSAL';
 export type TransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED';
 
 export interface Transaction {

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InvalidPayloadError, PaygateConfigurationError, WebhookSignatureError } from './errors.ts';
-import type { PaymentIntent, Refund } from './types.ts';
+import type { Dispute, PaymentIntent, Refund } from './types.ts';
 
 /** The specification's anti-replay window, in seconds, applied in both directions. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -21,6 +21,12 @@ interface EventObjects {
   'payment_intent.capture_reversed': PaymentIntent;
   'refund.succeeded': Refund;
   'refund.failed': Refund;
+  /** A chargeback was opened against a payment. */
+  'dispute.created': Dispute;
+  /** An open dispute changed (status, reason or evidence due date). */
+  'dispute.updated': Dispute;
+  /** A dispute was decided: WON or LOST. */
+  'dispute.closed': Dispute;
 }
 
 export type EventType = keyof EventObjects;
@@ -50,6 +56,9 @@ const knownEventTypes: ReadonlySet<string> = new Set<EventType>([
   'payment_intent.capture_reversed',
   'refund.succeeded',
   'refund.failed',
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
 ]);
 
 /** True for the event types this client version knows; the rest are to be acknowledged and ignored. */

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { IdOf, Livemode, Timestamp } from './common.ts';
+import { Dispute } from './dispute.ts';
 import { PaymentIntent } from './payment-intent.ts';
 import { Refund } from './refund.ts';
 
@@ -20,6 +21,9 @@ export const eventObjectByType = {
   'payment_intent.capture_reversed': 'payment_intent',
   'refund.succeeded': 'refund',
   'refund.failed': 'refund',
+  'dispute.created': 'dispute',
+  'dispute.updated': 'dispute',
+  'dispute.closed': 'dispute',
 } as const;
 
 export type EventType = keyof typeof eventObjectByType;
@@ -37,9 +41,14 @@ const eventSummaries: Record<EventType, string> = {
     'The gateway reports that the capture of this succeeded payment failed or was reversed: the money did not reach the merchant. The intent stays SUCCEEDED; the operator settles it with the gateway.',
   'refund.succeeded': 'The refund succeeded.',
   'refund.failed': 'The refund failed.',
+  'dispute.created':
+    'The payer’s bank disputed a payment (a chargeback); when the gateway took the amount back, a DISPUTE transaction records it.',
+  'dispute.updated': 'An open dispute changed: its status, reason or evidence due date.',
+  'dispute.closed':
+    'The dispute was decided: WON (a DISPUTE_REVERSAL transaction returns the amount) or LOST.',
 };
 
-const objectSchemas = { payment_intent: PaymentIntent, refund: Refund } as const;
+const objectSchemas = { payment_intent: PaymentIntent, refund: Refund, dispute: Dispute } as const;
 
 /** The envelope every delivery carries, for one event type. */
 export function eventEnvelope<Type extends EventType>(type: Type): TSchema {
@@ -59,7 +68,7 @@ export const EventEnvelope = Type.Object({
   type: Type.String({ description: 'One of the event types; a client ignores types it does not know' }),
   created: Timestamp,
   livemode: Livemode,
-  data: Type.Object({ object: Type.Union([PaymentIntent, Refund]) }),
+  data: Type.Object({ object: Type.Union([PaymentIntent, Refund, Dispute]) }),
 });
 export type EventEnvelope = Static<typeof EventEnvelope>;
 

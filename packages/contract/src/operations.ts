@@ -32,6 +32,7 @@ import {
 import { dashboardSettingsAndReportsOperations } from './dashboard-settings-and-reports-operations.ts';
 import { dashboardTeamOperations } from './dashboard-team.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
+import { Dispute, DisputeIdParams } from './dispute.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import {
   CreateGatewayAccountBody,
@@ -331,6 +332,18 @@ export const operations = {
     querystring: NoQuery,
     response: Refund,
     tag: 'Refunds',
+  },
+  retrieveDispute: {
+    method: 'GET',
+    path: '/v1/disputes/{id}',
+    summary: 'Retrieve a dispute (a chargeback the gateway reported against a payment)',
+    credential: 'secret',
+    // A dispute is a fact about a payment: whoever may read the payment may read its disputes.
+    permission: 'payment_intents:read',
+    params: DisputeIdParams,
+    querystring: NoQuery,
+    response: Dispute,
+    tag: 'Disputes',
   },
   listTransactions: {
     method: 'GET',

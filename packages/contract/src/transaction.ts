@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { AmountMinor, IdOf, Livemode, Timestamp } from './common.ts';
 
-export const transactionTypes = ['PAYMENT', 'REFUND'] as const;
+export const transactionTypes = ['PAYMENT', 'REFUND', 'DISPUTE', 'DISPUTE_REVERSAL'] as const;
 export const transactionStatuses = ['PENDING', 'APPROVED', 'DECLINED'] as const;
 export const TransactionType = Type.Enum(transactionTypes);
 export const TransactionStatus = Type.Enum(transactionStatuses);
@@ -9,7 +9,11 @@ export const TransactionStatus = Type.Enum(transactionStatuses);
 export const TRANSACTION_LIST_DEFAULT_LIMIT = 20;
 export const TRANSACTION_LIST_MAX_LIMIT = 100;
 
-/** One ledger line: a PAYMENT per confirmed intent, a REFUND per refund, settling with it. */
+/**
+ * One ledger line: a PAYMENT per confirmed intent, a REFUND per refund, settling with it; a
+ * DISPUTE for an amount a chargeback took back and a DISPUTE_REVERSAL for one a won dispute
+ * returned (both APPROVED when written: the gateway already moved the money).
+ */
 export const Transaction = Type.Object({
   id: IdOf('txn'),
   object: Type.Literal('transaction'),
@@ -18,7 +22,7 @@ export const Transaction = Type.Object({
   amount_minor: AmountMinor,
   currency: Type.String({ description: 'ISO 4217 code, upper case' }),
   payment_intent_id: IdOf('pi'),
-  refund_id: Type.Union([IdOf('re'), Type.Null()], { description: 'null for PAYMENT' }),
+  refund_id: Type.Union([IdOf('re'), Type.Null()], { description: 'null except for REFUND' }),
   gateway_id: Type.String(),
   livemode: Livemode,
   created_at: Timestamp,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { newId } from '../src/domain/ids.ts';
+import { insertDispute } from '../src/storage/repositories/disputes.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
 import { routesWhere } from './support/route-table.ts';
@@ -36,6 +38,8 @@ for (const kind of databaseKinds()) {
     let created: IntentJson;
     let succeeded: IntentJson;
     let refundId: string;
+    /** A dispute of the owner's succeeded intent, as a gateway notification would record it. */
+    let disputeId: string;
     /** Owner's live-mode intent. */
     let liveIntent: IntentJson;
 
@@ -59,6 +63,25 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(refund.statusCode, 200, refund.body);
       refundId = refund.json().id;
+      disputeId = newId('dp');
+      const now = svc.ctx.clock.now();
+      await insertDispute(svc.ctx.db, {
+        id: disputeId,
+        merchantId: owner.id,
+        livemode: false,
+        paymentIntentId: succeeded.id,
+        gatewayId: 'sim',
+        gatewayReference: `dispute-of-${succeeded.id}`,
+        amountMinor: 3000,
+        currency: 'USD',
+        reason: 'fraudulent',
+        status: 'NEEDS_RESPONSE',
+        fundsHeld: true,
+        evidenceDueBy: null,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      });
       const live = await svc.request({
         method: 'POST',
         url: '/v1/payment-intents',
@@ -182,6 +205,11 @@ for (const kind of databaseKinds()) {
           assertNotFound(await svc.request({ method: 'GET', url: `/v1/refunds/${refundId}`, key }), who);
         }
       },
+      'GET /v1/disputes/:id': async () => {
+        for (const { who, key } of foreignKeys()) {
+          assertNotFound(await svc.request({ method: 'GET', url: `/v1/disputes/${disputeId}`, key }), who);
+        }
+      },
     };
 
     /** Routes whose id travels in the body rather than the path. */
@@ -226,7 +254,11 @@ for (const kind of databaseKinds()) {
     }
 
     it('the owner reaches each of these resources (the 404s are not a broken route)', async () => {
-      for (const url of [`/v1/payment-intents/${created.id}`, `/v1/refunds/${refundId}`]) {
+      for (const url of [
+        `/v1/payment-intents/${created.id}`,
+        `/v1/refunds/${refundId}`,
+        `/v1/disputes/${disputeId}`,
+      ]) {
         assert.equal((await svc.request({ method: 'GET', url, key: owner.secretTest })).statusCode, 200, url);
       }
       const live = await svc.request({

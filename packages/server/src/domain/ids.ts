@@ -18,6 +18,7 @@ export const idPrefixes = {
   auditEntry: 'aud',
   outboundMail: 'mail',
   gatewayAccount: 'gwa',
+  dispute: 'dp',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

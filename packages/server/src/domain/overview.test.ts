@@ -27,6 +27,9 @@ describe('overview totals', () => {
       group('2026-03-06', 'USD', 'PAYMENT', 'DECLINED', 1, 999),
       group('2026-03-06', 'USD', 'REFUND', 'APPROVED', 1, 700),
       group('2026-03-06', 'USD', 'REFUND', 'DECLINED', 1, 100),
+      // Disputes are neither volume nor refunds.
+      group('2026-03-06', 'USD', 'DISPUTE', 'APPROVED', 1, 300),
+      group('2026-03-06', 'USD', 'DISPUTE_REVERSAL', 'APPROVED', 1, 300),
       group('2026-03-02', 'USD', 'PAYMENT', 'APPROVED', 1, 1000),
       group('2026-03-06', 'CLP', 'PAYMENT', 'APPROVED', 1, 15000),
     ];

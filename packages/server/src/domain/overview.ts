@@ -2,7 +2,7 @@
 export interface SettledGroup {
   day: string;
   currency: string;
-  type: 'PAYMENT' | 'REFUND';
+  type: 'PAYMENT' | 'REFUND' | 'DISPUTE' | 'DISPUTE_REVERSAL';
   status: 'APPROVED' | 'DECLINED';
   count: number;
   amountMinor: number;
@@ -62,14 +62,17 @@ const zero = (): Counters => ({
   refundCount: 0,
 });
 
-/** Approved payments are volume, declined ones failures, approved refunds refunds; declined refunds count for nothing. */
+/**
+ * Approved payments are volume, declined ones failures, approved refunds refunds; declined refunds
+ * count for nothing, and so do disputes here (they have their own rows in the list).
+ */
 function accumulate(counters: Counters, group: SettledGroup): void {
   if (group.type === 'PAYMENT' && group.status === 'APPROVED') {
     counters.volumeMinor += group.amountMinor;
     counters.succeededCount += group.count;
   } else if (group.type === 'PAYMENT') {
     counters.failedCount += group.count;
-  } else if (group.status === 'APPROVED') {
+  } else if (group.type === 'REFUND' && group.status === 'APPROVED') {
     counters.refundedMinor += group.amountMinor;
     counters.refundCount += group.count;
   }

@@ -1,3 +1,5 @@
+import type { DisputeReport } from '../domain/dispute.ts';
+
 /**
  * The interface every payment gateway implements. A connector is a stateless translator between
  * Paygate's domain and one gateway's wire format: it never touches the database, and an answer it
@@ -272,7 +274,32 @@ export type GatewayNotification =
       subject: 'capture_reversal';
       idempotencyKey: string;
       outcome: CaptureReversal;
+    }
+  | {
+      notificationId: string;
+      /** A dispute (chargeback) of a charge: opened, moved on or decided at the gateway. */
+      subject: 'dispute';
+      /**
+       * The key Paygate sent with the disputed charge, when the gateway carries it back (Adyen's
+       * merchantReference); Stripe's Dispute carries only `chargeReference`.
+       */
+      idempotencyKey: string | null;
+      outcome: DisputeNotice;
     };
+
+/** What a gateway reports about one dispute, in Paygate's words (domain/dispute.ts). */
+export interface DisputeNotice {
+  kind: 'dispute';
+  /** The gateway's reference of the disputed charge (Stripe PaymentIntent id, Adyen originalReference). */
+  chargeReference: string | null;
+  /** The gateway's own id of the dispute, the same in every notification about it. */
+  disputeReference: string;
+  /** The amount disputed, in ISO minor units. */
+  amount: GatewayAmount;
+  report: DisputeReport;
+  /** The gateway's event and status, for the log, e.g. `adyen CHARGEBACK` or `stripe lost`. */
+  message: string;
+}
 
 /** What a capture reversal names: the charge, the gateway's reference of the reversal, how much, why. */
 export interface CaptureReversal {

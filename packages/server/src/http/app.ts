@@ -28,6 +28,7 @@ import { dashboardRoutes } from './routes/dashboard/routes.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
+import { disputeRoutes } from './routes/v1/disputes.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
 import { refundRoutes } from './routes/v1/refunds.ts';
@@ -130,6 +131,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(gatewayReturnRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
+  await app.register(disputeRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });
   await app.register(eventStreamRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });

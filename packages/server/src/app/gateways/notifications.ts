@@ -8,6 +8,7 @@ import {
 } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { findAttemptByKey } from '../../storage/repositories/charge-attempts.ts';
+import { findDisputedCharge } from '../../storage/repositories/disputes.ts';
 import {
   findAccountForGateway,
   findGatewayAccountById,
@@ -16,6 +17,7 @@ import {
 import { recordGatewayNotification } from '../../storage/repositories/gateway-notifications.ts';
 import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
+import { applyDisputeNotification } from '../disputes/apply-dispute-notification.ts';
 import { applyChargeOutcome } from '../payments/charge-outcomes.ts';
 import { applyRefundNotification } from '../refunds/refund-outcome.ts';
 import { applyCaptureReversal } from './capture-reversals.ts';
@@ -45,6 +47,7 @@ export const notificationHandlers: NotificationHandlers = {
   charge: applyChargeNotification,
   refund: applyRefundNotification,
   capture_reversal: applyCaptureReversal,
+  dispute: applyDisputeNotification,
 };
 
 interface NotificationSource {
@@ -102,6 +105,28 @@ async function madeThrough(
   return own === null;
 }
 
+/**
+ * The key of the charge a notification is about. A dispute may name its charge only by the
+ * gateway's reference (Stripe); its charge's key is looked up, and one Paygate does not know
+ * stays unknown (its own reference stands in, which no payment of Paygate's starts with).
+ */
+async function chargeKeyOf(
+  tx: Queryable,
+  gatewayId: string,
+  notification: GatewayNotification,
+): Promise<string> {
+  if (notification.subject !== 'dispute') return notification.idempotencyKey;
+  const charge = await findDisputedCharge(tx, gatewayId, {
+    idempotencyKey: notification.idempotencyKey,
+    chargeReference: notification.outcome.chargeReference,
+  });
+  return (
+    charge?.idempotencyKey ??
+    notification.idempotencyKey ??
+    `dispute:${notification.outcome.disputeReference}`
+  );
+}
+
 function dispatch(
   ctx: AppContext,
   tx: Queryable,
@@ -116,6 +141,8 @@ function dispatch(
       return handlers.refund(ctx, tx, gatewayId, notification);
     case 'capture_reversal':
       return handlers.capture_reversal(ctx, tx, gatewayId, notification);
+    case 'dispute':
+      return handlers.dispute(ctx, tx, gatewayId, notification);
   }
 }
 
@@ -152,21 +179,22 @@ export async function receiveGatewayNotification(
     const warnings: string[] = [];
     let fresh = 0;
     for (const notification of batch.items) {
+      const idempotencyKey = await chargeKeyOf(tx, gatewayId, notification);
       const first = await recordGatewayNotification(
         tx,
         {
           gatewayId: source.receivedAs,
           notificationId: notification.notificationId,
           subject: notification.subject,
-          idempotencyKey: notification.idempotencyKey,
+          idempotencyKey,
         },
         ctx.clock.now(),
       );
       if (!first) continue;
       fresh += 1;
-      if (!(await madeThrough(tx, source, notification.idempotencyKey))) {
+      if (!(await madeThrough(tx, source, idempotencyKey))) {
         warnings.push(
-          `${owner ? 'gateway account' : 'gateway'} ${addressedTo} notified about ${notification.idempotencyKey}, ` +
+          `${owner ? 'gateway account' : 'gateway'} ${addressedTo} notified about ${idempotencyKey}, ` +
             'a payment not made through it: ignored',
         );
         continue;

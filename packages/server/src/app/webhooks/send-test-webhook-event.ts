@@ -19,12 +19,32 @@ const sampleStatus: Record<EventType, string> = {
   'payment_intent.capture_reversed': 'SUCCEEDED',
   'refund.succeeded': 'SUCCEEDED',
   'refund.failed': 'FAILED',
+  'dispute.created': 'NEEDS_RESPONSE',
+  'dispute.updated': 'UNDER_REVIEW',
+  'dispute.closed': 'WON',
 };
 
 /** A made-up resource of the contract's shape for `type`; its ids exist nowhere else. */
 function sampleObject(type: EventType, livemode: boolean, now: Date): Record<string, unknown> {
   const createdAt = now.toISOString();
   const paymentIntentId = newId('pi');
+  if (eventObjectByType[type] === 'dispute') {
+    return {
+      id: newId('dp'),
+      object: 'dispute',
+      payment_intent_id: paymentIntentId,
+      amount_minor: 2000,
+      currency: 'USD',
+      reason: 'general',
+      status: sampleStatus[type],
+      evidence_due_by: new Date(now.getTime() + 7 * 86_400_000).toISOString(),
+      gateway_id: 'sim',
+      livemode,
+      version: 1,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+  }
   if (eventObjectByType[type] === 'refund') {
     return {
       id: newId('re'),

@@ -2,7 +2,7 @@ import type { TenantScope } from '../../domain/tenant.ts';
 import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
 import { type Queryable, rowMapping } from '../db.ts';
 
-export type TransactionType = 'PAYMENT' | 'REFUND';
+export type TransactionType = 'PAYMENT' | 'REFUND' | 'DISPUTE' | 'DISPUTE_REVERSAL';
 export type TransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED';
 
 export interface TransactionRecord {
