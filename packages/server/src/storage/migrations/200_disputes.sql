@@ -27,23 +27,24 @@ CREATE TABLE disputes (
 CREATE INDEX disputes_by_merchant ON disputes (merchant_id, livemode, created_at DESC);
 
 -- A dispute's rows carry its id; a PAYMENT carries neither a refund nor a dispute, a REFUND its
--- refund. The old check (type = 'PAYMENT') = (refund_id IS NULL) is replaced by one that knows
--- the new types; older releases never write them.
+-- refund. The checks of 002 knew only PAYMENT and REFUND; they are replaced by wider ones. Each
+-- replacement is a contract step by the letter of the expand-only rule (a dropped constraint), but
+-- the previous release neither reads constraints nor writes a row the wider checks refuse.
 ALTER TABLE transactions ADD COLUMN dispute_id text REFERENCES disputes (id);
+-- paygate:contract a37b17c (the previous release) writes only PAYMENT and REFUND rows, which the wider check below accepts; no release reads the constraint
 ALTER TABLE transactions DROP CONSTRAINT transactions_type_check;
+-- paygate:contract a37b17c writes only PAYMENT and REFUND, both accepted; NOT VALID takes no long lock, VALIDATE below checks old rows
 ALTER TABLE transactions ADD CONSTRAINT transactions_type_check
-  CHECK (type IN ('PAYMENT', 'REFUND', 'DISPUTE', 'DISPUTE_REVERSAL'));
+  CHECK (type IN ('PAYMENT', 'REFUND', 'DISPUTE', 'DISPUTE_REVERSAL')) NOT VALID;
+ALTER TABLE transactions VALIDATE CONSTRAINT transactions_type_check;
+-- paygate:contract a37b17c writes PAYMENT rows without refund_id and REFUND rows with one, which the wider check below accepts
 ALTER TABLE transactions DROP CONSTRAINT transactions_check;
+-- paygate:contract a37b17c writes PAYMENT rows without refund_id or dispute_id and REFUND rows with a refund_id only, both accepted
 ALTER TABLE transactions ADD CONSTRAINT transactions_source_check CHECK (
   CASE type
     WHEN 'PAYMENT' THEN refund_id IS NULL AND dispute_id IS NULL
     WHEN 'REFUND' THEN refund_id IS NOT NULL AND dispute_id IS NULL
     ELSE refund_id IS NULL AND dispute_id IS NOT NULL
   END
-);
-CREATE INDEX transactions_by_dispute ON transactions (dispute_id) WHERE dispute_id IS NOT NULL;
-
--- A Stripe dispute names the disputed payment by the gateway's own reference only (the
--- PaymentIntent's id), not by the key Paygate sent: the notification finds the charge by it.
-CREATE INDEX charge_attempts_by_gateway_reference ON charge_attempts (gateway_id, gateway_reference)
-  WHERE gateway_reference IS NOT NULL;
+) NOT VALID;
+ALTER TABLE transactions VALIDATE CONSTRAINT transactions_source_check;
