@@ -1,4 +1,4 @@
-// The topology of deploy/ha on loopback ports, as docs/operations.md runs it: one etcd (v2 API),
+// The topology of deploy/ha on loopback ports, as docs/operations.md runs it: three etcd members (v2 API),
 // two Patroni members of Debian's postgresql-15, HAProxy on the primary. Each member is a "node":
 // its Patroni, its postmaster and the postmaster's children, so that the test can kill or freeze
 // a node whole, as a crashed or paused machine would be.
@@ -54,37 +54,62 @@ async function clusterState(apiPort: number) {
   return (await response.json()) as { members: { name: string; role: string; state: string }[] };
 }
 
-/** etcd 3.4, serving the v2 API that deploy/ha/patroni.yml's `etcd:` section uses (only when asked). */
+/**
+ * Three etcd 3.4 members, as production runs them (one per database host and a witness): losing
+ * one leaves a majority, so Patroni can still elect. They serve the v2 API that deploy/ha/patroni.yml's
+ * `etcd:` section uses (only when asked). Returns the client addresses, comma-separated as
+ * PATRONI_ETCD_HOSTS takes them.
+ */
 async function startEtcd(baseDir: string) {
-  const [client, peer] = [await freePort(), await freePort()];
-  const url = `127.0.0.1:${client}`;
+  const members: { name: string; client: string; peer: string }[] = [];
+  for (const name of ['etcd1', 'etcd2', 'etcd3']) {
+    members.push({ name, client: `127.0.0.1:${await freePort()}`, peer: `127.0.0.1:${await freePort()}` });
+  }
+  const initialCluster = members.map((m) => `${m.name}=http://${m.peer}`).join(',');
   let output = '';
-  const etcd = spawn(
-    'etcd',
-    [
-      '--name=paygate-ha',
-      `--data-dir=${join(baseDir, 'etcd')}`,
-      `--listen-client-urls=http://${url}`,
-      `--advertise-client-urls=http://${url}`,
-      `--listen-peer-urls=http://127.0.0.1:${peer}`,
-      `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
-      `--initial-cluster=paygate-ha=http://127.0.0.1:${peer}`,
-      '--enable-v2=true',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  collect(etcd, (text) => {
-    output = (output + text).slice(-20_000);
+  const processes = members.map((member) => {
+    const etcd = spawn(
+      'etcd',
+      [
+        `--name=${member.name}`,
+        `--data-dir=${join(baseDir, member.name)}`,
+        `--listen-client-urls=http://${member.client}`,
+        `--advertise-client-urls=http://${member.client}`,
+        `--listen-peer-urls=http://${member.peer}`,
+        `--initial-advertise-peer-urls=http://${member.peer}`,
+        `--initial-cluster=${initialCluster}`,
+        '--initial-cluster-state=new',
+        '--enable-v2=true',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    collect(etcd, (text) => {
+      output = `${output}[${member.name}] ${text}`.slice(-20_000);
+    });
+    return etcd;
   });
-  await until('etcd', async () => (await fetch(`http://${url}/v2/keys`)).ok, 30_000);
-  return { url, process: etcd, output: () => output };
+  // Healthy once a leader is elected (a majority has met); every member then answers v2 reads.
+  for (const member of members) {
+    await until(
+      `etcd member ${member.name}`,
+      async () => (await fetch(`http://${member.client}/health`)).ok,
+      60_000,
+    );
+  }
+  return {
+    hosts: members.map((m) => m.client).join(','),
+    stop: () => {
+      for (const etcd of processes) etcd.kill('SIGTERM');
+    },
+    output: () => output,
+  };
 }
 
 /** What differs per member, given to Patroni over deploy/ha/patroni.yml. */
 function patroniEnv(
   member: HaMember,
   baseDir: string,
-  etcdUrl: string,
+  etcdHosts: string,
   passwords: { superuser: string; replication: string },
 ): NodeJS.ProcessEnv {
   return {
@@ -97,7 +122,7 @@ function patroniEnv(
     PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${member.pgPort}`,
     PATRONI_POSTGRESQL_DATA_DIR: member.dataDir,
     PATRONI_POSTGRESQL_PGPASS: join(baseDir, `${member.name}.pgpass`),
-    PATRONI_ETCD_HOSTS: etcdUrl,
+    PATRONI_ETCD_HOSTS: etcdHosts,
     PATRONI_SUPERUSER_PASSWORD: passwords.superuser,
     PATRONI_REPLICATION_PASSWORD: passwords.replication,
     PATRONI_REWIND_PASSWORD: passwords.superuser,
@@ -157,7 +182,7 @@ export async function startHaCluster(baseDir: string): Promise<HaCluster> {
       ['--reuid=postgres', '--regid=postgres', '--init-groups', 'patroni', PATRONI_YML],
       {
         cwd: baseDir,
-        env: patroniEnv(member, baseDir, etcd.url, {
+        env: patroniEnv(member, baseDir, etcd.hosts, {
           superuser: superuserPassword,
           replication: replicationPassword,
         }),
@@ -230,7 +255,7 @@ export async function startHaCluster(baseDir: string): Promise<HaCluster> {
           for (const pid of cluster.nodePids(member)) spawnSync('kill', ['-KILL', String(pid)]);
       });
       haproxy.process.kill('SIGTERM');
-      etcd.process.kill('SIGTERM');
+      etcd.stop();
     },
     logs() {
       return [

@@ -1,5 +1,7 @@
 // The systemd units of deploy/systemd: systemd-analyze verify finds nothing to say about any of
-// them (an API instance of the template included), and each service runs hardened.
+// them (an API instance of the template included), and each service runs hardened. The same for
+// deploy/ha/systemd (etcd, Patroni and HAProxy of the HA PostgreSQL topology), which must also keep
+// etcd on the v2 API that the failover test proved safe.
 import assert from 'node:assert/strict';
 import {
   copyFileSync,
@@ -17,6 +19,27 @@ import { deployTestsEnabled, repoRoot, run } from './support.ts';
 
 const unitsDir = join(repoRoot, 'deploy/systemd');
 const units = readdirSync(unitsDir);
+const haUnitsDir = join(repoRoot, 'deploy/ha/systemd');
+const haUnits = readdirSync(haUnitsDir);
+
+/** Every unit in `names`, copied from `from` into a fresh directory, then checked there. */
+function verifyIn(dir: string, names: string[]) {
+  return run('systemd-analyze', ['verify', '--man=no', ...names.map((n) => `./${n}`)], {
+    cwd: dir,
+    allowFailure: true,
+  });
+}
+
+/** The hardening every HA unit shares (Patroni's postgres user is a real one, not dynamic). */
+const HA_HARDENING = [
+  'NoNewPrivileges=yes',
+  'ProtectSystem=strict',
+  'ProtectHome=yes',
+  'PrivateTmp=yes',
+  'PrivateDevices=yes',
+  'CapabilityBoundingSet=',
+  'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX',
+];
 
 if (deployTestsEnabled('deploy/test/systemd.test.ts')) {
   describe('systemd units', () => {
@@ -26,11 +49,7 @@ if (deployTestsEnabled('deploy/test/systemd.test.ts')) {
     symlinkSync('paygate-api@.service', join(dir, 'paygate-api@8082.service'));
     after(() => rmSync(dir, { recursive: true, force: true }));
 
-    const verify = (names: string[]) =>
-      run('systemd-analyze', ['verify', '--man=no', ...names.map((n) => `./${n}`)], {
-        cwd: dir,
-        allowFailure: true,
-      });
+    const verify = (names: string[]) => verifyIn(dir, names);
 
     it('pass systemd-analyze verify without a single diagnostic', () => {
       const names = [
@@ -78,6 +97,62 @@ if (deployTestsEnabled('deploy/test/systemd.test.ts')) {
           assert.ok(text.split('\n').includes(line), `${unit} lacks ${line}`);
         }
         if (unit !== 'paygate-migrate.service') assert.match(text, /^KillSignal=SIGTERM$/m, unit);
+      }
+    });
+  });
+
+  describe('systemd units of deploy/ha (etcd, Patroni, HAProxy)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-ha-units-'));
+    for (const unit of haUnits) copyFileSync(join(haUnitsDir, unit), join(dir, unit));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const text = (unit: string) => readFileSync(join(haUnitsDir, unit), 'utf8');
+
+    it('pass systemd-analyze verify without a single diagnostic', () => {
+      assert.deepEqual([...haUnits].sort(), [
+        'paygate-etcd.service',
+        'paygate-haproxy-pg.service',
+        'paygate-patroni.service',
+      ]);
+      const result = verifyIn(dir, haUnits);
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal(result.stderr.trim(), '', 'systemd-analyze said something');
+    });
+
+    it('would catch a mistake (the check is not blind)', () => {
+      writeFileSync(
+        join(dir, 'paygate-etcd-broken.service'),
+        text('paygate-etcd.service').replace('ExecStart=/usr/bin/etcd', 'ExecStart=/usr/bin/etcd-missing'),
+      );
+      assert.match(verifyIn(dir, ['paygate-etcd-broken.service']).stderr, /etcd-missing/);
+    });
+
+    it('keep etcd on its v2 API, Patroni on `etcd:` with the tested settings, HAProxy on the primary', () => {
+      const etcd = text('paygate-etcd.service');
+      // On the command line: an ETCD_ENABLE_V2 in the env file cannot turn it off.
+      assert.match(etcd, /^ExecStart=\/usr\/bin\/etcd .*--enable-v2=true/m);
+      const patroni = text('paygate-patroni.service');
+      assert.match(patroni, /^ExecStart=\/usr\/bin\/patroni \/opt\/paygate\/deploy\/ha\/patroni\.yml$/m);
+      assert.match(patroni, /^User=postgres$/m);
+      // Patroni stops PostgreSQL itself; systemd killing the postmaster would skip the clean handover.
+      assert.match(patroni, /^KillMode=process$/m);
+      const patroniYml = readFileSync(join(repoRoot, 'deploy/ha/patroni.yml'), 'utf8');
+      assert.match(patroniYml, /^etcd:$/m);
+      assert.doesNotMatch(patroniYml, /^etcd3:/m);
+      assert.match(patroniYml, /^ {4}synchronous_mode: true$/m);
+      assert.match(
+        text('paygate-haproxy-pg.service'),
+        /^ExecStart=\/usr\/sbin\/haproxy -Ws -f \/opt\/paygate\/deploy\/ha\/haproxy\.cfg$/m,
+      );
+    });
+
+    it('run every HA service hardened, its settings from a root-only env file', () => {
+      for (const unit of haUnits) {
+        const lines = text(unit).split('\n');
+        for (const line of HA_HARDENING) assert.ok(lines.includes(line), `${unit} lacks ${line}`);
+        assert.ok(
+          lines.some((l) => /^EnvironmentFile=\/etc\/paygate-ha\/[a-z]+\.env$/.test(l)),
+          `${unit} lacks its EnvironmentFile`,
+        );
       }
     });
   });

@@ -35,6 +35,11 @@ export function startPaygate(name: string, args: string[], env: Record<string, s
     env: { ...clean, PAYGATE_LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return watchProcess(name, child);
+}
+
+/** Collects what a child started some other way (another command, a network namespace) prints. */
+export function watchProcess(name: string, child: ChildProcess): PaygateProcess {
   let text = '';
   const waiters: { text: string; resolve: () => void }[] = [];
   const onData = (chunk: Buffer) => {
