@@ -16,14 +16,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createSimConnector } from '../../packages/server/src/gateways/sim/connector.ts';
 import { simSecrets } from '../../packages/server/src/gateways/sim/secrets.ts';
-import { type PaygateProcess, startPaygate } from '../../packages/server/test/support/processes.ts';
+import type { PaygateProcess } from '../../packages/server/test/support/processes.ts';
 import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../packages/server/test/support/webhook-receiver.ts';
 import { type HaCluster, type HaMember, startHaCluster } from './ha-cluster.ts';
 import { type Stream, startStream } from './ha-stream.ts';
-import { deployTestsEnabled, freePort, until } from './support.ts';
+import { buildCli, deployTestsEnabled, freePort, startBuiltPaygate, until } from './support.ts';
 
 const ADMIN = `adm_${randomBytes(16).toString('hex')}`;
 const FINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELED']);
@@ -63,6 +63,8 @@ if (deployTestsEnabled('deploy/test/ha-failover.test.ts')) {
     };
 
     before(async () => {
+      // The built CLI, as production runs it (and its processes start in seconds, not tens of them).
+      buildCli();
       let started = performance.now();
       cluster = await startHaCluster(join(dir, 'cluster'));
       await cluster.healthy().catch((error: unknown) => {
@@ -102,23 +104,23 @@ if (deployTestsEnabled('deploy/test/ha-failover.test.ts')) {
         PAYGATE_RATE_LIMIT_PER_SECOND: '100000',
         PAYGATE_WEBHOOK_POLL_MS: '500',
       };
-      const migrate = startPaygate('migrate', ['migrate'], env);
+      const migrate = startBuiltPaygate('migrate', ['migrate'], env);
       assert.equal(await migrate.exited(), 0, migrate.output());
-      const sim = startPaygate('sim', ['sim'], env);
+      const sim = startBuiltPaygate('sim', ['sim'], env);
       processes.push(sim);
       await sim.printed('Simulated gateway listening');
       apiUrls.forEach((url, i) => {
         processes.push(
-          startPaygate(`api-${i}`, ['start', `--role=${i === 0 ? 'api-main' : 'api'}`], {
+          startBuiltPaygate(`api-${i}`, ['start', `--role=${i === 0 ? 'api-main' : 'api'}`], {
             ...env,
             PORT: new URL(url).port,
           }),
         );
       });
       processes.push(
-        startPaygate('worker', ['start', '--role=worker'], { ...env, PAYGATE_LOG_LEVEL: 'info' }),
+        startBuiltPaygate('worker', ['start', '--role=worker'], { ...env, PAYGATE_LOG_LEVEL: 'info' }),
       );
-      processes.push(startPaygate('scheduler', ['start', '--role=scheduler'], env));
+      processes.push(startBuiltPaygate('scheduler', ['start', '--role=scheduler'], env));
       for (const url of apiUrls) {
         await until(`${url}/healthz`, async () => (await fetch(`${url}/healthz`)).ok, 120_000);
       }
@@ -267,7 +269,7 @@ if (deployTestsEnabled('deploy/test/ha-failover.test.ts')) {
         90_000,
       );
 
-      const reconcile = startPaygate(
+      const reconcile = startBuiltPaygate(
         'reconcile',
         ['reconcile', '--json', '--dry-run', '--from', '2000-01-01T00:00:00Z'],
         env,

@@ -12,13 +12,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { verifySignature } from '../../packages/server/src/webhooks/signing.ts';
 import type { PaygateProcess } from '../../packages/server/test/support/processes.ts';
 import { type Agent, type Host, Network } from './netns.ts';
-import { deployTestsEnabled, repoRoot, run, secrets, until } from './support.ts';
+import { buildCli, builtMain, deployTestsEnabled, repoRoot, run, secrets, until } from './support.ts';
 
-const MAIN = join(repoRoot, 'packages/server/dist/main.js');
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 /** The hosts' network, private as a data centre's would be. */
 const ADDRESSES = {
@@ -101,7 +100,7 @@ if (deployTestsEnabled('deploy/test/multi-host.test.ts')) {
     const baseUrl = `http://${ADDRESSES.lb}:8080`;
 
     const paygate = (host: Host, name: string, args: string[], extra: Record<string, string> = {}) => {
-      const started = hosts().start(host, name, [process.execPath, MAIN, ...args], { ...env, ...extra });
+      const started = hosts().start(host, name, [process.execPath, builtMain, ...args], { ...env, ...extra });
       processes.push(started);
       return started;
     };
@@ -144,9 +143,17 @@ if (deployTestsEnabled('deploy/test/multi-host.test.ts')) {
         .map((line) => JSON.parse(line) as Delivery);
 
     before(async () => {
+      try {
+        await setUp();
+      } catch (error) {
+        diagnose();
+        throw error;
+      }
+    });
+
+    async function setUp() {
       let started = performance.now();
-      // The built CLI, as the image and the systemd units run it.
-      run('npm', ['run', 'build', '--silent'], { timeoutMs: 300_000 });
+      buildCli();
       network = new Network(24);
       const host = Object.fromEntries(
         Object.entries(ADDRESSES).map(([name, address]) => [name, hosts().addHost(name, address)]),
@@ -281,6 +288,18 @@ if (deployTestsEnabled('deploy/test/multi-host.test.ts')) {
         60_000,
       );
       figures.push(`Paygate processes up in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+
+    /** What every process said last, for a failure's diagnosis (nothing is printed when all pass). */
+    let diagnosed = false;
+    const diagnose = () => {
+      if (diagnosed) return;
+      diagnosed = true;
+      for (const p of [...(postgres ? [postgres] : []), ...processes])
+        process.stderr.write(`--- ${p.name}\n${p.output().slice(-3000)}\n`);
+    };
+    afterEach((t) => {
+      if ('passed' in t && !t.passed) diagnose();
     });
 
     after(async () => {

@@ -1,9 +1,11 @@
 // What the deployment tests share: podman as this machine kind needs it, the opt-in switch, a
 // database of their own on the host's PostgreSQL, and a merchant's payment through the API.
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import pg from 'pg';
+import { type PaygateProcess, watchProcess } from '../../packages/server/test/support/processes.ts';
 
 export const repoRoot = new URL('../..', import.meta.url).pathname;
 
@@ -44,6 +46,24 @@ export function run(
     );
   }
   return result;
+}
+
+/** The built CLI, as the image and the systemd units run it (it starts far faster than through tsx). */
+export const builtMain = join(repoRoot, 'packages/server/dist/main.js');
+
+/** `npm run build`: packages/server/dist from the sources as they are now. */
+export function buildCli() {
+  run('npm', ['run', 'build', '--silent'], { timeoutMs: 300_000 });
+}
+
+/** A `paygate` process of the built CLI, with the environment startPaygate gives (call buildCli first). */
+export function startBuiltPaygate(name: string, args: string[], env: Record<string, string>): PaygateProcess {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
+  const child = spawn(process.execPath, [builtMain, ...args], {
+    env: { ...clean, PAYGATE_LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return watchProcess(name, child);
 }
 
 /** Builds (or keeps, when cached) the stand-in base image, then the service image from the real Containerfile. */
