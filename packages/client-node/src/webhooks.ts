@@ -18,6 +18,7 @@ interface EventObjects {
   /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
   'payment_intent.late_capture_refunded': PaymentIntent;
   /** The gateway reversed the capture of a succeeded payment: the money did not reach the merchant. */
+  'payment_intent.late_captured': PaymentIntent;
   'payment_intent.capture_reversed': PaymentIntent;
   'refund.succeeded': Refund;
   'refund.failed': Refund;
@@ -53,6 +54,7 @@ const knownEventTypes: ReadonlySet<string> = new Set<EventType>([
   'payment_intent.canceled',
   'payment_intent.expired',
   'payment_intent.late_capture_refunded',
+  'payment_intent.late_captured',
   'payment_intent.capture_reversed',
   'refund.succeeded',
   'refund.failed',

@@ -17,6 +17,8 @@ export const eventObjectByType = {
   'payment_intent.expired': 'payment_intent',
   /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
   'payment_intent.late_capture_refunded': 'payment_intent',
+  /** The gateway captured the payer's money after the intent was canceled, expired or failed: it is in the books, and refunded. */
+  'payment_intent.late_captured': 'payment_intent',
   /** The gateway reversed the capture of a SUCCEEDED intent (Adyen CAPTURE_FAILED): the money is not the merchant's. */
   'payment_intent.capture_reversed': 'payment_intent',
   'refund.succeeded': 'refund',
@@ -35,6 +37,8 @@ const eventSummaries: Record<EventType, string> = {
   'payment_intent.failed': 'The payment failed (declined or rejected by the gateway).',
   'payment_intent.canceled': 'The merchant canceled the intent.',
   'payment_intent.expired': 'The intent expired before it was paid.',
+  'payment_intent.late_captured':
+    "The gateway captured the payer's money after the intent was canceled, expired or failed: the PAYMENT transaction is APPROVED and an automatic refund of the same amount is under way. The intent keeps its status.",
   'payment_intent.late_capture_refunded':
     'A capture that arrived after the intent was canceled, expired or failed was refunded in full.',
   'payment_intent.capture_reversed':

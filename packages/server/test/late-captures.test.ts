@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { lateCaptureRefundKey } from '../src/app/late-captures/record-late-capture.ts';
-import {
-  applyLateCaptureRefundOutcome,
-  repairLateCaptures,
-} from '../src/app/late-captures/repair-late-captures.ts';
+import { repairLateCaptures } from '../src/app/late-captures/repair-late-captures.ts';
 import { expireDueIntents } from '../src/app/payments/expire-payment-intents.ts';
 import { reconcileOpenCharges } from '../src/app/payments/settle-open-charges.ts';
-import { claimDueLateCaptures } from '../src/storage/repositories/late-captures.ts';
+import { reconcilePendingRefunds } from '../src/app/refunds/reconcile-refunds.ts';
+import { applyRefundOutcomeByGatewayKey } from '../src/app/refunds/refund-outcome.ts';
+import { claimRefundsDueForSync } from '../src/storage/repositories/refunds.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, type PaymentHelpers, paymentHelpers } from './support/payments.ts';
 import { ADMIN_TOKEN, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
@@ -101,9 +100,45 @@ for (const kind of databaseKinds()) {
       return (await response.json()) as { status: string; amount_refunded_minor: number };
     }
 
+    /** The repair worker, then the refund reconciliation that finishes the automatic refunds. */
     async function repairAll(): Promise<void> {
       await repairLateCaptures(svc.ctx, 100);
+      await reconcilePendingRefunds(svc.ctx, 100);
       await svc.sim.idle();
+    }
+
+    interface BookLine {
+      type: string;
+      status: string;
+      amount_minor: number;
+      refund_id: string | null;
+    }
+
+    /** The intent's lines of the merchant's transaction list, oldest first. */
+    async function booksOf(paymentIntentId: string): Promise<BookLine[]> {
+      const listed = await svc.request({
+        method: 'GET',
+        url: '/v1/transactions?limit=100',
+        key: merchant.secretTest,
+      });
+      assert.equal(listed.statusCode, 200, listed.body);
+      return (listed.json().data as (BookLine & { payment_intent_id: string })[])
+        .filter((t) => t.payment_intent_id === paymentIntentId)
+        .reverse()
+        .map(({ type, status, amount_minor, refund_id }) => ({ type, status, amount_minor, refund_id }));
+    }
+
+    /** The automatic refund of an intent's late capture, as the merchant API shows it. */
+    async function automaticRefund(paymentIntentId: string): Promise<Record<string, unknown>> {
+      const line = (await booksOf(paymentIntentId)).find((t) => t.type === 'REFUND');
+      assert.ok(line?.refund_id, 'the late capture has a REFUND line with its refund');
+      const refund = await svc.request({
+        method: 'GET',
+        url: `/v1/refunds/${line.refund_id}`,
+        key: merchant.secretTest,
+      });
+      assert.equal(refund.statusCode, 200, refund.body);
+      return refund.json();
     }
 
     it('records an approval that arrives after a cancel, refunds it at the gateway and tells the merchant', async () => {
@@ -125,6 +160,19 @@ for (const kind of databaseKinds()) {
       assert.equal(recorded.detected_by, 'notification');
       assert.equal(recorded.repair_status, 'REFUND_DUE');
       assert.equal((await gatewayCharge(intent.id)).amount_refunded_minor, 0, 'the gateway holds the money');
+      // The books show what the gateway's settlement report will: the capture, and its refund under way.
+      const before = await booksOf(intent.id);
+      assert.deepEqual(
+        before.map(({ type, status, amount_minor }) => [type, status, amount_minor]),
+        [
+          ['PAYMENT', 'APPROVED', 2600],
+          ['REFUND', 'PENDING', 2600],
+        ],
+      );
+      const pendingRefund = await automaticRefund(intent.id);
+      assert.equal(pendingRefund.status, 'PENDING');
+      assert.equal(pendingRefund.amount_minor, 2600);
+      assert.deepEqual(pendingRefund.metadata, { paygate_late_capture: recorded.id });
 
       await repairAll();
       const repaired: LateCaptureJson = (await admin(`/admin/v1/late-captures/${recorded.id}`)).json();
@@ -138,16 +186,28 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await pay.eventTypes(intent.id), [
         'payment_intent.requires_action',
         'payment_intent.canceled',
+        'payment_intent.late_captured',
         'payment_intent.late_capture_refunded',
       ]);
       const intentAfter = await pay.retrieve(intent.id);
-      assert.equal(intentAfter.status, 'CANCELED');
-      assert.equal(intentAfter.amount_refunded_minor, 0, 'nothing Paygate captured was refunded');
+      assert.equal(intentAfter.status, 'CANCELED', 'the merchant canceled; the status says so');
+      assert.equal(intentAfter.amount_refunded_minor, 2600, 'what came in went back out');
+      const refund = await automaticRefund(intent.id);
+      assert.equal(refund.status, 'SUCCEEDED');
+      assert.deepEqual(await pay.eventTypes(String(refund.id)), ['refund.succeeded']);
+      assert.deepEqual(
+        (await booksOf(intent.id)).map(({ type, status, amount_minor }) => [type, status, amount_minor]),
+        [
+          ['PAYMENT', 'APPROVED', 2600],
+          ['REFUND', 'APPROVED', 2600],
+        ],
+      );
 
       // The same capture reported again (a redelivery with a new id, a repeated sync) changes nothing.
       await repairAll();
       assert.equal((await gatewayCharge(intent.id)).amount_refunded_minor, 2600);
-      assert.equal((await pay.eventTypes(intent.id)).length, 3);
+      assert.equal((await pay.eventTypes(intent.id)).length, 4);
+      assert.equal((await booksOf(intent.id)).length, 2, 'one PAYMENT, one REFUND');
     });
 
     it('records and refunds a success that arrives after the intent expired', async () => {
@@ -161,10 +221,12 @@ for (const kind of databaseKinds()) {
       await repairAll();
       assert.equal((await lateCaptureOf(intent.id)).repair_status, 'REFUNDED');
       assert.equal((await gatewayCharge(intent.id)).amount_refunded_minor, 3000);
-      assert.deepEqual((await pay.eventTypes(intent.id)).slice(-2), [
+      assert.deepEqual((await pay.eventTypes(intent.id)).slice(-3), [
         'payment_intent.expired',
+        'payment_intent.late_captured',
         'payment_intent.late_capture_refunded',
       ]);
+      assert.equal((await pay.retrieve(intent.id)).amount_refunded_minor, 3000);
     });
 
     it('finds an approval after a cancel whose notification was lost, by reconciliation of the abandoned charge', async () => {
@@ -193,19 +255,19 @@ for (const kind of databaseKinds()) {
       assert.equal((await gatewayCharge(intent.id)).amount_refunded_minor, 2900);
     });
 
-    it('finishes a repair a crash interrupted, refunding once', async () => {
+    it('finishes an automatic refund a crash interrupted, refunding once', async () => {
       const { intent, page } = await waitingForPayer({ amount_minor: 2700 });
       await cancel(intent.id);
       await payerApproves(page);
-      const recorded = await lateCaptureOf(intent.id);
+      const refund = await automaticRefund(intent.id);
 
-      // A worker claims the repair and dies: the lease keeps others away until it runs out.
+      // A refund worker claims the refund and dies: the lease keeps others away until it runs out.
       const now = svc.clock.now();
       await svc.ctx.db.transaction((tx) =>
-        claimDueLateCaptures(tx, now, new Date(now.getTime() + 120_000), 10),
+        claimRefundsDueForSync(tx, now, new Date(now.getTime() + 60_000), 100),
       );
       await repairAll();
-      assert.equal((await lateCaptureOf(intent.id)).repair_status, 'REFUND_DUE');
+      assert.equal((await automaticRefund(intent.id)).status, 'PENDING');
 
       // The next one sends the refund and dies before it records the answer.
       const attempt = (await pay.attempts(intent.id))[0];
@@ -214,7 +276,7 @@ for (const kind of databaseKinds()) {
       assert.ok(connector);
       const sent = await connector.refund({
         idempotencyKey: lateCaptureRefundKey(attempt),
-        refundId: recorded.id,
+        refundId: String(refund.id),
         paymentIntentId: intent.id,
         chargeReference: attempt.gatewayReference,
         amountMinor: 2700,
@@ -224,15 +286,43 @@ for (const kind of databaseKinds()) {
       assert.equal(sent.kind, 'succeeded');
       assert.equal((await lateCaptureOf(intent.id)).repair_status, 'REFUND_DUE');
 
-      svc.clock.advance(121);
+      svc.clock.advance(61);
       await repairAll();
-      const repaired = await lateCaptureOf(intent.id);
-      assert.equal(repaired.repair_status, 'REFUNDED');
+      assert.equal((await lateCaptureOf(intent.id)).repair_status, 'REFUNDED');
+      assert.equal((await automaticRefund(intent.id)).status, 'SUCCEEDED');
       assert.equal((await gatewayCharge(intent.id)).amount_refunded_minor, 2700, 'refunded once, not twice');
       assert.equal(
         (await pay.eventTypes(intent.id)).filter((t) => t === 'payment_intent.late_capture_refunded').length,
         1,
       );
+    });
+
+    it('enters a capture recorded by an older release in the books when its repair comes due', async () => {
+      const { intent, page } = await waitingForPayer({ amount_minor: 2750 });
+      await cancel(intent.id);
+      await payerApproves(page);
+      // As an older release left it: the late capture due for repair, and nothing in the books.
+      const refundId = String((await automaticRefund(intent.id)).id);
+      await svc.ctx.db.query('DELETE FROM transactions WHERE refund_id = $1', [refundId]);
+      await svc.ctx.db.query('DELETE FROM refunds WHERE id = $1', [refundId]);
+      await svc.ctx.db.query(
+        `UPDATE transactions SET status = 'DECLINED' WHERE payment_intent_id = $1 AND type = 'PAYMENT'`,
+        [intent.id],
+      );
+      await svc.ctx.db.query('UPDATE late_captures SET next_repair_at = $2 WHERE payment_intent_id = $1', [
+        intent.id,
+        svc.clock.now(),
+      ]);
+      await repairAll();
+      assert.equal((await lateCaptureOf(intent.id)).repair_status, 'REFUNDED');
+      assert.deepEqual(
+        (await booksOf(intent.id)).map(({ type, status }) => [type, status]),
+        [
+          ['PAYMENT', 'APPROVED'],
+          ['REFUND', 'APPROVED'],
+        ],
+      );
+      assert.equal((await gatewayCharge(intent.id)).amount_refunded_minor, 2750);
     });
 
     it('a repair refund the gateway settles later is finished by its notification', async () => {
@@ -245,7 +335,7 @@ for (const kind of databaseKinds()) {
       // A gateway that takes the refund and settles it later (the simulator settles refunds by
       // amount, and an amount ending in 13 would delay the charge itself).
       await svc.ctx.db.transaction((tx) =>
-        applyLateCaptureRefundOutcome(svc.ctx, tx, 'sim', lateCaptureRefundKey(attempt), {
+        applyRefundOutcomeByGatewayKey(svc.ctx, tx, 'sim', lateCaptureRefundKey(attempt), {
           kind: 'pending',
           gatewayReference: 'rf_later',
         }),
@@ -276,6 +366,7 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(notified.statusCode, 200, notified.body);
       assert.equal((await lateCaptureOf(intent.id)).repair_status, 'REFUNDED');
+      assert.equal((await automaticRefund(intent.id)).status, 'SUCCEEDED');
       assert.equal((await pay.eventTypes(intent.id)).at(-1), 'payment_intent.late_capture_refunded');
     });
 
@@ -295,6 +386,17 @@ for (const kind of databaseKinds()) {
       await repairAll();
       assert.equal((await lateCaptureOf(intent.id)).tries, failed.tries, 'no more tries');
       assert.equal((await pay.eventTypes(intent.id)).includes('payment_intent.late_capture_refunded'), false);
+      const refund = await automaticRefund(intent.id);
+      assert.equal(refund.status, 'FAILED', 'the automatic refund failed as the gateway said');
+      assert.deepEqual(await pay.eventTypes(String(refund.id)), ['refund.failed']);
+      assert.equal((await pay.retrieve(intent.id)).amount_refunded_minor, 0);
+      assert.deepEqual(
+        (await booksOf(intent.id)).map(({ type, status }) => [type, status]),
+        [
+          ['PAYMENT', 'APPROVED'],
+          ['REFUND', 'DECLINED'],
+        ],
+      );
     });
 
     it('guards the operator API: 401 without the token, 404 for an unknown id, 400 for a bad filter', async () => {

@@ -10,6 +10,7 @@ import {
   PROCESSING_DEADLINE_SECONDS,
 } from '../src/app/payments/charge-outcomes.ts';
 import { reconcileOpenCharges, runDueDelayedCharges } from '../src/app/payments/settle-open-charges.ts';
+import { reconcilePendingRefunds } from '../src/app/refunds/reconcile-refunds.ts';
 import { GatewayRegistry } from '../src/gateways/registry.ts';
 import { createSimConnector } from '../src/gateways/sim/connector.ts';
 import { buildHttpApp } from '../src/http/app.ts';
@@ -162,6 +163,7 @@ for (const kind of databaseKinds()) {
         assert.equal(capture.intent_status, 'FAILED');
 
         await repairLateCaptures(ctx, BATCH);
+        await reconcilePendingRefunds(ctx, BATCH);
         const refunded = await fetch(`${svc.sim.url}/v1/charges/${attempt?.gatewayReference}`, {
           headers: { authorization: `Bearer ${svc.simApiSecret}` },
         });
@@ -171,8 +173,12 @@ for (const kind of databaseKinds()) {
         );
         assert.deepEqual(await pay.eventTypes(intent.id), [
           'payment_intent.failed',
+          'payment_intent.late_captured',
           'payment_intent.late_capture_refunded',
         ]);
+        // The books show the capture and its automatic refund, as the gateway's report does.
+        assert.deepEqual(await pay.paymentTransactions(intent.id), ['APPROVED']);
+        assert.equal((await pay.retrieve(intent.id)).amount_refunded_minor, 4100);
         await app.close();
       } finally {
         await gateway.close();

@@ -17,6 +17,7 @@ final class Event extends ApiResource
         'payment_intent.canceled',
         'payment_intent.expired',
         'payment_intent.late_capture_refunded',
+        'payment_intent.late_captured',
         'payment_intent.capture_reversed',
         'refund.succeeded',
         'refund.failed',

@@ -35,6 +35,7 @@ KNOWN_EVENT_TYPES = frozenset(
         "payment_intent.canceled",
         "payment_intent.expired",
         "payment_intent.late_capture_refunded",
+        "payment_intent.late_captured",
         "payment_intent.capture_reversed",
         "refund.succeeded",
         "refund.failed",

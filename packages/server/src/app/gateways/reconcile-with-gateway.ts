@@ -4,6 +4,7 @@ import { knownCharges, knownRefunds } from '../../storage/repositories/reconcili
 import type { AppContext } from '../context.ts';
 import { repairLateCaptures } from '../late-captures/repair-late-captures.ts';
 import { applyAttemptOutcome } from '../payments/charge-outcomes.ts';
+import { reconcilePendingRefunds } from '../refunds/reconcile-refunds.ts';
 import { applyRefundOutcomeByGatewayKey } from '../refunds/refund-outcome.ts';
 import { outcomeOrUnknown } from './connectors.ts';
 import { type Difference, findDifferences } from './reconciliation-differences.ts';
@@ -49,9 +50,12 @@ async function repair(ctx: AppContext, connector: GatewayConnector, difference: 
       }),
     );
     await applyAttemptOutcome(ctx, attempt, outcome, 'sync');
-    // A capture after the intent closed is now recorded: its refund is sent now, not at the
-    // repair job's next tick (the job and this run claim each capture once).
-    if (attempt.status !== 'SUCCEEDED' && outcome.kind === 'succeeded') await repairLateCaptures(ctx, 20);
+    // A capture after the intent closed is now recorded, with its automatic refund: the refund is
+    // sent now, not at the jobs' next tick (the jobs and this run claim each one once).
+    if (attempt.status !== 'SUCCEEDED' && outcome.kind === 'succeeded') {
+      await repairLateCaptures(ctx, 20);
+      await reconcilePendingRefunds(ctx, 20);
+    }
     return;
   }
   const outcome = await connector.syncRefund({

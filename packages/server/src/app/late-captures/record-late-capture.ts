@@ -1,8 +1,18 @@
+import { buildEvent } from '../../domain/events.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Queryable } from '../../storage/db.ts';
 import type { ChargeAttemptRecord } from '../../storage/repositories/charge-attempts.ts';
-import { insertLateCapture, type LateCaptureRecord } from '../../storage/repositories/late-captures.ts';
-import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
+import { insertEvent } from '../../storage/repositories/events.ts';
+import {
+  bookLateCapture,
+  insertLateCapture,
+  type LateCaptureRecord,
+} from '../../storage/repositories/late-captures.ts';
+import {
+  notePaymentIntentChange,
+  type PaymentIntentRecord,
+} from '../../storage/repositories/payment-intents.ts';
+import { paymentIntentResource } from '../resources/payment-intent.ts';
 
 /**
  * The idempotency key of the refund that repairs a late capture: derived from the attempt's own
@@ -51,5 +61,59 @@ export async function recordLateCapture(
     updatedAt: now,
   };
   if (!(await insertLateCapture(tx, record))) return null;
+  await enterLateCaptureInBooks(tx, intent, record, now);
   return `late capture ${record.id}: charge ${attempt.idempotencyKey} succeeded at gateway ${attempt.gatewayId} (${record.amountMinor} ${record.currency}) while intent ${intent.id} was ${intent.status}; a refund is scheduled`;
+}
+
+/**
+ * Whether a late capture goes into the merchant's books (docs/decisions/money-safety.md, "Late
+ * captures in the books"): a capture of the intent's own amount and currency on an intent that did
+ * not succeed. A capture of another amount, or a second capture of a SUCCEEDED intent, would make
+ * the intent's refunded amount say something false; those are refunded by the repair worker alone
+ * and shown to the operator.
+ */
+export function belongsInBooks(
+  intent: Pick<PaymentIntentRecord, 'status' | 'amountMinor' | 'currency'>,
+  capture: Pick<LateCaptureRecord, 'amountMinor' | 'currency'>,
+): boolean {
+  return (
+    intent.status !== 'SUCCEEDED' &&
+    capture.amountMinor === intent.amountMinor &&
+    capture.currency === intent.currency
+  );
+}
+
+/**
+ * Enters a late capture in the books as the gateway's settlement report shows it, in the caller's
+ * transaction with the intent locked: the PAYMENT APPROVED, the automatic refund as a PENDING
+ * refund that the refund machinery finishes (reconciliation sends it at once, with the capture's
+ * derived key), and `payment_intent.late_captured` for the merchant. The intent keeps its status.
+ * False when the capture does not belong in the books or is there already.
+ */
+export async function enterLateCaptureInBooks(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  capture: LateCaptureRecord,
+  now: Date,
+): Promise<boolean> {
+  if (!belongsInBooks(intent, capture)) return false;
+  const ids = {
+    refundId: newId('re'),
+    refundTransactionId: newId('txn'),
+    paymentTransactionId: newId('txn'),
+  };
+  if (!(await bookLateCapture(tx, capture, ids, now))) return false;
+  const changed = (await notePaymentIntentChange(tx, intent.id, now)) ?? intent;
+  await insertEvent(
+    tx,
+    changed.merchantId,
+    changed.id,
+    buildEvent(
+      'payment_intent.late_captured',
+      { ...paymentIntentResource(changed, { kind: 'event' }) },
+      changed.livemode,
+      now,
+    ),
+  );
+  return true;
 }

@@ -10,10 +10,12 @@ import {
   updateLateCaptureRepair,
 } from '../../storage/repositories/late-captures.ts';
 import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import { findRefundByGatewayKey, type RefundRecord } from '../../storage/repositories/refunds.ts';
 import type { BatchResult } from '../batch-result.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
 import { paymentIntentResource } from '../resources/payment-intent.ts';
+import { enterLateCaptureInBooks } from './record-late-capture.ts';
 
 /** Longer than any gateway call: no other worker takes a claimed repair while this one asks. */
 const REPAIR_LEASE_SECONDS = 120;
@@ -107,7 +109,101 @@ export async function applyLateCaptureRefundOutcome(
 }
 
 /**
- * The repair worker: every late capture whose repair is due is refunded in full at its gateway
+ * Keeps a late capture's repair in step with its automatic refund (a `refunds` row whose gateway
+ * key is the repair's: see `enterLateCaptureInBooks`), in the transaction that settled or noted
+ * the refund, the intent's lock held. SUCCEEDED: REFUNDED and `payment_intent.late_capture_refunded`
+ * (the intent shows the refunded amount); FAILED: REFUND_FAILED for the operator; PENDING with a
+ * gateway reference: REFUND_PENDING. Returns the operator's warning for a failure, else null;
+ * nothing happens for a merchant's own refund.
+ */
+export async function followRefundOnLateCapture(
+  ctx: AppContext,
+  tx: Queryable,
+  refund: RefundRecord,
+): Promise<string | null> {
+  const capture = await findLateCaptureByRefundKey(tx, refund.gatewayId, refund.gatewayIdempotencyKey, {
+    forUpdate: true,
+  });
+  if (!capture) return null;
+  const now = ctx.clock.now();
+  if (refund.status === 'PENDING') {
+    if (capture.repairStatus === 'REFUND_DUE' && refund.gatewayReference) {
+      await updateLateCaptureRepair(tx, capture.id, {
+        repairStatus: 'REFUND_PENDING',
+        refundReference: refund.gatewayReference,
+        nextRepairAt: null,
+        tried: true,
+        updatedAt: now,
+      });
+    }
+    return null;
+  }
+  if (refund.status === 'FAILED') {
+    if (capture.repairStatus === 'REFUND_FAILED') return null;
+    await updateLateCaptureRepair(tx, capture.id, {
+      repairStatus: 'REFUND_FAILED',
+      refundReference: refund.gatewayReference,
+      failureMessage: refund.failureMessage,
+      nextRepairAt: null,
+      tried: true,
+      updatedAt: now,
+    });
+    return `late capture ${capture.id}: its refund ${refund.id} failed (${refund.failureMessage ?? 'no reason'}); the payer's money is still captured, an operator must act`;
+  }
+  if (capture.repairStatus === 'REFUNDED') return null;
+  await updateLateCaptureRepair(tx, capture.id, {
+    repairStatus: 'REFUNDED',
+    refundReference: refund.gatewayReference,
+    nextRepairAt: null,
+    tried: true,
+    updatedAt: now,
+  });
+  const intent = await findPaymentIntentById(tx, capture.paymentIntentId);
+  if (intent) {
+    await insertEvent(
+      tx,
+      intent.merchantId,
+      intent.id,
+      buildEvent(
+        'payment_intent.late_capture_refunded',
+        { ...paymentIntentResource(intent, { kind: 'event' }) },
+        intent.livemode,
+        now,
+      ),
+    );
+  }
+  return null;
+}
+
+/**
+ * A due repair whose capture belongs in the books is handed to its automatic refund (entered in the
+ * books here if an older release recorded the capture without it): from then on the refund
+ * machinery sends, reads back and settles it, and `followRefundOnLateCapture` mirrors it. False for
+ * a capture that is not in the books (another amount, a SUCCEEDED intent): the worker refunds it.
+ */
+async function handToRefund(ctx: AppContext, capture: LateCaptureRecord): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const intent = await findPaymentIntentById(tx, capture.paymentIntentId, { forUpdate: true });
+    const locked = await findLateCaptureByRefundKey(tx, capture.gatewayId, capture.refundIdempotencyKey, {
+      forUpdate: true,
+    });
+    if (!intent || !locked || locked.repairStatus !== 'REFUND_DUE') return false;
+    if (await findRefundByGatewayKey(tx, locked.gatewayId, locked.refundIdempotencyKey)) {
+      await updateLateCaptureRepair(tx, locked.id, {
+        repairStatus: locked.repairStatus,
+        nextRepairAt: null,
+        tried: false,
+        updatedAt: ctx.clock.now(),
+      });
+      return true;
+    }
+    return enterLateCaptureInBooks(tx, intent, locked, ctx.clock.now());
+  });
+}
+
+/**
+ * The repair worker: a due late capture that belongs in the books is handed to its automatic
+ * refund (above); any other is refunded in full at its gateway
  * (REFUND_DUE: the refund is sent, again if a crash or an unreadable answer left it unknown; the
  * derived key makes the gateway refund once) or read back (REFUND_PENDING), outside any
  * transaction, and the answer is applied in a transaction of its own.
@@ -120,6 +216,7 @@ export async function repairLateCaptures(ctx: AppContext, limit: number): Promis
   const warnings: string[] = [];
   await Promise.all(
     claimed.map(async (capture) => {
+      if (await handToRefund(ctx, capture)) return;
       const connector = await connectorFor(ctx, gatewayKeyOf(capture), { forNewPayment: false });
       if (!connector) {
         warnings.push(`late capture ${capture.id}: gateway ${capture.gatewayId} is not configured`);

@@ -10,7 +10,7 @@ import type { BatchResult } from '../batch-result.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
 import { applyRefundOutcomeByGatewayKey } from './refund-outcome.ts';
-import { capturedChargeOf, refundRequestFor } from './refund-request.ts';
+import { chargeRefundedBy, refundRequestFor } from './refund-request.ts';
 
 /** Longer than any gateway call: no other worker takes a claimed refund while this one asks. */
 const CLAIM_LEASE_SECONDS = 60;
@@ -56,7 +56,7 @@ export async function reconcilePendingRefunds(ctx: AppContext, limit: number): P
 }
 
 async function reconcileRefund(ctx: AppContext, connector: GatewayConnector, refund: RefundRecord) {
-  const captured = await capturedChargeOf(ctx.db, { id: refund.paymentIntentId });
+  const captured = await chargeRefundedBy(ctx.db, refund);
   const read = await connector.syncRefund({
     idempotencyKey: refund.gatewayIdempotencyKey,
     gatewayReference: refund.gatewayReference,

@@ -26,7 +26,10 @@ import {
 import type { AppContext } from '../context.ts';
 import { keptConnectorData } from '../gateways/connectors.ts';
 import type { NotificationHandler } from '../gateways/notification-handler.ts';
-import { applyLateCaptureRefundOutcome } from '../late-captures/repair-late-captures.ts';
+import {
+  applyLateCaptureRefundOutcome,
+  followRefundOnLateCapture,
+} from '../late-captures/repair-late-captures.ts';
 import { refundResource } from '../resources/refund.ts';
 
 /** How long a PENDING refund waits before reconciliation asks its gateway about it again. */
@@ -61,12 +64,14 @@ export async function applyRefundOutcome(
     const connectorData = keptConnectorData(outcome);
     const nextSyncAt = new Date(now.getTime() + REFUND_SYNC_INTERVAL_SECONDS * 1000);
     await notePendingRefund(tx, refund.id, { gatewayReference, connectorData, nextSyncAt });
-    return {
+    const noted = {
       ...refund,
       gatewayReference: gatewayReference ?? refund.gatewayReference,
       connectorData: connectorData ?? refund.connectorData,
       nextSyncAt,
     };
+    await followRefundOnLateCapture(ctx, tx, noted);
+    return noted;
   }
   if (outcome.kind === 'succeeded' && refundedOtherwise(refund, outcome.refunded)) {
     // Never SUCCEEDED for another amount: the refund waits, unsynced, for the operator, who is
@@ -108,7 +113,12 @@ export async function applyRefundOutcome(
     settled.id,
     buildEvent(step.event, { ...refundResource(settled) }, settled.livemode, now),
   );
+  await warnOperator(ctx, await followRefundOnLateCapture(ctx, tx, settled));
   return settled;
+}
+
+function warnOperator(ctx: AppContext, warning: string | null): void {
+  if (warning) ctx.log.warn({}, warning);
 }
 
 /**
@@ -158,6 +168,7 @@ async function reverseSucceededRefund(
     reversed.id,
     buildEvent(step.event, { ...refundResource(reversed) }, reversed.livemode, now),
   );
+  await followRefundOnLateCapture(ctx, tx, reversed);
   return (
     `refund ${reversed.id} of payment intent ${reversed.paymentIntentId} (${reversed.amountMinor} ` +
     `${reversed.currency}, gateway reference ${outcome.gatewayReference ?? refund.gatewayReference ?? 'none'}) ` +

@@ -1,6 +1,7 @@
 import type { RefundRequest } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { listAttempts } from '../../storage/repositories/charge-attempts.ts';
+import { findLateCaptureByRefundKey } from '../../storage/repositories/late-captures.ts';
 import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import type { RefundRecord } from '../../storage/repositories/refunds.ts';
 
@@ -19,6 +20,23 @@ export async function capturedChargeOf(
     throw new Error(`payment intent ${intent.id} is SUCCEEDED but has no succeeded charge on record`);
   }
   return { reference: succeeded.gatewayReference, connectorData: succeeded.connectorData };
+}
+
+/**
+ * The charge a refund gives money back from: for the automatic refund of a late capture (its
+ * gateway key is the capture's repair key), the charge the gateway captured late; else the
+ * intent's succeeded charge.
+ */
+export async function chargeRefundedBy(
+  q: Queryable,
+  refund: Pick<RefundRecord, 'gatewayId' | 'gatewayIdempotencyKey' | 'paymentIntentId'>,
+): Promise<CapturedCharge> {
+  const late = await findLateCaptureByRefundKey(q, refund.gatewayId, refund.gatewayIdempotencyKey);
+  if (!late) return capturedChargeOf(q, { id: refund.paymentIntentId });
+  const attempt = (await listAttempts(q, late.paymentIntentId)).find(
+    (a) => a.attemptNumber === late.attemptNumber,
+  );
+  return { reference: late.chargeReference, connectorData: attempt?.connectorData ?? null };
 }
 
 /**

@@ -16,6 +16,7 @@ const sampleStatus: Record<EventType, string> = {
   'payment_intent.canceled': 'CANCELED',
   'payment_intent.expired': 'EXPIRED',
   'payment_intent.late_capture_refunded': 'CANCELED',
+  'payment_intent.late_captured': 'CANCELED',
   'payment_intent.capture_reversed': 'SUCCEEDED',
   'refund.succeeded': 'SUCCEEDED',
   'refund.failed': 'FAILED',

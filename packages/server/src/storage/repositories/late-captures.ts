@@ -101,6 +101,89 @@ export async function listLateCaptures(
   return rows.map(captures.fromRow);
 }
 
+/** Ids for the rows a late capture's entry in the books writes (the caller makes them). */
+export interface LateCaptureBookIds {
+  refundId: string;
+  refundTransactionId: string;
+  paymentTransactionId: string;
+}
+
+/**
+ * Enters a late capture in its merchant's books, in the caller's transaction (the intent's lock
+ * held): the intent's PAYMENT transaction APPROVED (the gateway captured; written if an untaken
+ * attempt had removed it), the automatic refund as a PENDING refund of the same amount whose gateway
+ * key is the capture's repair key, with its PENDING REFUND transaction, due for the refund
+ * reconciliation at once (which sends it: app/refunds/reconcile-refunds.ts), and the repair handed
+ * to that refund (`next_repair_at` null). The refund carries metadata `paygate_late_capture`.
+ * Returns false, changing nothing, when the capture's refund is already booked.
+ */
+export async function bookLateCapture(
+  q: Queryable,
+  capture: LateCaptureRecord,
+  ids: LateCaptureBookIds,
+  now: Date,
+): Promise<boolean> {
+  const refund = await q.query(
+    `INSERT INTO refunds (id, merchant_id, livemode, payment_intent_id, amount_minor, currency, status,
+                          metadata, gateway_id, gateway_idempotency_key, gateway_reference, next_sync_at,
+                          created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7::jsonb, $8, $9, $10, $11, $11, $11)
+     ON CONFLICT (gateway_idempotency_key) DO NOTHING`,
+    [
+      ids.refundId,
+      capture.merchantId,
+      capture.livemode,
+      capture.paymentIntentId,
+      capture.amountMinor,
+      capture.currency,
+      JSON.stringify({ paygate_late_capture: capture.id }),
+      capture.gatewayId,
+      capture.refundIdempotencyKey,
+      capture.refundReference,
+      now,
+    ],
+  );
+  if (refund.rowCount !== 1) return false;
+  await q.query(
+    `INSERT INTO transactions (id, merchant_id, livemode, type, status, amount_minor, currency,
+                               payment_intent_id, refund_id, gateway_id, created_at, updated_at)
+     VALUES ($1, $2, $3, 'REFUND', 'PENDING', $4, $5, $6, $7, $8, $9, $9)`,
+    [
+      ids.refundTransactionId,
+      capture.merchantId,
+      capture.livemode,
+      capture.amountMinor,
+      capture.currency,
+      capture.paymentIntentId,
+      ids.refundId,
+      capture.gatewayId,
+      now,
+    ],
+  );
+  await q.query(
+    `INSERT INTO transactions (id, merchant_id, livemode, type, status, amount_minor, currency,
+                               payment_intent_id, refund_id, gateway_id, created_at, updated_at)
+     VALUES ($1, $2, $3, 'PAYMENT', 'APPROVED', $4, $5, $6, NULL, $7, $8, $8)
+     ON CONFLICT (payment_intent_id) WHERE type = 'PAYMENT'
+     DO UPDATE SET status = 'APPROVED', updated_at = EXCLUDED.updated_at`,
+    [
+      ids.paymentTransactionId,
+      capture.merchantId,
+      capture.livemode,
+      capture.amountMinor,
+      capture.currency,
+      capture.paymentIntentId,
+      capture.gatewayId,
+      now,
+    ],
+  );
+  await q.query('UPDATE late_captures SET next_repair_at = NULL, updated_at = $2 WHERE id = $1', [
+    capture.id,
+    now,
+  ]);
+  return true;
+}
+
 export interface LateCaptureRepairChange {
   repairStatus: LateCaptureRepairStatus;
   refundReference?: string | null;

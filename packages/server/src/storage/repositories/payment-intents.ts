@@ -238,6 +238,23 @@ export async function updatePaymentIntentStatus(
   return firstIntent(rows);
 }
 
+/**
+ * Counts one more change of an intent whose status stays (a late capture entered in its books):
+ * the version grows, so the event that reports the change carries a newer state.
+ */
+export async function notePaymentIntentChange(
+  q: Queryable,
+  id: string,
+  updatedAt: Date,
+): Promise<PaymentIntentRecord | null> {
+  const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
+    `UPDATE payment_intents SET version = version + 1, updated_at = $2 WHERE id = $1
+      RETURNING ${INTENT_SELECT_COLUMNS}`,
+    [id, updatedAt],
+  );
+  return firstIntent(rows);
+}
+
 /** Gives back refunded amount (a refund reversed by the gateway after it succeeded). */
 export async function restoreRefundedAmount(
   q: Queryable,

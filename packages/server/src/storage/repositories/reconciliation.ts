@@ -87,7 +87,11 @@ export async function knownRefunds(
                  ELSE 'PENDING' END,
             refund_reference, amount_minor, currency, detected_at
        FROM late_captures
-      WHERE gateway_id = $1 AND livemode = $2 AND detected_at >= $3 AND detected_at < $4`,
+      WHERE gateway_id = $1 AND livemode = $2 AND detected_at >= $3 AND detected_at < $4
+        -- A late capture in the books has its refund among the refunds above.
+        AND NOT EXISTS (SELECT 1 FROM refunds r
+                         WHERE r.gateway_id = late_captures.gateway_id
+                           AND r.gateway_idempotency_key = late_captures.refund_idempotency_key)`,
     [gatewayId, livemode, from, to],
   );
   return rows.map((row) => knownRefund.fromRow(row));

@@ -16,6 +16,7 @@ public final class Event extends ApiObject {
           "payment_intent.canceled",
           "payment_intent.expired",
           "payment_intent.late_capture_refunded",
+          "payment_intent.late_captured",
           "payment_intent.capture_reversed",
           "refund.succeeded",
           "refund.failed");
