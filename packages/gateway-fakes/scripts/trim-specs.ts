@@ -31,7 +31,17 @@ const wanted: Array<{ source: string; target: string; paths: Record<string, stri
   {
     source: 'adyen-webhooks-v1.json',
     target: 'adyen-webhooks-v1.trimmed.json',
-    paths: { '/AUTHORISATION': ['post'], '/REFUND': ['post'], '/REFUND_FAILED': ['post'] },
+    paths: {
+      '/AUTHORISATION': ['post'],
+      '/REFUND': ['post'],
+      '/REFUND_FAILED': ['post'],
+      '/NOTIFICATION_OF_CHARGEBACK': ['post'],
+      '/CHARGEBACK': ['post'],
+      '/CHARGEBACK_REVERSED': ['post'],
+      '/SECOND_CHARGEBACK': ['post'],
+      '/PREARBITRATION_WON': ['post'],
+      '/PREARBITRATION_LOST': ['post'],
+    },
   },
 ];
 
@@ -95,10 +105,10 @@ const fixtures = JSON.parse(readFileSync(join(sourceDir, 'stripe-fixtures3-2022-
   resources: Json;
 };
 const keptFixtures = Object.fromEntries(
-  ['payment_intent', 'refund'].map((name) => [name, fixtures.resources[name]]),
+  ['payment_intent', 'refund', 'dispute'].map((name) => [name, fixtures.resources[name]]),
 );
 writeFileSync(
   new URL('../specs/stripe-fixtures3-2022-04-12.trimmed.json', import.meta.url),
   `${JSON.stringify({ resources: keptFixtures })}\n`,
 );
-console.log('stripe-fixtures3-2022-04-12.trimmed.json: payment_intent, refund');
+console.log('stripe-fixtures3-2022-04-12.trimmed.json: payment_intent, refund, dispute');

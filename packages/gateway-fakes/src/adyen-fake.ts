@@ -66,6 +66,21 @@ export type AdyenFake = GatewayFake & {
    * sends it). False when no authorised payment has `pspReference`.
    */
   failCapture(pspReference: string): boolean;
+  /**
+   * The payer's bank disputes an authorised payment, as Adyen's dispute notifications document
+   * it: NOTIFICATION_OF_CHARGEBACK (announced, nothing debited), then CHARGEBACK (debited,
+   * `disputeStatus` Undefended, with `defensePeriodEndsAt` and the scheme's reason code), both
+   * naming the payment by `originalReference` and carrying the dispute's own pspReference.
+   * Returns that reference (null: no authorised payment has `pspReference`).
+   */
+  openDispute(pspReference: string, reasonCode?: string): string | null;
+  /**
+   * The dispute is decided: `won` sends CHARGEBACK_REVERSED (the amount returned), `lost` a
+   * CHARGEBACK whose `disputeStatus` is Lost.
+   */
+  closeDispute(disputePspReference: string, outcome: 'won' | 'lost'): boolean;
+  /** After a win, the issuer charges back again: SECOND_CHARGEBACK (debited again, lost). */
+  secondChargeback(disputePspReference: string): boolean;
 };
 
 /** Adyen's signing string and HMAC, written independently of the connector's on purpose. */
@@ -109,7 +124,10 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       return {
         NotificationRequestItem: {
           ...full,
-          additionalData: { hmacSignature: sign(full, options.hmacKeyHex) },
+          additionalData: {
+            ...((item.additionalData as Json | undefined) ?? {}),
+            hmacSignature: sign(full, options.hmacKeyHex),
+          },
         },
       };
     });
@@ -332,8 +350,62 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     ]);
     return true;
   };
+  const disputes = new Map<
+    string,
+    { payment: Payment; reasonCode: string; status: 'open' | 'won' | 'lost' }
+  >();
+  const disputeItem = (disputePsp: string, eventCode: string, disputeStatus: string | null): Json => {
+    const dispute = disputes.get(disputePsp)!;
+    const defensePeriodEndsAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    return {
+      eventCode,
+      success: 'true',
+      pspReference: disputePsp,
+      originalReference: dispute.payment.pspReference,
+      merchantReference: dispute.payment.reference,
+      amount: dispute.payment.amount,
+      paymentMethod: 'visa',
+      reason: 'Dispute',
+      additionalData: {
+        chargebackReasonCode: dispute.reasonCode,
+        chargebackSchemeCode: 'visa',
+        ...(disputeStatus ? { disputeStatus } : {}),
+        defensePeriodEndsAt,
+      },
+    };
+  };
+  const openDispute = (pspReference: string, reasonCode = '10.4'): string | null => {
+    const payment = payments.get(pspReference);
+    if (payment?.result !== 'Authorised') return null;
+    const disputePsp = randomReference(16);
+    disputes.set(disputePsp, { payment, reasonCode, status: 'open' });
+    notify([disputeItem(disputePsp, 'NOTIFICATION_OF_CHARGEBACK', null)]);
+    notify([disputeItem(disputePsp, 'CHARGEBACK', 'Undefended')]);
+    return disputePsp;
+  };
+  const closeDispute = (disputePsp: string, outcome: 'won' | 'lost'): boolean => {
+    const dispute = disputes.get(disputePsp);
+    if (dispute?.status !== 'open') return false;
+    dispute.status = outcome;
+    notify([
+      outcome === 'won'
+        ? disputeItem(disputePsp, 'CHARGEBACK_REVERSED', 'Won')
+        : disputeItem(disputePsp, 'CHARGEBACK', 'Lost'),
+    ]);
+    return true;
+  };
+  const secondChargeback = (disputePsp: string): boolean => {
+    const dispute = disputes.get(disputePsp);
+    if (dispute?.status !== 'won') return false;
+    dispute.status = 'lost';
+    notify([disputeItem(disputePsp, 'SECOND_CHARGEBACK', 'Lost')]);
+    return true;
+  };
   return {
     ...gatewayFake(started, notifier, violations, { settle, plan: failures, count: () => refunds.size }),
     failCapture,
+    openDispute,
+    closeDispute,
+    secondChargeback,
   };
 }

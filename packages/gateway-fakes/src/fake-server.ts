@@ -90,6 +90,8 @@ export class Notifier {
   /** Notifications kept back while held (a test proving the payer's return alone completes). */
   private held: Array<{ body: string; headers: Record<string, string> }> | null = null;
   readonly delivered: Array<{ status: number; body: string }> = [];
+  /** Every notification sent (or held), in order, for `resend`. */
+  private readonly sent: Array<{ body: string; headers: Record<string, string> }> = [];
 
   constructor(private targetUrl: string | null) {}
 
@@ -103,16 +105,27 @@ export class Notifier {
     this.held ??= [];
   }
 
-  /** Sends what was held, in order, and stops holding. */
-  release(): number {
+  /**
+   * Sends what was held, in order (or last first: notifications that arrive out of order, as the
+   * gateways say they may), and stops holding.
+   */
+  release(order: 'as_sent' | 'last_first' = 'as_sent'): number {
     const held = this.held ?? [];
     this.held = null;
-    for (const n of held) this.send(n.body, n.headers);
+    for (const n of order === 'last_first' ? [...held].reverse() : held) this.send(n.body, n.headers);
     return held.length;
+  }
+
+  /** Sends the last `count` notifications again, byte for byte (a gateway's redelivery). */
+  resend(count: number): number {
+    const again = this.sent.slice(-count);
+    for (const n of again) this.send(n.body, n.headers);
+    return again.length;
   }
 
   send(body: string, headers: Record<string, string>): void {
     if (!this.targetUrl) return;
+    if (!this.sent.some((n) => n.body === body)) this.sent.push({ body, headers });
     if (this.held) {
       this.held.push({ body, headers });
       return;
@@ -218,8 +231,10 @@ export interface GatewayFake {
   setNotificationUrl(url: string | null): void;
   /** Keeps notifications back (nothing reaches the service) until `releaseNotifications()`. */
   holdNotifications(): void;
-  /** Sends the held notifications; answers how many there were. */
-  releaseNotifications(): number;
+  /** Sends the held notifications, in order or last first; answers how many there were. */
+  releaseNotifications(order?: 'as_sent' | 'last_first'): number;
+  /** Sends the last `count` notifications again, byte for byte, as a gateway redelivers. */
+  resendNotifications(count: number): number;
   /** The status and body of every notification delivered, in order. */
   readonly delivered: ReadonlyArray<{ status: number; body: string }>;
   idle(): Promise<void>;
@@ -242,7 +257,8 @@ export function gatewayFake(
     refundCount: refunds.count,
     setNotificationUrl: (url) => notifier.retarget(url),
     holdNotifications: () => notifier.hold(),
-    releaseNotifications: () => notifier.release(),
+    releaseNotifications: (order) => notifier.release(order),
+    resendNotifications: (count) => notifier.resend(count),
     delivered: notifier.delivered,
     idle: () => notifier.idle(),
     close: () => started.close(),

@@ -61,7 +61,7 @@ function listsAsArrays(node: unknown): unknown {
 }
 
 /** A copy of one of Stripe's own example resources (`payment_intent`, `refund`). */
-export function stripeFixture(name: 'payment_intent' | 'refund'): Json {
+export function stripeFixture(name: 'payment_intent' | 'refund' | 'dispute'): Json {
   const file = new URL('../specs/stripe-fixtures3-2022-04-12.trimmed.json', import.meta.url);
   const fixtures = JSON.parse(readFileSync(file, 'utf8')) as { resources: Record<string, Json> };
   return structuredClone(fixtures.resources[name]!);

@@ -46,6 +46,19 @@ type Json = Record<string, unknown>;
 export interface StripeFake extends GatewayFake {
   /** From now on refunds succeed at once (card refunds do), reported by `charge.refunded`. */
   refundsSucceedAtOnce(yes: boolean): void;
+  /**
+   * The payer's bank disputes a succeeded PaymentIntent: a Dispute in `needs_response` whose
+   * amount Stripe withdraws at once, reported by `charge.dispute.created` and
+   * `charge.dispute.funds_withdrawn`. Returns the Dispute's id (null: no such succeeded intent).
+   */
+  openDispute(paymentIntentId: string, reason?: string): string | null;
+  /** The merchant submitted evidence: `under_review`, reported by `charge.dispute.updated`. */
+  submitDisputeEvidence(disputeId: string): boolean;
+  /**
+   * The issuer decided: `won` reinstates the amount (`charge.dispute.funds_reinstated`), then
+   * `charge.dispute.closed` either way.
+   */
+  closeDispute(disputeId: string, outcome: 'won' | 'lost'): boolean;
 }
 
 export async function startStripeFake(options: StripeFakeOptions): Promise<StripeFake> {
@@ -329,10 +342,69 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     plan: failures,
     count: () => refunds.size,
   });
+  const disputes = new Map<string, Json>();
+  const balanceTransaction = (dispute: Json, sign: 1 | -1): Json => ({
+    id: `txn_${randomReference(24)}`,
+    object: 'balance_transaction',
+    amount: sign * Number(dispute.amount),
+    currency: dispute.currency,
+    type: 'adjustment',
+    reporting_category: sign < 0 ? 'dispute' : 'dispute_reversal',
+    created: nowSeconds(),
+  });
   return {
     ...fake,
     refundsSucceedAtOnce(yes: boolean) {
       refundsSucceedAtOnce = yes;
+    },
+    openDispute(paymentIntentId, reason = 'fraudulent') {
+      const intent = intents.get(paymentIntentId);
+      if (intent?.status !== 'succeeded') return null;
+      const dispute: Json = {
+        ...stripeFixture('dispute'),
+        id: `dp_${randomReference(24)}`,
+        amount: intent.amount,
+        currency: intent.currency,
+        charge: `ch_${String(intent.id).slice(3)}`,
+        payment_intent: intent.id,
+        reason,
+        status: 'needs_response',
+        created: nowSeconds(),
+        evidence_details: {
+          due_by: nowSeconds() + 7 * 86_400,
+          has_evidence: false,
+          past_due: false,
+          submission_count: 0,
+        },
+      };
+      dispute.balance_transactions = [balanceTransaction(dispute, -1)];
+      disputes.set(String(dispute.id), dispute);
+      sendEvent('charge.dispute.created', dispute);
+      sendEvent('charge.dispute.funds_withdrawn', dispute);
+      return String(dispute.id);
+    },
+    submitDisputeEvidence(disputeId) {
+      const dispute = disputes.get(disputeId);
+      if (dispute?.status !== 'needs_response') return false;
+      dispute.status = 'under_review';
+      (dispute.evidence_details as Json).has_evidence = true;
+      (dispute.evidence_details as Json).submission_count = 1;
+      sendEvent('charge.dispute.updated', dispute);
+      return true;
+    },
+    closeDispute(disputeId, outcome) {
+      const dispute = disputes.get(disputeId);
+      if (!dispute || dispute.status === 'won' || dispute.status === 'lost') return false;
+      dispute.status = outcome;
+      if (outcome === 'won') {
+        dispute.balance_transactions = [
+          ...(dispute.balance_transactions as Json[]),
+          balanceTransaction(dispute, 1),
+        ];
+        sendEvent('charge.dispute.funds_reinstated', dispute);
+      }
+      sendEvent('charge.dispute.closed', dispute);
+      return true;
     },
   };
 }

@@ -23,8 +23,8 @@ export interface DisputeReport {
   status: DisputeStatus;
   /**
    * Whether the gateway has taken the disputed amount from the merchant at some point of this
-   * dispute (Stripe: a dispute that is not an inquiry; Adyen: CHARGEBACK and what follows it, not
-   * NOTIFICATION_OF_CHARGEBACK, which only announces one).
+   * dispute (Stripe: a dispute with balance transactions, or one that is not an inquiry; Adyen:
+   * CHARGEBACK and what follows it, not NOTIFICATION_OF_CHARGEBACK, which only announces one).
    */
   fundsWithdrawn: boolean;
   /**
@@ -76,10 +76,11 @@ function rank(status: DisputeStatus): number {
 }
 
 /**
- * The money of reaching `status` from a dispute that holds `fundsHeld`: a LOST dispute, or one the
- * gateway says it withdrew, holds the amount (DISPUTE once); a WON one returns what was taken
- * (DISPUTE_REVERSAL), writing the DISPUTE first when the gateway took and returned it before
- * Paygate heard of either (a notification missed or out of order).
+ * The money of reaching `status` from a dispute that holds `fundsHeld`. The books show what the
+ * gateway did: a dispute the gateway says it withdrew holds the amount (DISPUTE once, whatever its
+ * status); a WON one returns what was taken (DISPUTE_REVERSAL), writing the DISPUTE first when the
+ * gateway took and returned it before Paygate heard of either (a notification missed or out of
+ * order). An inquiry that never withdrew anything moves no money, however it ends.
  */
 function moneyOf(
   fundsHeld: boolean,
@@ -90,8 +91,7 @@ function moneyOf(
     if (fundsHeld) return { transactions: ['DISPUTE_REVERSAL'], fundsHeld: false };
     return { transactions: fundsWithdrawn ? ['DISPUTE', 'DISPUTE_REVERSAL'] : [], fundsHeld: false };
   }
-  const holds = fundsWithdrawn || status === 'LOST';
-  if (holds && !fundsHeld) return { transactions: ['DISPUTE'], fundsHeld: true };
+  if (fundsWithdrawn && !fundsHeld) return { transactions: ['DISPUTE'], fundsHeld: true };
   return { transactions: [], fundsHeld };
 }
 
@@ -116,7 +116,7 @@ export function disputeStep(current: DisputeState | null, report: DisputeReport)
     };
   }
   if (closed(current.status)) {
-    if (current.status !== 'WON' || report.chargedBackAgain !== true) return null;
+    if (current.status !== 'WON' || report.chargedBackAgain !== true || !report.fundsWithdrawn) return null;
     return {
       ...current,
       status: 'LOST',

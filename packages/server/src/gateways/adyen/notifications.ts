@@ -6,6 +6,7 @@ import {
 } from '../connector.ts';
 import { stringOf } from '../reply-meaning.ts';
 import { fromAdyenValue } from './amounts.ts';
+import { adyenDisputeNotification, isDisputeEventCode } from './disputes.ts';
 import { type AdyenSignedFields, verifyAdyenHmac } from './hmac.ts';
 
 /** Adyen retries a notification request until it reads exactly this answer. */
@@ -75,6 +76,7 @@ function notificationOf(item: Json): GatewayNotification | null {
   // Adyen's own identity of a notification: the same event for the same psp reference.
   const notificationId = `${eventCode}:${pspReference}:${item.success}`;
   const reason = stringOf(item.reason) ?? eventCode;
+  if (isDisputeEventCode(eventCode)) return adyenDisputeNotification(item, amountOf(item), notificationId);
   switch (eventCode) {
     case 'AUTHORISATION':
       return {

@@ -6,6 +6,7 @@ import {
 } from '../connector.ts';
 import { stringOf } from '../reply-meaning.ts';
 import { verifyTimestampedSignature } from '../timestamped-signature.ts';
+import { DISPUTE_EVENTS, stripeDisputeNotification } from './disputes.ts';
 import { KEY_METADATA, paymentIntentOutcome, refundObjectOutcome } from './wire.ts';
 
 type Json = Record<string, unknown>;
@@ -56,6 +57,7 @@ function notificationsOf(event: Json, livemode: boolean): GatewayNotification[] 
   if (event.livemode !== livemode) throw new GatewayNotificationError(`event livemode is not ${livemode}`);
   // The Charge carries the payment's metadata; its refunds carry their own keys.
   if (type === 'charge.refunded') return refundsOfCharge(id, object);
+  if (DISPUTE_EVENTS.has(type)) return [stripeDisputeNotification(id, type, object)];
   const notification = notificationOf(id, type, object);
   return notification ? [notification] : [];
 }
