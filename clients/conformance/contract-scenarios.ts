@@ -19,6 +19,7 @@ const withDeclineCode: Json = {
   last_payment_error: {
     ...(failedIntent.last_payment_error as Json),
     decline_code: 'insufficient_funds',
+    gateway_code: '12',
     advice_added_later: { retry_after_days: 1 },
   },
   member_added_later: 7,
@@ -31,8 +32,8 @@ const signature = (body: string) =>
 
 export const contractScenarios: Scenario[] = [
   {
-    name: 'contract: a failed intent’s last_payment_error, a decline_code and members added later come back exactly',
-    rule: 'last_payment_error {code, decline_code, message} on a FAILED intent; additive contract: unknown members are kept',
+    name: 'contract: a failed intent’s last_payment_error, its decline_code, gateway_code and members added later come back exactly',
+    rule: 'last_payment_error {code, decline_code, gateway_code, message} on a FAILED intent; additive contract: unknown members are kept',
     steps: [{ status: 200, headers: { 'x-request-id': 'req_ok' }, body: withDeclineCode }],
     command: { op: 'payment_intents.retrieve', resource_id: failedIntent.id as string },
     expect: { ok: true, result: { resource: withDeclineCode }, attempts: 1, sleeps: [] },

@@ -33,16 +33,20 @@ def test_the_recorded_declined_confirm_raises_card_error_whose_intent_says_why(s
     failure = intent.last_payment_error
     assert isinstance(failure, paygate.LastPaymentError)
     assert (failure.code, failure.decline_code, failure.message) == ("card_declined", None, "The card was declined.")
+    assert failure.gateway_code is None
 
 
 def test_a_decline_code_and_members_added_later_are_read_and_kept(serve: Serve) -> None:
     problem = fixture("declined-confirm.problem.json")
-    problem["payment_intent"]["last_payment_error"].update(decline_code="insufficient_funds", advice="try_later")
+    problem["payment_intent"]["last_payment_error"].update(
+        decline_code="insufficient_funds", gateway_code="12", advice="try_later"
+    )
     server = serve(sequence(json_reply(200, problem["payment_intent"])))
     client, _ = make_client(server.base_url)
     intent = client.payment_intents.retrieve(problem["payment_intent"]["id"])
     failure = intent.last_payment_error
     assert failure is not None and failure.decline_code == "insufficient_funds"
+    assert failure.gateway_code == "12" and failure.decline_code in paygate.DECLINE_CODES
     assert failure["advice"] == "try_later"
     assert json.loads(json.dumps(intent)) == problem["payment_intent"]
 

@@ -11,12 +11,32 @@ export type PaymentIntentStatus =
 
 export type Metadata = Record<string, string>;
 
+/** The documented values of `LastPaymentError.decline_code` (more may be added later). */
+export type DeclineCode =
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'incorrect_number'
+  | 'do_not_honor'
+  | 'fraudulent'
+  | 'lost_or_stolen'
+  | 'card_not_supported'
+  | 'currency_not_supported'
+  | 'processing_error'
+  | 'authentication_required'
+  | 'generic_decline';
+
 /** Why the last payment attempt failed (on a `FAILED` intent and in `payment_intent.failed`). */
 export interface LastPaymentError {
   /** Stable reason: `card_declined` or `gateway_rejected`. */
   code: string;
-  /** The gateway's own decline reason (e.g. `insufficient_funds`) when it gives one, else null. */
-  decline_code: string | null;
+  /**
+   * Why, in one vocabulary for every gateway (e.g. `insufficient_funds`), or null when the gateway
+   * gave no reason. A value this version does not know reads like `generic_decline`.
+   */
+  decline_code: DeclineCode | (string & {}) | null;
+  /** The gateway's own code for the decline, unchanged (Stripe `insufficient_funds`, Adyen `12`), or null. */
+  gateway_code: string | null;
   /** A human-readable explanation, safe to show to the payer. */
   message: string;
 }

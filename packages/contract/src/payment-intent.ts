@@ -73,7 +73,14 @@ export const LastPaymentError = Type.Object(
   {
     code: Type.String({ description: 'stable reason: card_declined or gateway_rejected' }),
     decline_code: Type.Union([Type.String(), Type.Null()], {
-      description: "the gateway's own decline reason (e.g. insufficient_funds) when it gives one",
+      description:
+        "why the card was declined, in Paygate's vocabulary (insufficient_funds, expired_card, incorrect_cvc, " +
+        'incorrect_number, do_not_honor, fraudulent, lost_or_stolen, card_not_supported, currency_not_supported, ' +
+        'processing_error, authentication_required, generic_decline), or null when the gateway gave no reason',
+    }),
+    gateway_code: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "the gateway's own code for the decline, unchanged (Stripe's decline_code, Adyen's refusalReasonCode), or null",
     }),
     message: Type.String({ description: 'a human-readable explanation, safe to show to the payer' }),
   },

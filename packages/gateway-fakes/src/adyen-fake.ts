@@ -28,6 +28,42 @@ export const ADYEN_TEST_TOKENS = {
   slow: 'adyen_test_slow',
 } as const;
 
+/**
+ * Adyen's test refusals (https://docs.adyen.com/development-resources/testing/result-codes): a
+ * card's `holderName` set to one of these names makes the payment end with that `resultCode`,
+ * `refusalReasonCode` and `refusalReason`, whatever the test card.
+ */
+export const ADYEN_TEST_REFUSALS: Readonly<
+  Record<string, { resultCode: 'Refused' | 'Error' | 'Cancelled'; code: string; reason: string }>
+> = {
+  UNKNOWN: { resultCode: 'Error', code: '0', reason: 'Unknown' },
+  DECLINED: { resultCode: 'Refused', code: '2', reason: 'Refused' },
+  REFERRAL: { resultCode: 'Refused', code: '3', reason: 'Referral' },
+  ERROR: { resultCode: 'Error', code: '4', reason: 'Acquirer Error' },
+  BLOCK_CARD: { resultCode: 'Refused', code: '5', reason: 'Blocked Card' },
+  CARD_EXPIRED: { resultCode: 'Refused', code: '6', reason: 'Expired Card' },
+  INVALID_AMOUNT: { resultCode: 'Refused', code: '7', reason: 'Invalid Amount' },
+  INVALID_CARD_NUMBER: { resultCode: 'Refused', code: '8', reason: 'Invalid Card Number' },
+  ISSUER_UNAVAILABLE: { resultCode: 'Refused', code: '9', reason: 'Issuer Unavailable' },
+  NOT_SUPPORTED: { resultCode: 'Refused', code: '10', reason: 'Not supported' },
+  NOT_3D_AUTHENTICATED: { resultCode: 'Refused', code: '11', reason: '3D Not Authenticated' },
+  NOT_ENOUGH_BALANCE: { resultCode: 'Refused', code: '12', reason: 'Not enough balance' },
+  ACQUIRER_FRAUD: { resultCode: 'Refused', code: '14', reason: 'Acquirer Fraud' },
+  CANCELLED: { resultCode: 'Refused', code: '15', reason: 'Cancelled' },
+  INVALID_PIN: { resultCode: 'Refused', code: '17', reason: 'Invalid Pin' },
+  FRAUD: { resultCode: 'Refused', code: '20', reason: 'FRAUD' },
+  FRAUD_CANCELLED: { resultCode: 'Cancelled', code: '22', reason: 'FRAUD-CANCELLED' },
+  TRANSACTION_NOT_PERMITTED: { resultCode: 'Refused', code: '23', reason: 'Transaction Not Permitted' },
+  CVC_DECLINED: { resultCode: 'Refused', code: '24', reason: 'CVC Declined' },
+  RESTRICTED_CARD: { resultCode: 'Refused', code: '25', reason: 'Restricted Card' },
+  DECLINED_NON_GENERIC: { resultCode: 'Refused', code: '27', reason: 'Declined Non Generic' },
+  WITHDRAWAL_AMOUNT_EXCEEDED: { resultCode: 'Refused', code: '28', reason: 'Withdrawal amount exceeded' },
+  ISSUER_SUSPECTED_FRAUD: { resultCode: 'Refused', code: '31', reason: 'Issuer Suspected Fraud' },
+};
+
+/** What a refused payment answers (and its AUTHORISATION notification's `reason` carries). */
+const PLAIN_REFUSAL = ADYEN_TEST_REFUSALS.DECLINED!;
+
 export interface AdyenFakeOptions {
   port?: number;
   apiKey: string;
@@ -47,7 +83,9 @@ interface Payment {
   reference: string;
   amount: { currency: string; value: number };
   returnUrl: string;
-  result: 'Authorised' | 'Refused' | 'RedirectShopper';
+  result: 'Authorised' | 'Refused' | 'Error' | 'Cancelled' | 'RedirectShopper';
+  /** Why a payment that is not Authorised was refused. */
+  refusal: { code: string; reason: string } | null;
   redirectResult: string | null;
 }
 
@@ -142,7 +180,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       merchantReference: payment.reference,
       amount: payment.amount,
       paymentMethod: 'visa',
-      ...(payment.result === 'Refused' ? { reason: 'Refused' } : {}),
+      ...(payment.refusal ? { reason: payment.refusal.reason } : {}),
     };
   }
 
@@ -163,7 +201,9 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       resultCode: payment.result,
       pspReference: payment.pspReference,
       merchantReference: payment.reference,
-      ...(payment.result === 'Refused' ? { refusalReason: 'Refused', refusalReasonCode: '2' } : {}),
+      ...(payment.refusal
+        ? { refusalReason: payment.refusal.reason, refusalReasonCode: payment.refusal.code }
+        : {}),
     });
   }
 
@@ -180,6 +220,11 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
         ? browser.behaviourOfEncrypted(paymentMethod)
         : browser.behaviourOf(given);
     const token = behaviour ? ADYEN_TEST_TOKENS[behaviour] : given;
+    const chosen =
+      paymentMethod.encryptedCardNumber !== undefined
+        ? ADYEN_TEST_REFUSALS[String(paymentMethod.holderName ?? '').toUpperCase()]
+        : undefined;
+    if (chosen) return refused(body, chosen.resultCode, chosen);
     if (token === ADYEN_TEST_TOKENS.slow)
       await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 30_000));
     const result =
@@ -191,12 +236,22 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
             ? 'RedirectShopper'
             : null;
     if (!result) return serviceError(422, '800', 'Contract not found');
+    if (result === 'Refused') return refused(body, 'Refused', PLAIN_REFUSAL);
+    return answered(body, result, null);
+  }
+
+  function refused(body: Json, result: Payment['result'], refusal: { code: string; reason: string }) {
+    return answered(body, result, { code: refusal.code, reason: refusal.reason });
+  }
+
+  function answered(body: Json, result: Payment['result'], refusal: Payment['refusal']): FakeAnswer {
     const payment: Payment = {
       pspReference: randomReference(16),
       reference: String(body.reference),
       amount: body.amount as Payment['amount'],
       returnUrl: String(body.returnUrl),
       result,
+      refusal,
       redirectResult: null,
     };
     payments.set(payment.pspReference, payment);
@@ -251,8 +306,9 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
         `${payment.amount.value} ${payment.amount.currency} (minor units)`,
       );
     }
-    payment.result =
-      new URLSearchParams(request.rawBody).get('decision') === 'approve' ? 'Authorised' : 'Refused';
+    const approved = new URLSearchParams(request.rawBody).get('decision') === 'approve';
+    payment.result = approved ? 'Authorised' : 'Refused';
+    payment.refusal = approved ? null : { code: '11', reason: '3D Not Authenticated' };
     payment.redirectResult = `rr_${randomReference(32)}`;
     notify([authorisation(payment)]);
     const back = new URL(payment.returnUrl);

@@ -27,6 +27,51 @@ export const STRIPE_TEST_PAYMENT_METHODS = {
   slow: 'pm_card_slow',
 } as const;
 
+/**
+ * Stripe's documented test payment methods that decline for a given reason
+ * (https://stripe.com/docs/testing#declined-payments): the error `code` and, for issuer declines,
+ * the `decline_code` Stripe answers with. Keyed by payment method.
+ */
+export const STRIPE_DECLINING_PAYMENT_METHODS: Readonly<
+  Record<string, { code: string; decline_code?: string; message: string }>
+> = {
+  pm_card_chargeDeclined: {
+    code: 'card_declined',
+    decline_code: 'generic_decline',
+    message: 'Your card was declined.',
+  },
+  pm_card_chargeDeclinedInsufficientFunds: {
+    code: 'card_declined',
+    decline_code: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
+  pm_card_chargeDeclinedLostCard: {
+    code: 'card_declined',
+    decline_code: 'lost_card',
+    message: 'Your card was declined.',
+  },
+  pm_card_chargeDeclinedStolenCard: {
+    code: 'card_declined',
+    decline_code: 'stolen_card',
+    message: 'Your card was declined.',
+  },
+  pm_card_chargeDeclinedVelocityLimitExceeded: {
+    code: 'card_declined',
+    decline_code: 'card_velocity_exceeded',
+    message:
+      'Your card was declined for making repeated attempts too frequently or exceeding its amount limit.',
+  },
+  pm_card_chargeDeclinedExpiredCard: { code: 'expired_card', message: 'Your card has expired.' },
+  pm_card_chargeDeclinedIncorrectCvc: {
+    code: 'incorrect_cvc',
+    message: "Your card's security code is incorrect.",
+  },
+  pm_card_chargeDeclinedProcessingError: {
+    code: 'processing_error',
+    message: 'An error occurred while processing your card. Try again in a little bit.',
+  },
+};
+
 export interface StripeFakeOptions {
   port?: number;
   secretKey: string;
@@ -112,16 +157,16 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     };
     intents.set(id, intent);
     if (form.confirm !== 'true') return json(200, intent);
-    if (paymentMethod === STRIPE_TEST_PAYMENT_METHODS.decline) {
-      intent.last_payment_error = {
-        type: 'card_error',
-        code: 'card_declined',
-        decline_code: 'generic_decline',
-        message: 'Your card was declined.',
-      };
+    const decline = STRIPE_DECLINING_PAYMENT_METHODS[paymentMethod];
+    if (decline) {
+      // As Stripe: the intent goes back to requires_payment_method with the decline in
+      // last_payment_error, and the 402 card_error carries the same code, decline_code and intent.
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = { type: 'card_error', ...decline };
       sendEvent('payment_intent.payment_failed', intent);
-      return error(402, 'card_error', 'Your card was declined.', {
-        code: 'card_declined',
+      return error(402, 'card_error', decline.message, {
+        code: decline.code,
+        ...(decline.decline_code ? { decline_code: decline.decline_code } : {}),
         payment_intent: intent,
       });
     }

@@ -3,7 +3,6 @@
 // succeeded, and a notification to the operator-default address about a payment made through a
 // merchant's own account.
 import assert from 'node:assert/strict';
-import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { ADYEN_TEST_TOKENS, STRIPE_TEST_PAYMENT_METHODS } from '@paygate/gateway-fakes';
 import { waitFor } from '@paygate/testing';
@@ -17,44 +16,7 @@ import {
   startServiceOnFakeGateways,
 } from './support/fake-gateways.ts';
 import { ADMIN_TOKEN, freshKey, type MerchantKeys, type TestService } from './support/service.ts';
-
-type Json = Record<string, unknown>;
-
-/** One Adyen notification item signed with `hmacKeyHex`, as Adyen signs it (independently of the connector). */
-function adyenItem(fields: Json, hmacKeyHex: string): Json {
-  const item: Json = {
-    merchantAccountCode: FAKE_ADYEN.merchantAccount,
-    eventDate: new Date().toISOString(),
-    ...fields,
-  };
-  const amount = item.amount as { value: number; currency: string };
-  const signed = [
-    item.pspReference,
-    item.originalReference ?? '',
-    item.merchantAccountCode,
-    item.merchantReference,
-    amount.value,
-    amount.currency,
-    item.eventCode,
-    item.success,
-  ].join(':');
-  const hmacSignature = createHmac('sha256', Buffer.from(hmacKeyHex, 'hex')).update(signed).digest('base64');
-  return { NotificationRequestItem: { ...item, additionalData: { hmacSignature } } };
-}
-
-/** A Stripe event about a PaymentIntent, signed with `secret` at `now`. */
-function stripeEvent(secret: string, now: Date, type: string, object: Json) {
-  const payload = JSON.stringify({
-    id: `evt_${randomBytes(8).toString('hex')}`,
-    object: 'event',
-    livemode: false,
-    type,
-    data: { object: { object: 'payment_intent', ...object } },
-  });
-  const t = Math.floor(now.getTime() / 1000);
-  const v1 = createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex');
-  return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` } };
-}
+import { adyenItem, stripeEvent } from './support/signed-notifications.ts';
 
 for (const kind of databaseKinds()) {
   describe(`gateway notifications that contradict the books (${kind})`, () => {

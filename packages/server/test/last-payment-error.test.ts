@@ -18,18 +18,25 @@ describe("the sim connector reads the gateway's decline code", () => {
     failure_code: 'card_declined',
     failure_message: 'Your card has insufficient funds.',
   };
-  it('keeps decline_code when the gateway gives one', () => {
+  it('keeps decline_code when the gateway gives one, and its own code as gateway_code', () => {
     assert.deepEqual(chargeOutcomeOf({ ...charge, decline_code: 'insufficient_funds' }, 'pi_1:attempt:1'), {
       kind: 'failed',
       gatewayReference: 'ch_1',
       failureCode: 'card_declined',
       declineCode: 'insufficient_funds',
+      gatewayCode: 'insufficient_funds',
       message: 'Your card has insufficient funds.',
     });
   });
-  it('has a null decline_code when the gateway gives none', () => {
+  it('reads a code outside the vocabulary as generic_decline, keeping the code as gateway_code', () => {
+    const outcome = chargeOutcomeOf({ ...charge, decline_code: 'sim_mystery' }, 'pi_1:attempt:1');
+    assert.equal(outcome.kind === 'failed' && outcome.declineCode, 'generic_decline');
+    assert.equal(outcome.kind === 'failed' && outcome.gatewayCode, 'sim_mystery');
+  });
+  it('has a null decline_code and gateway_code when the gateway gives none', () => {
     const outcome = chargeOutcomeOf(charge, 'pi_1:attempt:1');
     assert.equal(outcome.kind === 'failed' && outcome.declineCode, null);
+    assert.equal(outcome.kind === 'failed' && outcome.gatewayCode, null);
   });
 });
 
@@ -71,6 +78,7 @@ for (const kind of databaseKinds()) {
         const inProblem = response.json().payment_intent.last_payment_error;
         assert.equal(inProblem.code, code);
         assert.equal(inProblem.decline_code, null);
+        assert.equal(inProblem.gateway_code, null);
         assert.equal(typeof inProblem.message, 'string');
         assert.ok(inProblem.message.length > 0);
 
@@ -91,6 +99,7 @@ for (const kind of databaseKinds()) {
             gatewayReference: `ch_${request.paymentIntentId}`,
             failureCode: 'card_declined',
             declineCode: 'insufficient_funds',
+            gatewayCode: '51',
             message: 'Your card has insufficient funds.',
           };
         },
@@ -109,6 +118,7 @@ for (const kind of databaseKinds()) {
       const expected = {
         code: 'card_declined',
         decline_code: 'insufficient_funds',
+        gateway_code: '51',
         message: 'Your card has insufficient funds.',
       };
       assert.deepEqual((await pay.retrieve(intent.id)).last_payment_error, expected);

@@ -42,6 +42,7 @@ final class LastPaymentErrorTest extends TestCase
         self::assertInstanceOf(LastPaymentError::class, $failure);
         self::assertSame(LastPaymentError::CODE_CARD_DECLINED, $failure->code);
         self::assertNull($failure->declineCode);
+        self::assertNull($failure->gatewayCode);
         self::assertSame('The card was declined.', $failure->message);
     }
 
@@ -49,10 +50,13 @@ final class LastPaymentErrorTest extends TestCase
     {
         $intent = self::fixture('declined-confirm.problem.json')->payment_intent;
         $intent->last_payment_error->decline_code = 'insufficient_funds';
+        $intent->last_payment_error->gateway_code = '12';
         $intent->last_payment_error->advice = 'try_later';
         $server = $this->server([ScriptedServer::json(200, $intent)]);
         $read = $this->client($server->baseUrl)->paymentIntents->retrieve($intent->id);
         self::assertSame('insufficient_funds', $read->lastPaymentError?->declineCode);
+        self::assertSame('12', $read->lastPaymentError->gatewayCode);
+        self::assertContains($read->lastPaymentError->declineCode, LastPaymentError::DECLINE_CODES);
         self::assertSame('try_later', $read->lastPaymentError->advice);
         self::assertEquals($intent, json_decode((string) json_encode($read)));
     }

@@ -89,6 +89,25 @@ class Resource(JsonObject):
         return f"{type(self).__name__}({shown!r})"
 
 
+DECLINE_CODES = frozenset(
+    {
+        "insufficient_funds",
+        "expired_card",
+        "incorrect_cvc",
+        "incorrect_number",
+        "do_not_honor",
+        "fraudulent",
+        "lost_or_stolen",
+        "card_not_supported",
+        "currency_not_supported",
+        "processing_error",
+        "authentication_required",
+        "generic_decline",
+    }
+)
+"""The documented values of ``LastPaymentError.decline_code`` (more may be added later)."""
+
+
 class LastPaymentError(JsonObject):
     """Why the last payment attempt of a FAILED intent failed. Members added to the API later are kept."""
 
@@ -99,9 +118,16 @@ class LastPaymentError(JsonObject):
 
     @property
     def decline_code(self) -> Optional[str]:
-        """The gateway's own decline reason (e.g. ``insufficient_funds``) when it gives one; log it, do
-        not depend on its values."""
+        """Why, in one vocabulary for every gateway (one of ``DECLINE_CODES``, e.g.
+        ``insufficient_funds``), or None when the gateway gave no reason. Treat a value this version
+        does not know like ``generic_decline``."""
         return self._optional_str("decline_code")
+
+    @property
+    def gateway_code(self) -> Optional[str]:
+        """The gateway's own code for the decline, unchanged (Stripe ``insufficient_funds``, Adyen
+        ``12``), or None."""
+        return self._optional_str("gateway_code")
 
     @property
     def message(self) -> str:

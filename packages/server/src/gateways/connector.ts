@@ -1,3 +1,4 @@
+import type { DeclineCode } from '../domain/decline-codes.ts';
 import type { DisputeReport } from '../domain/dispute.ts';
 
 /**
@@ -196,8 +197,10 @@ export type ChargeOutcome =
       kind: 'failed';
       gatewayReference: string | null;
       failureCode: FailureCode;
-      /** The gateway's own reason for a decline (e.g. `insufficient_funds`), when it gives one. */
-      declineCode?: string | null;
+      /** The gateway's reason for a decline in Paygate's vocabulary (domain/decline-codes.ts). */
+      declineCode?: DeclineCode | null;
+      /** The gateway's own code for it, unchanged (Stripe `insufficient_funds`, Adyen `12`). */
+      gatewayCode?: string | null;
       message: string;
     }
   | {

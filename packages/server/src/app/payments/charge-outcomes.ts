@@ -354,7 +354,12 @@ async function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): P
   // transaction). The transaction settles only with the intent, so only when there is an action.
   const lastPaymentError = succeeded
     ? null
-    : { code: outcome.failureCode, declineCode: outcome.declineCode ?? null, message: outcome.message };
+    : {
+        code: outcome.failureCode,
+        declineCode: outcome.declineCode ?? null,
+        gatewayCode: outcome.gatewayCode ?? null,
+        message: outcome.message,
+      };
   const [updated] = await together(
     tx,
     async () => (action ? applyIntentAction(tx, intent, action, now, { lastPaymentError }) : null),

@@ -39,6 +39,7 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
       ? {
           code: intent.lastPaymentError.code,
           decline_code: intent.lastPaymentError.declineCode,
+          gateway_code: intent.lastPaymentError.gatewayCode,
           message: intent.lastPaymentError.message,
         }
       : null,

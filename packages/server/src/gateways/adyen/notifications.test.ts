@@ -12,6 +12,7 @@ function item(fields: {
   success: string;
   merchantReference: string;
   pspReference: string;
+  reason?: string;
 }) {
   const unsigned = {
     ...fields,
@@ -85,13 +86,25 @@ describe('Adyen standard notifications', () => {
   it('maps a refused authorisation and a failed refund', () => {
     const batch = parseAdyenNotifications(
       body([
-        item({ eventCode: 'AUTHORISATION', success: 'false', merchantReference: 'k1', pspReference: 'P1' }),
+        item({
+          eventCode: 'AUTHORISATION',
+          success: 'false',
+          merchantReference: 'k1',
+          pspReference: 'P1',
+          reason: 'CVC Declined',
+        }),
         item({ eventCode: 'REFUND_FAILED', success: 'true', merchantReference: 'k2', pspReference: 'P2' }),
       ]),
       HMAC_KEY,
       false,
     );
-    assert.equal(batch.items[0]?.outcome.kind, 'failed');
+    const refused = batch.items[0]?.outcome;
+    assert.equal(refused?.kind, 'failed');
+    // The notification names the refusal by its text only: mapped, and kept as the gateway's code.
+    assert.deepEqual(
+      refused?.kind === 'failed' && 'declineCode' in refused && [refused.declineCode, refused.gatewayCode],
+      ['incorrect_cvc', 'CVC Declined'],
+    );
     assert.equal(batch.items[1]?.subject, 'refund');
     assert.equal(batch.items[1]?.outcome.kind, 'failed');
   });

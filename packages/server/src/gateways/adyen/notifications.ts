@@ -1,3 +1,4 @@
+import { adyenDeclineReason } from '../../domain/decline-codes.ts';
 import type { GatewayAmount } from '../connector.ts';
 import {
   type GatewayNotification,
@@ -64,6 +65,10 @@ function refunded(item: Json): { refunded?: GatewayAmount } {
   return amount ? { refunded: amount } : {};
 }
 
+function additionalDataOf(item: Json): Json {
+  return isObject(item.additionalData) ? item.additionalData : {};
+}
+
 /** One item as an outcome of ours; null for event codes Paygate does not act on (still verified). */
 function notificationOf(item: Json): GatewayNotification | null {
   const pspReference = stringOf(item.pspReference);
@@ -85,7 +90,17 @@ function notificationOf(item: Json): GatewayNotification | null {
         idempotencyKey: key,
         outcome: success
           ? { kind: 'succeeded', gatewayReference: pspReference, ...captured(item) }
-          : { kind: 'failed', gatewayReference: pspReference, failureCode: 'card_declined', message: reason },
+          : {
+              kind: 'failed',
+              gatewayReference: pspReference,
+              failureCode: 'card_declined',
+              // A notification names the refusal by its text; Adyen may add the code in additionalData.
+              ...adyenDeclineReason(
+                stringOf(additionalDataOf(item).refusalReasonCode),
+                stringOf(item.reason),
+              ),
+              message: reason,
+            },
       };
     case 'REFUND':
       return {
@@ -157,8 +172,7 @@ export function parseAdyenNotifications(
     const item = isObject(wrapper) ? wrapper.NotificationRequestItem : undefined;
     if (!isObject(item))
       throw new GatewayNotificationError('notification item is not a NotificationRequestItem');
-    const additionalData = isObject(item.additionalData) ? item.additionalData : {};
-    verifyAdyenHmac(signedFieldsOf(item), additionalData.hmacSignature, hmacKeyHex);
+    verifyAdyenHmac(signedFieldsOf(item), additionalDataOf(item).hmacSignature, hmacKeyHex);
     const notification = notificationOf(item);
     if (notification) items.push(notification);
   }

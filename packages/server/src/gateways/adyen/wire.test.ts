@@ -236,9 +236,20 @@ describe('Adyen wire format', () => {
     const outcome = (resultCode: string, extra: object = {}) =>
       parsePaymentReply(answer(200, { pspReference: 'PSP1', resultCode, ...extra }), KEY);
     const action = { action: { type: 'redirect', url: 'https://acs.example/challenge', method: 'GET' } };
-    assert.equal(outcome('Refused', { refusalReason: 'Not enough balance' }).kind, 'failed');
+    const balance = outcome('Refused', { refusalReason: 'Not enough balance', refusalReasonCode: '12' });
+    assert.equal(balance.kind, 'failed');
+    assert.deepEqual(balance.kind === 'failed' && [balance.declineCode, balance.gatewayCode], [
+      'insufficient_funds',
+      '12',
+    ]);
     const refused = outcome('Refused');
     assert.equal(refused.kind === 'failed' && refused.failureCode, 'card_declined');
+    assert.deepEqual(refused.kind === 'failed' && [refused.declineCode, refused.gatewayCode], [null, null]);
+    const acquirer = outcome('Error', { refusalReason: 'Acquirer Error', refusalReasonCode: '4' });
+    assert.deepEqual(acquirer.kind === 'failed' && [acquirer.failureCode, acquirer.declineCode], [
+      'gateway_rejected',
+      'processing_error',
+    ]);
     for (const code of ['Error', 'Cancelled']) {
       const failed = outcome(code);
       assert.equal(failed.kind === 'failed' && failed.failureCode, 'gateway_rejected', code);

@@ -2,6 +2,7 @@
 // Nothing here sends anything; the shared executor does. An answer we cannot read is
 // `indeterminate`, never success.
 import { createHash } from 'node:crypto';
+import { adyenDeclineReason } from '../../domain/decline-codes.ts';
 import {
   assertGatewayIdempotencyKey,
   type ChargeOutcome,
@@ -221,6 +222,7 @@ export function parsePaymentReply(reply: GatewayHttpReply, idempotencyKey: strin
   // A redirect answer may come before Adyen assigns a pspReference; our reference names it then.
   const reference = pspReference ?? stringOf(body?.merchantReference) ?? idempotencyKey;
   const refusal = stringOf(body?.refusalReason) ?? 'refused';
+  const reason = adyenDeclineReason(stringOf(body?.refusalReasonCode), stringOf(body?.refusalReason));
   switch (resultCode) {
     case 'Authorised':
       return pspReference
@@ -231,6 +233,7 @@ export function parsePaymentReply(reply: GatewayHttpReply, idempotencyKey: strin
         kind: 'failed',
         gatewayReference: pspReference,
         failureCode: 'card_declined',
+        ...reason,
         message: refusal,
       };
     case 'Cancelled':
@@ -239,6 +242,7 @@ export function parsePaymentReply(reply: GatewayHttpReply, idempotencyKey: strin
         kind: 'failed',
         gatewayReference: pspReference,
         failureCode: 'gateway_rejected',
+        ...reason,
         message: `adyen ${resultCode}: ${refusal}`,
       };
     case 'RedirectShopper':

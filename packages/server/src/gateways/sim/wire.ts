@@ -1,5 +1,6 @@
 // The simulated gateway's wire format, read defensively: anything unexpected becomes
 // `indeterminate` (an outcome we cannot read is never success).
+import { simDeclineReason } from '../../domain/decline-codes.ts';
 import type { ChargeOutcome, FailureCode, RefundOutcome } from '../connector.ts';
 
 type Json = Record<string, unknown>;
@@ -50,8 +51,8 @@ export function chargeOutcomeOf(body: unknown, expectedKey: string | null): Char
       const failureCode: FailureCode =
         body.failure_code === 'card_declined' ? 'card_declined' : 'gateway_rejected';
       const message = stringField(body, 'failure_message') ?? 'The payment failed at the gateway.';
-      const declineCode = stringField(body, 'decline_code');
-      return { kind: 'failed', gatewayReference: id, failureCode, declineCode, message };
+      const reason = simDeclineReason(stringField(body, 'decline_code'));
+      return { kind: 'failed', gatewayReference: id, failureCode, ...reason, message };
     }
     default:
       return unreadable('charge status');

@@ -158,8 +158,49 @@ describe('Stripe wire format', () => {
       kind: 'failed',
       gatewayReference: 'pi_1KmRa3ARuRTs9TwLhA84P9aj',
       failureCode: 'card_declined',
+      declineCode: 'generic_decline',
+      gatewayCode: 'generic_decline',
       message: 'Your card was declined.',
     });
+  });
+
+  it("reads Stripe's decline_code, else its error code, into the vocabulary, keeping Stripe's own", () => {
+    const declinedWith = (error: Record<string, unknown>) =>
+      parsePaymentIntentReply(
+        answer(402, {
+          error: {
+            type: 'card_error',
+            ...error,
+            payment_intent: intent({
+              status: 'requires_payment_method',
+              last_payment_error: { type: 'card_error', message: 'Declined.', ...error },
+            }),
+          },
+        }),
+      );
+    const reasonOf = (outcome: ReturnType<typeof declinedWith>) =>
+      outcome.kind === 'failed' ? [outcome.declineCode, outcome.gatewayCode] : null;
+    assert.deepEqual(reasonOf(declinedWith({ code: 'card_declined', decline_code: 'insufficient_funds' })), [
+      'insufficient_funds',
+      'insufficient_funds',
+    ]);
+    assert.deepEqual(reasonOf(declinedWith({ code: 'card_declined', decline_code: 'stolen_card' })), [
+      'lost_or_stolen',
+      'stolen_card',
+    ]);
+    assert.deepEqual(reasonOf(declinedWith({ code: 'incorrect_number' })), [
+      'incorrect_number',
+      'incorrect_number',
+    ]);
+    assert.deepEqual(reasonOf(declinedWith({ code: 'card_declined', decline_code: 'brand_new_reason' })), [
+      'generic_decline',
+      'brand_new_reason',
+    ]);
+    // A 402 without its PaymentIntent still says why, from the error itself.
+    const bare = parsePaymentIntentReply(
+      answer(402, { error: { type: 'card_error', code: 'expired_card', message: 'Your card has expired.' } }),
+    );
+    assert.deepEqual(reasonOf(bare), ['expired_card', 'expired_card']);
   });
 
   it('reads refusals: 400 rejected, 409 in progress unknown, 401 and 429 unavailable, 500 unknown', () => {

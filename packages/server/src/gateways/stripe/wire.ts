@@ -1,6 +1,7 @@
 // Stripe's PaymentIntents and Refunds API as pure functions: form-encoded requests built from our
 // domain, answers read back. Nothing here sends anything; the shared executor does. An answer we
 // cannot read is `indeterminate`, never success.
+import { NO_DECLINE_REASON, stripeDeclineReason } from '../../domain/decline-codes.ts';
 import {
   assertGatewayIdempotencyKey,
   type ChargeOutcome,
@@ -163,6 +164,7 @@ export function paymentIntentOutcome(intent: Json | null): ChargeOutcome {
             kind: 'failed',
             gatewayReference: id,
             failureCode: 'card_declined',
+            ...stripeDeclineReason(stringOf(lastError.decline_code), stringOf(lastError.code)),
             message: stringOf(lastError.message) ?? stringOf(lastError.decline_code) ?? 'declined',
           }
         : { kind: 'indeterminate', detail: 'stripe payment intent awaits a payment method' };
@@ -171,6 +173,7 @@ export function paymentIntentOutcome(intent: Json | null): ChargeOutcome {
         kind: 'failed',
         gatewayReference: id,
         failureCode: 'gateway_rejected',
+        ...NO_DECLINE_REASON,
         message: `stripe canceled: ${stringOf(intent.cancellation_reason) ?? 'no reason'}`,
       };
     default:
@@ -199,10 +202,13 @@ export function parsePaymentIntentReply(reply: GatewayHttpReply): ChargeOutcome 
   }
   const meaning = meaningOfRefusal(reply, 'stripe', describeError, isConflict);
   if (meaning.kind !== 'failed') return meaning;
+  const declined = reply.kind === 'answer' && reply.status === 402;
+  const error = declined ? errorOf(reply.text) : null;
   return {
     kind: 'failed',
     gatewayReference: null,
-    failureCode: reply.kind === 'answer' && reply.status === 402 ? 'card_declined' : 'gateway_rejected',
+    failureCode: declined ? 'card_declined' : 'gateway_rejected',
+    ...(error ? stripeDeclineReason(stringOf(error.decline_code), stringOf(error.code)) : NO_DECLINE_REASON),
     message: meaning.detail,
   };
 }

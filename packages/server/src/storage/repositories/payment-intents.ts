@@ -4,10 +4,14 @@ import { type Queryable, rowMapping } from '../db.ts';
 
 import type { KeyClaim } from './idempotency-keys.ts';
 
-/** Why the last payment attempt failed: a stable code, the gateway's decline code when it gave one, a message. */
+/**
+ * Why the last payment attempt failed: a stable code, the reason in Paygate's decline vocabulary
+ * and the gateway's own code when it gave one, a message.
+ */
 export interface LastPaymentError {
   code: string;
   declineCode: string | null;
+  gatewayCode: string | null;
   message: string;
 }
 
@@ -68,13 +72,15 @@ export const CHARGE_IN_FLIGHT_SQL = `EXISTS (SELECT 1 FROM charge_attempts ca
      WHERE ca.payment_intent_id = payment_intents.id AND ca.status = 'CHARGING')`;
 
 /** What is read back: the inserted columns, the last failure, and whether a charge is in flight. */
-export const INTENT_SELECT_COLUMNS = `${intents.columns()}, version, last_error_code, last_error_decline_code, last_error_message,
+export const INTENT_SELECT_COLUMNS = `${intents.columns()}, version, last_error_code, last_error_decline_code, last_error_gateway_code,
+       last_error_message,
        ${CHARGE_IN_FLIGHT_SQL} AS charge_in_flight`;
 
 export interface LastErrorColumns {
   version: number;
   last_error_code: string | null;
   last_error_decline_code: string | null;
+  last_error_gateway_code: string | null;
   last_error_message: string | null;
 }
 
@@ -97,6 +103,7 @@ export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): Pa
         : {
             code: row.last_error_code,
             declineCode: row.last_error_decline_code,
+            gatewayCode: row.last_error_gateway_code,
             message: row.last_error_message ?? '',
           },
     chargeInFlight: row.charge_in_flight === true,
@@ -220,7 +227,8 @@ export async function updatePaymentIntentStatus(
             updated_at = $6,
             last_error_code = COALESCE($7, last_error_code),
             last_error_decline_code = CASE WHEN $7::text IS NULL THEN last_error_decline_code ELSE $8 END,
-            last_error_message = COALESCE($9, last_error_message)
+            last_error_message = COALESCE($9, last_error_message),
+            last_error_gateway_code = CASE WHEN $7::text IS NULL THEN last_error_gateway_code ELSE $10 END
       WHERE id = $1 AND status = $2
       RETURNING ${INTENT_SELECT_COLUMNS}`,
     [
@@ -233,6 +241,7 @@ export async function updatePaymentIntentStatus(
       change.lastPaymentError?.code ?? null,
       change.lastPaymentError?.declineCode ?? null,
       change.lastPaymentError?.message ?? null,
+      change.lastPaymentError?.gatewayCode ?? null,
     ],
   );
   return firstIntent(rows);

@@ -46,6 +46,7 @@ class LastPaymentErrorTest {
       LastPaymentError failure = intent.lastPaymentError().orElseThrow();
       assertEquals(LastPaymentError.CARD_DECLINED, failure.code());
       assertEquals(Optional.empty(), failure.declineCode());
+      assertEquals(Optional.empty(), failure.gatewayCode());
       assertEquals("The card was declined.", failure.message());
     }
   }
@@ -55,11 +56,14 @@ class LastPaymentErrorTest {
     JsonObject intent = Fixtures.json("declined-confirm.problem.json").getAsJsonObject("payment_intent");
     JsonObject error = intent.getAsJsonObject("last_payment_error");
     error.addProperty("decline_code", "insufficient_funds");
+    error.addProperty("gateway_code", "12");
     error.addProperty("advice", "try_later");
     try (ScriptedServer server = new ScriptedServer(Step.json(200, intent.toString()))) {
       PaymentIntent read = client(server.baseUrl()).paymentIntents().retrieve(intent.get("id").getAsString());
       LastPaymentError failure = read.lastPaymentError().orElseThrow();
       assertEquals(Optional.of("insufficient_funds"), failure.declineCode());
+      assertEquals(Optional.of("12"), failure.gatewayCode());
+      assertTrue(LastPaymentError.DECLINE_CODES.contains(failure.declineCode().orElseThrow()));
       assertEquals("try_later", failure.toJsonObject().get("advice").getAsString());
       assertEquals(intent, read.toJsonObject());
     }
