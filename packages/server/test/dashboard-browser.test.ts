@@ -11,7 +11,7 @@ import {
 } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
-import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
 for (const kind of databaseKinds()) {
   const shots = screenshotsFor(kind);
@@ -75,16 +75,40 @@ for (const kind of databaseKinds()) {
       await page.close();
     });
 
-    it('refunds from the payment page, by keyboard', async () => {
+    it('refunds from the payment page through a confirmation, by keyboard, and shows the new state at once', async () => {
       const page = await newPage();
       await signIn(page, 'owner@browser.example');
       await page.getByRole('link', { name: paid.id }).click();
       await page.waitForURL(new RegExp(`/payments/${paid.id}`));
       assert.deepEqual(await seriousViolations(page), [], 'payment page');
       const amount = page.getByLabel('Amount to refund');
-      await amount.fill('1200');
+      assert.equal(await amount.inputValue(), '', 'the refund form starts empty');
+      await page.getByRole('button', { name: 'Refund the rest ($42.00)' }).waitFor();
+      await amount.fill('12.005');
       await amount.press('Enter');
-      await page.getByRole('status').filter({ hasText: 'Refund created' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: "USD has 2 decimals; '12.005' has 3" }).waitFor();
+      await page.goBack();
+      await page.getByLabel('Amount to refund').fill('12');
+      await page.getByLabel('Amount to refund').press('Enter');
+      await page.waitForURL(/\/refund\?/);
+      const statement = (await page.locator('main .statement').textContent()) ?? '';
+      assert.equal(statement, `Refund $12.00 of $42.00 on ${paid.id}.`);
+      assert.deepEqual(await seriousViolations(page), [], 'refund confirmation');
+      // Nothing moved yet: the confirmation only states what will happen.
+      const before = await svc.request({
+        method: 'GET',
+        url: `/v1/payment-intents/${paid.id}`,
+        key: merchant.secretTest,
+      });
+      assert.equal(before.json().amount_refunded_minor, 0);
+      await page.getByRole('button', { name: 'Refund $12.00' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(new RegExp(`/payments/${paid.id}\\?.*refund=re_`));
+      await page
+        .getByRole('status')
+        .filter({ hasText: /\$12\.00, SUCCEEDED/ })
+        .waitFor();
+      assert.match((await page.locator('main dl').textContent()) ?? '', /Refunded\s*\$12\.00/);
       await page.screenshot({ path: `${shots}dashboard-payment-refund.png` });
       const intent = await svc.request({
         method: 'GET',
@@ -92,9 +116,40 @@ for (const kind of databaseKinds()) {
         key: merchant.secretTest,
       });
       assert.equal(intent.json().amount_refunded_minor, 1200);
-      await page.reload();
-      assert.match((await page.locator('main dl').textContent()) ?? '', /\$12\.00/);
+      // Back to the confirmation: it is asked again (never cached), so it states the new state.
+      await page.goBack();
+      await page.getByText('Already refunded: $12.00.').waitFor();
+      await page.getByText('After this refund, $18.00 remains refundable.').waitFor();
       await page.close();
+    });
+
+    it('refunds the rest without JavaScript: confirmation, POST, redirect to the new state', async () => {
+      const pay = paymentHelpers(svc, () => merchant);
+      const rest = await pay.create({ amount_minor: 2500, currency: 'EUR' });
+      await pay.confirm(rest.id, { payment_method_token: 'tok_sim_approve' });
+      const first = await svc.request({
+        method: 'POST',
+        url: '/v1/refunds',
+        key: merchant.secretTest,
+        headers: { 'idempotency-key': freshKey() },
+        body: { payment_intent_id: rest.id, amount_minor: 500 },
+      });
+      assert.equal(first.statusCode, 200, first.body);
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      // Signing in needs the script; the session cookie of an API sign-in is used instead.
+      const owner = await signInApi(svc, 'owner@browser.example');
+      const [name, value] = owner.cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: `${svc.baseUrl}/dashboard` }]);
+      await page.goto(`${svc.baseUrl}/dashboard/test/payments/${rest.id}?lang=es`);
+      await page.getByRole('button', { name: /Reembolsar el resto/ }).click();
+      const statement = (await page.locator('main .statement').textContent()) ?? '';
+      assert.equal(statement, `Reembolsar 20,00\u00a0€ de 25,00\u00a0€ en ${rest.id}.`);
+      await page.getByRole('button', { name: 'Reembolsar 20,00 €' }).click();
+      await page.waitForURL(new RegExp(`/payments/${rest.id}\\?.*refund=re_`));
+      assert.match((await page.locator('main dl').textContent()) ?? '', /Reembolsado\s*25,00\s€/);
+      assert.equal(await page.getByLabel('Importe a reembolsar').count(), 0, 'nothing left to refund');
+      await context.close();
     });
 
     it('adds and disables a webhook endpoint on the webhooks page', async () => {

@@ -119,6 +119,11 @@ for (const kind of databaseKinds()) {
       if (method === 'GET') return { method, url };
       const bodies: Record<string, unknown> = {
         'POST /dashboard/api/v1/test/refunds': { payment_intent_id: paidA.id, amount_minor: 100 },
+        // The payment page's confirmed refund (a plain form post; the walk sends the same fields as JSON).
+        [`POST /dashboard/test/payments/${paidA.id}/refund`]: {
+          amount_minor: '100',
+          idempotency_key: freshKey(),
+        },
         'POST /dashboard/api/v1/invitations': { email: `new-${freshKey()}@a.example`, role: 'owner' },
         'POST /dashboard/api/v1/test/webhook-endpoints': { url: 'http://127.0.0.1:9/other-hooks' },
         [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/disable`]: undefined,

@@ -258,5 +258,72 @@ for (const kind of databaseKinds()) {
       assert.match(detail.body, /Historial de estados/);
       assert.match(detail.body, /search-hooks/);
     });
+
+    it('refunds through the confirmation page: a plain form post with the CSRF field, then a redirect', async () => {
+      const asked = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        `/dashboard/test/payments/${eur.id}/refund?lang=en&amount=30`,
+      );
+      assert.equal(asked.statusCode, 200, asked.body);
+      assert.match(asked.body, new RegExp(`Refund €30\\.00 of €120\\.00 on ${eur.id}\\.`));
+      const key = /name="idempotency_key" value="([^"]+)"/.exec(asked.body)?.[1] ?? '';
+      assert.match(asked.body, /name="amount_minor" value="3000"/);
+      const refundsOf = async () =>
+        (
+          await svc.ctx.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM refunds WHERE payment_intent_id = $1',
+            [eur.id],
+          )
+        ).rows[0]?.n;
+      assert.equal(await refundsOf(), 0, 'the confirmation page changes nothing');
+      const post = (fields: Record<string, string>, user = owner) =>
+        svc.app.inject({
+          method: 'POST',
+          url: `/dashboard/test/payments/${eur.id}/refund?lang=en`,
+          headers: { cookie: user.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams(fields).toString(),
+        });
+      const forged = await post({ amount_minor: '3000', idempotency_key: key, csrf_token: 'not-the-token' });
+      assert.equal(forged.statusCode, 403);
+      assert.equal(forged.json().code, 'csrf_token_invalid');
+      assert.equal((await post({ amount_minor: '3000', idempotency_key: key })).statusCode, 403);
+      const byViewer = await post(
+        { amount_minor: '3000', idempotency_key: key, csrf_token: viewer.csrf },
+        viewer,
+      );
+      assert.equal(byViewer.json().code, 'insufficient_permissions');
+      assert.equal(await refundsOf(), 0);
+
+      const done = await post({ amount_minor: '3000', idempotency_key: key, csrf_token: owner.csrf });
+      assert.equal(done.statusCode, 303, done.body);
+      assert.match(
+        done.headers.location as string,
+        new RegExp(`^/dashboard/test/payments/${eur.id}\\?refund=re_\\w+&lang=en$`),
+      );
+      const again = await post({ amount_minor: '3000', idempotency_key: key, csrf_token: owner.csrf });
+      assert.equal(again.headers.location, done.headers.location, 'a second submit replays the same refund');
+      assert.equal(await refundsOf(), 1);
+      const shown = await dashboardRequest(svc, owner, 'GET', done.headers.location as string);
+      assert.match(shown.body, /role="status">Refund re_\w+: €30\.00, SUCCEEDED\./);
+      assert.match(shown.body, /<dt>Refunded<\/dt><dd>€30\.00<\/dd>/);
+
+      const tooMuch = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        `/dashboard/test/payments/${eur.id}/refund?lang=en&amount=90.01`,
+      );
+      assert.equal(tooMuch.statusCode, 400);
+      assert.match(tooMuch.body, /role="alert">amount: is more than the €90\.00 that remains refundable/);
+      const rest = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        `/dashboard/test/payments/${eur.id}/refund?lang=es&rest=1`,
+      );
+      assert.match(rest.body, /Reembolsar 90,00\s€ de 120,00\s€ en/);
+    });
   });
 }

@@ -1,7 +1,7 @@
 import { type PaymentIntent, paymentIntentStatuses } from '@paygate/contract';
 import type { PaymentDetailResource } from '../app/resources/dashboard.ts';
 import { formatMoney } from './format.ts';
-import { t } from './i18n.ts';
+import { fill, t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 
@@ -89,19 +89,23 @@ export function paymentDetailPage(
   frame: PageFrame,
   detail: PaymentDetailResource,
   canRefund: boolean,
+  /** The refund just made from this page (post, redirect, get), announced at the top. */
+  madeRefundId?: string,
 ): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
   const intent = detail.payment_intent;
   const refundable = intent.amount_minor - intent.amount_refunded_minor;
+  const money = (minor: number) => formatMoney(minor, intent.currency, frame.lang);
+  // The form only opens the confirmation (a GET): nothing moves until that page's button.
   const refundForm =
     canRefund && intent.status === 'SUCCEEDED' && refundable > 0
       ? `<h2>${h(m.refund)}</h2>
-<form data-api="/dashboard/api/v1/${mode}/refunds" data-idempotent data-failed="${h(m.refund)}" data-done="${h(m.refundDone)}" data-show="id">
-  <input type="hidden" name="payment_intent_id" value="${h(intent.id)}">
-  <label>${h(m.refundAmount)} <input name="amount_minor" type="number" min="1" max="${refundable}" step="1" value="${refundable}" required></label>
-  <button type="submit">${h(m.refund)}</button>
-  <p data-out aria-live="polite"></p>
+<form method="get" action="/dashboard/${mode}/payments/${h(intent.id)}/refund" class="inline">
+  <input type="hidden" name="lang" value="${frame.lang}">
+  <label>${h(m.refundAmount)} <input name="amount" inputmode="decimal" autocomplete="off" size="12"></label>
+  <button type="submit">${h(m.reviewRefund)}</button>
+  <button type="submit" name="rest" value="1" class="secondary">${h(fill(m.refundRest, { amount: money(refundable) }))}</button>
 </form>`
       : '';
   const metadata = Object.entries(intent.metadata)
@@ -150,9 +154,13 @@ export function paymentDetailPage(
         )
         .join('')}</tbody></table>`,
   )}`;
+  const made = detail.refunds.find((r) => r.id === madeRefundId);
+  const notice = made
+    ? `<p role="status">${h(fill(m.refundCreated, { id: made.id, amount: money(made.amount_minor), status: made.status }))}</p>`
+    : '';
   return page(
     frame,
-    `<dl>
+    `${notice}<dl>
   <dt>ID</dt><dd><code>${h(intent.id)}</code></dd>
   <dt>${h(m.status)}</dt><dd>${h(intent.status)}</dd>
   <dt>${h(m.amount)}</dt><dd>${h(formatMoney(intent.amount_minor, intent.currency, frame.lang))}</dd>

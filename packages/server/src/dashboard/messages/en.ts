@@ -31,7 +31,7 @@ export const en = {
   payment: 'Payment',
   refunded: 'Refunded',
   refund: 'Refund',
-  refundAmount: 'Amount to refund (minor units, e.g. cents)',
+  refundAmount: 'Amount to refund (e.g. 10.50)',
   refundDone: 'Refund created',
   back: 'Back to payments',
   users: 'Users',
@@ -224,6 +224,19 @@ export const en = {
   auditOwnersOnly: 'Only owners may read the audit log.',
   // The navigation's audit entry; the language switch names the language in itself.
   auditNav: 'Audit log',
+  // Confirmations: what an action will do, before it does it.
+  cancel: 'Cancel, change nothing',
+  confirmRefundTitle: 'Confirm the refund',
+  confirmRefund: 'Refund {amount} of {total} on {id}.',
+  confirmRefundAlready: 'Already refunded: {amount}.',
+  confirmRefundAfter: 'After this refund, {amount} remains refundable.',
+  confirmRefundFinal: 'The money goes back to the payer; a refund cannot be undone.',
+  confirmRefundButton: 'Refund {amount}',
+  refundTooMuch: 'is more than the {amount} that remains refundable',
+  nothingToRefund: 'nothing of this payment can be refunded',
+  reviewRefund: 'Review the refund',
+  refundRest: 'Refund the rest ({amount})',
+  refundCreated: 'Refund {id}: {amount}, {status}.',
   languageName: 'English',
 } as const;
 

@@ -29,7 +29,7 @@ export const es: Messages = {
   payment: 'Pago',
   refunded: 'Reembolsado',
   refund: 'Reembolsar',
-  refundAmount: 'Importe a reembolsar (unidades menores, p. ej. céntimos)',
+  refundAmount: 'Importe a reembolsar (p. ej. 10,50)',
   refundDone: 'Reembolso creado',
   back: 'Volver a pagos',
   users: 'Usuarios',
@@ -224,5 +224,18 @@ export const es: Messages = {
   auditOwnersOnly: 'Solo los propietarios pueden leer el registro de auditoría.',
   // The navigation's audit entry; the language switch names the language in itself.
   auditNav: 'Auditoría',
+  // Confirmaciones: qué hará una acción, antes de hacerlo.
+  cancel: 'Cancelar, no cambiar nada',
+  confirmRefundTitle: 'Confirma el reembolso',
+  confirmRefund: 'Reembolsar {amount} de {total} en {id}.',
+  confirmRefundAlready: 'Ya reembolsado: {amount}.',
+  confirmRefundAfter: 'Tras este reembolso, quedan {amount} por reembolsar.',
+  confirmRefundFinal: 'El dinero vuelve al pagador; un reembolso no se puede deshacer.',
+  confirmRefundButton: 'Reembolsar {amount}',
+  refundTooMuch: 'supera los {amount} que quedan por reembolsar',
+  nothingToRefund: 'no queda nada de este pago por reembolsar',
+  reviewRefund: 'Revisar el reembolso',
+  refundRest: 'Reembolsar el resto ({amount})',
+  refundCreated: 'Reembolso {id}: {amount}, {status}.',
   languageName: 'Español',
 };

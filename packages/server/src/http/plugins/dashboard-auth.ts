@@ -10,6 +10,18 @@ import type { DashboardUserRow, SessionRow } from '../../storage/repositories/da
 
 export const SESSION_COOKIE = 'paygate_session';
 export const CSRF_HEADER = 'x-csrf-token';
+/** The form field that carries the CSRF token of a page's plain HTML form (no script needed). */
+export const CSRF_FIELD = 'csrf_token';
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+function isForm(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM_TYPE);
+}
+
+function csrfRefused(): AppError {
+  return new AppError('csrf_token_invalid', 'The X-CSRF-Token header is missing or wrong.');
+}
 
 export interface DashboardCaller {
   user: DashboardUserRow;
@@ -49,11 +61,14 @@ export function sessionCookieOptions(publicUrl: string) {
 
 /**
  * Dashboard authentication: the session cookie names a live session; every state change also
- * carries the session's CSRF token in X-CSRF-Token (compared in constant time), and the user's
+ * carries the session's CSRF token in X-CSRF-Token, or, from a page's plain form, in its
+ * `csrf_token` field (compared in constant time either way), and the user's
  * role must allow the route's action. All of it on the server, before the handler runs.
  */
 export const dashboardAuth = fp(
   async (app: FastifyInstance, options: { ctx: AppContext }) => {
+    // The form posts whose token is still to be checked (in the body, after parsing).
+    const formCsrf = new WeakSet<FastifyRequest>();
     await app.register(cookie);
     app.decorateRequest('dashboardCaller', null);
     app.addHook('onRequest', async (request) => {
@@ -66,8 +81,10 @@ export const dashboardAuth = fp(
       }
       if (!SAFE_METHODS.has(request.method)) {
         const presented = request.headers[CSRF_HEADER];
-        if (typeof presented !== 'string' || !secretsEqual(presented, found.session.csrf_token)) {
-          throw new AppError('csrf_token_invalid', 'The X-CSRF-Token header is missing or wrong.');
+        // A plain form cannot send a header: its token is a field, checked once the body is read.
+        if (presented === undefined && isForm(request)) formCsrf.add(request);
+        else if (typeof presented !== 'string' || !secretsEqual(presented, found.session.csrf_token)) {
+          throw csrfRefused();
         }
       }
       if (!roleAllows(found.user.role, action)) {
@@ -77,6 +94,15 @@ export const dashboardAuth = fp(
         );
       }
       request.dashboardCaller = { user: found.user, session: found.session, sessionId };
+    });
+    app.addHook('preValidation', async (request) => {
+      if (!formCsrf.has(request)) return;
+      const body = request.body as Record<string, unknown> | undefined;
+      const presented = body?.[CSRF_FIELD];
+      const expected = request.dashboardCaller?.session.csrf_token;
+      if (typeof presented !== 'string' || !expected || !secretsEqual(presented, expected)) {
+        throw csrfRefused();
+      }
     });
   },
   { name: 'dashboard-auth', fastify: '5.x' },

@@ -54,7 +54,7 @@ export function dashboardPage<Route extends RouteGenericInterface = RouteGeneric
  * The frame of a signed-in page: its language, mode, title and session, and the banner of the
  * mode's webhook endpoints that need attention.
  */
-async function pageFrame(
+export async function pageFrame(
   ctx: AppContext,
   scope: DashboardScope,
   path: string,

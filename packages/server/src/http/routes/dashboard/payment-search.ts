@@ -132,7 +132,10 @@ export async function dashboardPaymentSearchRoutes(
       const { id } = request.params;
       const shown = await paymentDetail(ctx, scope, id);
       const frame = await frameOf(`/dashboard/${scope.mode}/payments/${id}`, shown.payment_intent.id);
-      return html(reply, paymentDetailPage(frame, shown, roleAllows(scope.role, 'operate')));
+      return html(
+        reply,
+        paymentDetailPage(frame, shown, roleAllows(scope.role, 'operate'), text(request.query, 'refund')),
+      );
     },
   );
 }

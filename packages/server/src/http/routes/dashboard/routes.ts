@@ -8,6 +8,7 @@ import { dashboardOverviewRoutes } from './overview.ts';
 import { dashboardPageRoutes } from './pages.ts';
 import { dashboardPaymentSearchRoutes } from './payment-search.ts';
 import { dashboardPaymentRoutes } from './payments.ts';
+import { dashboardRefundConfirmationRoutes } from './refund-confirmation.ts';
 import { startDashboardRequest } from './scope.ts';
 import { dashboardSessionRoutes } from './session.ts';
 import { dashboardTeamRoutes } from './team.ts';
@@ -36,6 +37,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardClientRoutes,
     dashboardTeamChangeRoutes,
     dashboardAuditPageRoutes,
+    dashboardRefundConfirmationRoutes,
   ]) {
     await app.register(routes, { ctx });
   }

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { DashboardAction } from '../../../domain/dashboard-roles.ts';
+import { ValidationError } from '../../../domain/errors.ts';
+import { type DashboardScope, scopeOf } from './scope.ts';
+
+/** A plain form's body is small: a few ids, an amount, the CSRF token. */
+const FORM_BODY_LIMIT_BYTES = 8 * 1024;
+
+/**
+ * Lets the routes of this (encapsulated) plugin read plain HTML form posts, so that an action
+ * confirmed on a page works without a script. Registered without fastify-plugin: the dashboard's
+ * JSON API keeps refusing form bodies.
+ */
+export function acceptForms(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
+}
+
+/** A field of a form post (or of a JSON body with the same names); a missing one is a 400 naming it. */
+export function formField(request: FastifyRequest, name: string): string {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return String(value);
+  throw new ValidationError(name, 'is required');
+}
+
+/**
+ * Registers `POST url`, the target of a confirmation page's form. The session, the CSRF token
+ * (the form's `csrf_token` field) and the role's `action` are checked by the dashboard-auth plugin
+ * before the handler runs, as for the dashboard API.
+ */
+export function pageAction<Route extends RouteGenericInterface = RouteGenericInterface>(
+  app: FastifyInstance,
+  url: string,
+  action: DashboardAction,
+  handler: (
+    request: FastifyRequest<Route>,
+    reply: FastifyReply,
+    scope: DashboardScope,
+  ) => Promise<FastifyReply>,
+): void {
+  app.post(url, { config: { dashboard: action } }, async (request, reply) => {
+    // A page action has no schema, so Fastify cannot infer its params.
+    const typed = request as FastifyRequest<Route>;
+    return handler(typed, reply, scopeOf(request));
+  });
+}
