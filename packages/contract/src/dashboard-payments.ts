@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IdOf, Timestamp } from './common.ts';
+import { Dispute } from './dispute.ts';
 import { PaymentIntent, PaymentIntentStatus } from './payment-intent.ts';
 import { Refund } from './refund.ts';
 
@@ -74,6 +75,7 @@ export const PaymentDetail = Type.Object({
     }),
   ),
   refunds: Type.Array(Refund),
+  disputes: Type.Array(Dispute),
   events: Type.Array(
     Type.Object({
       id: IdOf('evt'),

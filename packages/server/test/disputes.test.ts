@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADYEN_TEST_TOKENS, STRIPE_TEST_PAYMENT_METHODS } from '@paygate/gateway-fakes';
 import { createDeliveryWorker } from '../src/webhooks/delivery-worker.ts';
+import { dashboardRequest, firstOwner } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import {
   FAKE_STRIPE,
@@ -190,6 +191,17 @@ for (const kind of databaseKinds()) {
       assert.equal(lost.status, 'LOST');
       assert.equal(lost.reason, 'fraudulent');
       assert.deepEqual(await disputeRows(intentId), ['DISPUTE 1500']);
+
+      // The payment's page in the dashboard lists it, and its API carries it.
+      const owner = await firstOwner(svc, merchant.id, `owner-${kind}@disputes.example`);
+      const page = await dashboardRequest(svc, owner, 'GET', `/dashboard/test/payments/${intentId}?lang=en`);
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /<h2>Disputes \(chargebacks\)<\/h2>/);
+      assert.match(page.body, new RegExp(`<code>${lost.id}</code></td><td>LOST</td>`));
+      const api = await dashboardRequest(svc, owner, 'GET', `/dashboard/api/v1/test/payments/${intentId}`);
+      assert.equal(api.statusCode, 200, api.body);
+      assert.deepEqual(api.json().disputes, [lost]);
+      assert.ok(api.json().events.some((e: { type: string }) => e.type === 'dispute.closed'));
     });
 
     it('Stripe: every event delivered again changes nothing and writes no second row', async () => {

@@ -139,6 +139,17 @@ export function paymentDetailPage(
         )
         .join('')}</tbody></table>`,
   )}`;
+  const disputes = `<h2>${h(m.disputesOfPayment)}</h2>${list(
+    detail.disputes,
+    m.noDisputes,
+    (items) =>
+      `<table><caption>${h(m.disputesOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.disputeReason)}</th><th scope="col">${h(m.evidenceDueBy)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
+        .map(
+          (dispute) =>
+            `<tr><td><code>${h(dispute.id)}</code></td><td>${h(dispute.status)}</td><td>${h(formatMoney(dispute.amount_minor, dispute.currency, frame.lang))}</td><td>${h(dispute.reason)}</td><td>${h(dispute.evidence_due_by ?? '–')}</td><td>${h(dispute.created_at)}</td></tr>`,
+        )
+        .join('')}</tbody></table>`,
+  )}`;
   const events = `<h2>${h(m.eventsAndDeliveries)}</h2>${list(
     detail.events,
     m.noEvents,
@@ -173,6 +184,7 @@ ${refundForm}
 ${timeline}
 ${attempts}
 ${refunds}
+${disputes}
 ${events}
 <p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.back)}</a></p>`,
   );

@@ -1,5 +1,6 @@
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
+import { listDisputesOfIntent } from '../../storage/repositories/disputes.ts';
 import {
   listAttemptsOfIntent,
   listDeliveriesOfEvents,
@@ -13,13 +14,19 @@ import { retrievePaymentIntent } from './retrieve-payment-intent.ts';
 /**
  * Everything the payment page shows about one intent of the tenant: the intent (a 404 for
  * another tenant's or mode's id, as everywhere), its status timeline from its own events, its
- * charge attempts, its refunds, and each event with its webhook deliveries.
+ * charge attempts, its refunds, its disputes, and each event with its webhook deliveries.
  */
 export async function paymentDetail(ctx: AppContext, scope: TenantScope, id: string) {
   const intent = await retrievePaymentIntent(ctx, scope, id);
   const attempts = await listAttemptsOfIntent(ctx.db, scope, intent.id);
   const refunds = await listRefundsOfIntent(ctx.db, scope, intent.id);
-  const events = await listEventsOfObjects(ctx.db, scope, [intent.id, ...refunds.map((r) => r.id)]);
+  // The intent was read in the caller's tenant, so its disputes are the tenant's too.
+  const disputes = await listDisputesOfIntent(ctx.db, intent.id);
+  const events = await listEventsOfObjects(ctx.db, scope, [
+    intent.id,
+    ...refunds.map((r) => r.id),
+    ...disputes.map((d) => d.id),
+  ]);
   const deliveries = events.length
     ? await listDeliveriesOfEvents(
         ctx.db,
@@ -36,5 +43,5 @@ export async function paymentDetail(ctx: AppContext, scope: TenantScope, id: str
       .object.status;
     timeline.push({ status, at: event.created_at, eventId: event.id });
   }
-  return paymentDetailResource({ intent, timeline, attempts, refunds, events, deliveries });
+  return paymentDetailResource({ intent, timeline, attempts, refunds, disputes, events, deliveries });
 }

@@ -1,5 +1,6 @@
 import type { DayTotals, PeriodTotals } from '../../domain/overview.ts';
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
+import type { DisputeRecord } from '../../storage/repositories/disputes.ts';
 import type {
   AttemptSummary,
   DeliverySummary,
@@ -7,6 +8,7 @@ import type {
 } from '../../storage/repositories/payment-detail.ts';
 import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import type { RefundRecord } from '../../storage/repositories/refunds.ts';
+import { disputeResource } from './dispute.ts';
 import { paymentIntentResource } from './payment-intent.ts';
 import { refundResource } from './refund.ts';
 
@@ -56,6 +58,7 @@ export function paymentDetailResource(detail: {
   timeline: { status: PaymentIntentStatus; at: Date; eventId: string | null }[];
   attempts: AttemptSummary[];
   refunds: RefundRecord[];
+  disputes: DisputeRecord[];
   events: EventSummary[];
   deliveries: DeliverySummary[];
 }) {
@@ -78,6 +81,7 @@ export function paymentDetailResource(detail: {
       updated_at: a.updated_at.toISOString(),
     })),
     refunds: detail.refunds.map(refundResource),
+    disputes: detail.disputes.map(disputeResource),
     events: detail.events.map((event) => ({
       id: event.id,
       type: event.type,
