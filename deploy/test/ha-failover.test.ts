@@ -1,10 +1,11 @@
 // deploy/ha under faults (issue 30 item 4): payments and refunds stream through two Paygate API
 // processes, a delivery worker and the scheduler, all on HAProxy's address in front of a
-// two-member Patroni cluster (etcd v2 API, synchronous replication), while the test kills the
-// leader's postmaster, loses the leader node, and freezes then thaws the leader. After each fault:
-// every payment and refund answered 2xx is in the database with its answered state, nobody is
-// charged twice (the simulator's books), every event reached the receiver, and `paygate reconcile`
-// finds nothing. The seconds without writes are printed (docs/operations.md records them).
+// two-member Patroni cluster (three etcd members on the v2 API, synchronous replication), while
+// the test kills the leader's postmaster, loses the leader node, and freezes then thaws the
+// leader. After each fault: every payment and refund answered 2xx is in the database with its
+// answered state, nobody is charged twice (the simulator's books), every event reached the
+// receiver, and `paygate reconcile` finds nothing. The seconds without writes are printed
+// (docs/operations.md records them).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
