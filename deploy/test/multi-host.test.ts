@@ -8,7 +8,7 @@
 // own PostgreSQL listens in the root namespace) is unreachable or fails. Every probe is made from
 // inside a namespace; the namespaces and everything in them are removed at the end, failed or not.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,7 +124,7 @@ if (deployTestsEnabled('deploy/test/multi-host.test.ts')) {
       const headers = { 'x-api-key': merchantKey };
       const intent = await call(`${at}/v1/payment-intents`, {
         method: 'POST',
-        headers: { ...headers, 'idempotency-key': randomBytes(12).toString('hex') },
+        headers: { ...headers, 'idempotency-key': randomUUID() },
         body: { amount_minor: 2500, currency: 'USD', gateway_id: 'sim' },
       });
       const confirmed = await call(`${at}/v1/payment-intents/${intent.id}/confirm`, {

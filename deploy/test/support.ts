@@ -1,7 +1,7 @@
 // What the deployment tests share: podman as this machine kind needs it, the opt-in switch, a
 // database of their own on the host's PostgreSQL, and a merchant's payment through the API.
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -184,7 +184,7 @@ export async function takePayment(
   const intent = await json(
     await fetch(`${baseUrl}/v1/payment-intents`, {
       method: 'POST',
-      headers: { ...headers, 'idempotency-key': randomBytes(12).toString('hex') },
+      headers: { ...headers, 'idempotency-key': randomUUID() },
       body: JSON.stringify({ amount_minor: amountMinor, currency: 'USD', gateway_id: 'sim' }),
     }),
   );
