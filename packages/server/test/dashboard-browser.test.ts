@@ -201,6 +201,12 @@ for (const kind of databaseKinds()) {
       await page.reload();
       const ownerRole = usersTable.locator('tr', { hasText: 'owner@browser.example' }).locator('td').nth(1);
       assert.equal(await ownerRole.textContent(), 'owner');
+      assert.equal(
+        await page.getByRole('button', { name: 'Remove owner@browser.example' }).count(),
+        0,
+        'not on your own row',
+      );
+      assert.equal(await page.getByRole('button', { name: 'Remove viewer@browser.example' }).count(), 1);
 
       await page.getByLabel('E-mail address', { exact: true }).fill('pending@browser.example');
       await page.getByRole('button', { name: 'Invite', exact: true }).click();

@@ -142,6 +142,7 @@ for (const kind of databaseKinds()) {
         'POST /dashboard/api/v1/test/api-keys': { kind: 'secret' },
         [`POST /dashboard/api/v1/test/api-keys/${keyA}/roll`]: { expires_in_seconds: 0 },
         [`POST /dashboard/api/v1/test/api-keys/${keyA}/revoke`]: undefined,
+        [`POST /dashboard/test/api-keys/${keyA}/revoke`]: undefined,
         'POST /dashboard/api/v1/embed-domains': { origin: 'https://b-or-viewer.example' },
         'POST /dashboard/api/v1/embed-domains/remove': { origin: 'https://a.example' },
         // The team page's changes (dashboard-team.ts): ids are merchant A's viewer.

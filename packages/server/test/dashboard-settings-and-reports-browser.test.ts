@@ -149,8 +149,25 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await seriousViolations(page), [], 'API keys page');
       await page.screenshot({ path: `${shots}dashboard-api-keys.png`, fullPage: true });
       const newHint = (await page.locator('tbody tr').first().locator('code').textContent()) ?? '';
+      assert.match((await page.locator('tbody').textContent()) ?? '', /All permissions/);
+      assert.ok((await page.locator('option').allTextContents()).includes('1 hour'), 'no "1 hours"');
       await page.getByRole('button', { name: `Revoke ${newHint}` }).click();
+      // A confirmation names the key first; nothing is revoked until its button.
+      await page.waitForURL(/\/api-keys\/key_\w+\/revoke\?/);
+      assert.equal(await page.locator('main .statement').textContent(), `Revoke the secret key ${newHint}.`);
+      assert.equal(
+        (await svc.request({ method: 'GET', url: '/v1/transactions', key: replacement })).statusCode,
+        200,
+      );
+      assert.deepEqual(await seriousViolations(page), [], 'revoke confirmation');
+      await page.getByRole('button', { name: `Revoke ${newHint}` }).click();
+      await page.waitForURL(/\/api-keys\?revoked=/);
       await page.getByRole('status').filter({ hasText: 'Key revoked' }).waitFor();
+      assert.equal(
+        await page.getByRole('button', { name: `Revoke ${newHint}` }).count(),
+        0,
+        'shown revoked at once',
+      );
       await eventually(
         'the revoked key refused',
         async () =>

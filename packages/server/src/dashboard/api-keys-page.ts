@@ -2,7 +2,8 @@ import type { apiKeyResource } from '../app/resources/operator.ts';
 
 type ApiKey = ReturnType<typeof apiKeyResource>;
 
-import { fill, t } from './i18n.ts';
+import { countOf } from './format.ts';
+import { t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 
 const GRACE_CHOICES = [0, 3600, 86_400, 7 * 86_400];
@@ -10,7 +11,16 @@ const GRACE_CHOICES = [0, 3600, 86_400, 7 * 86_400];
 function graceLabel(frame: PageFrame, seconds: number): string {
   const m = t(frame.lang);
   if (seconds === 0) return m.rollNow;
-  return seconds < 86_400 ? fill(m.hours, { n: seconds / 3600 }) : fill(m.days, { n: seconds / 86_400 });
+  return seconds < 86_400
+    ? countOf(frame.lang, seconds / 3600, m.hourOne, m.hours)
+    : countOf(frame.lang, seconds / 86_400, m.dayOne, m.days);
+}
+
+/** A key's permissions as people read them: none listed (or `*`) is every permission. */
+function permissionsOf(frame: PageFrame, key: ApiKey): string {
+  const listed = key.permissions ?? [];
+  if (listed.length === 0 || listed.includes('*')) return t(frame.lang).allPermissions;
+  return listed.join(', ');
 }
 
 function keyState(frame: PageFrame, key: ApiKey): string {
@@ -20,7 +30,13 @@ function keyState(frame: PageFrame, key: ApiKey): string {
   return m.active;
 }
 
-export function apiKeysPage(frame: PageFrame, keys: ApiKey[], canChange: boolean): string {
+export function apiKeysPage(
+  frame: PageFrame,
+  keys: ApiKey[],
+  canChange: boolean,
+  /** The key just revoked from its confirmation page (post, redirect, get). */
+  revokedId?: string,
+): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
   const base = `/dashboard/api/v1/${mode}/api-keys`;
@@ -35,11 +51,12 @@ export function apiKeysPage(frame: PageFrame, keys: ApiKey[], canChange: boolean
   ).join('')}</select></label>
   <button type="submit" aria-label="${h(`${m.roll} ${key.key_hint}`)}">${h(m.roll)}</button><span data-out aria-live="polite"></span>
 </form>
-<form data-api="${base}/${h(key.id)}/revoke" data-failed="${h(m.failedAction)}" data-done="${h(m.keyRevoked)}">
-  <button type="submit" class="secondary" aria-label="${h(`${m.revoke} ${key.key_hint}`)}">${h(m.revoke)}</button><span data-out aria-live="polite"></span>
+<form method="get" action="/dashboard/${mode}/api-keys/${h(key.id)}/revoke">
+  <input type="hidden" name="lang" value="${frame.lang}">
+  <button type="submit" class="destructive" aria-label="${h(`${m.revoke} ${key.key_hint}`)}">${h(m.revoke)}</button>
 </form>`
           : '';
-      return `<tr><td><code>${h(key.key_hint)}</code></td><td>${h(key.kind)}</td><td>${h(key.permissions?.join(', ') ?? '*')}</td><td>${h(key.created_at)}</td><td>${h(keyState(frame, key))}</td><td>${actions}</td></tr>`;
+      return `<tr><td><code>${h(key.key_hint)}</code></td><td>${h(key.kind)}</td><td>${h(permissionsOf(frame, key))}</td><td>${h(key.created_at)}</td><td>${h(keyState(frame, key))}</td><td>${actions}</td></tr>`;
     })
     .join('\n');
   const create = canChange
@@ -50,9 +67,11 @@ export function apiKeysPage(frame: PageFrame, keys: ApiKey[], canChange: boolean
   <p data-out aria-live="polite"></p>
 </form>`
     : '';
+  const revoked = keys.find((k) => k.id === revokedId && k.revoked_at);
+  const notice = revoked ? `<p role="status">${h(m.keyRevoked)} <code>${h(revoked.key_hint)}</code></p>` : '';
   return page(
     frame,
-    `<table><caption>${h(m.apiKeys)}</caption><thead><tr><th scope="col">${h(m.hint)}</th><th scope="col">${h(m.kind)}</th><th scope="col">Permissions</th><th scope="col">${h(m.created_)}</th><th scope="col">${h(m.status)}</th><th scope="col"><span class="skip-visually">${h(m.roll)} / ${h(m.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>
+    `${notice}<table><caption>${h(m.apiKeys)}</caption><thead><tr><th scope="col">${h(m.hint)}</th><th scope="col">${h(m.kind)}</th><th scope="col">${h(m.permissions)}</th><th scope="col">${h(m.created_)}</th><th scope="col">${h(m.status)}</th><th scope="col"><span class="skip-visually">${h(m.roll)} / ${h(m.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>
 ${create}`,
   );
 }

@@ -27,3 +27,12 @@ export function formatMoney(amountMinor: number, currency: string, lang: Languag
   // A numeric string: Intl.NumberFormat v3 (ECMA-402, Node 20) formats it without a float.
   return format.format(majorTextOfMinor(amountMinor, code) as `${number}`);
 }
+
+/**
+ * "1 hour", "3 hours": the plural form of `n` chosen by `Intl.PluralRules` for the language, so no
+ * page says "1 hours". `one` and `other` are the catalogue's two forms, with `{n}`.
+ */
+export function countOf(lang: Language, n: number, one: string, other: string): string {
+  const form = new Intl.PluralRules(lang).select(n) === 'one' ? one : other;
+  return form.replace('{n}', new Intl.NumberFormat(lang).format(n));
+}

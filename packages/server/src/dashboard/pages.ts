@@ -57,10 +57,15 @@ function memberControls(frame: PageFrame, user: TeamView['users'][number]): stri
   <button type="submit" aria-label="${h(fill(m.changeRoleOf, { email: user.email }))}">${h(m.changeRole)}</button>
   <p data-out aria-live="polite"></p>
 </form>
-<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/remove" data-next="${team}" data-failed="${h(m.failedAction)}" data-done="${h(m.userRemoved)}">
-  <button type="submit" aria-label="${h(fill(m.removeUser, { email: user.email }))}">${h(m.remove)}</button>
+${
+  // Removing yourself would end your own access on one click: never offered on your own row.
+  user.email === frame.session?.email
+    ? ''
+    : `<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/remove" data-next="${team}" data-failed="${h(m.failedAction)}" data-done="${h(m.userRemoved)}">
+  <button type="submit" class="destructive" aria-label="${h(fill(m.removeUser, { email: user.email }))}">${h(m.remove)}</button>
   <p data-out aria-live="polite"></p>
-</form>`;
+</form>`
+}`;
 }
 
 function invitationsSection(frame: PageFrame, invitations: NonNullable<TeamView['invitations']>): string {

@@ -241,6 +241,15 @@ export const en = {
   reviewRefund: 'Review the refund',
   refundRest: 'Refund the rest ({amount})',
   refundCreated: 'Refund {id}: {amount}, {status}.',
+  hourOne: '{n} hour',
+  dayOne: '{n} day',
+  permissions: 'Permissions',
+  allPermissions: 'All permissions',
+  confirmRevokeTitle: 'Confirm the revocation',
+  confirmRevoke: 'Revoke the {kind} key {hint}.',
+  confirmRevokeEffect: 'Every request made with it is refused within seconds, by every process.',
+  confirmRevokeFinal: 'A revoked key cannot be used again; integrations that use it stop working.',
+  confirmRevokeButton: 'Revoke {hint}',
   languageName: 'English',
 } as const;
 

@@ -241,5 +241,15 @@ export const es: Messages = {
   reviewRefund: 'Revisar el reembolso',
   refundRest: 'Reembolsar el resto ({amount})',
   refundCreated: 'Reembolso {id}: {amount}, {status}.',
+  hourOne: '{n} hora',
+  dayOne: '{n} día',
+  permissions: 'Permisos',
+  allPermissions: 'Todos los permisos',
+  confirmRevokeTitle: 'Confirma la revocación',
+  confirmRevoke: 'Revocar la clave {kind} {hint}.',
+  confirmRevokeEffect: 'Toda petición hecha con ella se rechaza en segundos, en todos los procesos.',
+  confirmRevokeFinal:
+    'Una clave revocada no vuelve a funcionar; las integraciones que la usan dejan de funcionar.',
+  confirmRevokeButton: 'Revocar {hint}',
   languageName: 'Español',
 };

@@ -8,9 +8,10 @@ import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-act
 import { createApiKey } from '../../../app/merchants/create-merchant.ts';
 import { createdApiKeyResource } from '../../../app/resources/operator.ts';
 import { apiKeysPage } from '../../../dashboard/api-keys-page.ts';
+import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { route } from '../../declare-route.ts';
-import { modePage } from './page-kit.ts';
+import { dashboardPage, html, text } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
 /**
@@ -54,7 +55,10 @@ export async function dashboardApiKeyRoutes(
     return revokeApiKey(ctx, request.params.id, { scope, audit: (tx) => audit(tx, request.params.id) });
   });
 
-  modePage(app, ctx, 'api-keys', 'apiKeys', async ({ scope, frame }) =>
-    apiKeysPage(frame, await listApiKeysOfTenant(ctx, scope), roleAllows(scope.role, 'operate')),
-  );
+  dashboardPage(app, ctx, '/dashboard/:mode/api-keys', async (request, reply, { scope, frame }) => {
+    const framed = await frame(`/dashboard/${scope.mode}/api-keys`, t(scope.locale).apiKeys);
+    const keys = await listApiKeysOfTenant(ctx, scope);
+    const revoked = text(request.query, 'revoked');
+    return html(reply, apiKeysPage(framed, keys, roleAllows(scope.role, 'operate'), revoked));
+  });
 }

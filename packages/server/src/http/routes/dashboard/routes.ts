@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
+import { dashboardApiKeyConfirmationRoutes } from './api-key-confirmation.ts';
 import { dashboardApiKeyRoutes } from './api-keys.ts';
 import { dashboardAuditPageRoutes } from './audit-page.ts';
 import { dashboardClientRoutes } from './clients.ts';
@@ -38,6 +39,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardTeamChangeRoutes,
     dashboardAuditPageRoutes,
     dashboardRefundConfirmationRoutes,
+    dashboardApiKeyConfirmationRoutes,
   ]) {
     await app.register(routes, { ctx });
   }
