@@ -6,6 +6,7 @@ namespace Paygate;
 
 use Paygate\Exception\ConfigurationException;
 use Paygate\Service\PaymentIntentService;
+use Paygate\Service\DisputeService;
 use Paygate\Service\RefundService;
 use Paygate\Service\TransactionService;
 
@@ -30,6 +31,7 @@ final class PaygateClient
 
     public readonly PaymentIntentService $paymentIntents;
     public readonly RefundService $refunds;
+    public readonly DisputeService $disputes;
     public readonly TransactionService $transactions;
     private readonly ClientConfig $config;
 
@@ -43,6 +45,7 @@ final class PaygateClient
         $sender = new RequestSender($this->config);
         $this->paymentIntents = new PaymentIntentService($sender);
         $this->refunds = new RefundService($sender);
+        $this->disputes = new DisputeService($sender);
         $this->transactions = new TransactionService($sender);
     }
 

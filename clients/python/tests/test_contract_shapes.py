@@ -19,6 +19,7 @@ CLASSES: Dict[str, Type[JsonObject]] = {
     "last_payment_error": paygate.LastPaymentError,
     "refund": paygate.Refund,
     "transaction": paygate.Transaction,
+    "dispute": paygate.Dispute,
     "event": paygate.Event,
 }
 # Fields kept in the object as received but deliberately without an attribute, and why.
@@ -68,6 +69,8 @@ def test_each_event_type_carries_the_resource_the_contract_names(event_type: str
     envelope = fixture("payment-intent-failed.event.json")
     if object_name == "refund":
         envelope["data"]["object"] = {"id": "re_1", "object": "refund", "amount_minor": 1}
+    if object_name == "dispute":
+        envelope["data"]["object"] = {"id": "dp_1", "object": "dispute", "amount_minor": 1}
     event = paygate.Event({**envelope, "type": event_type})
     assert isinstance(event.data_object, CLASSES[object_name])
 

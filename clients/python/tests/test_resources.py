@@ -75,3 +75,45 @@ def test_closing_the_client_closes_its_connections(serve: Serve) -> None:
     client.close()
     client.payment_intents.retrieve(INTENT["id"])
     assert server.connections == 2
+
+
+DISPUTE_ID = "dp_0123456789ABCDEFGHIJKLmn"
+DISPUTE = {
+    "id": DISPUTE_ID,
+    "object": "dispute",
+    "payment_intent_id": "pi_0123456789ABCDEFGHIJKLmn",
+    "amount_minor": 999_999_999_999,
+    "currency": "EUR",
+    "reason": "fraudulent",
+    "status": "NEEDS_RESPONSE",
+    "evidence_due_by": None,
+    "gateway_id": "stripe",
+    "livemode": False,
+    "version": 1,
+    "created_at": "2026-11-26T10:00:00.000Z",
+    "updated_at": "2026-11-26T10:00:00.000Z",
+}
+
+
+def test_a_dispute_is_retrieved_by_id_with_typed_attributes(serve: Serve) -> None:
+    server = serve(sequence(json_reply(200, DISPUTE)))
+    client, _ = make_client(server.base_url)
+    dispute = client.disputes.retrieve(DISPUTE_ID)
+    assert isinstance(dispute, paygate.Dispute)
+    assert server.requests[0].path == f"/v1/disputes/{DISPUTE_ID}"
+    assert dispute.amount_minor == 999_999_999_999 and type(dispute.amount_minor) is int
+    assert (dispute.status, dispute.reason, dispute.evidence_due_by, dispute.version) == (
+        "NEEDS_RESPONSE",
+        "fraudulent",
+        None,
+        1,
+    )
+    assert json.loads(json.dumps(dispute)) == DISPUTE
+
+
+def test_a_dispute_event_carries_a_typed_dispute() -> None:
+    event = paygate.Event(
+        {"id": "evt_1", "object": "event", "type": "dispute.closed", "data": {"object": {**DISPUTE, "status": "WON"}}}
+    )
+    assert event.is_known
+    assert isinstance(event.data_object, paygate.Dispute) and event.data_object.status == "WON"

@@ -21,6 +21,9 @@ final class Event extends ApiResource
         'payment_intent.capture_reversed',
         'refund.succeeded',
         'refund.failed',
+        'dispute.created',
+        'dispute.updated',
+        'dispute.closed',
     ];
 
     public readonly string $id;
@@ -55,14 +58,17 @@ final class Event extends ApiResource
 
     /**
      * data.object as a typed resource: a PaymentIntent for payment_intent.* events, a Refund for
-     * refund.* events, null for a type this client version does not know.
+     * refund.* events, a Dispute for dispute.* events, null for a type this client version does not know.
      *
      * @throws \UnexpectedValueException when data.object lacks its id or integer amount_minor
      */
-    public function getObject(): PaymentIntent|Refund|null
+    public function getObject(): PaymentIntent|Refund|Dispute|null
     {
         if (!$this->isKnownType()) {
             return null;
+        }
+        if (str_starts_with($this->type, 'dispute.')) {
+            return Dispute::fromJson($this->dataObject);
         }
         return str_starts_with($this->type, 'refund.')
             ? Refund::fromJson($this->dataObject)

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Paygate\Tests\Unit;
 
 use Paygate\Resource\ApiResource;
+use Paygate\Resource\Dispute;
 use Paygate\Resource\Event;
 use Paygate\Resource\LastPaymentError;
 use Paygate\Resource\PaymentIntent;
@@ -24,6 +25,7 @@ final class ContractShapesTest extends TestCase
         'last_payment_error' => LastPaymentError::class,
         'refund' => Refund::class,
         'transaction' => Transaction::class,
+        'dispute' => Dispute::class,
         'event' => Event::class,
     ];
     /** Fields kept in the object as received (readable by API name) but without a typed property, and why. */
@@ -33,6 +35,7 @@ final class ContractShapesTest extends TestCase
         'payment_intent.checkout' => 'answered only to a publishable key, which this server-side client refuses',
         'refund.object' => 'a constant naming the class itself',
         'transaction.object' => 'a constant naming the class itself',
+        'dispute.object' => 'a constant naming the class itself',
         'event.object' => 'a constant naming the class itself',
     ];
     /** Properties whose name is not the camelCase of the field. */
@@ -93,6 +96,9 @@ final class ContractShapesTest extends TestCase
             $envelope->type = $type;
             if ($objectName === 'refund') {
                 $envelope->data->object = (object) ['id' => 're_1', 'object' => 'refund', 'amount_minor' => 1];
+            }
+            if ($objectName === 'dispute') {
+                $envelope->data->object = (object) ['id' => 'dp_1', 'object' => 'dispute', 'amount_minor' => 1];
             }
             $object = Event::fromJson($envelope)->getObject();
             self::assertInstanceOf(ApiResource::class, $object);

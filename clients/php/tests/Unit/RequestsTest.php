@@ -6,6 +6,7 @@ namespace Paygate\Tests\Unit;
 
 use Paygate\Exception\ApiException;
 use Paygate\Exception\ConfigurationException;
+use Paygate\Resource\Dispute;
 use Paygate\Resource\PaymentIntent;
 use Paygate\Tests\Support\ScriptedServer;
 use Paygate\Tests\Support\TestCase;
@@ -118,6 +119,24 @@ final class RequestsTest extends TestCase
         self::assertSame(999999999999, $intent->amount_minor);
         self::assertEquals(new \stdClass(), $intent->metadata);
         self::assertSame($body, json_encode($intent));
+    }
+
+    public function testADisputeIsRetrievedByIdWithTypedProperties(): void
+    {
+        $body = '{"id":"dp_1","object":"dispute","payment_intent_id":"pi_1","amount_minor":999999999999,'
+            . '"currency":"EUR","reason":"fraudulent","status":"NEEDS_RESPONSE","evidence_due_by":null,'
+            . '"gateway_id":"stripe","livemode":false,"version":1,"created_at":"2026-11-26T10:00:00.000Z",'
+            . '"updated_at":"2026-11-26T10:00:00.000Z"}';
+        $server = $this->server([ScriptedServer::json(200, $body)]);
+        $dispute = $this->client($server->baseUrl)->disputes->retrieve('dp_1');
+        self::assertSame('/v1/disputes/dp_1', $server->requests()[0]['target']);
+        self::assertInstanceOf(Dispute::class, $dispute);
+        self::assertSame(999999999999, $dispute->amountMinor);
+        self::assertSame(Dispute::STATUS_NEEDS_RESPONSE, $dispute->status);
+        self::assertSame('fraudulent', $dispute->reason);
+        self::assertNull($dispute->evidenceDueBy);
+        self::assertSame(1, $dispute->version);
+        self::assertSame($body, json_encode($dispute));
     }
 
     /**

@@ -19,7 +19,7 @@ from ._config import (
     check_max_retries,
     check_timeout,
 )
-from ._resources import PaymentIntents, Refunds, Transactions
+from ._resources import Disputes, PaymentIntents, Refunds, Transactions
 from ._sender import RequestSender, SenderConfig
 from ._transport import HttpTransport, Transport
 from ._version import VERSION
@@ -77,6 +77,7 @@ class Client:
         sender = RequestSender(config)
         self.payment_intents = PaymentIntents(sender)
         self.refunds = Refunds(sender)
+        self.disputes = Disputes(sender)
         self.transactions = Transactions(sender)
 
     @staticmethod

@@ -1,4 +1,5 @@
-"""The API's resources as services of the client: ``client.payment_intents``, ``.refunds``, ``.transactions``."""
+"""The API's resources as services of the client: ``client.payment_intents``, ``.refunds``, ``.disputes``,
+``.transactions``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ._types import (
     ConfirmPaymentIntentParams,
     CreatePaymentIntentParams,
     CreateRefundParams,
+    Dispute,
     ListTransactionsParams,
     PaymentIntent,
     Refund,
@@ -109,6 +111,16 @@ def _query_value(name: str, value: Any) -> Optional[str]:
     if isinstance(value, (str, int)):
         return str(value)
     raise ConfigurationError(f"{name} must be a string or an integer, not {type(value).__name__}")
+
+
+class Disputes:
+    def __init__(self, sender: RequestSender) -> None:
+        self._sender = sender
+
+    def retrieve(self, dispute_id: str) -> Dispute:
+        """Reads a dispute (a chargeback the gateway reported against one of your payments)."""
+        body, info = self._sender.request("GET", f"/v1/disputes/{_segment(dispute_id, 'dispute_id')}")
+        return Dispute(body, info)
 
 
 class Transactions:

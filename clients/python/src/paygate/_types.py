@@ -240,8 +240,60 @@ class Refund(Resource):
         return self._str("created_at")
 
 
+class Dispute(Resource):
+    """A chargeback of a payment, as the gateway reported it. ``status`` is NEEDS_RESPONSE,
+    UNDER_REVIEW, WON or LOST; ``reason`` one of the contract's dispute reasons."""
+
+    @property
+    def payment_intent_id(self) -> str:
+        return self._str("payment_intent_id")
+
+    @property
+    def amount_minor(self) -> int:
+        return self._int("amount_minor")
+
+    @property
+    def currency(self) -> str:
+        return self._str("currency")
+
+    @property
+    def reason(self) -> str:
+        return self._str("reason")
+
+    @property
+    def status(self) -> str:
+        return self._str("status")
+
+    @property
+    def evidence_due_by(self) -> Optional[str]:
+        """When the gateway must have your evidence (ISO 8601), or None."""
+        return self._optional_str("evidence_due_by")
+
+    @property
+    def gateway_id(self) -> str:
+        return self._str("gateway_id")
+
+    @property
+    def livemode(self) -> bool:
+        return self._bool("livemode")
+
+    @property
+    def version(self) -> int:
+        """1 when created, one more with each change: keep the highest seen, drop an older state."""
+        return self._int("version")
+
+    @property
+    def created_at(self) -> str:
+        return self._str("created_at")
+
+    @property
+    def updated_at(self) -> str:
+        return self._str("updated_at")
+
+
 class Transaction(Resource):
-    """A ledger line: ``type`` PAYMENT or REFUND, ``status`` PENDING, APPROVED or DECLINED."""
+    """A ledger line: ``type`` PAYMENT, REFUND, DISPUTE (an amount a chargeback took back) or
+    DISPUTE_REVERSAL (returned when a dispute is won); ``status`` PENDING, APPROVED or DECLINED."""
 
     @property
     def type(self) -> str:

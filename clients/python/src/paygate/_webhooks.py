@@ -16,7 +16,7 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import ConfigurationError, InvalidPayloadError, SignatureVerificationError
-from ._types import PaymentIntent, Refund, Resource
+from ._types import Dispute, PaymentIntent, Refund, Resource
 
 #: The specification's anti-replay window in seconds, applied in both directions.
 DEFAULT_TOLERANCE = 300
@@ -39,6 +39,9 @@ KNOWN_EVENT_TYPES = frozenset(
         "payment_intent.capture_reversed",
         "refund.succeeded",
         "refund.failed",
+        "dispute.created",
+        "dispute.updated",
+        "dispute.closed",
     }
 )
 
@@ -71,8 +74,9 @@ class Event(Resource):
         return self.type in KNOWN_EVENT_TYPES
 
     @property
-    def data_object(self) -> Union[PaymentIntent, Refund, Dict[str, Any]]:
-        """``data.object`` typed by the event type: a ``PaymentIntent``, a ``Refund``, or a plain dict."""
+    def data_object(self) -> Union[PaymentIntent, Refund, Dispute, Dict[str, Any]]:
+        """``data.object`` typed by the event type: a ``PaymentIntent``, a ``Refund``, a ``Dispute``,
+        or a plain dict."""
         raw = self.data["object"]
         if not isinstance(raw, dict):
             raise AttributeError("Event has no data.object")
@@ -80,6 +84,8 @@ class Event(Resource):
             return PaymentIntent(raw)
         if self.type.startswith("refund."):
             return Refund(raw)
+        if self.type.startswith("dispute."):
+            return Dispute(raw)
         return raw
 
 

@@ -19,7 +19,10 @@ public final class Event extends ApiObject {
           "payment_intent.late_captured",
           "payment_intent.capture_reversed",
           "refund.succeeded",
-          "refund.failed");
+          "refund.failed",
+          "dispute.created",
+          "dispute.updated",
+          "dispute.closed");
 
   Event(JsonObject json) {
     super(json);
@@ -61,5 +64,11 @@ public final class Event extends ApiObject {
   public Refund refund() {
     if (!type().startsWith("refund.")) throw new IllegalStateException(type() + " carries no refund");
     return Refund.fromJson(dataObject());
+  }
+
+  /** {@code data.object} of a {@code dispute.*} event. */
+  public Dispute dispute() {
+    if (!type().startsWith("dispute.")) throw new IllegalStateException(type() + " carries no dispute");
+    return Dispute.fromJson(dataObject());
   }
 }

@@ -43,12 +43,14 @@ public final class PaygateClient {
   private final RequestSender sender;
   private final PaymentIntentService paymentIntents;
   private final RefundService refunds;
+  private final DisputeService disputes;
   private final TransactionService transactions;
 
   private PaygateClient(Settings settings) {
     this.sender = new RequestSender(settings);
     this.paymentIntents = new PaymentIntentService(sender);
     this.refunds = new RefundService(sender);
+    this.disputes = new DisputeService(sender);
     this.transactions = new TransactionService(sender);
   }
 
@@ -62,6 +64,11 @@ public final class PaygateClient {
 
   public RefundService refunds() {
     return refunds;
+  }
+
+  /** Disputes (chargebacks) of your payments. */
+  public DisputeService disputes() {
+    return disputes;
   }
 
   public TransactionService transactions() {

@@ -33,6 +33,7 @@ class ContractShapesTest {
           "last_payment_error", LastPaymentError.class,
           "refund", Refund.class,
           "transaction", Transaction.class,
+          "dispute", Dispute.class,
           "event", Event.class);
   /** Fields kept in toJson() as received but without an accessor, and why. */
   private static final Map<String, String> UNTYPED =
@@ -42,6 +43,7 @@ class ContractShapesTest {
           "payment_intent.checkout", "answered only to a publishable key, which this server-side client refuses",
           "refund.object", "a constant naming the class itself",
           "transaction.object", "a constant naming the class itself",
+          "dispute.object", "a constant naming the class itself",
           "event.object", "a constant naming the class itself");
   /** Accessors whose name is not the camelCase of the field. */
   private static final Map<String, String> RENAMED = Map.of("event.data", "dataObject");
@@ -121,7 +123,11 @@ class ContractShapesTest {
   void eachEventTypeCarriesTheResourceTheContractNames() throws Exception {
     for (Map.Entry<String, JsonElement> entry : shapes().getAsJsonObject("event_types").entrySet()) {
       Event event = eventOf(entry.getKey(), entry.getValue().getAsString());
-      Object carried = entry.getValue().getAsString().equals("refund") ? event.refund() : event.paymentIntent();
+      String objectName = entry.getValue().getAsString();
+      Object carried =
+          objectName.equals("refund")
+              ? event.refund()
+              : objectName.equals("dispute") ? event.dispute() : event.paymentIntent();
       assertEquals(CLASSES.get(entry.getValue().getAsString()), carried.getClass(), entry.getKey());
     }
   }
@@ -131,6 +137,9 @@ class ContractShapesTest {
     envelope.addProperty("type", type);
     if (objectName.equals("refund")) {
       envelope.getAsJsonObject("data").add("object", JsonParser.parseString("{\"id\":\"re_1\",\"object\":\"refund\",\"amount_minor\":1}"));
+    }
+    if (objectName.equals("dispute")) {
+      envelope.getAsJsonObject("data").add("object", JsonParser.parseString("{\"id\":\"dp_1\",\"object\":\"dispute\",\"amount_minor\":1}"));
     }
     return new Event(envelope);
   }

@@ -218,6 +218,24 @@ class RequestBehaviourTest {
   }
 
   @Test
+  void aDisputeIsRetrievedByIdWithTypedAccessors() throws Exception {
+    String dispute =
+        "{\"id\":\"dp_1\",\"object\":\"dispute\",\"payment_intent_id\":\"pi_1\",\"amount_minor\":999999999999,"
+            + "\"currency\":\"EUR\",\"reason\":\"fraudulent\",\"status\":\"NEEDS_RESPONSE\",\"evidence_due_by\":null,"
+            + "\"gateway_id\":\"stripe\",\"livemode\":false,\"version\":1,\"created_at\":\"2026-11-26T10:00:00.000Z\","
+            + "\"updated_at\":\"2026-11-26T10:00:00.000Z\"}";
+    try (ScriptedServer server = new ScriptedServer(Step.json(200, dispute))) {
+      Dispute read = client(server.baseUrl(), 0).disputes().retrieve("dp_1");
+      assertEquals("/v1/disputes/dp_1", server.seen.get(0).uri());
+      assertEquals(999_999_999_999L, read.amountMinor());
+      assertEquals("NEEDS_RESPONSE", read.status());
+      assertEquals("fraudulent", read.reason());
+      assertTrue(read.evidenceDueBy().isEmpty());
+      assertEquals(1L, read.version());
+    }
+  }
+
+  @Test
   void misconfigurationFailsLocally() {
     assertThrows(ConfigurationException.class, () -> PaygateClient.builder().apiKey("pk_test_abc").build());
     assertThrows(ConfigurationException.class, () -> PaygateClient.builder().apiKey(KEY).baseUrl("ftp://x").build());
