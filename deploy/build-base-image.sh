@@ -38,7 +38,12 @@ echo "build-base-image: npm $NPM_VERSION from the registry"
 (cd "$work" && npm pack "npm@$NPM_VERSION" --silent >/dev/null)
 
 echo "build-base-image: bookworm minbase from $MIRROR"
+# Merged /usr as Debian's own images have it (symlinks and the tiny usr-is-merged package): left
+# to itself, apt satisfies init-system-helpers' "usrmerge | usr-is-merged" with usrmerge, which
+# pulls in perl, libperl5.36 and perl-modules-5.36 (48 MB that debian:bookworm-slim, and so the
+# public node image, does not have).
 mmdebstrap --quiet --variant=minbase --mode=root --format=directory \
+  --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
   bookworm "$work/rootfs" "$MIRROR"

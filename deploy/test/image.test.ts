@@ -16,6 +16,7 @@ import {
 } from './support.ts';
 
 const TAG = 'localhost/paygate:deploy-test';
+const MAX_IMAGE_BYTES = 250_000_000;
 
 if (deployTestsEnabled('deploy/test/image.test.ts')) {
   describe('the container image (podman)', () => {
@@ -51,6 +52,9 @@ if (deployTestsEnabled('deploy/test/image.test.ts')) {
       assert.deepEqual(config.Config.Entrypoint, ['paygate']);
       assert.match(config.Healthcheck?.Test.join(' ') ?? '', /\/healthz/);
       process.stdout.write(`image size ${(config.Size / 1e6).toFixed(0)} MB\n`);
+      // The goal of issue 30 (docs/operations.md, "Container image"): what production does not
+      // run stays out of the image.
+      assert.ok(config.Size <= MAX_IMAGE_BYTES, `the image is ${config.Size} bytes, over ${MAX_IMAGE_BYTES}`);
       const modules = podman([
         'run',
         '--rm',
@@ -130,6 +134,10 @@ if (deployTestsEnabled('deploy/test/image.test.ts')) {
         'the health check passes',
         async () => podman(['healthcheck', 'run', container], { allowFailure: true }).status === 0,
       );
+      // The API reference's files (Swagger UI's bundle, cut down to what it serves).
+      for (const path of ['/docs/api', '/docs/api/swagger-ui-bundle.js', '/docs/api/swagger-ui.css']) {
+        assert.equal((await fetch(`${baseUrl}${path}`)).status, 200, path);
+      }
       const { key } = await createMerchant(baseUrl, secret.PAYGATE_ADMIN_TOKEN);
       const payment = await takePayment(baseUrl, key);
       assert.equal(payment.status, 'SUCCEEDED');
@@ -162,6 +170,73 @@ if (deployTestsEnabled('deploy/test/image.test.ts')) {
       const stdout = podman(['logs', container]).stdout.trim().split('\n');
       assert.ok(stdout.length > 2, stdout.join('\n'));
       for (const line of stdout) assert.doesNotThrow(() => JSON.parse(line), `not JSON on stdout: ${line}`);
+    });
+
+    it('runs the worker and the simulated gateway on their own, and the embedded database', async () => {
+      const simPort = await freePort();
+      const detached = (name: string, command: string[], extra: string[] = []) => {
+        podman([
+          'run',
+          '-d',
+          '--name',
+          name,
+          '--no-healthcheck',
+          ...LIMITS,
+          '--network',
+          'host',
+          ...env,
+          ...extra,
+          TAG,
+          ...command,
+        ]);
+        return name;
+      };
+      const stopped = (name: string) => {
+        podman(['stop', '-t', '30', name]);
+        const state = JSON.parse(podman(['inspect', name]).stdout)[0].State as { ExitCode: number };
+        const logs = podman(['logs', name]).stdout;
+        podman(['rm', '-f', name], { allowFailure: true });
+        assert.equal(state.ExitCode, 0, `${name} did not stop cleanly:\n${logs}`);
+        return logs;
+      };
+      const sim = detached(
+        `${container}-sim`,
+        ['sim'],
+        [
+          // Under NODE_ENV=production the simulator's port is read only when it is switched on.
+          '-e',
+          'PAYGATE_SIM=on',
+          '-e',
+          `PAYGATE_SIM_PORT=${simPort}`,
+        ],
+      );
+      const worker = detached(`${container}-worker`, ['worker'], ['-e', 'PAYGATE_LOG_LEVEL=info']);
+      try {
+        await until(
+          'the simulated gateway answers',
+          async () => (await fetch(`http://127.0.0.1:${simPort}/`)).status < 500,
+        );
+        await until('the worker has started', async () =>
+          podman(['logs', worker]).stdout.includes('webhook delivery worker started'),
+        );
+      } finally {
+        stopped(sim);
+        stopped(worker);
+      }
+      // No PAYGATE_DATABASE_URL: the embedded database (PGlite) in PAYGATE_DATA_DIR.
+      const embedded = podman([
+        'run',
+        '--rm',
+        '--no-healthcheck',
+        ...LIMITS,
+        '-e',
+        `PAYGATE_MASTER_KEY=${secret.PAYGATE_MASTER_KEY}`,
+        '-e',
+        `PAYGATE_ADMIN_TOKEN=${secret.PAYGATE_ADMIN_TOKEN}`,
+        TAG,
+        'migrate',
+      ]);
+      assert.match(embedded.stdout, /^applied: 001_foundation, /);
     });
   });
 }
