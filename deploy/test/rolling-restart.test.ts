@@ -4,9 +4,9 @@
 // process in turn gets SIGTERM (it stops listening, finishes its in-flight requests, exits 0) and
 // is started again. No request may fail, and every payment answered reads SUCCEEDED.
 import assert from 'node:assert/strict';
-import { createServer, request } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { type PaygateProcess, startPaygate } from '../../packages/server/test/support/processes.ts';
+import { startBalancer } from './balancer.ts';
 import {
   createMerchant,
   deployTestsEnabled,
@@ -16,68 +16,6 @@ import {
   takePayment,
   until,
 } from './support.ts';
-
-/** Forwards one request to `port` on a fresh connection; rejects with the socket error, if any. */
-function forward(port: number, method: string, path: string, headers: Record<string, string>, body: Buffer) {
-  return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
-    const out = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 502,
-          headers: { 'content-type': String(res.headers['content-type']) },
-          body: Buffer.concat(chunks),
-        }),
-      );
-      res.on('error', reject);
-    });
-    out.on('error', reject);
-    out.end(body);
-  });
-}
-
-/** Round robin over `ports`; a refused connection is tried on the next server (nothing was sent). */
-async function startBalancer(ports: number[]) {
-  let next = 0;
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (typeof v === 'string' && k !== 'connection') headers[k] = v;
-    // Each request walks the servers from its own starting point: with one shared counter,
-    // concurrent requests could send every try of one request to the same stopped server.
-    const first = next++;
-    for (let tries = 0; tries < ports.length * 3; tries++) {
-      const port = ports[(first + tries) % ports.length] ?? 0;
-      try {
-        const answer = await forward(
-          port,
-          req.method ?? 'GET',
-          req.url ?? '/',
-          headers,
-          Buffer.concat(chunks),
-        );
-        // A process that is draining answers 503 before routing (nothing was done): try the next
-        // server, as deploy/haproxy.cfg's `retry-on ... 503` with `option redispatch` does.
-        if (answer.status === 503 && tries < ports.length * 3 - 1) continue;
-        res.writeHead(answer.status, answer.headers).end(answer.body);
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') {
-          res.writeHead(502).end(String(error));
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    }
-    res.writeHead(503).end('no server answered');
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
-}
 
 describe('rolling restart of the API processes under load', () => {
   const processes: PaygateProcess[] = [];

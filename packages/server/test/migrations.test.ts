@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { MigrationChecksumError, migrate, migrationChecksum } from '../src/storage/migrate.ts';
+import pg from 'pg';
+import { DatabaseError } from '../src/storage/db.ts';
+import {
+  MIGRATION_LOCK_TIMEOUT_MS,
+  MigrationChecksumError,
+  migrate,
+  migrationChecksum,
+} from '../src/storage/migrate.ts';
 import { databaseKinds, openTestDatabase, type TestDatabase } from './support/databases.ts';
 
 const FIRST = `CREATE TABLE gadgets (id text PRIMARY KEY, colour text NOT NULL);\n`;
@@ -73,6 +80,115 @@ for (const kind of databaseKinds()) {
         `SELECT checksum FROM schema_migrations WHERE version = '001_gadgets'`,
       );
       assert.equal(rows[0]?.checksum, migrationChecksum(FIRST));
+    });
+  });
+}
+
+// An upgrade migrates while the previous release serves (docs/operations.md): a migration waits
+// at most MIGRATION_LOCK_TIMEOUT_MS at a time for a table's lock, so queries do not queue behind
+// it for long, and gives way in a deadlock with a request's transaction; it is tried again.
+if (databaseKinds().includes('postgres')) {
+  describe('migrations beside running transactions (postgres)', () => {
+    let database: TestDatabase;
+    let directory: string;
+    const clients: pg.Client[] = [];
+    const dirUrl = () => pathToFileURL(`${directory}/`);
+    const client = async () => {
+      const connected = new pg.Client({ connectionString: database.url ?? '' });
+      await connected.connect();
+      clients.push(connected);
+      return connected;
+    };
+    const quickPause = (pauses: number[]) => async (ms: number) => {
+      pauses.push(ms);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    before(async () => {
+      database = await openTestDatabase('postgres', { migrated: false });
+      directory = mkdtempSync(join(tmpdir(), 'paygate-migrations-'));
+      writeFileSync(
+        join(directory, '001_gadgets.sql'),
+        `CREATE TABLE gadgets (id text PRIMARY KEY);
+         CREATE TABLE widgets (id text PRIMARY KEY);
+         INSERT INTO gadgets VALUES ('g'); INSERT INTO widgets VALUES ('w');\n`,
+      );
+      await migrate(database.db, dirUrl());
+    });
+    after(async () => {
+      for (const c of clients) await c.end();
+      rmSync(directory, { recursive: true, force: true });
+      await database.drop();
+    });
+
+    it('waits for a busy table a short while at a time, never holding readers long, and applies once it is free', async () => {
+      writeFileSync(join(directory, '002_gadget_size.sql'), 'ALTER TABLE gadgets ADD COLUMN size integer;\n');
+      const holder = await client();
+      const reader = await client();
+      await holder.query('BEGIN');
+      await holder.query('SELECT * FROM gadgets FOR UPDATE');
+      const pauses: number[] = [];
+      const migrating = migrate(database.db, dirUrl(), { pause: quickPause(pauses) });
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await reader.query('SELECT count(*) FROM gadgets');
+        const waited = performance.now() - started;
+        // Behind a waiting ALTER TABLE a read waits until it gives way: the lock timeout, not longer.
+        assert.ok(waited < MIGRATION_LOCK_TIMEOUT_MS + 1500, `a read waited ${waited.toFixed(0)} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await holder.query('COMMIT');
+      assert.deepEqual(await migrating, ['002_gadget_size']);
+      assert.ok(pauses.length >= 1, 'the migration gave way at least once');
+    });
+
+    it('gives way in a deadlock with a transaction that locks the tables in the other order, and is tried again', async () => {
+      writeFileSync(
+        join(directory, '003_colours.sql'),
+        'ALTER TABLE gadgets ADD COLUMN colour text;\nALTER TABLE widgets ADD COLUMN colour text;\n',
+      );
+      const request = await client();
+      const watcher = await client();
+      await request.query('BEGIN');
+      await request.query('SELECT * FROM widgets FOR UPDATE');
+      const pauses: number[] = [];
+      const migrating = migrate(database.db, dirUrl(), { pause: quickPause(pauses) });
+      // Once the migration holds gadgets (and waits for widgets), the request asks for gadgets.
+      for (;;) {
+        const { rows } = await watcher.query(
+          `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+            WHERE c.relname = 'gadgets' AND l.mode = 'AccessExclusiveLock' AND l.granted`,
+        );
+        if (rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const { rows } = await request.query('SELECT id FROM gadgets FOR UPDATE');
+      assert.deepEqual(rows, [{ id: 'g' }], 'the request went through; the migration gave way');
+      await request.query('COMMIT');
+      assert.deepEqual(await migrating, ['003_colours']);
+      assert.ok(pauses.length >= 1);
+    });
+
+    it('gives up after its tries, naming the migration, with nothing applied', async () => {
+      writeFileSync(join(directory, '004_weight.sql'), 'ALTER TABLE gadgets ADD COLUMN weight integer;\n');
+      const holder = await client();
+      await holder.query('BEGIN');
+      await holder.query('SELECT * FROM gadgets FOR UPDATE');
+      await assert.rejects(
+        migrate(database.db, dirUrl(), { lockTries: 3, pause: quickPause([]) }),
+        (error: unknown) =>
+          error instanceof DatabaseError &&
+          error.code === '55P03' &&
+          /migration 004_weight could not take its tables' locks in 3 tries/.test(error.message),
+      );
+      await holder.query('COMMIT');
+      const { rows } = await database.db.query(
+        `SELECT 1 FROM schema_migrations WHERE version = '004_weight'`,
+      );
+      assert.equal(rows.length, 0);
+      const column = await database.db.query(
+        `SELECT 1 FROM information_schema.columns WHERE table_name = 'gadgets' AND column_name = 'weight'`,
+      );
+      assert.equal(column.rows.length, 0);
     });
   });
 }

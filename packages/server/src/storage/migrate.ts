@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Database } from './db.ts';
+import { type Backoff, backoffDelayMs } from '../domain/retry-schedules.ts';
+import { type Database, DatabaseError } from './db.ts';
 
 const migrationsDir = new URL('./migrations/', import.meta.url);
 // Any constant works; it only has to be the same in every process that migrates.
@@ -15,6 +16,27 @@ export interface Migration {
   checksum: string;
   /** Runs outside a transaction: one statement per file, written to be safe to run again. */
   transactional: boolean;
+}
+
+/**
+ * How long a migration waits for a table's lock before it gives way and is tried again. An
+ * upgrade migrates while the previous release serves (docs/operations.md): while an ALTER TABLE
+ * waits for its lock every later query on that table queues behind it, so the wait is short; and
+ * it is shorter than PostgreSQL's deadlock_timeout (1 s), so that when a migration and a
+ * request's transaction lock two tables in opposite orders, the migration is the one that gives
+ * way, never the request.
+ */
+export const MIGRATION_LOCK_TIMEOUT_MS = 500;
+/** The pauses between tries of a migration that gave way: 0.25 s doubling up to 5 s. */
+const LOCK_RETRY_BACKOFF: Backoff = { firstMs: 250, maxMs: 5000 };
+/** lock_not_available (the lock_timeout) and deadlock_detected. */
+const GAVE_WAY = new Set(['55P03', '40P01']);
+
+export interface MigrateOptions {
+  /** How many times a migration is tried while its tables are busy (40 by default: about 3 minutes). */
+  lockTries?: number;
+  /** Waits the given milliseconds between tries (tests pass a quick one). */
+  pause?: (ms: number) => Promise<void>;
 }
 
 /** An applied migration's file differs from what was applied: the start stops. */
@@ -75,7 +97,11 @@ async function verifyApplied(db: Database, migrations: readonly Migration[]): Pr
  * transaction and so outside the lock: it is written to be run again safely (`IF NOT EXISTS`),
  * and it is recorded only after it succeeded.
  */
-export async function migrate(db: Database, directory: URL = migrationsDir): Promise<string[]> {
+export async function migrate(
+  db: Database,
+  directory: URL = migrationsDir,
+  options: MigrateOptions = {},
+): Promise<string[]> {
   // Under the lock too: two processes racing through CREATE TABLE IF NOT EXISTS on an empty
   // database both try to create it, and the second one fails on the catalog's unique index.
   await db.transaction(async (tx) => {
@@ -90,16 +116,44 @@ export async function migrate(db: Database, directory: URL = migrationsDir): Pro
   const applied: string[] = [];
   for (const migration of migrations) {
     const didApply = migration.transactional
-      ? await applyInTransaction(db, migration)
+      ? await giveWayWhileBusy(migration, options, () => applyInTransaction(db, migration))
       : await applyOutsideTransaction(db, migration);
     if (didApply) applied.push(migration.version);
   }
   return applied;
 }
 
+/**
+ * Runs `apply` again while it gives way to the running processes' locks (lock_timeout, or chosen
+ * in a deadlock); its transaction rolled back each time, so nothing is half-applied.
+ */
+async function giveWayWhileBusy(
+  migration: Migration,
+  options: MigrateOptions,
+  apply: () => Promise<boolean>,
+): Promise<boolean> {
+  const tries = options.lockTries ?? 40;
+  const pause = options.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await apply();
+    } catch (error) {
+      if (!(error instanceof DatabaseError && GAVE_WAY.has(error.code))) throw error;
+      if (attempt >= tries) {
+        error.message =
+          `migration ${migration.version} could not take its tables' locks in ${tries} tries ` +
+          `(${MIGRATION_LOCK_TIMEOUT_MS} ms each; running transactions held them): ${error.message}`;
+        throw error;
+      }
+      await pause(backoffDelayMs(LOCK_RETRY_BACKOFF, attempt - 1));
+    }
+  }
+}
+
 async function applyInTransaction(db: Database, migration: Migration): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`SET LOCAL lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
     const existing = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [
       migration.version,
     ]);

@@ -29,9 +29,19 @@ export interface PaygateProcess {
   exited(): Promise<number | null>;
 }
 
-export function startPaygate(name: string, args: string[], env: Record<string, string>): PaygateProcess {
+/**
+ * `main`: a compiled entry point (dist/main.js, of this checkout or of another release) run with
+ * plain node instead of the TypeScript sources.
+ */
+export function startPaygate(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { main?: string } = {},
+): PaygateProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', mainPath, ...args], {
+  const entry = options.main ? [options.main] : ['--import', 'tsx', mainPath];
+  const child = spawn(process.execPath, [...entry, ...args], {
     env: { ...clean, PAYGATE_LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
