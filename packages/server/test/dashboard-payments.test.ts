@@ -325,5 +325,42 @@ for (const kind of databaseKinds()) {
       );
       assert.match(rest.body, /Reembolsar 90,00\s€ de 120,00\s€ en/);
     });
+
+    it('reads the date inputs of the page as UTC days, the "to" day included, and exports the same set', async () => {
+      const day = startedAt.slice(0, 10);
+      const page = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        `/dashboard/test/payments?lang=en&from=${day}&to=${day}`,
+      );
+      assert.equal(page.statusCode, 200, page.body);
+      assert.match(page.body, /<input name="from" value="\d{4}-\d\d-\d\d" type="date">/);
+      assert.ok(page.body.includes(usd.id));
+      const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+      const link =
+        /href="(\/dashboard\/api\/v1\/test\/payments\/export\.csv\?[^"]+)"/.exec(page.body)?.[1] ?? '';
+      const csvUrl = link.replaceAll('&amp;', '&');
+      assert.equal(new URL(csvUrl, 'http://x').searchParams.get('to'), next);
+      assert.equal(new URL(csvUrl, 'http://x').searchParams.get('from'), `${day}T00:00:00.000Z`);
+      const csv = await dashboardRequest(svc, owner, 'GET', csvUrl);
+      const listed = [...page.body.matchAll(/href="\/dashboard\/test\/payments\/(pi_\w+)\?/g)]
+        .map((m) => m[1])
+        .sort();
+      const exported = csv.body
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',')[0])
+        .sort();
+      assert.deepEqual(exported, listed, 'the CSV is exactly the filtered list');
+      const bad = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        '/dashboard/test/payments?lang=en&from=2026-02-31',
+      );
+      assert.equal(bad.statusCode, 400);
+    });
   });
 }

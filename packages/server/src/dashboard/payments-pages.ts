@@ -39,8 +39,8 @@ function searchForm(frame: PageFrame, filter: PaymentsPageFilter): string {
   ${input('amount_min', m.amountFrom, ' inputmode="decimal"')}
   ${input('amount_max', m.amountTo, ' inputmode="decimal"')}
   ${input('currency', m.currency, ' size="4" maxlength="3"')}
-  ${input('from', m.from, ' placeholder="2026-01-01T00:00:00Z"')}
-  ${input('to', m.to, ' placeholder="2026-12-31T23:59:59Z"')}
+  ${input('from', m.from, ' type="date"')}
+  ${input('to', m.to, ' type="date"')}
   ${input('metadata_key', m.metadataKey)}
   ${input('metadata_value', m.metadataValue)}
   <button type="submit">${h(m.search)}</button>

@@ -42,6 +42,24 @@ function amountBound(field: 'amount_min' | 'amount_max', filter: PaymentsPageFil
   return minorFromMajorText(typed, currency, field);
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A date input's day (YYYY-MM-DD, a UTC day) as the API's instant: `from` is the day's start,
+ * `to` the next day's start, so the page's "to" day is included. Anything else goes to the API
+ * as typed, which names the field if it is not an instant either.
+ */
+function dayBound(value: string, field: 'from' | 'to'): string {
+  const day = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return day;
+  const start = Date.parse(`${day}T00:00:00Z`);
+  // Date.parse rolls 2026-02-31 over into March; a day that does not read back is not a date.
+  if (!Number.isFinite(start) || new Date(start).toISOString().slice(0, 10) !== day) {
+    throw new ValidationError(field, `'${day}' is not a date`);
+  }
+  return new Date(field === 'to' ? start + DAY_MS : start).toISOString();
+}
+
 /** The page's form fields (strings) as the API's query: the same filters, the same checks. */
 function queryOfPage(filter: PaymentsPageFilter, cursor: string | undefined): PaymentSearchQuery {
   const status = filter.status as PaymentSearchQuery['status'];
@@ -53,8 +71,8 @@ function queryOfPage(filter: PaymentsPageFilter, cursor: string | undefined): Pa
     ...(amountMin !== undefined ? { amount_min: amountMin } : {}),
     ...(amountMax !== undefined ? { amount_max: amountMax } : {}),
     ...(filter.currency ? { currency: filter.currency.trim() } : {}),
-    ...(filter.from ? { from: filter.from.trim() } : {}),
-    ...(filter.to ? { to: filter.to.trim() } : {}),
+    ...(filter.from ? { from: dayBound(filter.from, 'from') } : {}),
+    ...(filter.to ? { to: dayBound(filter.to, 'to') } : {}),
     ...(filter.metadata_key ? { metadata_key: filter.metadata_key } : {}),
     ...(filter.metadata_value ? { metadata_value: filter.metadata_value } : {}),
     ...(cursor ? { cursor } : {}),
