@@ -9,6 +9,7 @@ export * from './dashboard-settings-and-reports-operations.ts';
 export * from './dashboard-team.ts';
 export * from './dashboard-totp.ts';
 export * from './dashboard-webhooks.ts';
+export * from './deprecations.ts';
 export * from './dispute.ts';
 export * from './embed-domains.ts';
 export * from './errors.ts';

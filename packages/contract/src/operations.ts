@@ -32,6 +32,7 @@ import {
 import { dashboardSettingsAndReportsOperations } from './dashboard-settings-and-reports-operations.ts';
 import { dashboardTeamOperations } from './dashboard-team.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
+import { CreateDeprecationBody, Deprecation, DeprecationIdParams, DeprecationList } from './deprecations.ts';
 import { Dispute, DisputeIdParams } from './dispute.ts';
 import { CreateEmbedDomainBody, EmbedDomain, EmbedDomainList, RemovedEmbedDomain } from './embed-domains.ts';
 import {
@@ -736,6 +737,39 @@ export const operations = {
     params: GatewayAccountIdParams,
     body: RotateGatewayAccountCredentialsBody,
     response: GatewayAccount,
+    tag: 'Operator',
+  },
+  // Deprecation notices (the specification's rule: announced by e-mail to the affected tenants).
+  adminCreateDeprecation: {
+    method: 'POST',
+    path: '/admin/v1/deprecations',
+    summary:
+      'Announce a deprecation: every owner and developer of each merchant whose last 30 days of client telemetry show an affected client gets one e-mail',
+    credential: 'admin',
+    rateLimit: false,
+    body: CreateDeprecationBody,
+    response: Deprecation,
+    tag: 'Operator',
+  },
+  adminListDeprecations: {
+    method: 'GET',
+    path: '/admin/v1/deprecations',
+    summary: 'List announced deprecations, newest first, with how many merchants were told',
+    credential: 'admin',
+    rateLimit: false,
+    querystring: NoQuery,
+    response: DeprecationList,
+    tag: 'Operator',
+  },
+  adminRetrieveDeprecation: {
+    method: 'GET',
+    path: '/admin/v1/deprecations/{id}',
+    summary: 'Retrieve a deprecation with everyone who was told and when',
+    credential: 'admin',
+    rateLimit: false,
+    params: DeprecationIdParams,
+    querystring: NoQuery,
+    response: Deprecation,
     tag: 'Operator',
   },
   health: {

@@ -19,6 +19,7 @@ export const idPrefixes = {
   outboundMail: 'mail',
   gatewayAccount: 'gwa',
   dispute: 'dp',
+  deprecation: 'dep',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

@@ -16,6 +16,7 @@ import { rateLimiting } from './plugins/rate-limit.ts';
 import { keepRouteCatalogue } from './route-catalogue.ts';
 import { apiKeyAdminRoutes } from './routes/admin/api-keys.ts';
 import { dashboardInvitationAdminRoutes } from './routes/admin/dashboard-invitations.ts';
+import { deprecationAdminRoutes } from './routes/admin/deprecations.ts';
 import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { gatewayAccountAdminRoutes } from './routes/admin/gateway-accounts.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
@@ -144,6 +145,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(webhookAdminRoutes, { ctx });
   await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
+  await app.register(deprecationAdminRoutes, { ctx });
   await app.register(dashboardInvitationAdminRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   if (options.testClock)

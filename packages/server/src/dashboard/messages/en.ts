@@ -145,6 +145,16 @@ export const en = {
   firstSeen: 'First seen',
   noClients: 'No client library has called the API in this mode yet.',
   clientsHelp: 'From the User-Agent each Paygate client sends; other callers are listed as "other".',
+  // Deprecation notices: the clients page's column and notice, and the e-mail to the affected team.
+  clientDeprecation: 'Deprecation',
+  clientsDeprecations: 'Deprecations that affect you',
+  clientsDeprecationNotice: '{what} stop working on {date} (UTC). {text}',
+  deprecationClientsBelow: '{name} older than {below}',
+  deprecationContract: 'Calls under API contract {contract}',
+  deprecationWithdrawOn: 'Stops working on {date}',
+  deprecationMailSubject: 'Action needed: {what} stop working on {date}',
+  deprecationMailBody:
+    'Hello,\n\nThe API telemetry of {merchant} on Paygate shows clients that will stop working on {date} (UTC): {clients}.\n\nAffected: {what}.\n\n{text}\n\nPlease upgrade before that day. The Clients page of your dashboard lists the clients and versions that called the API:\n{url}\n\nYou receive this message as an owner or developer of {merchant}.',
   changeRole: 'Change role',
   roleOf: 'Role of {email}',
   changeRoleOf: 'Change role of {email}',

@@ -145,6 +145,16 @@ export const es: Messages = {
   noClients: 'Ninguna biblioteca cliente ha llamado a la API en este modo todavía.',
   clientsHelp:
     'Según el User-Agent que envía cada cliente de Paygate; las demás llamadas figuran como «other».',
+  // Avisos de retirada: la columna y el aviso de la página de clientes, y el correo al equipo afectado.
+  clientDeprecation: 'Retirada',
+  clientsDeprecations: 'Retiradas que te afectan',
+  clientsDeprecationNotice: '{what} dejarán de funcionar el {date} (UTC). {text}',
+  deprecationClientsBelow: '{name} anteriores a {below}',
+  deprecationContract: 'Las llamadas con el contrato de API {contract}',
+  deprecationWithdrawOn: 'Deja de funcionar el {date}',
+  deprecationMailSubject: 'Acción necesaria: {what} dejarán de funcionar el {date}',
+  deprecationMailBody:
+    'Hola:\n\nLa telemetría de la API de {merchant} en Paygate muestra clientes que dejarán de funcionar el {date} (UTC): {clients}.\n\nAfectados: {what}.\n\n{text}\n\nActualízalos antes de ese día. La página Clientes de tu panel muestra los clientes y las versiones que llamaron a la API:\n{url}\n\nRecibes este mensaje como propietario o desarrollador de {merchant}.',
   changeRole: 'Cambiar el rol',
   roleOf: 'Rol de {email}',
   changeRoleOf: 'Cambiar el rol de {email}',

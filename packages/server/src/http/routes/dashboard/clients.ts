@@ -2,6 +2,7 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import { listClients } from '../../../app/clients/client-telemetry.ts';
 import type { AppContext } from '../../../app/context.ts';
+import { clientsWithDeprecations } from '../../../app/deprecations/client-deprecations.ts';
 import { clientsPage } from '../../../dashboard/clients-page.ts';
 import { route } from '../../declare-route.ts';
 import { modePage } from './page-kit.ts';
@@ -18,6 +19,6 @@ export async function dashboardClientRoutes(
   }));
 
   modePage(app, ctx, 'clients', 'clients', async ({ scope, frame }) =>
-    clientsPage(frame, await listClients(ctx, scope)),
+    clientsPage(frame, await clientsWithDeprecations(ctx, scope)),
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard/accounts.ts';
+import { rememberLanguage } from '../../../app/dashboard/remember-language.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import type { DashboardRole } from '../../../domain/dashboard-roles.ts';
@@ -74,6 +75,8 @@ export function startDashboardRequest(ctx: AppContext) {
     if (!found) {
       return reply.redirect(href('/dashboard/sign-in', locale), 303);
     }
+    // The language of the pages a user opens is the one their mail is written in.
+    if (page) await rememberLanguage(ctx, found.user, locale);
     request.dashboardScope = {
       merchantId: found.user.merchant_id,
       livemode: mode === 'live',
