@@ -30,5 +30,3 @@ CREATE INDEX deprecation_recipients_by_merchant ON deprecation_recipients (merch
 -- mail to them is in it; null until they open a page (mail then goes out in English).
 ALTER TABLE dashboard_users ADD COLUMN IF NOT EXISTS language text CHECK (language IN ('en', 'es'));
 
--- The deprecation notices look up recent telemetry by client across merchants.
-CREATE INDEX client_usage_by_client ON client_usage (client, last_seen_at);
