@@ -74,6 +74,21 @@ for (const kind of databaseKinds()) {
       assert.ok(Date.parse(python.last_seen_at) > Date.parse(python.first_seen_at));
     });
 
+    it('a flush asked for while another is under way also adds what came after that one began', async () => {
+      const telemetry = svc.app.clientTelemetry;
+      const scope = { merchantId: merchant.id, livemode: false };
+      telemetry.record(scope, 'paygate-php/1.0.0');
+      const first = telemetry.flush();
+      // Recorded while the first flush is still writing: the first flush does not hold it.
+      telemetry.record(scope, 'paygate-java/1.0.0 java/21');
+      await telemetry.flush();
+      await first;
+      const clients = (await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/test/clients'))
+        .json()
+        .data.map((c: { client: string }) => c.client);
+      assert.ok(clients.includes('paygate-php') && clients.includes('paygate-java'), clients.join());
+    });
+
     it('shows them on the clients page', async () => {
       const page = await dashboardRequest(svc, owner, 'GET', '/dashboard/test/clients?lang=en');
       assert.equal(page.statusCode, 200);

@@ -55,7 +55,9 @@ export class ClientTelemetry {
 
   /** Adds every count gathered so far; counts a failed write could not add are kept for the next. */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+    // A flush under way holds only what was gathered before it began: wait for it, then add the
+    // rest, so that "every count so far" holds for a caller (shutdown, a test) who asks meanwhile.
+    if (this.flushing) return this.flushing.catch(() => undefined).then(() => this.flush());
     this.lastFlushAt = this.ctx.clock.now().getTime();
     const batch = this.groups;
     this.groups = new Map();
