@@ -89,6 +89,18 @@ for (const kind of databaseKinds()) {
       assert.ok(clients.includes('paygate-php') && clients.includes('paygate-java'), clients.join());
     });
 
+    it('a flush with nothing to add does not stop later flushes', async () => {
+      const telemetry = svc.app.clientTelemetry;
+      await telemetry.flush();
+      await telemetry.flush();
+      telemetry.record({ merchantId: merchant.id, livemode: false }, 'paygate-node/3.0.0');
+      await telemetry.flush();
+      const versions = (await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/test/clients'))
+        .json()
+        .data.map((c: { client: string; version: string }) => `${c.client}/${c.version}`);
+      assert.ok(versions.includes('paygate-node/3.0.0'), versions.join());
+    });
+
     it('shows them on the clients page', async () => {
       const page = await dashboardRequest(svc, owner, 'GET', '/dashboard/test/clients?lang=en');
       assert.equal(page.statusCode, 200);

@@ -61,22 +61,25 @@ export class ClientTelemetry {
     this.lastFlushAt = this.ctx.clock.now().getTime();
     const batch = this.groups;
     this.groups = new Map();
-    this.flushing = (async () => {
+    // Cleared in a callback, which always runs after this assignment: a batch with nothing to
+    // write finishes at once, and clearing inside it would leave a finished flush in place for good.
+    const run: Promise<void> = this.write(batch).finally(() => {
+      if (this.flushing === run) this.flushing = null;
+    });
+    this.flushing = run;
+    return run;
+  }
+
+  private async write(batch: Map<string, ClientUsageRow>): Promise<void> {
+    for (const [key, row] of batch) {
       try {
-        for (const [key, row] of batch) {
-          try {
-            await addClientUsage(this.ctx.db, row);
-            batch.delete(key);
-          } catch (error) {
-            this.keep(batch);
-            throw error;
-          }
-        }
-      } finally {
-        this.flushing = null;
+        await addClientUsage(this.ctx.db, row);
+        batch.delete(key);
+      } catch (error) {
+        this.keep(batch);
+        throw error;
       }
-    })();
-    return this.flushing;
+    }
   }
 
   private keep(unsent: Map<string, ClientUsageRow>): void {
