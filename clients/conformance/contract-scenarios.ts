@@ -30,7 +30,59 @@ const secret = 'whsec_GDjVrE0TlSTcNjcTF_Db8xVJ0_kHp1_DCPniWu0bQ-c';
 const signature = (body: string) =>
   createHmac('sha256', secret).update(`${SIGNED_AT}.${body}`, 'utf8').digest('hex');
 
+/** A dispute as the service renders it, with the largest amount: it must come back an exact integer. */
+const dispute: Json = {
+  id: 'dp_3Jd8kQ2mZx7LpR5vT9wB4nYc',
+  object: 'dispute',
+  payment_intent_id: 'pi_3Jd8kQ2mZx7LpR5vT9wB4nYc',
+  amount_minor: 999_999_999_999,
+  currency: 'EUR',
+  reason: 'fraudulent',
+  status: 'NEEDS_RESPONSE',
+  evidence_due_by: '2026-01-08T00:00:00.000Z',
+  gateway_id: 'stripe',
+  livemode: false,
+  version: 1,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+const disputeRow = (type: 'DISPUTE' | 'DISPUTE_REVERSAL', n: number): Json => ({
+  id: `txn_3Jd8kQ2mZx7LpR5vT9wB4nY${n}`,
+  object: 'transaction',
+  type,
+  status: 'APPROVED',
+  amount_minor: 999_999_999_999,
+  currency: 'EUR',
+  payment_intent_id: dispute.payment_intent_id,
+  refund_id: null,
+  gateway_id: 'stripe',
+  livemode: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+});
+
 export const contractScenarios: Scenario[] = [
+  {
+    name: 'contract: DISPUTE and DISPUTE_REVERSAL rows list by their type filter and come back exactly',
+    rule: 'Transaction types DISPUTE (a chargeback took the amount) and DISPUTE_REVERSAL (returned when won) filter in the list',
+    steps: [
+      {
+        status: 200,
+        body: { object: 'list', data: [disputeRow('DISPUTE', 1)], has_more: false, next_cursor: null },
+      },
+    ],
+    command: { op: 'transactions.list_all', params: { type: 'DISPUTE' } },
+    expect: {
+      ok: true,
+      result: { items: [disputeRow('DISPUTE', 1)] },
+      attempts: 1,
+      sleeps: [],
+      requests: (requests) => {
+        const query = new URL(requests[0]?.url ?? '/', 'http://x').searchParams;
+        if (query.get('type') !== 'DISPUTE') throw new Error(`type filter sent as ${query.get('type')}`);
+      },
+    },
+  },
   {
     name: 'contract: a failed intent’s last_payment_error, its decline_code, gateway_code and members added later come back exactly',
     rule: 'last_payment_error {code, decline_code, gateway_code, message} on a FAILED intent; additive contract: unknown members are kept',
@@ -70,7 +122,9 @@ export const contractScenarios: Scenario[] = [
       type,
       data: type.startsWith('refund.')
         ? { object: { id: 're_3Jd8kQ2mZx7LpR5vT9wB4nYc', object: 'refund', amount_minor: 1200 } }
-        : envelope.data,
+        : type.startsWith('dispute.')
+          ? { object: dispute }
+          : envelope.data,
     });
     return {
       name: `contract: the event type ${type} verifies and comes back exactly`,
