@@ -259,7 +259,12 @@ export type GatewayNotification =
       /** The gateway's own id of the notification, for deduplication. */
       notificationId: string;
       subject: 'charge';
-      idempotencyKey: string;
+      /**
+       * The key Paygate sent with the charge, when the gateway carries it back (Adyen's
+       * merchantReference, Stripe's metadata): only a cross-check. The charge is found by the
+       * gateway's own reference in `outcome` (app/gateways/notifications.ts).
+       */
+      idempotencyKey: string | null;
       outcome: ChargeOutcome;
     }
   | {

@@ -7,7 +7,10 @@ import {
   GatewayNotificationError,
 } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
-import { findAttemptByKey } from '../../storage/repositories/charge-attempts.ts';
+import {
+  findAttemptByGatewayReference,
+  findAttemptByKey,
+} from '../../storage/repositories/charge-attempts.ts';
 import { findDisputedCharge } from '../../storage/repositories/disputes.ts';
 import {
   findAccountForGateway,
@@ -21,16 +24,18 @@ import { applyDisputeNotification } from '../disputes/apply-dispute-notification
 import { applyChargeOutcome } from '../payments/charge-outcomes.ts';
 import { applyRefundNotification } from '../refunds/refund-outcome.ts';
 import { applyCaptureReversal } from './capture-reversals.ts';
-import type { NotificationHandler, NotificationHandlers } from './notification-handler.ts';
+import type { NotificationHandler, NotificationHandlers, NotificationOf } from './notification-handler.ts';
 
 /** A charge's new state (the payer's decision on a challenge page, or a pending charge settled). */
 const applyChargeNotification: NotificationHandler<'charge'> = async (ctx, tx, gatewayId, notification) => {
-  const found = await findAttemptByKey(tx, gatewayId, notification.idempotencyKey);
-  if (!found) return `gateway ${gatewayId} notified about unknown charge ${notification.idempotencyKey}`;
+  const key = notification.idempotencyKey;
+  const found = key ? await findAttemptByKey(tx, gatewayId, key) : null;
+  if (!key || !found)
+    return `gateway ${gatewayId} notified about unknown charge ${key ?? '(no reference of ours)'}`;
   // Lock order: the intent, then its attempt (as every writer of both).
   const intent = await findPaymentIntentById(tx, found.paymentIntentId, { forUpdate: true });
-  const attempt = await findAttemptByKey(tx, gatewayId, notification.idempotencyKey, { forUpdate: true });
-  if (!intent || !attempt) return `charge ${notification.idempotencyKey} lost its intent`;
+  const attempt = await findAttemptByKey(tx, gatewayId, key, { forUpdate: true });
+  if (!intent || !attempt) return `charge ${key} lost its intent`;
   const applied = await applyChargeOutcome(
     tx,
     intent,
@@ -106,6 +111,35 @@ async function madeThrough(
 }
 
 /**
+ * The charge a payment notification is about: the attempt the gateway's own reference names
+ * (Stripe's PaymentIntent id, Adyen's pspReference), which Paygate stored from the gateway's
+ * answer. Our key in the notification (Adyen's merchantReference, Stripe's metadata) only
+ * cross-checks it: one that names another charge is a contradiction, refused and logged, never
+ * applied (docs/decisions/payments.md, "Which charge a notification is about"). A reference Paygate has not stored yet (the
+ * answer never reached it) leaves our key to find the charge; with neither, the charge is unknown.
+ */
+async function paymentOf(
+  tx: Queryable,
+  gatewayId: string,
+  notification: NotificationOf<'charge'>,
+): Promise<{ key: string; contradiction: string | null }> {
+  const { outcome, idempotencyKey } = notification;
+  const reference = 'gatewayReference' in outcome ? outcome.gatewayReference : null;
+  const named = reference ? await findAttemptByGatewayReference(tx, gatewayId, reference) : null;
+  if (!named)
+    return {
+      key: idempotencyKey ?? `charge:${reference ?? notification.notificationId}`,
+      contradiction: null,
+    };
+  const contradiction =
+    idempotencyKey && idempotencyKey !== named.idempotencyKey
+      ? `gateway ${gatewayId} notified about its charge ${reference} (our ${named.idempotencyKey}) ` +
+        `with our reference ${idempotencyKey}: the references contradict each other, not applied`
+      : null;
+  return { key: named.idempotencyKey, contradiction };
+}
+
+/**
  * The key of the charge a notification is about. A dispute may name its charge only by the
  * gateway's reference (Stripe); its charge's key is looked up, and one Paygate does not know
  * stays unknown (its own reference stands in, which no payment of Paygate's starts with).
@@ -114,17 +148,23 @@ async function chargeKeyOf(
   tx: Queryable,
   gatewayId: string,
   notification: GatewayNotification,
-): Promise<string> {
-  if (notification.subject !== 'dispute') return notification.idempotencyKey;
+): Promise<{ key: string; contradiction: string | null }> {
+  if (notification.subject === 'charge') return paymentOf(tx, gatewayId, notification);
+  if (notification.subject !== 'dispute') return { key: notification.idempotencyKey, contradiction: null };
   const charge = await findDisputedCharge(tx, gatewayId, {
     idempotencyKey: notification.idempotencyKey,
     chargeReference: notification.outcome.chargeReference,
   });
-  return (
+  const key =
     charge?.idempotencyKey ??
     notification.idempotencyKey ??
-    `dispute:${notification.outcome.disputeReference}`
-  );
+    `dispute:${notification.outcome.disputeReference}`;
+  return { key, contradiction: null };
+}
+
+/** A payment notification carries the key of the charge its gateway reference names. */
+function withKey(notification: GatewayNotification, key: string): GatewayNotification {
+  return notification.subject === 'charge' ? { ...notification, idempotencyKey: key } : notification;
 }
 
 function dispatch(
@@ -179,7 +219,7 @@ export async function receiveGatewayNotification(
     const warnings: string[] = [];
     let fresh = 0;
     for (const notification of batch.items) {
-      const idempotencyKey = await chargeKeyOf(tx, gatewayId, notification);
+      const { key: idempotencyKey, contradiction } = await chargeKeyOf(tx, gatewayId, notification);
       const first = await recordGatewayNotification(
         tx,
         {
@@ -199,7 +239,11 @@ export async function receiveGatewayNotification(
         );
         continue;
       }
-      const warning = await dispatch(ctx, tx, handlers, gatewayId, notification);
+      if (contradiction) {
+        warnings.push(contradiction);
+        continue;
+      }
+      const warning = await dispatch(ctx, tx, handlers, gatewayId, withKey(notification, idempotencyKey));
       if (warning) warnings.push(warning);
     }
     return { duplicate: fresh === 0, warning: warnings.length > 0 ? warnings.join('; ') : null };

@@ -74,9 +74,15 @@ function notificationOf(item: Json): GatewayNotification | null {
   const pspReference = stringOf(item.pspReference);
   const key = stringOf(item.merchantReference);
   const eventCode = stringOf(item.eventCode);
-  if (!pspReference || !key || !eventCode || (item.success !== 'true' && item.success !== 'false')) {
-    throw new GatewayNotificationError('notification item lacks pspReference, merchantReference or success');
+  if (!pspReference || !eventCode || (item.success !== 'true' && item.success !== 'false')) {
+    throw new GatewayNotificationError('notification item lacks pspReference, eventCode or success');
   }
+  // A payment is found by its pspReference; our merchantReference only cross-checks it, so an
+  // AUTHORISATION may come without one. The items about refunds and reversals still need it.
+  const requiredKey = (): string => {
+    if (key) return key;
+    throw new GatewayNotificationError(`${eventCode} notification item lacks merchantReference`);
+  };
   const success = item.success === 'true';
   // Adyen's own identity of a notification: the same event for the same psp reference.
   const notificationId = `${eventCode}:${pspReference}:${item.success}`;
@@ -106,7 +112,7 @@ function notificationOf(item: Json): GatewayNotification | null {
       return {
         notificationId,
         subject: 'refund',
-        idempotencyKey: key,
+        idempotencyKey: requiredKey(),
         outcome: success
           ? { kind: 'succeeded', gatewayReference: pspReference, ...refunded(item) }
           : { kind: 'failed', gatewayReference: pspReference, message: reason },
@@ -116,7 +122,7 @@ function notificationOf(item: Json): GatewayNotification | null {
       return {
         notificationId,
         subject: 'refund',
-        idempotencyKey: key,
+        idempotencyKey: requiredKey(),
         outcome: { kind: 'failed', gatewayReference: pspReference, message: `adyen ${eventCode}: ${reason}` },
       };
     // The capture of a charge failed at the scheme after Adyen reported it captured, or the payment
@@ -129,7 +135,7 @@ function notificationOf(item: Json): GatewayNotification | null {
       return {
         notificationId,
         subject: 'capture_reversal',
-        idempotencyKey: key,
+        idempotencyKey: requiredKey(),
         outcome: {
           kind: 'reversed',
           chargeReference: stringOf(item.originalReference) ?? null,

@@ -90,8 +90,11 @@ describe('Stripe webhook events', () => {
     assert.deepEqual(parse(event('charge.refunded', { ...charge, refunds: undefined })).items, []);
   });
 
-  it('skips events of objects Paygate did not create and events it does not act on', () => {
-    assert.deepEqual(parse(event('payment_intent.succeeded', { ...succeeded, metadata: {} })).items, []);
+  it('reads a PaymentIntent event without our key (its id finds the charge) and skips events it does not act on', () => {
+    const [unkeyed] = parse(event('payment_intent.succeeded', { ...succeeded, metadata: {} })).items;
+    assert.equal(unkeyed?.subject, 'charge');
+    assert.equal(unkeyed?.idempotencyKey, null);
+    assert.equal(unkeyed?.outcome.kind === 'succeeded' && unkeyed.outcome.gatewayReference, fixture.id);
     assert.deepEqual(parse(event('payment_intent.created', succeeded)).items, []);
   });
 

@@ -63,14 +63,16 @@ function notificationsOf(event: Json, livemode: boolean): GatewayNotification[] 
 }
 
 function notificationOf(id: string, type: string, object: Json): GatewayNotification | null {
-  // Objects Paygate did not create (made in Stripe's dashboard, say) carry no key of ours.
   const idempotencyKey = isObject(object.metadata) ? stringOf(object.metadata[KEY_METADATA]) : null;
-  if (!idempotencyKey) return null;
+  // A PaymentIntent is found by its id, the reference Paygate stored for the attempt; the key in
+  // its metadata only cross-checks it (app/gateways/notifications.ts).
   if (CHARGE_EVENTS.has(type)) {
     const outcome = paymentIntentOutcome(object);
     if (outcome.kind === 'indeterminate') throw new GatewayNotificationError(outcome.detail);
     return { notificationId: id, subject: 'charge', idempotencyKey, outcome };
   }
+  // Objects Paygate did not create (made in Stripe's dashboard, say) carry no key of ours.
+  if (!idempotencyKey) return null;
   if (REFUND_EVENTS.has(type)) {
     const outcome = refundObjectOutcome(object);
     if (outcome.kind === 'indeterminate') throw new GatewayNotificationError(outcome.detail);

@@ -148,6 +148,20 @@ export async function findAttemptByKey(
   return attempts.first(rows);
 }
 
+/** The attempt the gateway knows by `gatewayReference` (Stripe's PaymentIntent id, Adyen's pspReference). */
+export async function findAttemptByGatewayReference(
+  q: Queryable,
+  gatewayId: string,
+  gatewayReference: string,
+): Promise<ChargeAttemptRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${attempts.columns()} FROM charge_attempts
+      WHERE gateway_id = $1 AND gateway_reference = $2 LIMIT 1`,
+    [gatewayId, gatewayReference],
+  );
+  return attempts.first(rows);
+}
+
 /** One attempt of an intent by its number. */
 export async function findAttempt(
   q: Queryable,
