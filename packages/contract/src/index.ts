@@ -18,6 +18,7 @@ export * from './gateway-accounts.ts';
 export * from './late-captures.ts';
 export * from './openapi.ts';
 export * from './operations.ts';
+export * from './operator-console.ts';
 export * from './payment-intent.ts';
 export * from './problem.ts';
 export * from './refund.ts';

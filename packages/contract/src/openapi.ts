@@ -49,6 +49,8 @@ function securityOf(operation: Operation): unknown[] {
       return [{ adminToken: [] }];
     case 'session':
       return [{ dashboardSession: [] }];
+    case 'operator_session':
+      return [{ operatorSession: [] }];
     case 'none':
       return [];
   }
@@ -135,6 +137,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         clientSecret: { type: 'apiKey', in: 'header', name: 'X-Client-Secret' },
         adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token' },
         dashboardSession: { type: 'apiKey', in: 'cookie', name: 'paygate_session' },
+        operatorSession: { type: 'apiKey', in: 'cookie', name: 'paygate_operator_session' },
       },
     },
   };

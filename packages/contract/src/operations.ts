@@ -43,6 +43,7 @@ import {
   RotateGatewayAccountCredentialsBody,
 } from './gateway-accounts.ts';
 import { LateCapture, LateCaptureIdParams, LateCaptureList, ListLateCapturesQuery } from './late-captures.ts';
+import { operatorConsoleOperations } from './operator-console.ts';
 import {
   CancelPaymentIntentBody,
   ConfirmPaymentIntentBody,
@@ -69,8 +70,11 @@ import {
   WebhookEndpointList,
 } from './webhooks.ts';
 
-/** `session`: the dashboard's cookie session (and X-CSRF-Token on changes). */
-export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'session' | 'none';
+/**
+ * `session`: the dashboard's cookie session (and X-CSRF-Token on changes); `operator_session`:
+ * the operator's console's, likewise.
+ */
+export type Credential = 'secret' | 'secret_or_client' | 'admin' | 'session' | 'operator_session' | 'none';
 
 /**
  * What a dashboard operation needs of the signed-in user's role (`public`: no session, such as
@@ -739,6 +743,8 @@ export const operations = {
     response: GatewayAccount,
     tag: 'Operator',
   },
+  // The operator's console (operator-console.ts).
+  ...operatorConsoleOperations,
   // Deprecation notices (the specification's rule: announced by e-mail to the affected tenants).
   adminCreateDeprecation: {
     method: 'POST',

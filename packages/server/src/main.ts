@@ -143,6 +143,13 @@ async function run(argv: string[]): Promise<number> {
         `paygate: expected 'dashboard invite-owner <merchant id> <e-mail>'\n\n${commandHelp('dashboard')}`,
       );
       return 1;
+    case 'operator':
+      if (rest[0] === 'create' && rest[1] && rest.length === 2) {
+        const { createOperatorCommand } = await import('./cli/operator-commands.ts');
+        return createOperatorCommand(config, rest[1], process.env.PAYGATE_OPERATOR_PASSWORD);
+      }
+      process.stderr.write(`paygate: expected 'operator create <e-mail>'\n\n${commandHelp('operator')}`);
+      return 1;
     default:
       process.stderr.write(`paygate: unknown command '${command}'\n\n${overview()}`);
       return 1;

@@ -84,6 +84,13 @@ payment_intent.canceled, refund.succeeded. Key and address as for listen.`,
 password and signs in at /dashboard; owners invite everyone else (docs/dashboard.md). The operator
 API does the same: POST /admin/v1/merchants/{id}/dashboard-invitations.`,
   },
+  operator: {
+    synopsis: 'operator create <e-mail>',
+    summary: "add an operator who signs in to the operator's console at /operator",
+    details: `The password is read from PAYGATE_OPERATOR_PASSWORD (12 to 256 characters), never from the
+command line, where other users of the machine could read it. Prints {id, email}. See
+docs/operations.md.`,
+  },
   'rotate-master-key': {
     synopsis: 'rotate-master-key',
     summary: 're-seal every stored secret under the master key in PAYGATE_NEW_MASTER_KEY',

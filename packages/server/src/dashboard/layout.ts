@@ -21,6 +21,8 @@ export interface PageFrame {
   /** Present on signed-in pages. */
   session?: { email: string; role: DashboardRole; csrfToken: string };
   mode?: 'test' | 'live';
+  /** The CSRF token of a page signed in otherwise than as a merchant's user (the operator's console). */
+  csrfToken?: string;
   /** Webhook endpoints of this merchant and mode that fail (or were disabled failing): the banner. */
   attention?: { id: string; url: string; status: string }[];
 }
@@ -70,7 +72,8 @@ function attentionBanner(frame: PageFrame): string {
 /** The whole document around a page's main content. */
 export function page(frame: PageFrame, main: string): string {
   const m = t(frame.lang);
-  const csrf = frame.session ? `<meta name="csrf-token" content="${h(frame.session.csrfToken)}">` : '';
+  const csrfToken = frame.session?.csrfToken ?? frame.csrfToken;
+  const csrf = csrfToken ? `<meta name="csrf-token" content="${h(csrfToken)}">` : '';
   return `<!doctype html>
 <html lang="${frame.lang}">
 <head>

@@ -18,7 +18,7 @@ const BLOCK_MAX_MS = 15 * 60_000;
 /** A count untouched this long is forgotten (and its row may be deleted). */
 export const THROTTLE_MEMORY_MS = 24 * 60 * 60_000;
 
-export type ThrottleKind = 'sign-in' | 'invitation';
+export type ThrottleKind = 'sign-in' | 'invitation' | 'operator-sign-in';
 
 export interface ThrottleState {
   failures: number;

@@ -20,6 +20,7 @@ export const idPrefixes = {
   gatewayAccount: 'gwa',
   dispute: 'dp',
   deprecation: 'dep',
+  operatorUser: 'opu',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

@@ -11,6 +11,7 @@ import { cardGuard } from './plugins/card-guard.ts';
 import { clientTelemetry } from './plugins/client-telemetry.ts';
 import { dashboardAuth } from './plugins/dashboard-auth.ts';
 import { inputHygiene } from './plugins/input-hygiene.ts';
+import { operatorAuth } from './plugins/operator-auth.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { keepRouteCatalogue } from './route-catalogue.ts';
@@ -29,6 +30,7 @@ import { dashboardRoutes } from './routes/dashboard/routes.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
+import { operatorConsoleRoutes } from './routes/operator/console.ts';
 import { disputeRoutes } from './routes/v1/disputes.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
@@ -123,6 +125,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
   await app.register(dashboardAuth, { ctx });
+  await app.register(operatorAuth, { ctx });
   await app.register(clientTelemetry, { ctx });
   await app.register(inputHygiene);
   await app.register(cardGuard);
@@ -146,6 +149,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   await app.register(deprecationAdminRoutes, { ctx });
+  await app.register(operatorConsoleRoutes, { ctx });
   await app.register(dashboardInvitationAdminRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   if (options.testClock)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { throttleSubject } from '../../domain/attempt-throttle.ts';
+import { type ThrottleKind, throttleSubject } from '../../domain/attempt-throttle.ts';
 import type { DashboardRole } from '../../domain/dashboard-roles.ts';
 import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { newId, randomBase62 } from '../../domain/ids.ts';
@@ -157,6 +157,35 @@ function signInFailed(): AppError {
   return new AuthenticationError('invalid_credentials', 'The e-mail address or the password is wrong.');
 }
 
+/** A new session's row: the id only as its digest, with the session's CSRF token. */
+export interface NewSession {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
+/**
+ * One kind of account that signs in with a password (and a second factor when it enabled one):
+ * the dashboard's users, the operator's console's operators. Both sign in by `openSession`, under
+ * the same throttling, timing and audit rules.
+ */
+export interface AccountKind<User extends { id: string; password_hash: string }> {
+  throttle: ThrottleKind;
+  findByEmail(q: Queryable, email: string): Promise<User | null>;
+  insertSession(tx: Queryable, row: NewSession): Promise<void>;
+  audit(tx: Queryable, now: Date, user: User, action: 'sign_in.failed' | 'sign_in.succeeded'): Promise<void>;
+}
+
+const dashboardAccounts: AccountKind<DashboardUserRow> = {
+  throttle: 'sign-in',
+  findByEmail: findUserByEmail,
+  insertSession,
+  audit: (tx, now, user, action) =>
+    recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action }),
+};
+
 /**
  * Checks the password and opens a session: answers the session id (the cookie's value, never
  * stored) and its CSRF token. Every attempt is counted for the address before the password is
@@ -164,14 +193,23 @@ function signInFailed(): AppError {
  * (401, then 429 with Retry-After once FREE_FAILURES failures are counted) and their
  * timing (the same scrypt work) are the same for an address no user has.
  */
-export async function signIn(
+export function signIn(
   ctx: AppContext,
   input: { email: string; password: string; totp_code?: string },
 ): Promise<{ sessionId: string; csrfToken: string; user: DashboardUserRow }> {
+  return openSession(ctx, dashboardAccounts, input);
+}
+
+/** `signIn` for any kind of account (see AccountKind). */
+export async function openSession<User extends { id: string; password_hash: string }>(
+  ctx: AppContext,
+  kind: AccountKind<User>,
+  input: { email: string; password: string; totp_code?: string },
+): Promise<{ sessionId: string; csrfToken: string; user: User }> {
   const email = input.email.trim().toLowerCase();
-  const subject = throttleSubject('sign-in', email);
+  const subject = throttleSubject(kind.throttle, email);
   await countAttempt(ctx, subject, 'sign-ins');
-  const user = await findUserByEmail(ctx.db, email);
+  const user = await kind.findByEmail(ctx.db, email);
   decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
   const good = (await verifyPassword(input.password, user?.password_hash ?? (await decoyHash))) && !!user;
   if (!user) throw signInFailed();
@@ -185,24 +223,20 @@ export async function signIn(
       return 'second_factor_missing' as const;
     }
     if (!good || second === 'failed') {
-      await recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action: 'sign_in.failed' });
+      await kind.audit(tx, now, user, 'sign_in.failed');
       return null;
     }
     await clearAttempts(tx, subject);
     const sessionId = randomBase62(43);
     const csrfToken = randomBase62(43);
-    await insertSession(tx, {
+    await kind.insertSession(tx, {
       id_hash: secretDigest(sessionId),
       user_id: user.id,
       csrf_token: csrfToken,
       expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
       created_at: now,
     });
-    await recordAudit(tx, now, {
-      merchantId: user.merchant_id,
-      userId: user.id,
-      action: 'sign_in.succeeded',
-    });
+    await kind.audit(tx, now, user, 'sign_in.succeeded');
     return { sessionId, csrfToken, user };
   });
   if (opened === 'second_factor_missing') {

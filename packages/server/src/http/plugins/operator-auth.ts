@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext } from '../../app/context.ts';
+import { resolveOperatorSession } from '../../app/operators/operator-accounts.ts';
+import { secretsEqual } from '../../domain/api-keys.ts';
+import { AppError, AuthenticationError } from '../../domain/errors.ts';
+import type { OperatorSessionRow, OperatorUserRow } from '../../storage/repositories/operator-users.ts';
+import { sessionCookieOptions } from './dashboard-auth.ts';
+
+export const OPERATOR_SESSION_COOKIE = 'paygate_operator_session';
+const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface OperatorCaller {
+  operator: OperatorUserRow;
+  session: OperatorSessionRow;
+  sessionId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    operatorCaller: OperatorCaller | null;
+  }
+}
+
+/** The dashboard's cookie attributes (HttpOnly, SameSite=Strict, Secure behind HTTPS), for /operator. */
+export function operatorCookieOptions(publicUrl: string) {
+  return { ...sessionCookieOptions(publicUrl), path: '/operator' };
+}
+
+export function operatorCallerOf(request: FastifyRequest): OperatorCaller {
+  if (!request.operatorCaller) throw new Error('route is not an operator console route');
+  return request.operatorCaller;
+}
+
+/** The operator session a page's cookie names, or null (the page then sends the browser to sign in). */
+export async function operatorPageCaller(
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<OperatorCaller | null> {
+  const sessionId = request.cookies[OPERATOR_SESSION_COOKIE];
+  const found = sessionId ? await resolveOperatorSession(ctx, sessionId) : null;
+  return sessionId && found ? { operator: found.user, session: found.session, sessionId } : null;
+}
+
+/**
+ * The console's JSON routes: the operator session cookie names a live session of an operator not
+ * disabled, and every state change carries the session's CSRF token in X-CSRF-Token (compared in
+ * constant time), as the dashboard's routes do (dashboard-auth.ts).
+ */
+export const operatorAuth = fp(
+  async (app: FastifyInstance, options: { ctx: AppContext }) => {
+    app.decorateRequest('operatorCaller', null);
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config.credential !== 'operator_session') return;
+      const caller = await operatorPageCaller(options.ctx, request);
+      if (!caller)
+        throw new AuthenticationError('invalid_session', 'Sign in first: no live operator session.');
+      if (!SAFE_METHODS.has(request.method)) {
+        const presented = request.headers[CSRF_HEADER];
+        if (typeof presented !== 'string' || !secretsEqual(presented, caller.session.csrf_token)) {
+          throw new AppError('csrf_token_invalid', 'The X-CSRF-Token header is missing or wrong.');
+        }
+      }
+      request.operatorCaller = caller;
+    });
+  },
+  { name: 'operator-auth', fastify: '5.x', dependencies: ['dashboard-auth'] },
+);
