@@ -188,7 +188,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await pay.attempts(id))[0]?.failureCode, 'card_declined');
     });
 
-    it('leaves a canceled intent canceled when the payer approves afterwards', async () => {
+    it('leaves a canceled intent canceled when the payer approves afterwards, booking the late capture', async () => {
       const { id, charge } = await waitingForPayer();
       const canceled = await svc.request({
         method: 'POST',
@@ -200,9 +200,14 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await pay.paymentTransactions(id), ['DECLINED']);
       assert.equal((await pay.notify(charge('succeeded'))).statusCode, 200);
       assert.equal((await pay.retrieve(id)).status, 'CANCELED');
+      // The gateway took the money after the cancel: the books show the capture (and its
+      // automatic refund, test/late-captures.test.ts) and the merchant is told, but the intent
+      // stays CANCELED (docs/decisions/money-safety.md).
+      assert.deepEqual(await pay.paymentTransactions(id), ['APPROVED']);
       assert.deepEqual(await pay.eventTypes(id), [
         'payment_intent.requires_action',
         'payment_intent.canceled',
+        'payment_intent.late_captured',
       ]);
     });
 
