@@ -21,6 +21,7 @@ export * from './operations.ts';
 export * from './operator-console.ts';
 export * from './payment-intent.ts';
 export * from './problem.ts';
+export * from './reconciliation.ts';
 export * from './refund.ts';
 export * from './responses.ts';
 export * from './transaction.ts';

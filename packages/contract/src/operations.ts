@@ -51,6 +51,7 @@ import {
   PaymentIntent,
   PaymentIntentIdParams,
 } from './payment-intent.ts';
+import { Reconciliation, ReconciliationQuery } from './reconciliation.ts';
 import { CreateRefundBody, Refund, RefundIdParams } from './refund.ts';
 import { Liveness, PaymentIntentProblem, Readiness } from './responses.ts';
 import { ListTransactionsQuery, TransactionList } from './transaction.ts';
@@ -666,6 +667,17 @@ export const operations = {
     rateLimit: false,
     params: LateCaptureIdParams,
     response: LateCapture,
+    tag: 'Operator',
+  },
+  adminReconciliation: {
+    method: 'GET',
+    path: '/admin/v1/reconciliation',
+    summary:
+      "Compare Paygate's charges and refunds with each gateway's books (process gateways and merchants' accounts), read-only",
+    credential: 'admin',
+    rateLimit: false,
+    querystring: ReconciliationQuery,
+    response: Reconciliation,
     tag: 'Operator',
   },
   // The dashboard's webhooks page (dashboard-webhook-operations.ts).

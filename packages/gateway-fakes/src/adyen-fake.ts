@@ -2,6 +2,7 @@
 // validates every request against Adyen's own OpenAPI description (400 to any request a connector
 // builds wrongly) and reports outcomes by HMAC-signed standard notifications, in batches.
 import { createHmac } from 'node:crypto';
+import { SettlementJournal } from './adyen-settlement-report.ts';
 import {
   challengePage,
   type FakeAnswer,
@@ -74,7 +75,12 @@ export interface AdyenFakeOptions {
   slowMs?: number;
   /** How long a refund failed as `timeout` holds its answer back (default 30 000). */
   hangMs?: number;
+  /** The report user's basic-auth credentials for the settlement reports (defaults below). */
+  reportUser?: { username: string; password: string };
 }
+
+/** The report user the fake's settlement reports take when none is given. */
+export const ADYEN_FAKE_REPORT_USER = { username: 'report@Company.Paygate', password: 'report-password' };
 
 type Json = Record<string, unknown>;
 
@@ -119,6 +125,11 @@ export type AdyenFake = GatewayFake & {
   closeDispute(disputePspReference: string, outcome: 'won' | 'lost'): boolean;
   /** After a win, the issuer charges back again: SECOND_CHARGEBACK (debited again, lost). */
   secondChargeback(disputePspReference: string): boolean;
+  /**
+   * Closes the open settlement batch and publishes its settlement details report; returns the
+   * batch number. Captured payments and settled refunds since the last batch are in it.
+   */
+  closeSettlementBatch(): number;
 };
 
 /** Adyen's signing string and HMAC, written independently of the connector's on purpose. */
@@ -147,6 +158,23 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   const violations: GatewayFake['violations'] = [];
   let baseUrl = '';
   const browser = adyenBrowserRoutes(() => baseUrl);
+  const journal = new SettlementJournal(
+    options.merchantAccount,
+    options.reportUser ?? ADYEN_FAKE_REPORT_USER,
+  );
+
+  /** Auto-capture: an authorised payment is booked for settlement in the next batch. */
+  function bookCapture(payment: Payment): void {
+    journal.book({
+      type: 'Settled',
+      pspReference: payment.pspReference,
+      merchantReference: payment.reference,
+      modificationReference: '',
+      modificationMerchantReference: '',
+      amount: payment.amount,
+      bookedAt: new Date(),
+    });
+  }
 
   const serviceError = (status: number, errorCode: string, message: string, errorType = 'validation') =>
     json(status, { status, errorCode, message, errorType });
@@ -255,6 +283,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       redirectResult: null,
     };
     payments.set(payment.pspReference, payment);
+    if (result === 'Authorised') bookCapture(payment);
     if (result !== 'RedirectShopper') notify([authorisation(payment)]);
     return paymentAnswer(payment);
   }
@@ -310,6 +339,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     payment.result = approved ? 'Authorised' : 'Refused';
     payment.refusal = approved ? null : { code: '11', reason: '3D Not Authenticated' };
     payment.redirectResult = `rr_${randomReference(32)}`;
+    if (payment.result === 'Authorised') bookCapture(payment);
     notify([authorisation(payment)]);
     const back = new URL(payment.returnUrl);
     back.searchParams.set('redirectResult', payment.redirectResult);
@@ -334,6 +364,8 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
 
   const started = await startFakeServer(options.port ?? 0, async (request) => {
     if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
+    const report = journal.serve(request);
+    if (report) return report;
     const browserAnswer = await browser.handle(request);
     if (browserAnswer) return browserAnswer;
     if (request.headers['x-api-key'] !== options.apiKey)
@@ -376,6 +408,17 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       if (pending.status !== 'received') continue;
       const fails = pending.amount.value % 100 === 99;
       pending.status = fails ? 'failed' : 'settled';
+      if (!fails) {
+        journal.book({
+          type: 'Refunded',
+          pspReference: pending.paymentPspReference,
+          merchantReference: payments.get(pending.paymentPspReference)?.reference ?? '',
+          modificationReference: pending.pspReference,
+          modificationMerchantReference: pending.reference,
+          amount: pending.amount,
+          bookedAt: new Date(),
+        });
+      }
       items.push({
         eventCode: 'REFUND',
         success: String(!fails),
@@ -463,5 +506,6 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     openDispute,
     closeDispute,
     secondChargeback,
+    closeSettlementBatch: () => journal.closeBatch(),
   };
 }

@@ -1,4 +1,10 @@
-export { ADYEN_TEST_TOKENS, type AdyenFake, type AdyenFakeOptions, startAdyenFake } from './adyen-fake.ts';
+export {
+  ADYEN_FAKE_REPORT_USER,
+  ADYEN_TEST_TOKENS,
+  type AdyenFake,
+  type AdyenFakeOptions,
+  startAdyenFake,
+} from './adyen-fake.ts';
 export type { GatewayFake } from './fake-server.ts';
 export {
   decodeStripeForm,

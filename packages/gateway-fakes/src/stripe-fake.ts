@@ -248,17 +248,49 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     };
   }
 
-  /** `GET /v1/refunds?payment_intent=`: the intent's refunds, newest first, as Stripe lists them. */
-  function listRefunds(query: URLSearchParams): FakeAnswer {
-    const intent = query.get('payment_intent');
-    const limit = Math.min(Number(query.get('limit') ?? 10), 100);
-    const all = [...refunds.values()].filter((r) => intent === null || r.payment_intent === intent).reverse();
+  /**
+   * A list as Stripe pages it: newest first, `created[gte]`/`created[gt]`/`created[lte]`/`created[lt]`
+   * (Unix seconds) and `limit` (1 to 100, default 10), `starting_after` the last id of the previous
+   * page (an unknown id is 400, as Stripe answers it), `has_more` whether more follow.
+   */
+  function listPage(objects: Json[], query: URLSearchParams, url: string): FakeAnswer {
+    const limit = Number(query.get('limit') ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      return error(400, 'invalid_request_error', 'This value must be between 1 and 100.', { param: 'limit' });
+    }
+    const bound = (name: string) => {
+      const value = query.get(`created[${name}]`);
+      return value === null ? null : Number(value);
+    };
+    const [gte, gt, lte, lt] = [bound('gte'), bound('gt'), bound('lte'), bound('lt')];
+    const inRange = (created: number) =>
+      (gte === null || created >= gte) &&
+      (gt === null || created > gt) &&
+      (lte === null || created <= lte) &&
+      (lt === null || created < lt);
+    const all = objects.filter((o) => inRange(Number(o.created))).reverse();
+    const after = query.get('starting_after');
+    let start = 0;
+    if (after !== null) {
+      const index = all.findIndex((o) => o.id === after);
+      if (index < 0) {
+        return error(400, 'invalid_request_error', `No such object: '${after}'`, { param: 'starting_after' });
+      }
+      start = index + 1;
+    }
     return json(200, {
       object: 'list',
-      data: all.slice(0, limit),
-      has_more: all.length > limit,
-      url: '/v1/refunds',
+      data: all.slice(start, start + limit),
+      has_more: all.length > start + limit,
+      url,
     });
+  }
+
+  /** `GET /v1/refunds[?payment_intent=]`: refunds (of one intent), as Stripe lists them. */
+  function listRefunds(query: URLSearchParams): FakeAnswer {
+    const intent = query.get('payment_intent');
+    const made = [...refunds.values()].filter((r) => intent === null || r.payment_intent === intent);
+    return listPage(made, query, '/v1/refunds');
   }
 
   async function api(request: FakeRequest, operation: string, body: Json): Promise<FakeAnswer> {
@@ -330,8 +362,11 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
       return error(401, 'invalid_request_error', 'Invalid API Key provided.');
     }
-    // The list is a read without a body; the trimmed description holds only POST /v1/refunds.
+    // The lists are reads without a body; the trimmed description holds only the POSTs of both.
     if (request.method === 'GET' && request.path === '/v1/refunds') return listRefunds(request.query);
+    if (request.method === 'GET' && request.path === '/v1/payment_intents') {
+      return listPage([...intents.values()], request.query, '/v1/payment_intents');
+    }
     const operation = operationOf(request.method, request.path);
     if (!operation)
       return error(

@@ -70,7 +70,14 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(report.differences, []);
       assert.equal(report.unrepaired, 0);
       const sim = report.gateways.find((g) => g.gatewayId === 'sim');
-      assert.deepEqual(sim, { gatewayId: 'sim', livemode: false, charges: 5, refunds: 3 });
+      assert.deepEqual(sim, {
+        gatewayId: 'sim',
+        livemode: false,
+        gatewayAccountId: null,
+        merchantId: null,
+        charges: 5,
+        refunds: 3,
+      });
     });
 
     it('settles an intent whose challenge the gateway decided while its notification was lost', async () => {

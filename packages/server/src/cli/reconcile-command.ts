@@ -26,14 +26,25 @@ function table(report: ReconciliationReport): string {
     `Reconciliation ${report.from} .. ${report.to}`,
     ...report.gateways.map(
       (g) =>
-        `  ${g.gatewayId} (${g.livemode ? 'live' : 'test'}): ${g.charges} charges, ${g.refunds} refunds compared`,
+        `  ${g.gatewayId}${g.gatewayAccountId ? ` (account ${g.gatewayAccountId} of ${g.merchantId})` : ''} (${g.livemode ? 'live' : 'test'}): ${g.charges} charges, ${g.refunds} refunds compared`,
     ),
     ...report.skipped.map((id) => `  ${id}: keeps no books Paygate can read; not compared`),
   ];
   if (report.differences.length === 0) return `${lines.join('\n')}\nNo differences.\n`;
   const rows = [
-    ['object', 'difference', 'paygate id', 'gateway ref', 'paygate', 'gateway', 'repaired', 'detail'],
+    [
+      'gateway',
+      'object',
+      'difference',
+      'paygate id',
+      'gateway ref',
+      'paygate',
+      'gateway',
+      'repaired',
+      'detail',
+    ],
     ...report.differences.map((d) => [
+      d.gatewayAccountId ?? d.gatewayId,
       d.object,
       d.kind,
       d.paygateId ?? '-',
@@ -57,8 +68,9 @@ function table(report: ReconciliationReport): string {
 /**
  * `paygate reconcile [--from <instant>] [--to <instant>] [--dry-run] [--json]`: compares the
  * window (default the last 24 hours) with the books of the simulated gateway at PAYGATE_SIM_URL
- * (default the one `paygate start` runs on PAYGATE_SIM_PORT), repairs what it can unless
- * `--dry-run`, prints a table (or JSON) and exits 3 while differences remain unrepaired.
+ * (default the one `paygate start` runs on PAYGATE_SIM_PORT; none when neither is set) and of every
+ * merchant's Stripe and Adyen account, repairs what it can unless `--dry-run`, prints a table (or
+ * JSON) and exits 3 while differences remain unrepaired.
  */
 export async function reconcileCommand(config: Config, argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -72,8 +84,6 @@ export async function reconcileCommand(config: Config, argv: string[]): Promise<
     strict: true,
   });
   const simUrl = config.simUrl ?? (config.simPort !== null ? `http://127.0.0.1:${config.simPort}` : null);
-  if (simUrl === null)
-    throw new ConfigError('set PAYGATE_SIM_URL (or PAYGATE_SIM_PORT) to the simulated gateway');
   const db = await openDatabase(config);
   const testClock = config.testClock ? new SharedTestClock(db) : null;
   try {
@@ -83,16 +93,21 @@ export async function reconcileCommand(config: Config, argv: string[]): Promise<
     const from = parseInstant('from', values.from, new Date(to.getTime() - DEFAULT_WINDOW_MS));
     if (from >= to) throw new ConfigError('--from must be before --to');
     const secrets = simSecrets(config.masterKey);
-    const connector = createSimConnector({
-      baseUrl: simUrl,
-      apiSecret: secrets.apiSecret,
-      notificationSecret: secrets.notificationSecret,
-      clock,
-    });
+    const sim =
+      simUrl === null
+        ? []
+        : [
+            createSimConnector({
+              baseUrl: simUrl,
+              apiSecret: secrets.apiSecret,
+              notificationSecret: secrets.notificationSecret,
+              clock,
+            }),
+          ];
     const ctx = createAppContext({
       db,
       clock,
-      gateways: new GatewayRegistry([connector]),
+      gateways: new GatewayRegistry(sim),
       masterKey: config.masterKey,
       publicUrl: config.publicUrl,
     });

@@ -119,6 +119,12 @@ export interface BookRefund {
 export interface GatewayBooks {
   charges: BookCharge[];
   refunds: BookRefund[];
+  /**
+   * What the books list: `all` (default) every charge and refund made, so one Paygate has that the
+   * books lack is missing at the gateway; `settled` only what the gateway has settled (Adyen's
+   * settlement report), so such a record may simply not be settled yet and is no difference.
+   */
+  coverage?: 'all' | 'settled';
 }
 
 /**

@@ -22,6 +22,7 @@ import { embedDomainAdminRoutes } from './routes/admin/embed-domains.ts';
 import { gatewayAccountAdminRoutes } from './routes/admin/gateway-accounts.ts';
 import { lateCaptureAdminRoutes } from './routes/admin/late-captures.ts';
 import { merchantAdminRoutes, merchantManagementRoutes } from './routes/admin/merchants.ts';
+import { reconciliationAdminRoutes } from './routes/admin/reconciliation.ts';
 import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
@@ -150,6 +151,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(lateCaptureAdminRoutes, { ctx });
   await app.register(deprecationAdminRoutes, { ctx });
   await app.register(operatorConsoleRoutes, { ctx });
+  await app.register(reconciliationAdminRoutes, { ctx });
   await app.register(dashboardInvitationAdminRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   if (options.testClock)

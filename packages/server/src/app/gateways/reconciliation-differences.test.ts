@@ -10,6 +10,7 @@ const now = new Date('2026-05-03T00:00:00Z');
 const at = new Date('2026-05-01T12:00:00.500Z');
 
 const known = (status: KnownCharge['status'], extra: Partial<KnownCharge> = {}): KnownCharge => ({
+  merchantId: 'acct_1',
   paymentIntentId: 'pi_1',
   idempotencyKey: 'pi_1:attempt:1',
   status,
@@ -95,6 +96,7 @@ describe('reconciliation rules', () => {
     assert.deepEqual(charges([known('CHARGING')], [], justNow), []);
     assert.deepEqual(charges([known('CHARGING')], [], now), [['missing_at_gateway', true]]);
     const refund: KnownRefund = {
+      merchantId: 'acct_1',
       id: 're_1',
       idempotencyKey: 're_key',
       status: 'PENDING',
@@ -135,5 +137,19 @@ describe('reconciliation rules', () => {
       { charges: [book('succeeded', { createdAt: from })], refunds: [] },
     );
     assert.equal(sameSecond.checkedCharges, 1);
+  });
+
+  it('reads settled-only books (Adyen settlement report): what is not settled yet is no difference', () => {
+    const paid = known('SUCCEEDED');
+    const settledOnly = (knownCharges: KnownCharge[], books: BookCharge[]) =>
+      findDifferences(
+        { from, to },
+        now,
+        { charges: knownCharges, refunds: [] },
+        { charges: books, refunds: [], coverage: 'settled' },
+      ).differences.map((d) => [d.kind, d.repairable]);
+    assert.deepEqual(settledOnly([paid], []), [], 'a capture not settled yet');
+    assert.deepEqual(settledOnly([known('CHARGING')], [book('succeeded')]), [['status_differs', true]]);
+    assert.deepEqual(settledOnly([], [book('succeeded')]), [['unknown_to_paygate', false]]);
   });
 });

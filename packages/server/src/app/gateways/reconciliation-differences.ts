@@ -17,6 +17,8 @@ export type DifferenceKind =
 export interface Difference {
   kind: DifferenceKind;
   object: 'charge' | 'refund';
+  /** Whose record it is at Paygate; null when Paygate has no record. */
+  merchantId: string | null;
   /** The payment intent (charge) or refund id at Paygate; null when Paygate has no record. */
   paygateId: string | null;
   idempotencyKey: string;
@@ -91,6 +93,7 @@ function sideBySide(
 ): { base: Omit<Difference, 'kind' | 'repairable' | 'detail'>; amountDiffers: Difference | null } {
   const base = {
     object,
+    merchantId: known.merchantId,
     paygateId,
     idempotencyKey: known.idempotencyKey,
     gatewayReference: book?.gatewayReference ?? known.gatewayReference,
@@ -192,6 +195,7 @@ function unknownToPaygate(object: 'charge' | 'refund', book: BookCharge | BookRe
   return {
     kind: 'unknown_to_paygate',
     object,
+    merchantId: null,
     paygateId: null,
     idempotencyKey: book.idempotencyKey,
     gatewayReference: book.gatewayReference,
@@ -231,6 +235,7 @@ function compareRecords<
   known: readonly K[],
   books: readonly B[],
   differenceOf: (known: K, book: B | null) => Difference | null,
+  settledOnly: boolean,
 ): { differences: Difference[]; checked: number } {
   const differences: Difference[] = [];
   const booksByKey = new Map(books.map((b) => [b.idempotencyKey, b]));
@@ -240,6 +245,8 @@ function compareRecords<
     const book = booksByKey.get(record.idempotencyKey) ?? null;
     if (!inWindow(record.createdAt, windows.paygate) && !(book && inWindow(book.createdAt, windows.books)))
       continue;
+    // Books of what was settled lack everything not settled yet: only what they show is compared.
+    if (settledOnly && book === null) continue;
     checked += 1;
     const difference = differenceOf(record, book);
     if (difference) differences.push(difference);
@@ -261,14 +268,25 @@ export function findDifferences(
   window: Window,
   now: Date,
   paygate: { charges: KnownCharge[]; refunds: KnownRefund[] },
-  gateway: { charges: BookCharge[]; refunds: BookRefund[] },
+  gateway: { charges: BookCharge[]; refunds: BookRefund[]; coverage?: 'all' | 'settled' },
 ): { differences: Difference[]; checkedCharges: number; checkedRefunds: number } {
   const windows = { paygate: window, books: wholeSeconds(window) };
-  const charges = compareRecords('charge', windows, paygate.charges, gateway.charges, (known, book) =>
-    chargeDifference(known, book, now),
+  const settledOnly = gateway.coverage === 'settled';
+  const charges = compareRecords(
+    'charge',
+    windows,
+    paygate.charges,
+    gateway.charges,
+    (known, book) => chargeDifference(known, book, now),
+    settledOnly,
   );
-  const refunds = compareRecords('refund', windows, paygate.refunds, gateway.refunds, (known, book) =>
-    refundDifference(known, book, now),
+  const refunds = compareRecords(
+    'refund',
+    windows,
+    paygate.refunds,
+    gateway.refunds,
+    (known, book) => refundDifference(known, book, now),
+    settledOnly,
   );
   return {
     differences: [...charges.differences, ...refunds.differences],

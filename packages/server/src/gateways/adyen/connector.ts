@@ -3,6 +3,7 @@ import { type GatewayConnector, scriptCardComponent } from '../connector.ts';
 import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-executor.ts';
 import { ADYEN_CURRENCIES, adyenMinimumAmountMinor } from './amounts.ts';
 import { parseAdyenNotifications } from './notifications.ts';
+import { type AdyenReportAccess, readSettlementBooks } from './report-download.ts';
 import {
   type AdyenAccount,
   adyenTokenProblem,
@@ -28,6 +29,11 @@ export interface AdyenConnectorOptions extends AdyenAccount {
   hostedFieldsUrl: string | null;
   /** The account's client key (`test_...`/`live_...`), which Adyen Web in the checkout frame takes. */
   clientKey?: string | null;
+  /**
+   * Where the account's settlement details reports are downloaded, with the report user's basic
+   * auth: reconciliation reads them as Adyen's books. Absent: the account is not compared.
+   */
+  report?: AdyenReportAccess | null;
   clock: Clock;
   logger?: GatewayCallLogger;
   requestTimeoutMs?: number;
@@ -48,7 +54,9 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
     detail: 'adyen reports this outcome by notification only',
   };
 
+  const { report } = options;
   return {
+    ...(report ? { readBooks: (window) => readSettlementBooks(execute, report, window) } : {}),
     id,
     allowsLivemode: options.live,
     currencies: ADYEN_CURRENCIES,

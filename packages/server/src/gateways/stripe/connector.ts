@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../../clock.ts';
 import { type GatewayConnector, scriptCardComponent } from '../connector.ts';
 import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-executor.ts';
+import { readStripeBooks } from './books.ts';
 import { parseStripeEvent } from './events.ts';
 import {
   buildCreatePaymentIntent,
@@ -106,6 +107,9 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
     },
     hostedFields() {
       return scriptCardComponent(options.hostedFieldsUrl, options.publishableKey, 'stripe');
+    },
+    readBooks(window) {
+      return readStripeBooks(execute, options, window);
     },
   };
 }

@@ -75,3 +75,19 @@ export async function listAccountsOfMerchant(
   );
   return rows.map((row) => gatewayAccountColumns.fromRow(row));
 }
+
+/**
+ * Every account of every merchant, oldest first (reconciliation compares each with its books), or
+ * of one merchant when `merchantId` is given.
+ */
+export async function listAllGatewayAccounts(
+  q: Queryable,
+  merchantId: string | null = null,
+): Promise<GatewayAccountRecord[]> {
+  const { rows } = await q.query(
+    `SELECT ${gatewayAccountColumns.columns()} FROM gateway_accounts
+      WHERE ($1::text IS NULL OR merchant_id = $1) ORDER BY created_at, id`,
+    [merchantId],
+  );
+  return rows.map((row) => gatewayAccountColumns.fromRow(row));
+}

@@ -4,6 +4,7 @@ import type { RefundStatus } from './refunds.ts';
 
 /** What reconciliation compares of a charge or a refund with the gateway's books. */
 interface KnownRecord<Status> {
+  merchantId: string;
   idempotencyKey: string;
   status: Status;
   gatewayReference: string | null;
@@ -27,6 +28,7 @@ export interface KnownRefund extends KnownRecord<RefundStatus> {
 }
 
 const knownRecordColumns = {
+  merchantId: 'plain',
   idempotencyKey: 'plain',
   status: 'plain',
   gatewayReference: 'plain',
@@ -44,16 +46,35 @@ const knownCharge = rowMapping<KnownCharge>({
 
 const knownRefund = rowMapping<KnownRefund>({ id: 'plain', ...knownRecordColumns });
 
-/** Every charge attempt of one gateway and mode created in `[from, to)`. */
+/**
+ * Whose records a gateway's books hold: one merchant's (its own gateway account), or every merchant
+ * without an account of that `gateway_id` in that mode (the process's gateway, as `connectorFor`
+ * resolves it).
+ */
+export type BooksOwner = { merchantId: string } | 'merchants-without-account';
+
+/** `$5` is the merchant id, or null for merchants without an account; `alias` the table's. */
+function ownerCondition(alias: string): string {
+  return `(($5::text IS NOT NULL AND ${alias}.merchant_id = $5)
+        OR ($5::text IS NULL AND NOT EXISTS (SELECT 1 FROM gateway_accounts ga
+              WHERE ga.merchant_id = ${alias}.merchant_id AND ga.livemode = ${alias}.livemode
+                AND ga.gateway_id = ${alias}.gateway_id)))`;
+}
+
+const ownerParameter = (owner: BooksOwner) =>
+  owner === 'merchants-without-account' ? null : owner.merchantId;
+
+/** Every charge attempt of one gateway and mode created in `[from, to)`, of the books' owner. */
 export async function knownCharges(
   q: Queryable,
   gatewayId: string,
   livemode: boolean,
   from: Date,
   to: Date,
+  owner: BooksOwner = 'merchants-without-account',
 ): Promise<KnownCharge[]> {
   const { rows } = await q.query(
-    `SELECT a.payment_intent_id, a.idempotency_key, a.status, a.gateway_reference,
+    `SELECT a.merchant_id, a.payment_intent_id, a.idempotency_key, a.status, a.gateway_reference,
             i.amount_minor, i.currency, a.created_at, lc.repair_status AS late_capture_repair,
             (SELECT cr.reversal_reference FROM capture_reversals cr
               WHERE cr.payment_intent_id = a.payment_intent_id AND cr.attempt_number = a.attempt_number
@@ -62,37 +83,41 @@ export async function knownCharges(
        JOIN payment_intents i ON i.id = a.payment_intent_id
        LEFT JOIN late_captures lc
          ON lc.payment_intent_id = a.payment_intent_id AND lc.attempt_number = a.attempt_number
-      WHERE a.gateway_id = $1 AND a.livemode = $2 AND a.created_at >= $3 AND a.created_at < $4`,
-    [gatewayId, livemode, from, to],
+      WHERE a.gateway_id = $1 AND a.livemode = $2 AND a.created_at >= $3 AND a.created_at < $4
+        AND ${ownerCondition('a')}`,
+    [gatewayId, livemode, from, to, ownerParameter(owner)],
   );
   return rows.map((row) => knownCharge.fromRow(row));
 }
 
-/** Every refund of one gateway and mode created in `[from, to)`. */
+/** Every refund of one gateway and mode created in `[from, to)`, of the books' owner. */
 export async function knownRefunds(
   q: Queryable,
   gatewayId: string,
   livemode: boolean,
   from: Date,
   to: Date,
+  owner: BooksOwner = 'merchants-without-account',
 ): Promise<KnownRefund[]> {
   const { rows } = await q.query(
     // The refunds merchants asked for, and those Paygate made itself to give back a late capture.
-    `SELECT id, gateway_idempotency_key AS idempotency_key, status, gateway_reference, amount_minor, currency, created_at
+    `SELECT merchant_id, id, gateway_idempotency_key AS idempotency_key, status, gateway_reference, amount_minor, currency, created_at
        FROM refunds
       WHERE gateway_id = $1 AND livemode = $2 AND created_at >= $3 AND created_at < $4
+        AND ${ownerCondition('refunds')}
      UNION ALL
-     SELECT id, refund_idempotency_key,
+     SELECT merchant_id, id, refund_idempotency_key,
             CASE repair_status WHEN 'REFUNDED' THEN 'SUCCEEDED' WHEN 'REFUND_FAILED' THEN 'FAILED'
                  ELSE 'PENDING' END,
             refund_reference, amount_minor, currency, detected_at
        FROM late_captures
       WHERE gateway_id = $1 AND livemode = $2 AND detected_at >= $3 AND detected_at < $4
+        AND ${ownerCondition('late_captures')}
         -- A late capture in the books has its refund among the refunds above.
         AND NOT EXISTS (SELECT 1 FROM refunds r
                          WHERE r.gateway_id = late_captures.gateway_id
                            AND r.gateway_idempotency_key = late_captures.refund_idempotency_key)`,
-    [gatewayId, livemode, from, to],
+    [gatewayId, livemode, from, to, ownerParameter(owner)],
   );
   return rows.map((row) => knownRefund.fromRow(row));
 }
