@@ -164,7 +164,7 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Disable http://127.0.0.1:9/browser-hooks' }).click();
       await page.getByRole('status').filter({ hasText: 'Disabled' }).waitFor();
       await page.reload();
-      assert.match((await page.locator('main table').textContent()) ?? '', /disabled/);
+      assert.match((await page.locator('main table').textContent()) ?? '', /Disabled/);
       assert.deepEqual(await seriousViolations(page), [], 'webhooks page');
       await page.screenshot({ path: `${shots}dashboard-webhooks.png` });
       await page.close();

@@ -116,7 +116,7 @@ for (const kind of databaseKinds()) {
       await signIn(page);
       await page.goto(`${svc.baseUrl}/dashboard/test/payments/${paid.id}?lang=en`);
       await page.getByRole('heading', { name: 'Status timeline' }).waitFor();
-      assert.match((await page.locator('ol.timeline').textContent()) ?? '', /CREATED.*SUCCEEDED/s);
+      assert.match((await page.locator('ol.timeline').textContent()) ?? '', /Created.*Succeeded/s);
       assert.match((await page.locator('main').textContent()) ?? '', /refund\.succeeded/);
       assert.deepEqual(await seriousViolations(page), [], 'payment page');
       await page.screenshot({ path: `${shots}dashboard-payment-detail.png`, fullPage: true });

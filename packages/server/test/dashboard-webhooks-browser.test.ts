@@ -180,7 +180,7 @@ for (const kind of databaseKinds()) {
       await status('DELIVERED').waitFor();
       await page.reload();
       assert.equal(await banner.count(), 0, 'a success clears the failure and the banner');
-      assert.match((await page.locator('main dl').first().textContent()) ?? '', /DELIVERED/);
+      assert.match((await page.locator('main dl').first().textContent()) ?? '', /Delivered/);
     });
 
     it('speaks Spanish on the webhooks pages, and offers a viewer no secret and no actions', async () => {

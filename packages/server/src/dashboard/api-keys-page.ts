@@ -5,6 +5,7 @@ type ApiKey = ReturnType<typeof apiKeyResource>;
 import { countOf } from './format.ts';
 import { t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
+import { statusBadge } from './status-badge.ts';
 
 const GRACE_CHOICES = [0, 3600, 86_400, 7 * 86_400];
 
@@ -25,9 +26,9 @@ function permissionsOf(frame: PageFrame, key: ApiKey): string {
 
 function keyState(frame: PageFrame, key: ApiKey): string {
   const m = t(frame.lang);
-  if (key.revoked_at) return `${m.revoked} ${key.revoked_at}`;
-  if (key.expires_at) return `${m.expires} ${key.expires_at}`;
-  return m.active;
+  if (key.revoked_at) return `${statusBadge('revoked', frame.lang)} ${h(key.revoked_at)}`;
+  if (key.expires_at) return `${statusBadge('expiring', frame.lang)} ${h(m.expires)} ${h(key.expires_at)}`;
+  return statusBadge('active', frame.lang);
 }
 
 export function apiKeysPage(
@@ -56,7 +57,7 @@ export function apiKeysPage(
   <button type="submit" class="destructive" aria-label="${h(`${m.revoke} ${key.key_hint}`)}">${h(m.revoke)}</button>
 </form>`
           : '';
-      return `<tr><td><code>${h(key.key_hint)}</code></td><td>${h(key.kind)}</td><td>${h(permissionsOf(frame, key))}</td><td>${h(key.created_at)}</td><td>${h(keyState(frame, key))}</td><td>${actions}</td></tr>`;
+      return `<tr><td><code>${h(key.key_hint)}</code></td><td>${h(key.kind)}</td><td>${h(permissionsOf(frame, key))}</td><td>${h(key.created_at)}</td><td>${keyState(frame, key)}</td><td>${actions}</td></tr>`;
     })
     .join('\n');
   const create = canChange

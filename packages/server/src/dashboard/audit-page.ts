@@ -1,6 +1,6 @@
 import type { searchAudit } from '../app/dashboard/audit.ts';
 import { t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 
 export function auditForbiddenPage(frame: PageFrame): string {
@@ -41,7 +41,7 @@ export function auditPage(
     .join('');
   const table = result.data.length
     ? `<table><caption>${h(m.auditLog)}</caption><thead><tr><th scope="col">${h(m.when)}</th><th scope="col">${h(m.who)}</th><th scope="col">${h(m.action)}</th><th scope="col">${h(m.target)}</th><th scope="col">${h(m.auditMode)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.auditNone)}</p>`;
+    : emptyState(m.auditNone, m.emptyAuditHelp);
   const links = [
     paged
       ? `<a href="${h(href('/dashboard/audit', frame.lang, { ...filters }))}">${h(m.auditNewest)}</a>`

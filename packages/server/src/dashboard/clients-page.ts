@@ -1,7 +1,7 @@
 import type { clientsWithDeprecations } from '../app/deprecations/client-deprecations.ts';
 import { affectedText } from '../app/deprecations/deprecation-mail.ts';
 import { fill, t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
 
 type ClientsView = Awaited<ReturnType<typeof clientsWithDeprecations>>;
 
@@ -25,7 +25,7 @@ export function clientsPage(frame: PageFrame, view: ClientsView): string {
     .join('');
   const table = view.clients.length
     ? `<table><caption>${h(m.clients)}</caption><thead><tr><th scope="col">${h(m.client)}</th><th scope="col">${h(m.version)}</th><th scope="col">${h(m.requests)}</th><th scope="col">${h(m.firstSeen)}</th><th scope="col">${h(m.lastSeen)}</th><th scope="col">${h(m.clientDeprecation)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.noClients)}</p>`;
+    : emptyState(m.noClients, m.emptyClientsHelp);
   const notices = view.deprecations.length
     ? `<section class="deprecations" aria-labelledby="deprecations-heading"><h2 id="deprecations-heading">${h(m.clientsDeprecations)}</h2><ul>${view.deprecations
         .map(

@@ -1,6 +1,6 @@
 import type { embedDomainResource } from '../app/resources/operator.ts';
 import { t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
 
 type Domain = ReturnType<typeof embedDomainResource>;
 
@@ -10,14 +10,14 @@ export function embedDomainsPage(frame: PageFrame, domains: Domain[], canChange:
   const rows = domains
     .map((d) => {
       const remove = canChange
-        ? `<form data-api="${api}/remove" data-failed="${h(m.failedAction)}" data-done="${h(m.removed)}"><input type="hidden" name="origin" value="${h(d.origin)}"><button type="submit" class="secondary" aria-label="${h(`${m.remove} ${d.origin}`)}">${h(m.remove)}</button><span data-out aria-live="polite"></span></form>`
+        ? `<form data-api="${api}/remove" data-failed="${h(m.failedAction)}" data-done="${h(m.removed)}"><input type="hidden" name="origin" value="${h(d.origin)}"><button type="submit" class="danger" aria-label="${h(`${m.remove} ${d.origin}`)}">${h(m.remove)}</button><span data-out aria-live="polite"></span></form>`
         : '';
       return `<tr><td><code>${h(d.origin)}</code></td><td>${h(d.created_at)}</td><td>${remove}</td></tr>`;
     })
     .join('');
   const table = domains.length
     ? `<table><caption>${h(m.embedDomains)}</caption><thead><tr><th scope="col">${h(m.origin)}</th><th scope="col">${h(m.created)}</th><th scope="col"><span class="skip-visually">${h(m.remove)}</span></th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.noDomains)}</p>`;
+    : emptyState(m.noDomains, m.emptyDomainsHelp);
   const add = canChange
     ? `<h2>${h(m.addDomain)}</h2>
 <form class="inline" data-api="${api}" data-failed="${h(m.failedAction)}" data-done="${h(m.domainAdded)}">

@@ -27,32 +27,56 @@ export interface PageFrame {
   attention?: { id: string; url: string; status: string }[];
 }
 
+function languageSwitch(frame: PageFrame): string {
+  const other: Language = frame.lang === 'en' ? 'es' : 'en';
+  return `<a href="${h(href(frame.path, other))}" lang="${other}" hreflang="${other}">${h(t(other).languageName)}</a>`;
+}
+
+/**
+ * The mode switch: both modes as links, the current one marked. A page of one mode leads to the
+ * same page of the other (a detail page to its list), a page of both modes to the other mode's
+ * overview.
+ */
+function modeSwitch(frame: PageFrame, mode: 'test' | 'live'): string {
+  const m = t(frame.lang);
+  const samePage = /^\/dashboard\/(?:test|live)\/([^/]+)/.exec(frame.path)?.[1] ?? 'overview';
+  const link = (target: 'test' | 'live') => {
+    const current = target === mode;
+    const url = current ? frame.path : `/dashboard/${target}/${samePage}`;
+    return `<a href="${h(href(url, frame.lang))}"${current ? ' aria-current="true"' : ''}>${h(target === 'live' ? m.liveData : m.testData)}</a>`;
+  };
+  return `<nav class="mode-switch" aria-label="${h(m.modeSwitch)}">${link('test')}${link('live')}</nav>`;
+}
+
 function header(frame: PageFrame): string {
   const m = t(frame.lang);
-  const other: Language = frame.lang === 'en' ? 'es' : 'en';
-  const languageSwitch = `<a href="${h(href(frame.path, other))}" lang="${other}">${h(t(other).languageName)}</a>`;
-  if (!frame.session) return `<header><strong>${h(m.title)}</strong>${languageSwitch}</header>`;
+  if (!frame.session)
+    return `<header><span class="brand">${h(m.title)}</span>${languageSwitch(frame)}</header>`;
   const mode = frame.mode ?? 'test';
-  const otherMode = mode === 'test' ? 'live' : 'test';
-  // Every page has the switch: a page of one mode leads to the same page of the other (a detail
-  // page to its list), a page of both modes to the other mode's overview.
-  const samePage = /^\/dashboard\/(?:test|live)\/([^/]+)/.exec(frame.path)?.[1] ?? 'overview';
-  const modeSwitch = `<a href="${h(href(`/dashboard/${otherMode}/${samePage}`, frame.lang))}">${h(otherMode === 'live' ? m.liveData : m.testData)}</a>`;
   return `<header class="mode-${mode}">
-  <strong>${h(m.title)}</strong>
-  <nav aria-label="${h(m.title)}"><ul>
-    ${navigationItems(mode, frame.lang)}
-  </ul></nav>
-  <span class="mode">${h(m.viewing)}: ${h(mode === 'live' ? m.liveData : m.testData)}</span> ${modeSwitch}
-  ${languageSwitch}
-  <span>${h(frame.session.email)} (${h(frame.session.role)})</span>
+  <a class="brand" href="${h(href(`/dashboard/${mode}/overview`, frame.lang))}">${h(m.title)}</a>
+  ${modeSwitch(frame, mode)}
+  <div class="account">
+  ${languageSwitch(frame)}
+  <span class="who">${h(frame.session.email)} (${h(frame.session.role)})</span>
   <form data-api="/dashboard/api/v1/session/sign-out" data-next="${h(href('/dashboard/sign-in', frame.lang))}" data-failed="${h(m.signOut)}" data-done="">
     <button type="submit" class="secondary">${h(m.signOut)}</button><span data-out aria-live="polite"></span>
   </form>
   <form data-api="/dashboard/api/v1/session/sign-out-everywhere" data-next="${h(href('/dashboard/sign-in', frame.lang))}" data-failed="${h(m.signOutEverywhere)}" data-done="">
     <button type="submit" class="secondary">${h(m.signOutEverywhere)}</button><span data-out aria-live="polite"></span>
   </form>
-</header>`;
+  </div>
+</header>
+${
+  mode === 'test'
+    ? `<p class="test-banner" role="note"><span class="mode">${h(m.viewing)}: ${h(m.testData)}</span>. ${h(m.testBanner)}</p>`
+    : `<p class="live-banner" role="note"><span class="mode">${h(m.viewing)}: ${h(m.liveData)}</span>. ${h(m.liveBanner)}</p>`
+}`;
+}
+
+/** An empty list: what is missing, and what to do about it. */
+export function emptyState(title: string, help: string): string {
+  return `<div class="empty"><strong>${h(title)}</strong><p>${h(help)}</p></div>`;
 }
 
 /** Shown on every signed-in page while an endpoint of the mode fails; links its page. */
@@ -74,24 +98,36 @@ export function page(frame: PageFrame, main: string): string {
   const m = t(frame.lang);
   const csrfToken = frame.session?.csrfToken ?? frame.csrfToken;
   const csrf = csrfToken ? `<meta name="csrf-token" content="${h(csrfToken)}">` : '';
-  return `<!doctype html>
-<html lang="${frame.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-${csrf}
-<title>${h(frame.title)} · ${h(m.title)}</title>
-<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
-<script src="/dashboard/assets/dashboard.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">${h(m.skip)}</a>
-${header(frame)}
+  const body = frame.session
+    ? `<div class="shell">
+<nav class="sidenav" aria-label="${h(m.sections)}"><ul>
+    ${navigationItems(frame.mode ?? 'test', frame.lang, frame.path)}
+</ul></nav>
 <main id="main">
 ${attentionBanner(frame)}
 <h1>${h(frame.title)}</h1>
 ${main}
 </main>
+</div>`
+    : `<main id="main">
+<h1>${h(frame.title)}</h1>
+${main}
+</main>`;
+  return `<!doctype html>
+<html lang="${frame.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+${csrf}
+<title>${h(frame.title)} · ${h(m.title)}</title>
+<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<script src="/dashboard/assets/dashboard.js" defer></script>
+</head>
+<body class="${frame.session ? `signed-in mode-${frame.mode ?? 'test'}` : frame.csrfToken ? 'operator' : 'public'}" data-copy="${h(m.copy)}" data-copied="${h(m.copied)}">
+<a class="skip" href="#main">${h(m.skip)}</a>
+${header(frame)}
+${body}
 </body>
 </html>`;
 }

@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { type Language, t } from './i18n.ts';
+import { type Language, type Messages, t } from './i18n.ts';
 
 /** A link that keeps the page's language. */
 export function href(path: string, lang: Language, query: Record<string, string | undefined> = {}): string {
@@ -9,22 +9,50 @@ export function href(path: string, lang: Language, query: Record<string, string 
   return `${path}?${params.toString()}`;
 }
 
-/** The entries of the signed-in header's navigation, every page of the back office, in order. */
-export function navigationItems(mode: 'test' | 'live', lang: Language): string {
-  const m = t(lang);
+/** One entry of the side navigation: a page of the back office. */
+export interface NavigationEntry {
+  /** The page's path (without the query). */
+  path: string;
+  /** Extra query of the link (the pages of both modes keep the mode they were opened from). */
+  query: Record<string, string>;
+  label: keyof Messages;
+}
+
+/**
+ * Every page of the merchant's back office, in the navigation's order. The one list: the side
+ * navigation draws it, and the accessibility and Lighthouse tests walk it, so a page added here
+ * is checked without touching them.
+ */
+export function navigationEntries(mode: 'test' | 'live'): NavigationEntry[] {
   return [
-    [href(`/dashboard/${mode}/overview`, lang), m.overview],
-    [href(`/dashboard/${mode}/payments`, lang), m.payments],
-    [href(`/dashboard/${mode}/webhooks`, lang), m.webhooks],
-    [href('/dashboard/team', lang), m.team],
-    [href(`/dashboard/${mode}/api-keys`, lang), m.apiKeys],
+    { path: `/dashboard/${mode}/overview`, query: {}, label: 'overview' },
+    { path: `/dashboard/${mode}/payments`, query: {}, label: 'payments' },
+    { path: `/dashboard/${mode}/webhooks`, query: {}, label: 'webhooks' },
+    { path: '/dashboard/team', query: {}, label: 'team' },
+    { path: `/dashboard/${mode}/api-keys`, query: {}, label: 'apiKeys' },
     // Embedding domains and the second factor serve both modes; their pages keep the mode.
-    [href('/dashboard/embed-domains', lang, { mode }), m.embedDomains],
-    [href(`/dashboard/${mode}/clients`, lang), m.clients],
-    [href('/dashboard/account', lang, { mode }), m.secondFactor],
+    { path: '/dashboard/embed-domains', query: { mode }, label: 'embedDomains' },
+    { path: `/dashboard/${mode}/clients`, query: {}, label: 'clients' },
+    { path: '/dashboard/account', query: { mode }, label: 'secondFactor' },
     // The audit log (owners only).
-    [href('/dashboard/audit', lang), m.auditNav],
-  ]
-    .map(([url, label]) => `<li><a href="${escapeHtml(url ?? '')}">${escapeHtml(label ?? '')}</a></li>`)
+    { path: '/dashboard/audit', query: {}, label: 'auditNav' },
+  ];
+}
+
+/**
+ * The side navigation's items; the entry whose page `currentPath` is (or lies under, for a
+ * detail page) is marked as the current page.
+ */
+export function navigationItems(mode: 'test' | 'live', lang: Language, currentPath = ''): string {
+  const m = t(lang);
+  const entries = navigationEntries(mode);
+  const current = entries
+    .filter((e) => currentPath === e.path || currentPath.startsWith(`${e.path}/`))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  return entries
+    .map(
+      (e) =>
+        `<li><a href="${escapeHtml(href(e.path, lang, e.query))}"${e === current ? ' aria-current="page"' : ''}>${escapeHtml(m[e.label])}</a></li>`,
+    )
     .join('\n    ');
 }

@@ -2,14 +2,14 @@ import type { OverviewResource } from '../app/resources/dashboard.ts';
 import { describeAmount } from '../domain/money.ts';
 import { OVERVIEW_DAYS } from '../domain/overview.ts';
 import { fill, t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
 
 type Totals = OverviewResource['today'][number];
 type Day = OverviewResource['days'][number];
 
 function totalsTable(frame: PageFrame, caption: string, totals: Totals[]): string {
   const m = t(frame.lang);
-  if (totals.length === 0) return `<h2>${h(caption)}</h2><p>${h(m.noActivity)}</p>`;
+  if (totals.length === 0) return `<h2>${h(caption)}</h2>${emptyState(m.noActivity, m.emptyActivityHelp)}`;
   const rows = totals
     .map(
       (
@@ -87,6 +87,6 @@ export function overviewPage(frame: PageFrame, overview: OverviewResource): stri
 ${totalsTable(frame, m.today, overview.today)}
 ${totalsTable(frame, m.thisMonth, overview.month)}
 <h2>${h(m.last30Days)}</h2>
-${charts || `<p>${h(m.noActivity)}</p>`}`,
+${charts || emptyState(m.noActivity, m.emptyActivityHelp)}`,
   );
 }

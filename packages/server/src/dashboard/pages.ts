@@ -1,5 +1,5 @@
 import { fill, type Language, t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 
 export function signInPage(lang: Language): string {
@@ -70,14 +70,15 @@ ${
 
 function invitationsSection(frame: PageFrame, invitations: NonNullable<TeamView['invitations']>): string {
   const m = t(frame.lang);
-  if (!invitations.length) return `<h2>${h(m.pendingInvitations)}</h2><p>${h(m.noInvitations)}</p>`;
+  if (!invitations.length)
+    return `<h2>${h(m.pendingInvitations)}</h2>${emptyState(m.noInvitations, m.emptyInvitationsHelp)}`;
   const rows = invitations
     .map(
       (
         i,
       ) => `<tr><td>${h(i.email)}</td><td>${h(i.role)}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${h(i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(m.failedAction)}" data-done="${h(m.invitationRevoked)}">
   <input type="hidden" name="email" value="${h(i.email)}">
-  <button type="submit" aria-label="${h(fill(m.revokeInvitationOf, { email: i.email }))}">${h(m.revoke)}</button>
+  <button type="submit" class="danger" aria-label="${h(fill(m.revokeInvitationOf, { email: i.email }))}">${h(m.revoke)}</button>
   <p data-out aria-live="polite"></p>
 </form></td></tr>`,
     )

@@ -2,8 +2,9 @@ import { type PaymentIntent, paymentIntentStatuses } from '@paygate/contract';
 import type { PaymentDetailResource } from '../app/resources/dashboard.ts';
 import { formatMoney } from './format.ts';
 import { fill, t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
+import { statusBadge } from './status-badge.ts';
 
 /** The search form's fields as typed (strings; the route turns them into the API's query). */
 export type PaymentsPageFilter = Partial<
@@ -67,14 +68,14 @@ export function paymentsSearchPage(
   const rows = result.intents
     .map(
       (pi) => `<tr>
-  <td><a href="${h(href(`/dashboard/${mode}/payments/${pi.id}`, frame.lang))}">${h(pi.id)}</a></td>
-  <td>${h(pi.status)}</td><td>${h(formatMoney(pi.amount_minor, pi.currency, frame.lang))}</td>
+  <td><a href="${h(href(`/dashboard/${mode}/payments/${pi.id}`, frame.lang))}"><code>${h(pi.id)}</code></a></td>
+  <td>${statusBadge(pi.status, frame.lang)}</td><td>${h(formatMoney(pi.amount_minor, pi.currency, frame.lang))}</td>
   <td>${h(formatMoney(pi.amount_refunded_minor, pi.currency, frame.lang))}</td><td>${h(pi.created_at)}</td></tr>`,
     )
     .join('\n');
   const table = result.intents.length
     ? `<table><caption>${h(m.payments)}</caption><thead><tr><th scope="col">${h(m.payment)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.refundedAmount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.noPayments)}</p>`;
+    : emptyState(m.noPayments, m.emptyPaymentsHelp);
   const next = result.nextCursor
     ? `<p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang, { ...filter, cursor: result.nextCursor }))}">${h(m.next)}</a></p>`
     : '';
@@ -114,7 +115,7 @@ export function paymentDetailPage(
   const timeline = `<h2>${h(m.timeline)}</h2><ol class="timeline">${detail.timeline
     .map(
       (step) =>
-        `<li><strong>${h(step.status)}</strong> <time datetime="${h(step.at)}">${h(step.at)}</time>${step.event_id ? ` (<code>${h(step.event_id)}</code>)` : ''}</li>`,
+        `<li>${statusBadge(step.status, frame.lang)} <time datetime="${h(step.at)}">${h(step.at)}</time>${step.event_id ? ` (<code>${h(step.event_id)}</code>)` : ''}</li>`,
     )
     .join('')}</ol>`;
   const attempts = `<h2>${h(m.gatewayAttempts)}</h2>${list(
@@ -124,7 +125,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.gatewayAttempts)}</caption><thead><tr><th scope="col">#</th><th scope="col">${h(m.gateway)}</th><th scope="col">${h(m.outcome)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (a) =>
-            `<tr><td>${a.attempt_number}</td><td>${h(a.gateway_id)}${a.gateway_reference ? ` <code>${h(a.gateway_reference)}</code>` : ''}</td><td>${h(a.status)}${a.failure_code ? ` (${h(a.failure_code)})` : ''}</td><td>${h(a.created_at)}</td></tr>`,
+            `<tr><td>${a.attempt_number}</td><td>${h(a.gateway_id)}${a.gateway_reference ? ` <code>${h(a.gateway_reference)}</code>` : ''}</td><td>${statusBadge(a.status, frame.lang)}${a.failure_code ? ` (${h(a.failure_code)})` : ''}</td><td>${h(a.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
@@ -135,7 +136,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.refundsOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (refund) =>
-            `<tr><td><code>${h(refund.id)}</code></td><td>${h(refund.status)}</td><td>${h(formatMoney(refund.amount_minor, refund.currency, frame.lang))}</td><td>${h(refund.created_at)}</td></tr>`,
+            `<tr><td><code>${h(refund.id)}</code></td><td>${statusBadge(refund.status, frame.lang)}</td><td>${h(formatMoney(refund.amount_minor, refund.currency, frame.lang))}</td><td>${h(refund.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
@@ -159,7 +160,7 @@ export function paymentDetailPage(
           (event) =>
             `<tr><td><code>${h(event.id)}</code></td><td>${h(event.type)}</td><td>${h(event.created_at)}</td><td>${
               event.deliveries.length
-                ? `<ul>${event.deliveries.map((d) => `<li><code>${h(d.endpoint_url)}</code>: ${h(d.status)} (${d.attempt_count})</li>`).join('')}</ul>`
+                ? `<ul>${event.deliveries.map((d) => `<li><code>${h(d.endpoint_url)}</code>: ${statusBadge(d.status, frame.lang)} (${d.attempt_count})</li>`).join('')}</ul>`
                 : h(m.noEventDeliveries)
             }</td></tr>`,
         )
@@ -173,7 +174,7 @@ export function paymentDetailPage(
     frame,
     `${notice}<dl>
   <dt>ID</dt><dd><code>${h(intent.id)}</code></dd>
-  <dt>${h(m.status)}</dt><dd>${h(intent.status)}</dd>
+  <dt>${h(m.status)}</dt><dd>${statusBadge(intent.status, frame.lang)}</dd>
   <dt>${h(m.amount)}</dt><dd>${h(formatMoney(intent.amount_minor, intent.currency, frame.lang))}</dd>
   <dt>${h(m.refunded)}</dt><dd>${h(formatMoney(intent.amount_refunded_minor, intent.currency, frame.lang))}</dd>
   <dt>${h(m.gateway)}</dt><dd>${h(intent.gateway_id)}</dd>

@@ -17,7 +17,7 @@ export function totpPage(
       `<p>${h(m.totpOn)}</p>
 <form class="inline" data-api="${api}/disable" data-failed="${h(m.failedAction)}" data-done="${h(m.totpDisabled)}">
   ${codeField}
-  <button type="submit" class="secondary">${h(m.totpDisable)}</button>
+  <button type="submit" class="danger">${h(m.totpDisable)}</button>
   <p data-out aria-live="polite"></p>
 </form>`,
     );

@@ -1,8 +1,9 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
 import type { webhookDeliveryResource, webhookEndpointResource } from '../app/resources/operator.ts';
 import { t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
+import { statusBadge } from './status-badge.ts';
 
 type Endpoint = ReturnType<typeof webhookEndpointResource>;
 type Delivery = ReturnType<typeof webhookDeliveryResource>;
@@ -20,14 +21,15 @@ const api = (frame: PageFrame, path: string) => `/dashboard/api/v1/${frame.mode 
 function actionForm(
   frame: PageFrame,
   path: string,
-  labels: { button: string; done: string; show?: string },
+  labels: { button: string; done: string; show?: string; tone?: 'danger' | 'secondary' },
   fields = '',
   buttonLabel?: string,
 ): string {
   const show = labels.show ? ` data-show="${h(labels.show)}"` : '';
   const aria = buttonLabel ? ` aria-label="${h(buttonLabel)}"` : '';
+  const tone = labels.tone ? ` class="${labels.tone}"` : '';
   return `<form class="inline" data-api="${h(api(frame, path))}" data-failed="${h(labels.button)}" data-done="${h(labels.done)}"${show}>
-${fields}<button type="submit"${aria}>${h(labels.button)}</button><p data-out aria-live="polite"></p>
+${fields}<button type="submit"${tone}${aria}>${h(labels.button)}</button><p data-out aria-live="polite"></p>
 </form>`;
 }
 
@@ -60,17 +62,17 @@ export function webhooksPage(
           ? actionForm(
               frame,
               `/webhook-endpoints/${e.id}/disable`,
-              { button: m.disable, done: m.disabled },
+              { button: m.disable, done: m.disabled, tone: 'danger' },
               '',
               `${m.disable} ${e.url}`,
             )
           : '';
-      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/${e.id}`, frame.lang))}"><code>${h(e.url)}</code></a></td><td>${h(e.status)}</td><td>${h(e.enabled_events.join(', '))}</td><td>${disable}</td></tr>`;
+      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/${e.id}`, frame.lang))}"><code>${h(e.url)}</code></a></td><td>${statusBadge(e.status, frame.lang)}</td><td>${h(e.enabled_events.join(', '))}</td><td>${disable}</td></tr>`;
     })
     .join('');
   const table = endpoints.length
     ? `<table><caption>${h(m.endpoints)}</caption><thead><tr><th scope="col">${h(m.url)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.enabledEvents)}</th><td></td></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.noEndpoints)}</p>`;
+    : emptyState(m.noEndpoints, m.emptyEndpointsHelp);
   const add = canChange
     ? `<h2>${h(m.addEndpoint)}</h2>${actionForm(
         frame,
@@ -109,12 +111,12 @@ function deliveryLog(
   const rows = log.deliveries
     .map((d) => {
       const last = d.attempts.at(-1);
-      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}">${h(d.id)}</a></td><td><code>${h(d.event_id)}</code></td><td>${h(d.event_type)}</td><td>${h(d.status)}</td><td>${d.attempts.length}</td><td>${h(last?.status_code ?? last?.error ?? '')}</td><td>${h(d.created_at)}</td></tr>`;
+      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}"><code>${h(d.id)}</code></a></td><td><code>${h(d.event_id)}</code></td><td>${h(d.event_type)}</td><td>${statusBadge(d.status, frame.lang)}</td><td>${d.attempts.length}</td><td>${h(last?.status_code ?? last?.error ?? '')}</td><td>${h(d.created_at)}</td></tr>`;
     })
     .join('');
   const table = log.deliveries.length
     ? `<table><caption>${h(m.log)}</caption><thead><tr><th scope="col">${h(m.delivery)}</th><th scope="col">${h(m.eventId)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(m.state)}</th><th scope="col">${h(m.attempts)}</th><th scope="col">${h(m.responseStatus)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : `<p>${h(m.noDeliveries)}</p>`;
+    : emptyState(m.noDeliveries, m.emptyDeliveriesHelp);
   return `<h2 id="log">${h(m.log)}</h2>${search}${table}`;
 }
 
@@ -126,7 +128,7 @@ export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: bo
   const facts = `<dl>
   <dt>ID</dt><dd><code>${h(e.id)}</code></dd>
   <dt>${h(m.url)}</dt><dd><code>${h(e.url)}</code></dd>
-  <dt>${h(m.status)}</dt><dd>${h(e.status)}</dd>
+  <dt>${h(m.status)}</dt><dd>${statusBadge(e.status, frame.lang)}</dd>
   <dt>${h(m.failingSince)}</dt><dd>${h(e.failing_since ?? m.none)}</dd>
   <dt>${h(m.enabledEvents)}</dt><dd>${h(e.enabled_events.join(', '))}</dd>
   <dt>${h(m.rotation)}</dt><dd>${h(e.rotation_started_at ? `${m.rotationOpen} ${e.rotation_expires_at ?? '—'}` : m.rotationNone)}</dd>
@@ -181,7 +183,11 @@ export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: bo
     `<h2>${h(m.status)}</h2>${
       e.status === 'disabled'
         ? actionForm(frame, `/webhook-endpoints/${e.id}/enable`, { button: m.enable, done: m.enabled })
-        : actionForm(frame, `/webhook-endpoints/${e.id}/disable`, { button: m.disable, done: m.disabled })
+        : actionForm(frame, `/webhook-endpoints/${e.id}/disable`, {
+            button: m.disable,
+            done: m.disabled,
+            tone: 'danger',
+          })
     }`,
   ];
   return page(frame, `${facts}<section class="actions">${actions.join('\n')}</section>${back(frame)}`);
@@ -236,7 +242,7 @@ export function webhookDeliveryPage(
   <dt>${h(m.endpoint)}</dt><dd><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks/${d.endpoint_id}`, frame.lang))}"><code>${h(endpointUrl)}</code></a></dd>
   <dt>${h(m.eventId)}</dt><dd><code>${h(d.event_id)}</code></dd>
   <dt>${h(m.type)}</dt><dd>${h(d.event_type)}</dd>
-  <dt>${h(m.state)}</dt><dd>${h(d.status)}</dd>
+  <dt>${h(m.state)}</dt><dd>${statusBadge(d.status, frame.lang)}</dd>
   <dt>${h(m.nextAttempt)}</dt><dd>${h(d.next_attempt_at ?? m.none)}</dd>
   <dt>${h(m.created)}</dt><dd>${h(d.created_at)}</dd>
 </dl>

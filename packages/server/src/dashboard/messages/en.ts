@@ -280,6 +280,27 @@ export const en = {
   confirmRevokeFinal: 'A revoked key cannot be used again; integrations that use it stop working.',
   confirmRevokeButton: 'Revoke {hint}',
   languageName: 'English',
+  // The frame: the side navigation, the mode switch and its banners, copy buttons, status badges.
+  sections: 'Sections',
+  modeSwitch: 'Data mode',
+  testBanner: 'Payments here are simulated: no money moves and no card is charged.',
+  liveBanner: 'Real money: refunds and changes here reach your customers.',
+  copy: 'Copy',
+  copied: 'Copied',
+  emptyPaymentsHelp:
+    'Create one with POST /v1/payment_intents and a secret key of this mode (see API keys), or widen the search.',
+  emptyEndpointsHelp:
+    'Add the URL of your server below; Paygate then signs and sends it every event you choose.',
+  emptyDeliveriesHelp:
+    "A delivery is logged each time an event is sent to an endpoint; send a test event from an endpoint's page.",
+  emptyClientsHelp:
+    'Call the API with a Paygate client library (Node, Python, PHP, Java); it shows here within a minute.',
+  emptyDomainsHelp: 'Add the origin of each site that embeds the checkout, for example https://shop.example.',
+  emptyActivityHelp:
+    'Confirmed payments of this mode show here; take a test payment to see the overview fill in.',
+  emptyInvitationsHelp:
+    'Invite a colleague with the form above; the invitation waits here until it is accepted.',
+  emptyAuditHelp: 'Change or clear the filters.',
 } as const;
 
 export type Messages = { [K in keyof typeof en]: string };

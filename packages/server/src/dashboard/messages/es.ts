@@ -281,4 +281,25 @@ export const es: Messages = {
     'Una clave revocada no vuelve a funcionar; las integraciones que la usan dejan de funcionar.',
   confirmRevokeButton: 'Revocar {hint}',
   languageName: 'Español',
+  // The frame: the side navigation, the mode switch and its banners, copy buttons, status badges.
+  sections: 'Secciones',
+  modeSwitch: 'Modo de datos',
+  testBanner: 'Los pagos aquí son simulados: no se mueve dinero ni se cobra ninguna tarjeta.',
+  liveBanner: 'Dinero real: los reembolsos y cambios aquí llegan a sus clientes.',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  emptyPaymentsHelp:
+    'Cree uno con POST /v1/payment_intents y una clave secreta de este modo (vea Claves de API), o amplíe la búsqueda.',
+  emptyEndpointsHelp:
+    'Añada abajo la URL de su servidor; Paygate le firmará y enviará cada evento que elija.',
+  emptyDeliveriesHelp:
+    'Cada envío de un evento a un endpoint queda registrado aquí; envíe un evento de prueba desde la página de un endpoint.',
+  emptyClientsHelp:
+    'Llame a la API con una biblioteca cliente de Paygate (Node, Python, PHP, Java); aparecerá aquí en un minuto.',
+  emptyDomainsHelp: 'Añada el origen de cada sitio que incrusta el pago, por ejemplo https://shop.example.',
+  emptyActivityHelp:
+    'Los pagos confirmados de este modo aparecen aquí; haga un pago de prueba para ver el resumen.',
+  emptyInvitationsHelp:
+    'Invite a un colega con el formulario de arriba; la invitación espera aquí hasta que se acepte.',
+  emptyAuditHelp: 'Cambie o quite los filtros.',
 };

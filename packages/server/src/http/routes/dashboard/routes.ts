@@ -18,12 +18,24 @@ import { dashboardTotpRoutes } from './totp.ts';
 import { dashboardWebhookRoutes } from './webhooks.ts';
 
 /**
+ * The URL patterns of every page the back office serves (GET, not its API, not its assets), as
+ * registered: the accessibility and Lighthouse walks check that they reached each one, so a new
+ * page cannot be left out of them.
+ */
+const pageUrls = new Set<string>();
+export const dashboardPageUrls = (): string[] => [...pageUrls].sort();
+
+/**
  * The back office: its JSON API and its pages. Every signed-in request starts the same way
  * (scope.ts), once, before its handler; the handlers read the result with `scopeOf`.
  */
 export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.decorateRequest('dashboardScope', null);
   app.addHook('preHandler', startDashboardRequest(ctx));
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (methods.includes('GET') && !/^\/dashboard\/(api|assets)\//.test(route.url)) pageUrls.add(route.url);
+  });
   for (const routes of [
     dashboardSessionRoutes,
     dashboardTeamRoutes,

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { navigationEntries } from '../../src/dashboard/navigation.ts';
+import { dashboardPageUrls } from '../../src/http/routes/dashboard/routes.ts';
+import { type DashboardUser, dashboardRequest, firstOwner } from './dashboard.ts';
+import { paymentHelpers } from './payments.ts';
+import { freshKey, type MerchantKeys, type TestService } from './service.ts';
+
+/**
+ * The page walk of the quality gates (axe-core, Lighthouse): a merchant with data on every page,
+ * then every page of the back office, found from the one list the side navigation draws, the
+ * public pages, and the detail pages their links lead to. The walk then checks it reached every
+ * page route the service registered, so a page added later is walked without editing the tests
+ * (or the walk fails, naming it).
+ */
+export interface WalkedMerchant {
+  merchant: MerchantKeys;
+  owner: DashboardUser;
+}
+
+/** A merchant whose pages all have content: payments (approved, declined, refunded), a webhook endpoint with a delivery, a second key. */
+export async function merchantWithData(svc: TestService, email: string): Promise<WalkedMerchant> {
+  const merchant = await svc.createMerchant('Walk shop');
+  const owner = await firstOwner(svc, merchant.id, email);
+  const pay = paymentHelpers(svc, () => merchant);
+  const paid = await pay.create({ amount_minor: 4200, metadata: { order: 'ORD-1' } });
+  await pay.confirm(paid.id, { payment_method_token: 'tok_sim_approve' });
+  const declined = await pay.create({ amount_minor: 1999, currency: 'EUR' });
+  await pay.confirm(declined.id, { payment_method_token: 'tok_sim_decline' });
+  const refund = await svc.request({
+    method: 'POST',
+    url: '/v1/refunds',
+    key: merchant.secretTest,
+    headers: { 'idempotency-key': freshKey() },
+    body: { payment_intent_id: paid.id, amount_minor: 1000 },
+  });
+  assert.equal(refund.statusCode, 200, refund.body);
+  const endpoint = await dashboardRequest(svc, owner, 'POST', '/dashboard/api/v1/test/webhook-endpoints', {
+    url: 'http://127.0.0.1:9/walk-hooks',
+    enabled_events: ['*'],
+  });
+  assert.equal(endpoint.statusCode, 201, endpoint.body);
+  const sent = await dashboardRequest(
+    svc,
+    owner,
+    'POST',
+    `/dashboard/api/v1/test/webhook-endpoints/${endpoint.json().id}/send-test-event`,
+    {},
+  );
+  assert.ok(sent.statusCode < 300, sent.body);
+  return { merchant, owner };
+}
+
+/** A path as the route pattern it belongs to: modes and ids become parameters. */
+export function routePattern(path: string): string {
+  return path
+    .split('/')
+    .map((part, i) =>
+      i === 2 && (part === 'test' || part === 'live') ? ':' : /^[a-z]+_\w+$/.test(part) ? ':' : part,
+    )
+    .join('/');
+}
+
+/** A registered route URL in the same form (`/dashboard/:mode/payments/:id` → `/dashboard/:/payments/:`). */
+const routeUrlPattern = (url: string) => url.replace(/:\w+/g, ':');
+
+/** The pages to start from: the navigation of both modes and every registered page without parameters. */
+export function startingPages(): string[] {
+  const fromNavigation = (['test', 'live'] as const).flatMap((mode) =>
+    navigationEntries(mode).map((e) => `${e.path}?${new URLSearchParams(e.query).toString()}`),
+  );
+  const plain = dashboardPageUrls().filter((url) => !url.includes(':') && url !== '/dashboard');
+  return [...new Set([...fromNavigation, ...plain.map((url) => `${url}?`)])];
+}
+
+/**
+ * Walks the pages breadth-first from `startingPages()`: `visit` opens one page (path and query,
+ * without `lang`) and returns the same-origin dashboard links on it. A link whose route pattern
+ * was already reached is not followed again. Returns the pages visited.
+ */
+export async function walkPages(visit: (pathAndQuery: string) => Promise<string[]>): Promise<string[]> {
+  const queue = startingPages();
+  const reached = new Set(queue.map((p) => routePattern(p.split('?')[0] ?? '')));
+  const visited: string[] = [];
+  while (queue.length) {
+    const next = queue.shift() as string;
+    visited.push(next);
+    for (const link of await visit(next)) {
+      const url = new URL(link, 'http://walk.invalid');
+      if (!url.pathname.startsWith('/dashboard') || /^\/dashboard\/(api|assets)\//.test(url.pathname))
+        continue;
+      const pattern = routePattern(url.pathname);
+      if (reached.has(pattern)) continue;
+      reached.add(pattern);
+      url.searchParams.delete('lang');
+      queue.push(`${url.pathname}?${url.searchParams.toString()}`);
+    }
+  }
+  const missing = dashboardPageUrls().filter(
+    (url) => url !== '/dashboard' && !reached.has(routeUrlPattern(url)),
+  );
+  assert.deepEqual(
+    missing,
+    [],
+    'pages the walk never reached: link them from a walked page or the navigation',
+  );
+  return visited;
+}
+
+/** The page's URL in `lang`. */
+export function inLanguage(baseUrl: string, pathAndQuery: string, lang: 'en' | 'es'): string {
+  const [path, query] = pathAndQuery.split('?');
+  const params = new URLSearchParams(query ?? '');
+  params.set('lang', lang);
+  return `${baseUrl}${path}?${params.toString()}`;
+}
