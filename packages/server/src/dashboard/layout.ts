@@ -93,6 +93,18 @@ function attentionBanner(frame: PageFrame): string {
   return `<section class="banner" aria-label="${h(m.attention)}"><ul>${items}</ul><p>${h(m.bannerHelp)}</p></section>`;
 }
 
+/**
+ * Every table in a region that scrolls sideways on a narrow screen, so the page itself never
+ * does. The region is focusable (a keyboard user can scroll it) and named by the table's caption.
+ */
+function scrollableTables(main: string): string {
+  return main.replace(/<table>([\s\S]*?)<\/table>/g, (table, inner: string) => {
+    const caption = /<caption>([\s\S]*?)<\/caption>/.exec(inner)?.[1]?.replace(/<[^>]*>/g, '') ?? '';
+    const named = caption ? ` role="region" aria-label="${caption}"` : '';
+    return `<div class="table-wrap" tabindex="0"${named}>${table}</div>`;
+  });
+}
+
 /** The whole document around a page's main content. */
 export function page(frame: PageFrame, main: string): string {
   const m = t(frame.lang);
@@ -106,7 +118,7 @@ export function page(frame: PageFrame, main: string): string {
 <main id="main">
 ${attentionBanner(frame)}
 <h1>${h(frame.title)}</h1>
-${main}
+${scrollableTables(main)}
 </main>
 </div>`
     : `<main id="main">

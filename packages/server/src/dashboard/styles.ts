@@ -124,13 +124,15 @@ legend { font-weight: 600; padding: 0 var(--space-1); }
 dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: var(--space-2) var(--space-5); margin: 0 0 var(--space-5); }
 dt { font-weight: 600; color: var(--text-muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
-/* No table scrolls sideways (a scrolling region needs a keyboard stop); on a narrow screen the cells wrap instead. */
 @media (max-width: 48rem) { th, td { padding: var(--space-2); } thead th { white-space: normal; letter-spacing: 0; } td code, td .id { max-width: 10ch; } }
 @media (max-width: 30rem) { dl { grid-template-columns: minmax(0, 1fr); gap: 0; } dd { margin-bottom: var(--space-2); } }
+/* A table scrolls inside its own focusable region (see layout.ts), never the page. */
+.table-wrap { overflow-x: auto; margin: 0 0 var(--space-5); border-radius: var(--radius); }
+.table-wrap > table { margin: 0; }
 table { border-collapse: collapse; width: 100%; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); margin: 0 0 var(--space-5); font-size: var(--text-sm); }
 caption { caption-side: top; text-align: left; font-weight: 600; padding: var(--space-2) var(--space-3); }
 /* A table right under its heading keeps its caption for screen readers only: seen twice, it reads as a stutter. */
-h2 + table > caption { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; padding: 0; }
+h2 + table > caption, h2 + .table-wrap caption { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; padding: 0; }
 th, td { text-align: left; padding: var(--space-2) var(--space-3); border-bottom: 1px solid var(--border); vertical-align: top; overflow-wrap: anywhere; }
 thead th { background: var(--surface-2); color: var(--text-muted); font-weight: 600; font-size: var(--text-xs); text-transform: uppercase; letter-spacing: .04em; white-space: nowrap; }
 tbody tr:last-child > * { border-bottom: 0; }
