@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, seriousViolations } from './support/browser.ts';
-import { inLanguage, merchantWithData, walkPages } from './support/dashboard-walk.ts';
+import { inLanguage, linksOn, merchantWithData, walkPages } from './support/dashboard-walk.ts';
 import { databaseKinds } from './support/databases.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
@@ -53,9 +53,7 @@ for (const kind of databaseKinds()) {
               failures.push(`${pathAndQuery} ${lang} ${colorScheme}: ${violations.join(', ')}`);
           }
         }
-        return page
-          .locator('a[href^="/dashboard"]')
-          .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+        return linksOn(page);
       });
       assert.deepEqual(failures, []);
       assert.ok(visited.length >= 15, `walked ${visited.length} pages: ${visited.join(' ')}`);
@@ -79,9 +77,7 @@ for (const kind of databaseKinds()) {
             links.filter((a) => a.getBoundingClientRect().height > 48).map((a) => a.textContent),
           );
         assert.deepEqual(wrapped, [], `navigation entries on two lines on ${pathAndQuery}`);
-        return wide
-          .locator('a[href^="/dashboard"]')
-          .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+        return linksOn(wide);
       });
       assert.deepEqual(overflowing, []);
       await narrow.close();

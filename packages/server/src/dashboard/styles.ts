@@ -127,7 +127,7 @@ dd { margin: 0; overflow-wrap: anywhere; }
 @media (max-width: 48rem) { th, td { padding: var(--space-2); } thead th { white-space: normal; letter-spacing: 0; } td code, td .id { max-width: 10ch; } }
 @media (max-width: 30rem) { dl { grid-template-columns: minmax(0, 1fr); gap: 0; } dd { margin-bottom: var(--space-2); } }
 /* A table scrolls inside its own focusable region (see layout.ts), never the page. */
-.table-wrap { overflow-x: auto; margin: 0 0 var(--space-5); border-radius: var(--radius); }
+.table-wrap { position: relative; overflow-x: auto; margin: 0 0 var(--space-5); border-radius: var(--radius); }
 .table-wrap > table { margin: 0; }
 table { border-collapse: collapse; width: 100%; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); margin: 0 0 var(--space-5); font-size: var(--text-sm); }
 caption { caption-side: top; text-align: left; font-weight: 600; padding: var(--space-2) var(--space-3); }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { navigationEntries } from '../../src/dashboard/navigation.ts';
 import { dashboardPageUrls } from '../../src/http/routes/dashboard/routes.ts';
 import { type DashboardUser, dashboardRequest, firstOwner } from './dashboard.ts';
@@ -104,6 +105,31 @@ export async function walkPages(visit: (pathAndQuery: string) => Promise<string[
     'pages the walk never reached: link them from a walked page or the navigation',
   );
   return visited;
+}
+
+/**
+ * Where a page leads: its dashboard links, and what its GET forms open as they stand (one URL per
+ * named submit button when it has some, as the refund form's "refund the rest").
+ */
+export function linksOn(page: Page): Promise<string[]> {
+  return page.locator('body').evaluate((body) => {
+    const found = [...body.querySelectorAll('a[href^="/dashboard"]')].map(
+      (a) => a.getAttribute('href') ?? '',
+    );
+    for (const form of body.querySelectorAll('form[method="get" i][action^="/dashboard"]')) {
+      const fields: [string, string][] = [...form.querySelectorAll('input[name], select[name]')]
+        .filter((field) => field.getAttribute('type') !== 'submit')
+        .map((field) => [field.getAttribute('name') ?? '', String(Reflect.get(field, 'value') ?? '')]);
+      const action = form.getAttribute('action') ?? '';
+      const buttons = [...form.querySelectorAll('button[name]')];
+      const submits: [string, string][][] = buttons.length
+        ? buttons.map((b) => [[b.getAttribute('name') ?? '', b.getAttribute('value') ?? '']])
+        : [[]];
+      for (const extra of submits)
+        found.push(`${action}?${new URLSearchParams([...fields, ...extra]).toString()}`);
+    }
+    return found;
+  });
 }
 
 /** The page's URL in `lang`. */
