@@ -23,10 +23,11 @@ export async function merchantWithData(svc: TestService, email: string): Promise
   const merchant = await svc.createMerchant('Walk shop');
   const owner = await firstOwner(svc, merchant.id, email);
   const pay = paymentHelpers(svc, () => merchant);
-  const paid = await pay.create({ amount_minor: 4200, metadata: { order: 'ORD-1' } });
-  await pay.confirm(paid.id, { payment_method_token: 'tok_sim_approve' });
+  // The refundable payment is the newest, so the list's first link leads to a page with the refund form.
   const declined = await pay.create({ amount_minor: 1999, currency: 'EUR' });
   await pay.confirm(declined.id, { payment_method_token: 'tok_sim_decline' });
+  const paid = await pay.create({ amount_minor: 4200, metadata: { order: 'ORD-1' } });
+  await pay.confirm(paid.id, { payment_method_token: 'tok_sim_approve' });
   const refund = await svc.request({
     method: 'POST',
     url: '/v1/refunds',
