@@ -24,13 +24,28 @@ export const OverviewDay = Type.Object({
   refund_count: Type.Integer({ minimum: 0 }),
 });
 
-/** The overview page: today, this month, and the last 30 days day by day (all UTC). */
+/** The overview page: today, this month, the last 30 days (day by day) against the 30 before, and why payments failed (all UTC). */
 export const DashboardOverview = Type.Object({
   object: Type.Literal('dashboard_overview'),
   livemode: Livemode,
   as_of: Timestamp,
   today: Type.Array(OverviewTotals),
   month: Type.Array(OverviewTotals),
+  last_30_days: Type.Array(OverviewTotals, { description: 'The last 30 UTC days, today included' }),
+  previous_30_days: Type.Array(OverviewTotals, {
+    description: 'The 30 UTC days before last_30_days, to measure the change against',
+  }),
+  decline_reasons: Type.Array(
+    Type.Object({
+      currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+      reason: Type.String({ description: "last_payment_error's decline_code, else its code" }),
+      count: Type.Integer({ minimum: 1 }),
+    }),
+    {
+      description:
+        'Failed payments of the last 30 UTC days by reason, at most 5 per currency, most frequent first',
+    },
+  ),
   days: Type.Array(OverviewDay, {
     description: 'The last 30 UTC days, oldest first; days without payments are absent',
   }),

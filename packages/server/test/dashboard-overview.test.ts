@@ -11,6 +11,7 @@ for (const kind of databaseKinds()) {
     let svc: TestService;
     let merchant: MerchantKeys;
     let owner: DashboardUser;
+    let declineReason: string;
 
     before(async () => {
       svc = await startTestService(kind, {
@@ -25,7 +26,13 @@ for (const kind of databaseKinds()) {
         return intent;
       };
       const approved = await pays(4000, 'USD', 'tok_sim_approve');
-      await pays(2500, 'USD', 'tok_sim_decline');
+      const declined = await pays(2500, 'USD', 'tok_sim_decline');
+      const failed = await svc.request({
+        method: 'GET',
+        url: `/v1/payment-intents/${declined.id}`,
+        key: merchant.secretTest,
+      });
+      declineReason = failed.json().last_payment_error.decline_code ?? failed.json().last_payment_error.code;
       await pays(15000, 'CLP', 'tok_sim_approve');
       const refund = await svc.request({
         method: 'POST',
@@ -64,6 +71,10 @@ for (const kind of databaseKinds()) {
         },
       ]);
       assert.deepEqual(overview.month, overview.today);
+      assert.deepEqual(overview.last_30_days, overview.today);
+      assert.deepEqual(overview.previous_30_days, []);
+      assert.ok(declineReason);
+      assert.deepEqual(overview.decline_reasons, [{ currency: 'USD', reason: declineReason, count: 1 }]);
       assert.deepEqual(
         overview.days.map((d: { date: string; currency: string; volume_minor: number }) => [
           d.date,
@@ -88,11 +99,20 @@ for (const kind of databaseKinds()) {
       assert.equal(page.statusCode, 200);
       assert.match(page.headers['content-security-policy'] as string, /script-src 'self'/);
       assert.match(page.body, /<svg role="img" aria-labelledby="chart-USD-title chart-USD-desc"/);
-      assert.match(page.body, /<th scope="row">2026-03-10<\/th><td>40\.00 USD<\/td>/);
-      assert.match(page.body, /15000 CLP/);
+      assert.match(page.body, /<th scope="row">2026-03-10<\/th><td class="num">\$40\.00<\/td>/);
+      assert.match(page.body, /CLP\s15,000/);
+      // Axes: the amount at the highest day and day labels; each bar's day and amount on hover.
+      assert.match(page.body, /<text x="90" y="\d+" text-anchor="end">\$40\.00<\/text>/);
+      assert.match(page.body, /<title>Mar 10: \$40\.00<\/title><\/rect>/);
+      assert.match(page.body, />Feb 9<\/text>/);
+      // One panel per currency with payments, chosen by tabs; the top decline reason is named.
+      assert.match(page.body, /<a href="#currency-CLP">CLP<\/a>.*<a href="#currency-USD">USD<\/a>/s);
+      assert.doesNotMatch(page.body, /currency-EUR/);
+      assert.match(page.body, new RegExp(`<td><code>${declineReason}</code></td><td class="num">1</td>`));
       assert.doesNotMatch(page.body, /https?:\/\/(?!localhost)[^"]*\.(js|css)/, 'no CDN');
       const spanish = await dashboardRequest(svc, owner, 'GET', '/dashboard/test/overview?lang=es');
       assert.match(spanish.body, /Tasa de éxito/);
+      assert.match(spanish.body, /Principales motivos de rechazo \(USD\)/);
     });
 
     it('moves today and the month with the clock', async () => {
@@ -106,6 +126,42 @@ for (const kind of databaseKinds()) {
       owner = await signIn(svc, 'owner@overview.example');
       const april = (await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/test/overview')).json();
       assert.deepEqual([april.month, april.days], [[], []], 'March is outside April and its 30 days');
+      assert.deepEqual(april.last_30_days, []);
+      assert.equal(
+        april.previous_30_days.find((x: { currency: string }) => x.currency === 'USD').volume_minor,
+        4000,
+        'March 10 is in the 30 days before the last 30',
+      );
+      assert.deepEqual(april.decline_reasons, []);
+    });
+
+    it('keeps the roll-up equal to the transactions it sums, through refunds and status changes', async () => {
+      const scan = await svc.ctx.db.query<{ k: string; count: number; amount: number }>(
+        `SELECT merchant_id || livemode || (created_at AT TIME ZONE 'UTC')::date || currency || type || status AS k,
+                count(*)::int8 AS count, sum(amount_minor)::int8 AS amount
+           FROM transactions WHERE status <> 'PENDING' GROUP BY 1 ORDER BY 1`,
+      );
+      const rollup = await svc.ctx.db.query<{ k: string; count: number; amount: number }>(
+        `SELECT merchant_id || livemode || day || currency || type || status AS k,
+                sum(count)::int8 AS count, sum(amount_minor)::int8 AS amount
+           FROM overview_daily GROUP BY 1 HAVING sum(count) <> 0 ORDER BY 1`,
+      );
+      const rows = (r: typeof scan) => r.rows.map((x) => [x.k, Number(x.count), Number(x.amount)]);
+      assert.ok(scan.rows.length >= 4);
+      assert.deepEqual(rows(rollup), rows(scan));
+      // A status change moves the counts between rows; a pending row counts nowhere.
+      await svc.ctx.db.query(`UPDATE transactions SET status = 'PENDING' WHERE type = 'REFUND'`);
+      const pending = await svc.ctx.db.query<{ n: number }>(
+        `SELECT coalesce(sum(count), 0)::int8 AS n FROM overview_daily WHERE type = 'REFUND'`,
+      );
+      assert.equal(Number(pending.rows[0]?.n), 0);
+      await svc.ctx.db.query(`UPDATE transactions SET status = 'APPROVED' WHERE type = 'REFUND'`);
+      const back = await svc.ctx.db.query<{ k: string; count: number; amount: number }>(
+        `SELECT merchant_id || livemode || day || currency || type || status AS k,
+                sum(count)::int8 AS count, sum(amount_minor)::int8 AS amount
+           FROM overview_daily GROUP BY 1 HAVING sum(count) <> 0 ORDER BY 1`,
+      );
+      assert.deepEqual(rows(back), rows(scan));
     });
   });
 }

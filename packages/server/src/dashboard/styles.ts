@@ -161,6 +161,18 @@ ol.timeline li::before { content: ""; position: absolute; left: -7px; top: .45em
 figure { margin: 0 0 var(--space-4); }
 figcaption { font-size: var(--text-sm); color: var(--text-muted); }
 .qr svg, img.qr, .qr img { background: #fff; padding: var(--space-2); }
+/* The overview: figures, currency tabs (links to the panels; the targeted panel shows, else the first), chart. */
+dl.kpis { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: var(--space-3); }
+.kpi { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-3) var(--space-4); }
+.kpi dt { font-size: var(--text-sm); }
+.kpi .value { display: block; font-size: var(--text-xl); font-weight: 700; color: var(--text); font-variant-numeric: tabular-nums; }
+.delta { font-size: var(--text-xs); color: var(--text-muted); }
+.delta.up { color: var(--ok-text); } .delta.down { color: var(--bad-text); }
+.tabs ul { list-style: none; display: flex; gap: var(--space-1); margin: 0 0 var(--space-3); padding: 0; border-bottom: 1px solid var(--border); overflow-x: auto; }
+.tabs a { display: block; padding: var(--space-2) var(--space-4); text-decoration: none; font-weight: 600; border-bottom: 3px solid transparent; }
+.tabs a:hover { border-bottom-color: var(--border-strong); }
+.panels:has(.panel:target) > .panel:not(:target), .panels:not(:has(.panel:target)) > .panel:not(:first-child) { display: none; }
+.panel { scroll-margin-top: var(--space-4); }
 svg.chart { display: block; width: 100%; height: auto; color: var(--text); }
 svg.chart .bar { fill: var(--chart-bar); }
 svg.chart .bar:hover, svg.chart .bar:focus { fill: var(--link); opacity: .8; }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dayTotals, overviewWindow, periodTotals, type SettledGroup } from './overview.ts';
+import { dayTotals, overviewWindow, periodTotals, type SettledGroup, topDeclineReasons } from './overview.ts';
 
 const group = (
   day: string,
@@ -17,8 +17,26 @@ describe('overview totals', () => {
     assert.equal(window.today, '2026-03-06', 'it is already the 6th in UTC');
     assert.equal(window.month, '2026-03');
     assert.equal(window.chartStart, '2026-02-05');
-    assert.equal(window.from.toISOString(), '2026-02-05T00:00:00.000Z');
+    assert.equal(window.previousStart, '2026-01-06', 'the 30 days before the chart, for the change');
+    assert.equal(window.from.toISOString(), '2026-01-06T00:00:00.000Z');
     assert.equal(window.to.toISOString(), '2026-03-07T00:00:00.000Z');
+  });
+
+  it('keeps the most frequent decline reasons per currency, at most the limit each', () => {
+    const top = topDeclineReasons(
+      [
+        { currency: 'USD', reason: 'do_not_honor', count: 2 },
+        { currency: 'EUR', reason: 'expired_card', count: 1 },
+        { currency: 'USD', reason: 'insufficient_funds', count: 7 },
+        { currency: 'USD', reason: 'fraudulent', count: 2 },
+      ],
+      2,
+    );
+    assert.deepEqual(top, [
+      { currency: 'EUR', reason: 'expired_card', count: 1 },
+      { currency: 'USD', reason: 'insufficient_funds', count: 7 },
+      { currency: 'USD', reason: 'do_not_honor', count: 2 },
+    ]);
   });
 
   it('sums volume, success rate and refunds per currency, never mixing currencies', () => {

@@ -8,6 +8,13 @@ export interface SettledGroup {
   amountMinor: number;
 }
 
+/** Failed payments of one currency and one reason (decline code, else error code) over a period. */
+export interface DeclineGroup {
+  currency: string;
+  reason: string;
+  count: number;
+}
+
 export interface PeriodTotals {
   currency: string;
   volumeMinor: number;
@@ -32,18 +39,37 @@ export interface DayTotals {
 export const OVERVIEW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** The UTC instants the overview covers at `now`: today, this month, and the chart's 30 days. */
+/**
+ * The UTC days the overview covers at `now`: today, this month, the chart's 30 days (today
+ * included) and the 30 days before them, which the change is measured against.
+ */
 export function overviewWindow(now: Date) {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const chartStart = new Date(today.getTime() - (OVERVIEW_DAYS - 1) * DAY_MS);
+  const previousStart = new Date(chartStart.getTime() - OVERVIEW_DAYS * DAY_MS);
   return {
     today: today.toISOString().slice(0, 10),
     month: month.toISOString().slice(0, 7),
     chartStart: chartStart.toISOString().slice(0, 10),
-    from: new Date(Math.min(month.getTime(), chartStart.getTime())),
+    previousStart: previousStart.toISOString().slice(0, 10),
+    chartFrom: chartStart,
+    from: new Date(Math.min(month.getTime(), previousStart.getTime())),
     to: new Date(today.getTime() + DAY_MS),
   };
+}
+
+/** The most frequent decline reasons per currency, at most `limit` each, most frequent first. */
+export function topDeclineReasons(groups: readonly DeclineGroup[], limit = 5): DeclineGroup[] {
+  const sorted = [...groups].sort(
+    (a, b) => a.currency.localeCompare(b.currency) || b.count - a.count || a.reason.localeCompare(b.reason),
+  );
+  const taken = new Map<string, number>();
+  return sorted.filter((group) => {
+    const n = taken.get(group.currency) ?? 0;
+    taken.set(group.currency, n + 1);
+    return n < limit;
+  });
 }
 
 interface Counters {

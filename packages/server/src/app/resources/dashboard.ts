@@ -1,4 +1,4 @@
-import type { DayTotals, PeriodTotals } from '../../domain/overview.ts';
+import type { DayTotals, DeclineGroup, PeriodTotals } from '../../domain/overview.ts';
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { DisputeRecord } from '../../storage/repositories/disputes.ts';
 import type {
@@ -31,7 +31,10 @@ export function overviewResource(overview: {
   asOf: Date;
   today: PeriodTotals[];
   month: PeriodTotals[];
+  last30Days: PeriodTotals[];
+  previous30Days: PeriodTotals[];
   days: DayTotals[];
+  declineReasons: DeclineGroup[];
 }) {
   return {
     object: 'dashboard_overview' as const,
@@ -39,6 +42,8 @@ export function overviewResource(overview: {
     as_of: overview.asOf.toISOString(),
     today: overview.today.map(totalsResource),
     month: overview.month.map(totalsResource),
+    last_30_days: overview.last30Days.map(totalsResource),
+    previous_30_days: overview.previous30Days.map(totalsResource),
     days: overview.days.map((day) => ({
       date: day.date,
       currency: day.currency,
@@ -47,6 +52,11 @@ export function overviewResource(overview: {
       failed_count: day.failedCount,
       refunded_minor: day.refundedMinor,
       refund_count: day.refundCount,
+    })),
+    decline_reasons: overview.declineReasons.map((d) => ({
+      currency: d.currency,
+      reason: d.reason,
+      count: d.count,
     })),
   };
 }

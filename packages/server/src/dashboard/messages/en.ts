@@ -301,6 +301,13 @@ export const en = {
   emptyInvitationsHelp:
     'Invite a colleague with the form above; the invitation waits here until it is accepted.',
   emptyAuditHelp: 'Change or clear the filters.',
+  noPreviousPeriod: 'nothing in the 30 days before',
+  vsPrevious30Days: 'against the 30 days before',
+  previousRate: '{rate}% in the 30 days before',
+  topDeclineReasons: 'Top decline reasons ({currency})',
+  declineReason: 'Reason',
+  noDeclines: 'No declined payments in these 30 days.',
+  currencyLast30Days: '{currency}, last 30 days',
 } as const;
 
 export type Messages = { [K in keyof typeof en]: string };

@@ -302,4 +302,11 @@ export const es: Messages = {
   emptyInvitationsHelp:
     'Invite a un colega con el formulario de arriba; la invitación espera aquí hasta que se acepte.',
   emptyAuditHelp: 'Cambie o quite los filtros.',
+  noPreviousPeriod: 'nada en los 30 días anteriores',
+  vsPrevious30Days: 'frente a los 30 días anteriores',
+  previousRate: '{rate}% en los 30 días anteriores',
+  topDeclineReasons: 'Principales motivos de rechazo ({currency})',
+  declineReason: 'Motivo',
+  noDeclines: 'Ningún pago rechazado en estos 30 días.',
+  currencyLast30Days: '{currency}, últimos 30 días',
 };
