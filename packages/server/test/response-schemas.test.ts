@@ -40,6 +40,10 @@ const NOT_JSON: Record<string, string> = {
     "the payer's return from a gateway: a 303 to the intent's return_url, or a small HTML page",
   'POST /gateway-returns/:returnId':
     "the payer's return from a gateway that posts a form (Adyen's redirectMethod POST): the same answers",
+  'POST /dashboard/:mode/payments/:id/refund':
+    "the refund confirmation page's plain form post (works without JavaScript): a 303 back to the payment's page",
+  'POST /dashboard/:mode/api-keys/:id/revoke':
+    "the key revocation confirmation page's plain form post (works without JavaScript): a 303 back to the keys page",
   'GET /operator/sign-in': "the operator's console's sign-in page (HTML)",
   'GET /operator/deprecations': "the operator's console's deprecation notices (HTML)",
   'GET /operator/deprecations/:id':
