@@ -25,6 +25,9 @@ export interface Difference {
   gatewayReference: string | null;
   paygateStatus: string | null;
   gatewayStatus: string | null;
+  /** The amount in minor units: Paygate's when it has the record, else the gateway's. */
+  amountMinor: number;
+  currency: string;
   /**
    * Whether reading the gateway's state and applying it settles the difference: true when
    * Paygate still waits for an outcome the gateway has (or has lost track of the request).
@@ -99,6 +102,8 @@ function sideBySide(
     gatewayReference: book?.gatewayReference ?? known.gatewayReference,
     paygateStatus: known.status,
     gatewayStatus: book?.status ?? null,
+    amountMinor: known.amountMinor,
+    currency: known.currency,
   };
   if (!book || (book.amountMinor === known.amountMinor && book.currency === known.currency)) {
     return { base, amountDiffers: null };
@@ -201,6 +206,8 @@ function unknownToPaygate(object: 'charge' | 'refund', book: BookCharge | BookRe
     gatewayReference: book.gatewayReference,
     paygateStatus: null,
     gatewayStatus: book.status,
+    amountMinor: book.amountMinor,
+    currency: book.currency,
     repairable: false,
     detail: `the gateway has a ${book.status} ${object} of ${book.amountMinor} ${book.currency} that Paygate never recorded`,
   };

@@ -308,6 +308,23 @@ export const en = {
   declineReason: 'Reason',
   noDeclines: 'No declined payments in these 30 days.',
   currencyLast30Days: '{currency}, last 30 days',
+  // The reconciliation page: differences between Paygate's books and the gateway accounts' books.
+  reconciliation: 'Reconciliation',
+  reconciliationHelp:
+    'Paygate compares its payments and refunds of the last {days} days with the books of your gateway accounts. A difference Paygate can settle by reading the gateway is settled by the scheduled reconciliation; the others are for you and your operator to settle with the gateway.',
+  reconciliationDifferences: 'Differences with the gateway',
+  reconciliationAgree: 'Paygate and your gateway agree for the last {days} days.',
+  reconciliationAgreeHelp: 'Every payment and refund in this mode is the same in both books.',
+  reconciliationRecord: 'Payment or refund',
+  reconciliationPaygateView: "Paygate's view",
+  reconciliationGatewayView: "The gateway's view",
+  reconciliationNoRecord: 'no record',
+  reconciliationCharge: 'Payment',
+  reconciliationRefund: 'Refund',
+  reconciliationUnknownToPaygate: 'Unknown to Paygate',
+  reconciliationMissingAtGateway: 'Missing at the gateway',
+  reconciliationStatusDiffers: 'Status differs',
+  reconciliationAmountDiffers: 'Amount differs',
 } as const;
 
 export type Messages = { [K in keyof typeof en]: string };

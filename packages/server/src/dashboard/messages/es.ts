@@ -309,4 +309,21 @@ export const es: Messages = {
   declineReason: 'Motivo',
   noDeclines: 'Ningún pago rechazado en estos 30 días.',
   currencyLast30Days: '{currency}, últimos 30 días',
+  // The reconciliation page: differences between Paygate's books and the gateway accounts' books.
+  reconciliation: 'Conciliación',
+  reconciliationHelp:
+    'Paygate compara sus pagos y reembolsos de los últimos {days} días con los libros de tus cuentas de pasarela. Una diferencia que Paygate puede resolver leyendo la pasarela la resuelve la conciliación programada; las demás os toca resolverlas a ti y a tu operador con la pasarela.',
+  reconciliationDifferences: 'Diferencias con la pasarela',
+  reconciliationAgree: 'Paygate y tu pasarela coinciden en los últimos {days} días.',
+  reconciliationAgreeHelp: 'Cada pago y reembolso de este modo es igual en ambos libros.',
+  reconciliationRecord: 'Pago o reembolso',
+  reconciliationPaygateView: 'Según Paygate',
+  reconciliationGatewayView: 'Según la pasarela',
+  reconciliationNoRecord: 'sin registro',
+  reconciliationCharge: 'Pago',
+  reconciliationRefund: 'Reembolso',
+  reconciliationUnknownToPaygate: 'Desconocido para Paygate',
+  reconciliationMissingAtGateway: 'Falta en la pasarela',
+  reconciliationStatusDiffers: 'El estado difiere',
+  reconciliationAmountDiffers: 'El importe difiere',
 };

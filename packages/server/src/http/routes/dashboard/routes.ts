@@ -9,6 +9,7 @@ import { dashboardOverviewRoutes } from './overview.ts';
 import { dashboardPageRoutes } from './pages.ts';
 import { dashboardPaymentSearchRoutes } from './payment-search.ts';
 import { dashboardPaymentRoutes } from './payments.ts';
+import { dashboardReconciliationRoutes } from './reconciliation.ts';
 import { dashboardRefundConfirmationRoutes } from './refund-confirmation.ts';
 import { startDashboardRequest } from './scope.ts';
 import { dashboardSessionRoutes } from './session.ts';
@@ -48,6 +49,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardEmbedDomainRoutes,
     dashboardTotpRoutes,
     dashboardClientRoutes,
+    dashboardReconciliationRoutes,
     dashboardTeamChangeRoutes,
     dashboardAuditPageRoutes,
     dashboardRefundConfirmationRoutes,

@@ -1,0 +1,31 @@
+import type { ReconciliationReport } from '../app/gateways/reconcile-with-gateway.ts';
+import type { DifferenceKind } from '../app/gateways/reconciliation-differences.ts';
+import { formatMoney } from './format.ts';
+import { fill, type Messages, t } from './i18n.ts';
+import { emptyState, h, type PageFrame, page } from './layout.ts';
+
+const kindLabels: Record<DifferenceKind, keyof Messages> = {
+  unknown_to_paygate: 'reconciliationUnknownToPaygate',
+  missing_at_gateway: 'reconciliationMissingAtGateway',
+  status_differs: 'reconciliationStatusDiffers',
+  amount_differs: 'reconciliationAmountDiffers',
+};
+
+/**
+ * The merchant's differences with its gateways' books in one mode, read-only: what the operator
+ * API's reconciliation shows, for this merchant only. Each row names the record on both sides.
+ */
+export function reconciliationPage(frame: PageFrame, report: ReconciliationReport, days: number): string {
+  const m = t(frame.lang);
+  const view = (status: string | null) => h(status ?? m.reconciliationNoRecord);
+  const rows = report.differences
+    .map((d) => {
+      const record = d.paygateId ?? d.gatewayReference ?? d.idempotencyKey;
+      return `<tr><td>${h(m[kindLabels[d.kind]])}</td><td>${h(d.object === 'charge' ? m.reconciliationCharge : m.reconciliationRefund)} <code>${h(record)}</code></td><td>${view(d.paygateStatus)}</td><td>${view(d.gatewayStatus)}</td><td>${h(formatMoney(d.amountMinor, d.currency, frame.lang))}</td><td>${h(d.gatewayId)}</td></tr>`;
+    })
+    .join('');
+  const table = report.differences.length
+    ? `<table><caption>${h(m.reconciliationDifferences)}</caption><thead><tr><th scope="col">${h(m.kind)}</th><th scope="col">${h(m.reconciliationRecord)}</th><th scope="col">${h(m.reconciliationPaygateView)}</th><th scope="col">${h(m.reconciliationGatewayView)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.gateway)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : emptyState(fill(m.reconciliationAgree, { days: String(days) }), m.reconciliationAgreeHelp);
+  return page(frame, `<p>${h(fill(m.reconciliationHelp, { days: String(days) }))}</p>${table}`);
+}
