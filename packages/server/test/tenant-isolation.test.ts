@@ -17,10 +17,12 @@ function parameterisedRoutes(app: FastifyInstance): string[] {
  * Parameterised routes that are not a merchant's: the operator API (authenticated by the admin
  * token, across merchants by design), gateway notifications (authenticated by the gateway's
  * signature; the id is a gateway id or a gateway account id) and gateway returns. Dashboard routes take their tenant from a session, not a
- * key: dashboard-isolation.test.ts walks every one of them.
+ * key: dashboard-isolation.test.ts walks every one of them. The operator's console (`/operator/`)
+ * is the operator's, across merchants by design, behind an operator session.
  */
 const notTenantScoped = (route: string) =>
   / \/admin\//.test(route) ||
+  / \/operator\//.test(route) ||
   / \/dashboard\//.test(route) ||
   route === 'POST /gateway-notifications/:gatewayId' ||
   // The payer's return from a gateway, by GET or by a posted form: authenticated by the MAC in
