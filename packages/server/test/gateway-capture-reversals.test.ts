@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADYEN_TEST_TOKENS } from '@paygate/gateway-fakes';
 import type { AppLogger } from '../src/app/context.ts';
+import { receiveGatewayNotification } from '../src/app/gateways/notifications.ts';
 import { knownCharges } from '../src/storage/repositories/reconciliation.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type ServiceOnFakeGateways, startServiceOnFakeGateways } from './support/fake-gateways.ts';
 import { freshKey, type MerchantKeys, type TestService } from './support/service.ts';
+import { adyenRequest } from './support/signed-notifications.ts';
 
 for (const kind of databaseKinds()) {
   describe(`a capture reversed after success (${kind})`, () => {
@@ -122,6 +124,89 @@ for (const kind of databaseKinds()) {
       assert.equal(warning.fields.reversedMinor, 7_300);
       assert.match(warning.message, /stays SUCCEEDED/);
       assert.doesNotMatch(warning.message, /notificationItems|hmacSignature/, 'never the body');
+    });
+
+    // Issue 31, item 4: a reversal names its charge by Adyen's originalReference (the pspReference
+    // Paygate stored for the attempt); our merchantReference only cross-checks it.
+    async function attemptOf(intentId: string) {
+      const { rows } = await svc.ctx.db.query<{ idempotency_key: string; gateway_reference: string }>(
+        'SELECT idempotency_key, gateway_reference FROM charge_attempts WHERE payment_intent_id = $1',
+        [intentId],
+      );
+      assert.ok(rows[0]?.gateway_reference, 'the gateway reference is stored from the answer');
+      return { key: rows[0].idempotency_key, reference: rows[0].gateway_reference };
+    }
+    const reversalsOf = async (intentId: string) =>
+      (
+        await svc.ctx.db.query<{ reversal_reference: string }>(
+          'SELECT reversal_reference FROM capture_reversals WHERE payment_intent_id = $1',
+          [intentId],
+        )
+      ).rows.map((r) => r.reversal_reference);
+    const reversedEvents = async (intentId: string) =>
+      (
+        await svc.ctx.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND type = 'payment_intent.capture_reversed'",
+          [intentId],
+        )
+      ).rows[0]?.n;
+    const captureFailed = (originalReference: string, merchantReference: string | undefined) =>
+      Buffer.from(
+        adyenRequest([
+          {
+            eventCode: 'CAPTURE_FAILED',
+            success: 'true',
+            pspReference: `CRV${freshKey('r')
+              .replace(/[^A-Za-z0-9]/g, '')
+              .slice(-12)}`,
+            originalReference,
+            ...(merchantReference === undefined ? {} : { merchantReference }),
+            amount: { value: 6_100, currency: 'EUR' },
+            reason: 'Capture Failed',
+          },
+        ]),
+      );
+    const json = { 'content-type': 'application/json' };
+
+    it('adyen: a CAPTURE_FAILED without merchantReference applies to the charge its originalReference names', async () => {
+      const intentId = await paidIntent(6_100);
+      const { reference } = await attemptOf(intentId);
+      const original: AppLogger = svc.ctx.log;
+      svc.ctx.log = { warn: () => {} };
+      try {
+        const received = await receiveGatewayNotification(
+          svc.ctx,
+          'adyen',
+          captureFailed(reference, undefined),
+          json,
+        );
+        assert.equal(received.warning, null);
+      } finally {
+        svc.ctx.log = original;
+      }
+      assert.equal((await reversalsOf(intentId)).length, 1, 'recorded for the operator');
+      assert.equal(await reversedEvents(intentId), 1);
+    });
+
+    it('adyen: a CAPTURE_FAILED whose merchantReference names another charge is refused, logged, and records neither', async () => {
+      const other = await paidIntent(6_100);
+      const otherKey = (await attemptOf(other)).key;
+      for (const merchantReference of [otherKey, 'not-a-reference-of-ours']) {
+        const intentId = await paidIntent(6_100);
+        const { reference } = await attemptOf(intentId);
+        const body = captureFailed(reference, merchantReference);
+        const received = await receiveGatewayNotification(svc.ctx, 'adyen', body, json);
+        assert.match(received.warning ?? '', /contradict/);
+        assert.match(received.warning ?? '', new RegExp(reference));
+        assert.match(received.warning ?? '', new RegExp(merchantReference));
+        assert.deepEqual(await reversalsOf(intentId), []);
+        assert.equal(await reversedEvents(intentId), 0);
+        // Recorded as received: Adyen's redelivery of it changes nothing either.
+        assert.equal((await receiveGatewayNotification(svc.ctx, 'adyen', body, json)).duplicate, true);
+        assert.deepEqual(await reversalsOf(intentId), []);
+      }
+      assert.deepEqual(await reversalsOf(other), []);
+      assert.equal(await reversedEvents(other), 0);
     });
   });
 }

@@ -286,7 +286,11 @@ export type GatewayNotification =
        * AUTHORISATION, or a CANCEL_OR_REFUND / TECHNICAL_CANCEL Paygate never asked for).
        */
       subject: 'capture_reversal';
-      idempotencyKey: string;
+      /**
+       * The key Paygate sent with the reversed charge, when the gateway carries it back (Adyen's
+       * merchantReference): a cross-check only; `outcome.chargeReference` names the charge.
+       */
+      idempotencyKey: string | null;
       outcome: CaptureReversal;
     }
   | {

@@ -21,9 +21,11 @@ export const applyCaptureReversal: NotificationHandler<'capture_reversal'> = asy
   gatewayId,
   notification,
 ) => {
+  // The dispatcher found the charge by the gateway's reference (notifications.ts) and passes its key.
   const { idempotencyKey, outcome } = notification;
-  const found = await findAttemptByKey(tx, gatewayId, idempotencyKey);
-  if (!found) return `gateway ${gatewayId} reported a reversed capture of unknown charge ${idempotencyKey}`;
+  const found = idempotencyKey ? await findAttemptByKey(tx, gatewayId, idempotencyKey) : null;
+  if (!found)
+    return `gateway ${gatewayId} reported a reversed capture of unknown charge ${outcome.chargeReference ?? idempotencyKey ?? '(no reference)'}`;
   const intent = await findPaymentIntentById(tx, found.paymentIntentId, { forUpdate: true });
   if (!intent) return `charge ${idempotencyKey} lost its intent`;
   const now = ctx.clock.now();

@@ -111,29 +111,37 @@ async function madeThrough(
 }
 
 /**
- * The charge a payment notification is about: the attempt the gateway's own reference names
- * (Stripe's PaymentIntent id, Adyen's pspReference), which Paygate stored from the gateway's
- * answer. Our key in the notification (Adyen's merchantReference, Stripe's metadata) only
- * cross-checks it: one that names another charge is a contradiction, refused and logged, never
- * applied (docs/decisions/payments.md, "Which charge a notification is about"). A reference Paygate has not stored yet (the
- * answer never reached it) leaves our key to find the charge; with neither, the charge is unknown.
+ * The charge a payment notification (or a reversed capture) is about: the attempt the gateway's
+ * own reference names (Stripe's PaymentIntent id, Adyen's pspReference; for a reversal Adyen's
+ * originalReference), which Paygate stored from the gateway's answer. Our key in the notification
+ * (Adyen's merchantReference, Stripe's metadata) only cross-checks it: one that names another
+ * charge is a contradiction, refused and logged, never applied (docs/decisions/payments.md, "Which
+ * charge a notification is about"). A reference Paygate has not stored yet (the answer never
+ * reached it) leaves our key to find the charge; with neither, the charge is unknown.
  */
-async function paymentOf(
+async function chargeNamedBy(
   tx: Queryable,
   gatewayId: string,
-  notification: NotificationOf<'charge'>,
+  notification: NotificationOf<'charge'> | NotificationOf<'capture_reversal'>,
 ): Promise<{ key: string; contradiction: string | null }> {
   const { outcome, idempotencyKey } = notification;
-  const reference = 'gatewayReference' in outcome ? outcome.gatewayReference : null;
+  const reference =
+    'chargeReference' in outcome
+      ? outcome.chargeReference
+      : 'gatewayReference' in outcome
+        ? outcome.gatewayReference
+        : null;
   const named = reference ? await findAttemptByGatewayReference(tx, gatewayId, reference) : null;
   if (!named)
     return {
       key: idempotencyKey ?? `charge:${reference ?? notification.notificationId}`,
       contradiction: null,
     };
+  const what =
+    notification.subject === 'charge' ? 'notified about its charge' : 'reversed the capture of its charge';
   const contradiction =
     idempotencyKey && idempotencyKey !== named.idempotencyKey
-      ? `gateway ${gatewayId} notified about its charge ${reference} (our ${named.idempotencyKey}) ` +
+      ? `gateway ${gatewayId} ${what} ${reference} (our ${named.idempotencyKey}) ` +
         `with our reference ${idempotencyKey}: the references contradict each other, not applied`
       : null;
   return { key: named.idempotencyKey, contradiction };
@@ -149,7 +157,8 @@ async function chargeKeyOf(
   gatewayId: string,
   notification: GatewayNotification,
 ): Promise<{ key: string; contradiction: string | null }> {
-  if (notification.subject === 'charge') return paymentOf(tx, gatewayId, notification);
+  if (notification.subject === 'charge' || notification.subject === 'capture_reversal')
+    return chargeNamedBy(tx, gatewayId, notification);
   if (notification.subject !== 'dispute') return { key: notification.idempotencyKey, contradiction: null };
   const charge = await findDisputedCharge(tx, gatewayId, {
     idempotencyKey: notification.idempotencyKey,
@@ -162,9 +171,11 @@ async function chargeKeyOf(
   return { key, contradiction: null };
 }
 
-/** A payment notification carries the key of the charge its gateway reference names. */
+/** A payment or reversal notification carries the key of the charge its gateway reference names. */
 function withKey(notification: GatewayNotification, key: string): GatewayNotification {
-  return notification.subject === 'charge' ? { ...notification, idempotencyKey: key } : notification;
+  return notification.subject === 'charge' || notification.subject === 'capture_reversal'
+    ? { ...notification, idempotencyKey: key }
+    : notification;
 }
 
 function dispatch(

@@ -77,8 +77,9 @@ function notificationOf(item: Json): GatewayNotification | null {
   if (!pspReference || !eventCode || (item.success !== 'true' && item.success !== 'false')) {
     throw new GatewayNotificationError('notification item lacks pspReference, eventCode or success');
   }
-  // A payment is found by its pspReference; our merchantReference only cross-checks it, so an
-  // AUTHORISATION may come without one. The items about refunds and reversals still need it.
+  // A payment is found by its pspReference, a reversed capture by its originalReference; our
+  // merchantReference only cross-checks them, so those items may come without one. The items
+  // about refunds still need it.
   const requiredKey = (): string => {
     if (key) return key;
     throw new GatewayNotificationError(`${eventCode} notification item lacks merchantReference`);
@@ -135,7 +136,7 @@ function notificationOf(item: Json): GatewayNotification | null {
       return {
         notificationId,
         subject: 'capture_reversal',
-        idempotencyKey: requiredKey(),
+        idempotencyKey: key ?? null,
         outcome: {
           kind: 'reversed',
           chargeReference: stringOf(item.originalReference) ?? null,
