@@ -13,19 +13,17 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import {
   dayTotals,
+  migrate,
+  openDatabase,
   overviewWindow,
   periodTotals,
-  topDeclineReasons,
-} from '../packages/server/src/domain/overview.ts';
-import { migrate } from '../packages/server/src/storage/migrate.ts';
-import { openPostgres } from '../packages/server/src/storage/postgres.ts';
-import {
   sumDeclineReasons,
   sumSettledTransactions,
-} from '../packages/server/src/storage/repositories/overview.ts';
+  topDeclineReasons,
+} from '@paygate/server';
+import pg from 'pg';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '50' } },
@@ -42,7 +40,7 @@ await admin.connect();
 await admin.query(`DROP DATABASE IF EXISTS ${NAME}`);
 await admin.query(`CREATE DATABASE ${NAME}`);
 
-const db = await openPostgres({ connectionString: url.toString() });
+const db = await openDatabase({ databaseUrl: url.toString() });
 const now = new Date();
 const scope = { merchantId: 'acct_bench', livemode: false };
 try {

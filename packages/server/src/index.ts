@@ -23,9 +23,12 @@ export { createWebhookEndpoint } from './app/webhooks/create-webhook-endpoint.ts
 export { type Clock, ManualClock, systemClock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { newId } from './domain/ids.ts';
+// The dashboard overview's roll-up reads and rules, for bench/dashboard-overview.ts.
+export { dayTotals, overviewWindow, periodTotals, topDeclineReasons } from './domain/overview.ts';
 export { type RunningService, startService } from './service.ts';
 export { type Database, type Queryable, together } from './storage/db.ts';
 export { migrate } from './storage/migrate.ts';
+export { sumDeclineReasons, sumSettledTransactions } from './storage/repositories/overview.ts';
 export { createDeliveryWorker, type DeliveryWorker } from './webhooks/delivery-worker.ts';
 
 /**
