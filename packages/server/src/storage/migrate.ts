@@ -31,6 +31,8 @@ export const MIGRATION_LOCK_TIMEOUT_MS = 500;
 const LOCK_RETRY_BACKOFF: Backoff = { firstMs: 250, maxMs: 5000 };
 /** lock_not_available (the lock_timeout) and deadlock_detected. */
 const GAVE_WAY = new Set(['55P03', '40P01']);
+/** How long a process that lost an index build's deadlock waits for the winner (about 10 minutes at 5 s). */
+const OUTSIDE_TRANSACTION_WAIT_TRIES = 120;
 
 export interface MigrateOptions {
   /** How many times a migration is tried while its tables are busy (40 by default: about 3 minutes). */
@@ -117,7 +119,7 @@ export async function migrate(
   for (const migration of migrations) {
     const didApply = migration.transactional
       ? await giveWayWhileBusy(migration, options, () => applyInTransaction(db, migration))
-      : await applyOutsideTransaction(db, migration);
+      : await applyOutsideTransaction(db, migration, options);
     if (didApply) applied.push(migration.version);
   }
   return applied;
@@ -167,13 +169,35 @@ async function applyInTransaction(db: Database, migration: Migration): Promise<b
   });
 }
 
-async function applyOutsideTransaction(db: Database, migration: Migration): Promise<boolean> {
-  const existing = await db.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
-  if (existing.rowCount > 0) return false;
-  await db.exec(migration.sql);
+async function applyOutsideTransaction(
+  db: Database,
+  migration: Migration,
+  options: MigrateOptions,
+): Promise<boolean> {
+  if (await isRecorded(db, migration)) return false;
+  try {
+    await db.exec(migration.sql);
+  } catch (error) {
+    // Several processes starting at once on one database all build the same index CONCURRENTLY;
+    // each build waits for the others' transactions, and PostgreSQL ends that cycle by failing
+    // all but one of them (deadlock). The one that goes on records the migration: wait for it.
+    if (!(error instanceof DatabaseError && error.code === '40P01')) throw error;
+    const pause = options.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    for (let attempt = 0; attempt < OUTSIDE_TRANSACTION_WAIT_TRIES; attempt++) {
+      if (await isRecorded(db, migration)) return false;
+      await pause(backoffDelayMs(LOCK_RETRY_BACKOFF, attempt));
+    }
+    error.message = `migration ${migration.version} lost a deadlock to another process that never recorded it: ${error.message}`;
+    throw error;
+  }
   const recorded = await db.query(
     'INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2) ON CONFLICT (version) DO NOTHING',
     [migration.version, migration.checksum],
   );
   return recorded.rowCount > 0;
+}
+
+async function isRecorded(db: Database, migration: Migration): Promise<boolean> {
+  const existing = await db.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+  return existing.rowCount > 0;
 }
