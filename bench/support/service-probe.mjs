@@ -19,6 +19,16 @@ const counts = new Map();
 let roundTrips = 0;
 /** Full statement texts, kept only with BENCH_QUERY_TEXTS (to write pgbench scripts from). */
 const texts = new Map();
+/**
+ * With BENCH_QUERY_TRACE: every statement after the last SIGUSR2 in the order sent, with its
+ * parameters, its connection and whether it was written while another still waited for its answer
+ * on that connection (pipelined): what `bench/driver-ab.ts` replays through either driver.
+ */
+const trace = [];
+const TRACE_LIMIT = 50_000;
+/** @type {WeakMap<object, number>} */
+const connectionIds = new WeakMap();
+let nextConnectionId = 1;
 // Counting costs a little CPU per statement, so it is on only when asked for.
 if (process.env.BENCH_QUERY_LOG) {
   const requireFromServer = createRequire(new URL('../../packages/server/package.json', import.meta.url));
@@ -38,6 +48,15 @@ if (process.env.BENCH_QUERY_LOG) {
       this.pipeline &&
       (this._activeQuery || this._sentQueryQueue?.length > 0 || this._queryQueue?.length > 0);
     if (!inFlight) roundTrips += 1;
+    if (process.env.BENCH_QUERY_TRACE && typeof text === 'string' && trace.length < TRACE_LIMIT) {
+      let connection = connectionIds.get(this);
+      if (connection === undefined) {
+        connection = nextConnectionId++;
+        connectionIds.set(this, connection);
+      }
+      const values = typeof first === 'string' ? args[1] : first?.values;
+      trace.push({ c: connection, t: text, v: Array.isArray(values) ? values : [], p: Boolean(inFlight) });
+    }
     return original.apply(this, args);
   };
 }
@@ -48,6 +67,8 @@ process.on('exit', () => {
     writeFileSync(path, JSON.stringify({ statements: Object.fromEntries(counts), roundTrips }, null, 2));
   const textsPath = process.env.BENCH_QUERY_TEXTS;
   if (textsPath) writeFileSync(textsPath, JSON.stringify(Object.fromEntries(texts), null, 2));
+  const tracePath = process.env.BENCH_QUERY_TRACE;
+  if (tracePath) writeFileSync(tracePath, JSON.stringify(trace));
 });
 
 /** @type {Session | null} */
@@ -73,6 +94,7 @@ process.on('SIGUSR2', () => {
   if (process.env.BENCH_CPU_PROFILE) toggleProfiler(process.env.BENCH_CPU_PROFILE);
   counts.clear();
   roundTrips = 0;
+  trace.length = 0;
   const path = process.env.BENCH_MEMORY_REPORT;
   if (path) writeFileSync(path, JSON.stringify(process.memoryUsage()));
 });
