@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { DatabaseError } from '../src/storage/db.ts';
 import {
+  concurrentIndexNames,
   MIGRATION_LOCK_TIMEOUT_MS,
   MigrationChecksumError,
   migrate,
@@ -50,6 +51,46 @@ for (const kind of databaseKinds()) {
         { version: '002_gadgets_by_colour', checksum: migrationChecksum(CONCURRENT_INDEX) },
       ]);
       assert.deepEqual(await migrate(database.db, dirUrl()), []);
+    });
+
+    it('builds again an index that a failed concurrent build left INVALID, instead of recording it as built', async () => {
+      const widgets = mkdtempSync(join(tmpdir(), 'paygate-migrations-'));
+      const widgetsUrl = pathToFileURL(`${widgets}/`);
+      try {
+        writeFileSync(
+          join(widgets, '001_widgets.sql'),
+          'CREATE TABLE widgets (id text PRIMARY KEY, serial text NOT NULL);\n',
+        );
+        assert.deepEqual(await migrate(database.db, widgetsUrl), ['001_widgets']);
+        await database.db.query(`INSERT INTO widgets VALUES ('w1', 'S-1'), ('w2', 'S-1')`);
+        const build = 'CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS widgets_by_serial ON widgets (serial)';
+        // The duplicate fails the build, which leaves the index behind, INVALID, as a crash would.
+        await assert.rejects(database.db.exec(build));
+        const validity = () =>
+          database.db.query<{ indisvalid: boolean }>(
+            `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'widgets_by_serial'`,
+          );
+        assert.deepEqual((await validity()).rows, [{ indisvalid: false }]);
+        await database.db.query(`DELETE FROM widgets WHERE id = 'w2'`);
+        writeFileSync(join(widgets, '002_widgets_by_serial.sql'), `-- paygate:no-transaction\n${build};\n`);
+        assert.deepEqual(await migrate(database.db, widgetsUrl), ['002_widgets_by_serial']);
+        assert.deepEqual((await validity()).rows, [{ indisvalid: true }]);
+        await assert.rejects(
+          database.db.query(`INSERT INTO widgets VALUES ('w3', 'S-1')`),
+          /widgets_by_serial/,
+        );
+      } finally {
+        rmSync(widgets, { recursive: true, force: true });
+      }
+    });
+
+    it('names the indexes a migration builds concurrently', () => {
+      assert.deepEqual(
+        concurrentIndexNames(
+          'CREATE INDEX CONCURRENTLY IF NOT EXISTS a_by_b ON a (b);\ncreate unique index concurrently if not exists "c_by_d" on c (d);',
+        ),
+        ['a_by_b', 'c_by_d'],
+      );
     });
 
     it('treats a checkout with CRLF line endings as the same file', async () => {

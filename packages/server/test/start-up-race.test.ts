@@ -73,7 +73,12 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
         await db.connect();
         const merchants = await db.query('SELECT name FROM merchants');
         const migrations = await db.query('SELECT count(*)::int AS n FROM schema_migrations');
+        // An index build that lost the race must not stay behind INVALID under a recorded migration.
+        const invalid = await db.query(
+          'SELECT indexrelid::regclass::text AS name FROM pg_index WHERE NOT indisvalid ORDER BY 1',
+        );
         await db.end();
+        assert.deepEqual(invalid.rows, [], `round ${round}: every index is valid`);
         assert.deepEqual(
           merchants.rows.map((r) => r.name),
           ['Demo merchant'],

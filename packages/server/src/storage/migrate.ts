@@ -31,6 +31,8 @@ export const MIGRATION_LOCK_TIMEOUT_MS = 500;
 const LOCK_RETRY_BACKOFF: Backoff = { firstMs: 250, maxMs: 5000 };
 /** lock_not_available (the lock_timeout) and deadlock_detected. */
 const GAVE_WAY = new Set(['55P03', '40P01']);
+/** deadlock_detected, duplicate_table (another process's index of that name), lock_not_available. */
+const REBUILD_RACE = new Set(['40P01', '42P07', '55P03']);
 /** How long a process that lost an index build's deadlock waits for the winner (about 10 minutes at 5 s). */
 const OUTSIDE_TRANSACTION_WAIT_TRIES = 120;
 
@@ -190,11 +192,65 @@ async function applyOutsideTransaction(
     error.message = `migration ${migration.version} lost a deadlock to another process that never recorded it: ${error.message}`;
     throw error;
   }
+  await rebuildInvalidIndexes(db, migration, options);
   const recorded = await db.query(
     'INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2) ON CONFLICT (version) DO NOTHING',
     [migration.version, migration.checksum],
   );
   return recorded.rowCount > 0;
+}
+
+/** The indexes a migration builds with CREATE INDEX CONCURRENTLY IF NOT EXISTS, by name. */
+export function concurrentIndexNames(sql: string): string[] {
+  const pattern =
+    /CREATE\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi;
+  return [...sql.matchAll(pattern)].map((match) => match[1] as string);
+}
+
+/**
+ * A CREATE INDEX CONCURRENTLY that failed (a crash, a cancelled start, a unique violation since
+ * fixed) leaves an INVALID index behind under its name, and the next run's IF NOT EXISTS then
+ * skips it: the migration would be recorded with an index PostgreSQL never uses. Before recording,
+ * each index the migration names must be valid: one that another process is still building is
+ * waited for; one that nobody builds is dropped and built again.
+ */
+async function rebuildInvalidIndexes(
+  db: Database,
+  migration: Migration,
+  options: MigrateOptions,
+): Promise<void> {
+  const pause = options.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (const name of concurrentIndexNames(migration.sql)) {
+    for (let attempt = 0; ; attempt++) {
+      const { rows } = await db.query<{ indisvalid: boolean; building: boolean }>(
+        `SELECT i.indisvalid,
+                EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = i.indexrelid) AS building
+           FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE c.relname = $1 AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`,
+        [name],
+      );
+      const index = rows[0];
+      if (!index || index.indisvalid) break;
+      if (attempt >= OUTSIDE_TRANSACTION_WAIT_TRIES) {
+        throw new Error(
+          `migration ${migration.version}: index ${name} is still invalid after ${attempt} tries`,
+        );
+      }
+      if (index.building) {
+        await pause(backoffDelayMs(LOCK_RETRY_BACKOFF, attempt));
+        continue;
+      }
+      try {
+        await db.exec(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+        await db.exec(migration.sql);
+      } catch (error) {
+        // Processes that all found it invalid rebuild it at once; the builds deadlock or meet each
+        // other's index. The losers look again after a pause (a random part keeps them out of step).
+        if (!(error instanceof DatabaseError && REBUILD_RACE.has(error.code))) throw error;
+        await pause(backoffDelayMs(LOCK_RETRY_BACKOFF, attempt) + Math.floor(Math.random() * 250));
+      }
+    }
+  }
 }
 
 async function isRecorded(db: Database, migration: Migration): Promise<boolean> {
