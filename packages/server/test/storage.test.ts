@@ -202,7 +202,62 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    it('wakes the listeners of this process after a commit, never after a rollback', async () => {
+      const received: string[] = [];
+      const unlisten = await database.db.listen('storage_wake', (payload) => received.push(payload));
+      try {
+        await assert.rejects(
+          database.db.transaction(async (tx) => {
+            tx.notifyAfterCommit('storage_wake');
+            throw new Error('no');
+          }),
+        );
+        let heardBeforeCommit = -1;
+        await database.db.transaction(async (tx) => {
+          tx.notifyAfterCommit('storage_wake');
+          tx.notifyAfterCommit('storage_wake');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          heardBeforeCommit = received.length;
+        });
+        await waitFor('the wake-up', () => received.length > 0);
+        assert.equal(heardBeforeCommit, 0, 'nothing heard before the commit');
+        // One wake-up for the transaction, however often it asked; none for the rollback.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(received.length, 1);
+      } finally {
+        await unlisten();
+      }
+    });
+
     if (kind === 'postgres') {
+      it('wakes other processes by a NOTIFY outside the transaction, one in flight at a time', async () => {
+        const other = await openPostgres({ connectionString: database.url ?? '', maxConnections: 2 });
+        const heardThere: string[] = [];
+        const heardHere: string[] = [];
+        const unlistenThere = await other.listen('storage_wake', (payload) => heardThere.push(payload));
+        const unlistenHere = await database.db.listen('storage_wake', (payload) => heardHere.push(payload));
+        try {
+          await database.db.transaction(async (tx) => {
+            tx.notifyAfterCommit('storage_wake');
+          });
+          await waitFor('the NOTIFY in the other process', () => heardThere.length === 1);
+          await waitFor('this process', () => heardHere.length === 1);
+          // Twenty wake-ups at once: this process hears each at once; the other hears at most two
+          // NOTIFYs (the one in flight, then one for all the calls made meanwhile).
+          for (let i = 0; i < 20; i++) database.db.notifyAfterCommit('storage_wake');
+          await waitFor('this process, each time', () => heardHere.length === 21);
+          await waitFor('the other process', () => heardThere.length >= 2);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          assert.ok(heardThere.length <= 3, `${heardThere.length} NOTIFYs`);
+          // This process's own NOTIFY came back on its LISTEN and was dropped: 21, not more.
+          assert.equal(heardHere.length, 21);
+        } finally {
+          await unlistenThere();
+          await unlistenHere();
+          await other.close();
+        }
+      });
+
       it('lets several processes migrate an empty database at once (advisory lock)', async () => {
         const empty = await openTestDatabase('postgres', { migrated: false });
         const url = empty.url ?? '';

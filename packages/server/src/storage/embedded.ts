@@ -10,6 +10,7 @@ import {
   type Queryable,
   type QueryResult,
   TransactionAbortedError,
+  Wakeups,
 } from './db.ts';
 
 /**
@@ -68,8 +69,15 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     startParams,
   });
 
-  function wrap(target: PGlite | Transaction, onFailure: () => void = () => {}): Queryable {
+  // One process holds the database: its own listeners are all there are, no NOTIFY is needed.
+  const wakeups = new Wakeups(null);
+  function wrap(
+    target: PGlite | Transaction,
+    notifyAfterCommit: (channel: string) => void,
+    onFailure: () => void = () => {},
+  ): Queryable {
     return {
+      notifyAfterCommit,
       async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
         const result = await guarded(sql, () => target.query<Row>(sql, params as unknown[])).catch(
           (error: unknown) => {
@@ -88,17 +96,22 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
       },
     };
   }
-  const plain = wrap(db);
+  const plain = wrap(db, (channel) => wakeups.notify(channel));
 
   return {
     kind: 'embedded',
     query: plain.query,
     exec: plain.exec,
-    transaction: (fn) =>
-      db.transaction(async (tx) => {
+    notifyAfterCommit: plain.notifyAfterCommit,
+    async transaction(fn) {
+      const wake: string[] = [];
+      const notifyAfterCommit = (channel: string) => {
+        if (!wake.includes(channel)) wake.push(channel);
+      };
+      const result = await db.transaction(async (tx) => {
         let failedStatement = false;
         const result = await fn(
-          wrap(tx, () => {
+          wrap(tx, notifyAfterCommit, () => {
             failedStatement = true;
           }),
         );
@@ -111,10 +124,16 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
           });
         }
         return result;
-      }),
+      });
+      for (const channel of wake) wakeups.notify(channel);
+      return result;
+    },
     async listen(channel, onNotify) {
+      // Wake-ups after commit, and a NOTIFY some statement sends itself.
+      const unsubscribeWakeups = wakeups.subscribe(channel, onNotify);
       const unsubscribe = await db.listen(channel, onNotify);
       return async () => {
+        unsubscribeWakeups();
         await unsubscribe();
       };
     },

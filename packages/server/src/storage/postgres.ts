@@ -8,6 +8,8 @@ import {
   type QueryResult,
   statementName,
   TransactionAbortedError,
+  WAKE_UP_SQL,
+  Wakeups,
 } from './db.ts';
 import { listenWithReconnect } from './postgres-listen.ts';
 
@@ -72,9 +74,15 @@ function batchWrites(client: pg.PoolClient): () => void {
   };
 }
 
-function wrap(client: pg.PoolClient | pg.Pool, pipelined: boolean, beforeWrite?: () => void): Queryable {
+function wrap(
+  client: pg.PoolClient | pg.Pool,
+  pipelined: boolean,
+  notifyAfterCommit: (channel: string) => void,
+  beforeWrite?: () => void,
+): Queryable {
   return {
     pipelined,
+    notifyAfterCommit,
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       beforeWrite?.();
       // Statements with parameters run as named prepared statements: each connection parses and
@@ -138,7 +146,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => options.onConnectionError?.(error));
-  const plain = wrap(pool, false);
+  // Outside a transaction every statement has committed by the time its caller asks for a wake-up.
+  const wakeups = new Wakeups((channel, payload) => plain.query(WAKE_UP_SQL, [channel, payload]));
+  const plain = wrap(pool, false, (channel) => wakeups.notify(channel));
   try {
     await plain.query('SELECT 1');
   } catch (error) {
@@ -150,6 +160,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     kind: 'postgres',
     pipelined: false,
     query: plain.query,
+    notifyAfterCommit: plain.notifyAfterCommit,
     exec: (sql) => execScript(pool, sql),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
@@ -166,14 +177,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       beforeWrite?.();
       const begun = client.query('BEGIN');
       begun.catch(() => {});
+      const wake: string[] = [];
+      const notifyAfterCommit = (channel: string) => {
+        if (!wake.includes(channel)) wake.push(channel);
+      };
       try {
         if (!pipelined) await begun;
-        const result = await fn(wrap(client, pipelined, beforeWrite));
+        const result = await fn(wrap(client, pipelined, notifyAfterCommit, beforeWrite));
         await begun;
         const committed = await guarded('COMMIT', () => client.query('COMMIT'));
         // The trap: COMMIT of a transaction in which a statement failed (its error caught, or a
         // pipelined statement nobody awaited) answers ROLLBACK instead of throwing.
         if (committed.command === 'ROLLBACK') throw new TransactionAbortedError();
+        for (const channel of wake) wakeups.notify(channel);
         return result;
       } catch (error) {
         try {
@@ -187,15 +203,29 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         client.release(broken);
       }
     },
-    listen: (channel, onNotify, onState) =>
-      listenWithReconnect({
-        connectionString: options.connectionString,
-        channel,
-        onNotify,
-        onState,
-        connectTimeoutMs: options.connectTimeoutMs ?? 5000,
-        keepAliveMs: options.keepAliveMs ?? 10_000,
-      }),
+    async listen(channel, onNotify, onState) {
+      // This process's wake-ups are heard at once; the NOTIFY echoing them is dropped.
+      const unsubscribe = wakeups.subscribe(channel, onNotify);
+      try {
+        const unlisten = await listenWithReconnect({
+          connectionString: options.connectionString,
+          channel,
+          onNotify: (payload) => {
+            if (!wakeups.isOwn(payload)) onNotify(payload);
+          },
+          onState,
+          connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+          keepAliveMs: options.keepAliveMs ?? 10_000,
+        });
+        return async () => {
+          unsubscribe();
+          await unlisten();
+        };
+      } catch (error) {
+        unsubscribe();
+        throw error;
+      }
+    },
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();

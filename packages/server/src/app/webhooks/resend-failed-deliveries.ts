@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { EVENTS_CHANNEL } from '../../storage/repositories/events.ts';
+import { wakeDeliveryWorkers } from '../../storage/repositories/events.ts';
 import { queueFailedForResend } from '../../storage/repositories/webhook-deliveries.ts';
 import { findWebhookEndpoint } from '../../storage/repositories/webhook-endpoints.ts';
 import type { AppContext } from '../context.ts';
@@ -18,7 +18,7 @@ export async function resendFailedDeliveries(
   return ctx.db.transaction(async (tx) => {
     if (!(await findWebhookEndpoint(tx, endpointId))) throw new NotFoundError('webhook endpoint', endpointId);
     const queued = await queueFailedForResend(tx, { endpointId, since, now: ctx.clock.now() });
-    if (queued > 0) await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, `resend:${endpointId}`]);
+    if (queued > 0) wakeDeliveryWorkers(tx);
     return queued;
   });
 }

@@ -4,8 +4,11 @@ import { idPrefixes, randomBase62 } from '../../domain/ids.ts';
 import type { Queryable } from '../db.ts';
 
 /**
- * Delivery workers LISTEN on this channel; the NOTIFY is sent at commit, never before, and only
- * when deliveries were queued (an event of a merchant without endpoints wakes nobody).
+ * Delivery workers LISTEN on this channel. They are woken after the commit (`notifyAfterCommit`:
+ * this process's at once, other processes by a NOTIFY sent outside the transaction), never
+ * before, and only when deliveries were queued (an event of a merchant without endpoints wakes
+ * nobody). No pg_notify runs inside a writing transaction: PostgreSQL serialises the commits of
+ * notifying transactions (see `Wakeups` in storage/db.ts and docs/decisions/webhooks.md).
  */
 export const EVENTS_CHANNEL = 'paygate_events';
 
@@ -26,11 +29,11 @@ export interface EventRow {
 }
 
 /**
- * Writes an event into the outbox, inside the caller's transaction, in ONE statement: the event,
+ * Writes an event into the outbox, inside the caller's transaction, in ONE statement: the event and
  * one PENDING delivery (due at once) for every endpoint of the merchant and mode that subscribes to
- * its type and is not disabled, and a NOTIFY to the delivery workers only when at least one
- * delivery was queued. Event and deliveries commit together or not at all, and the NOTIFY is sent
- * at commit. (A data-modifying WITH runs to completion whatever the outer query reads of it.)
+ * its type and is not disabled. Event and deliveries commit together or not at all; when at least
+ * one delivery was queued, the delivery workers are woken after the commit ({@link wakeDeliveryWorkers}).
+ * (A data-modifying WITH runs to completion whatever the outer query reads of it.)
  *
  * A delivery id has the shape of every id (`wd_` and 24 base62 characters): 20 random characters
  * drawn once per event in JS, then the endpoint's rank among the event's endpoints in 4 base62
@@ -44,7 +47,7 @@ export async function insertEvent(
   objectId: string,
   event: { envelope: EventEnvelope; payload: string },
 ): Promise<void> {
-  await q.query(
+  const { rows } = await q.query<{ queued: boolean }>(
     `WITH event AS (
        INSERT INTO events (id, merchant_id, livemode, type, object_id, payload, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -57,11 +60,11 @@ export async function insertEvent(
      ),
      queued AS (
        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
-       SELECT $10::text || $8::text || base62_digits(subscribed.rank, 4), event.id, subscribed.id, 'PENDING', $7, $7, $7
+       SELECT $9::text || $8::text || base62_digits(subscribed.rank, 4), event.id, subscribed.id, 'PENDING', $7, $7, $7
          FROM event, subscribed
        RETURNING 1
      )
-     SELECT pg_notify($9, $1) FROM (SELECT 1 FROM queued LIMIT 1) AS any_queued`,
+     SELECT EXISTS (SELECT 1 FROM queued) AS queued`,
     [
       event.envelope.id,
       merchantId,
@@ -71,11 +74,19 @@ export async function insertEvent(
       event.payload,
       new Date(event.envelope.created),
       randomBase62(20),
-      EVENTS_CHANNEL,
       `${idPrefixes.webhookDelivery}_`,
     ],
   );
+  if (rows[0]?.queued) wakeDeliveryWorkers(q);
   if (eventWritten.hasSubscribers) eventWritten.publish({ type: event.envelope.type });
+}
+
+/**
+ * Wakes the delivery workers (and the test-event streams) once the transaction of `q` has
+ * committed. Whatever queues deliveries calls it in the same transaction.
+ */
+export function wakeDeliveryWorkers(q: Queryable): void {
+  q.notifyAfterCommit(EVENTS_CHANNEL);
 }
 
 export async function listEventsForObject(q: Queryable, objectId: string): Promise<EventRow[]> {

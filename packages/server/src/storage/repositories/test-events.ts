@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../../domain/events.ts';
 import type { Queryable } from '../db.ts';
-import { EVENTS_CHANNEL } from './events.ts';
+import { wakeDeliveryWorkers } from './events.ts';
 
 /**
  * Writes a sample event and ONE pending delivery of it to one endpoint (not to every subscriber,
@@ -29,5 +29,5 @@ export async function insertTestEventForEndpoint(
      VALUES ($1, $2, $3, 'PENDING', $4, $4, $4)`,
     [input.deliveryId, envelope.id, input.endpointId, input.now],
   );
-  await q.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, envelope.id]);
+  wakeDeliveryWorkers(q);
 }
