@@ -7,8 +7,9 @@
 //   every statement issued on a reserved connection at once, without waiting for earlier answers:
 //   pipelined like node-postgres with `pipeline: true`), and refuses a COMMIT that PostgreSQL
 //   answers with ROLLBACK (the pipelining trap);
-// - int8 arrives as a number, refused beyond 2^53 (parseInt8), as in storage/postgres.ts.
-import type { Database, Queryable } from '@paygate/server';
+// - int8 arrives as a number, refused beyond 2^53 (parseInt8), as in storage/postgres.ts;
+// - wake-ups asked for in a transaction are sent after its commit (Wakeups, as storage/postgres.ts).
+import { type Database, type Queryable, WAKE_UP_SQL, Wakeups } from '@paygate/server';
 import postgres from 'postgres';
 
 type Row = Record<string, unknown>;
@@ -48,9 +49,10 @@ function parameters(params: readonly unknown[]): postgres.ParameterOrJSON<never>
   return params.map((p) => (Array.isArray(p) ? arrayLiteral(p) : p)) as postgres.ParameterOrJSON<never>[];
 }
 
-function wrap(sql: Sql, pipelined: boolean): Queryable {
+function wrap(sql: Sql, pipelined: boolean, notifyAfterCommit: (channel: string) => void): Queryable {
   return {
     pipelined,
+    notifyAfterCommit,
     async query<R = Row>(text: string, params: readonly unknown[] = []) {
       const result =
         params.length > 0
@@ -66,7 +68,7 @@ function wrap(sql: Sql, pipelined: boolean): Queryable {
 
 export type PostgresJsDatabase = Pick<
   Database,
-  'kind' | 'pipelined' | 'query' | 'exec' | 'transaction' | 'close'
+  'kind' | 'pipelined' | 'query' | 'exec' | 'notifyAfterCommit' | 'transaction' | 'close'
 >;
 
 export async function openPostgresJs(options: {
@@ -86,23 +88,30 @@ export async function openPostgresJs(options: {
       int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: parseInt8 },
     },
   }) as unknown as Sql;
-  const plain = wrap(sql, false);
+  const wakeups = new Wakeups((channel, payload) => plain.query(WAKE_UP_SQL, [channel, payload]));
+  const plain = wrap(sql, false, (channel) => wakeups.notify(channel));
   await plain.query('SELECT 1');
   return {
     kind: 'postgres',
     pipelined: false,
     query: plain.query,
     exec: plain.exec,
+    notifyAfterCommit: plain.notifyAfterCommit,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const reserved = await sql.reserve();
+      const wake: string[] = [];
+      const notifyAfterCommit = (channel: string) => {
+        if (!wake.includes(channel)) wake.push(channel);
+      };
       try {
         const begun = reserved.unsafe('BEGIN').simple();
         begun.catch(() => {});
         try {
-          const result = await fn(wrap(reserved as unknown as Sql, true));
+          const result = await fn(wrap(reserved as unknown as Sql, true, notifyAfterCommit));
           await begun;
           const committed = await reserved.unsafe('COMMIT').simple();
           if (committed.command === 'ROLLBACK') throw new TransactionAborted();
+          for (const channel of wake) wakeups.notify(channel);
           return result;
         } catch (error) {
           await reserved

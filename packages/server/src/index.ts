@@ -26,7 +26,7 @@ export { newId } from './domain/ids.ts';
 // The dashboard overview's roll-up reads and rules, for bench/dashboard-overview.ts.
 export { dayTotals, overviewWindow, periodTotals, topDeclineReasons } from './domain/overview.ts';
 export { type RunningService, startService } from './service.ts';
-export { type Database, type Queryable, together } from './storage/db.ts';
+export { type Database, type Queryable, together, WAKE_UP_SQL, Wakeups } from './storage/db.ts';
 export { migrate } from './storage/migrate.ts';
 export { sumDeclineReasons, sumSettledTransactions } from './storage/repositories/overview.ts';
 export { createDeliveryWorker, type DeliveryWorker } from './webhooks/delivery-worker.ts';
