@@ -1,4 +1,4 @@
-import type { paymentIntentStatuses } from '@paygate/contract';
+import { paymentIntentStatuses } from '@paygate/contract';
 import { InvalidStateTransitionError } from './errors.ts';
 import type { EventType } from './events.ts';
 
@@ -97,6 +97,11 @@ export function transition(from: PaymentIntentStatus, action: IntentAction): Tra
 
 export function canTransition(from: PaymentIntentStatus, action: IntentAction): boolean {
   return nextStatus(from, action) !== null;
+}
+
+/** Every status from which `action` is allowed: what a guarded write in SQL may find (and nothing else). */
+export function statusesAllowing(action: IntentAction): PaymentIntentStatus[] {
+  return paymentIntentStatuses.filter((status) => canTransition(status, action));
 }
 
 function nextStatus(from: PaymentIntentStatus, action: IntentAction): PaymentIntentStatus | null {

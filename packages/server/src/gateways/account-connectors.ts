@@ -2,7 +2,7 @@ import { type Clock, clockedCache } from '../clock.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AccountConnectorDependencies, GatewayAccountFields } from './accounts.ts';
 import type { GatewayConnector } from './connector.ts';
-import { gatewayAccountKind } from './registry.ts';
+import { accountConnectorsTaking, gatewayAccountKind } from './registry.ts';
 
 /** An account as it is stored: its credentials sealed. */
 export interface SealedGatewayAccount {
@@ -19,6 +19,8 @@ export interface AccountConnectors {
   seal(accountId: string, credentials: Record<string, string>): string;
   /** The connector of an account: its credentials opened and the connector built once, then reused. */
   connectorOf(account: SealedGatewayAccount): GatewayConnector;
+  /** The connectors whose accounts would take `token` (see `GatewayConnector.tokenProblem`). */
+  connectorsTaking(token: string): string[];
 }
 
 /**
@@ -42,6 +44,7 @@ export function createAccountConnectors(options: {
     seal(accountId, credentials) {
       return options.box.encrypt(JSON.stringify(credentials), accountId);
     },
+    connectorsTaking: accountConnectorsTaking,
     connectorOf(account) {
       const cacheKey = `${account.id}\u0000${account.credentialsSealed}`;
       const hit = built.get(cacheKey);

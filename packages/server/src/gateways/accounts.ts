@@ -53,6 +53,8 @@ export interface GatewayAccountKind {
   /** Throws `GatewayAccountFieldError` naming the first field that is missing, unknown or wrong. */
   check(fields: GatewayAccountFields): void;
   build(account: OpenedGatewayAccount, deps: AccountConnectorDependencies): GatewayConnector;
+  /** The `tokenProblem` of the connectors it builds (the same function), known without an account. */
+  tokenProblem?(token: string): string | null;
 }
 
 /** One field's rule: whether it must be there, and what its value must look like. */

@@ -28,6 +28,13 @@ export function gatewayAccountKind(connector: string): GatewayAccountKind | null
   return connectableGateways.find(({ accounts }) => accounts.connector === connector)?.accounts ?? null;
 }
 
+/** The connectors of merchants' accounts that would take `token` (see `GatewayAccountKind.tokenProblem`). */
+export function accountConnectorsTaking(token: string): string[] {
+  return connectableGateways.flatMap(({ accounts }) =>
+    accounts.tokenProblem?.(token) ? [] : [accounts.connector],
+  );
+}
+
 /** The connectors merchants can add accounts of. */
 export function gatewayAccountConnectors(): string[] {
   return connectableGateways.map(({ accounts }) => accounts.connector);
@@ -51,5 +58,12 @@ export class GatewayRegistry {
 
   ids(): string[] {
     return [...this.byId.keys()];
+  }
+
+  /** The ids of the gateways that would take `token` (see `GatewayConnector.tokenProblem`). */
+  takingToken(token: string): string[] {
+    const ids: string[] = [];
+    for (const [id, connector] of this.byId) if (!connector.tokenProblem?.(token)) ids.push(id);
+    return ids;
   }
 }

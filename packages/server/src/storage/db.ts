@@ -280,6 +280,20 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return fields.code === '23505' && fields.constraint === constraint;
 }
 
+/**
+ * A table row that a database function returned as jsonb (`to_jsonb(row)`), in the shape a driver
+ * gives a selected row: every timestamp column (all are named `*_at`) back into a Date. Numbers,
+ * booleans and jsonb columns arrive as the drivers give them.
+ */
+export function rowOfJson(json: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const key of Object.keys(json)) {
+    const value = json[key];
+    row[key] = typeof value === 'string' && key.endsWith('_at') ? new Date(value) : value;
+  }
+  return row;
+}
+
 // Rows without boilerplate: one typed description per table of how its rows map to records,
 // instead of a Row type, a column list, a row mapper and a parameter list written out by hand in
 // every repository. The SQL stays plain and parameterised; only the column list and the mapping

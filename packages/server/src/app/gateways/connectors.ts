@@ -47,11 +47,30 @@ export async function connectorFor(
   const account = options.recent
     ? await recentAccountFor(ctx, key)
     : await findAccountForGateway(options.q ?? ctx.db, key);
+  return connectorOfAccount(ctx, key, account, options.forNewPayment);
+}
+
+/** `connectorFor` with the merchant's account of `key` already read (null: it has none). */
+export function connectorOfAccount(
+  ctx: AppContext,
+  key: GatewayKey,
+  account: GatewayAccountRecord | null,
+  forNewPayment: boolean,
+): GatewayConnector | null {
   if (account) {
-    if (options.forNewPayment && account.status !== 'enabled') return null;
+    if (forNewPayment && account.status !== 'enabled') return null;
     return ctx.gatewayAccounts.connectorOf(account);
   }
   return ctx.gateways.get(key.gatewayId);
+}
+
+/**
+ * Which gateways would take `token` at all (`GatewayConnector.tokenProblem`): the process's
+ * gateways by gateway_id, and the connectors of merchants' accounts by name. Known before the
+ * intent is read, so that the confirm's first statement can check the intent's gateway itself.
+ */
+export function gatewaysTaking(ctx: AppContext, token: string): { process: string[]; accounts: string[] } {
+  return { process: ctx.gateways.takingToken(token), accounts: ctx.gatewayAccounts.connectorsTaking(token) };
 }
 
 /**

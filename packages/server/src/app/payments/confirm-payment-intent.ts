@@ -8,7 +8,12 @@ import {
   ValidationError,
 } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
-import { canTransition } from '../../domain/payment-intent.ts';
+import {
+  canTransition,
+  type IntentAction,
+  statusesAllowing,
+  transition,
+} from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { GatewayConnector } from '../../gateways/connector.ts';
 import { type Queryable, together } from '../../storage/db.ts';
@@ -17,6 +22,7 @@ import {
   findOpenAttempt,
   insertChargeAttempt,
   OpenAttemptExistsError,
+  startConfirm,
 } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import { insertTransaction } from '../../storage/repositories/transactions.ts';
@@ -24,8 +30,11 @@ import type { AppContext } from '../context.ts';
 import {
   chargeRequestFor,
   connectorFor,
+  connectorOfAccount,
+  type GatewayKey,
   gatewayKeyOf,
   gatewayReturnAddress,
+  gatewaysTaking,
   noGatewayError,
   outcomeOrUnknown,
 } from '../gateways/connectors.ts';
@@ -35,10 +44,15 @@ import { type IntentCaller, intentViewOf } from './retrieve-payment-intent.ts';
 
 /** The test-mode rule: an amount ending in 13 is charged, and settles, this long after confirm. */
 export const DELAYED_OUTCOME_SECONDS = 60;
+const DELAYED_AMOUNT_ENDING = 13;
 
 export function hasDelayedOutcome(intent: Pick<PaymentIntentRecord, 'livemode' | 'amountMinor'>): boolean {
-  return !intent.livemode && intent.amountMinor % 100 === 13;
+  return !intent.livemode && intent.amountMinor % 100 === DELAYED_AMOUNT_ENDING;
 }
+
+const CONFIRM: IntentAction = { type: 'confirm', result: 'processing' };
+/** The statuses the domain lets an intent be confirmed from: the first statement's guard. */
+const CONFIRMABLE = statusesAllowing(CONFIRM);
 
 type Started =
   | { kind: 'charge'; intent: PaymentIntentRecord; attempt: ChargeAttemptRecord; connector: GatewayConnector }
@@ -49,7 +63,9 @@ type Started =
  * Confirms an intent with a payment-method token, in two transactions so that none stays open
  * while the gateway is called:
  *   1. lock the intent, check that it may be confirmed, record the attempt (CHARGING; the unique
- *      index on open attempts refuses a second one) and the PENDING PAYMENT transaction; commit;
+ *      index on open attempts refuses a second one) and the PENDING PAYMENT transaction; commit.
+ *      One statement (`startConfirm`, one round trip) in the common case; an expired intent or a
+ *      delayed test charge takes the transactional `startAttempt`, which writes those cases;
  *   2. charge through the connector with the attempt's idempotency key;
  *   3. apply the outcome (status, event, transaction) along the state machine, on the intent and
  *      attempt as step 1 left them, with writes guarded by their status (read again under the
@@ -70,7 +86,9 @@ export async function confirmPaymentIntent(
   if (token === undefined) {
     throw new ValidationError('payment_method_token', 'is required to confirm a payment intent');
   }
-  const started = await ctx.db.transaction((tx) => startAttempt(ctx, tx, scope, id, token));
+  const started =
+    (await startInOneStatement(ctx, scope, id, token)) ??
+    (await ctx.db.transaction((tx) => startAttempt(ctx, tx, scope, id, token)));
   if (started.kind === 'expired') throw new InvalidStateTransitionError('EXPIRED', 'confirm');
   if (started.kind === 'delayed') {
     return { intent: started.intent, failure: null, unavailable: null, warning: null };
@@ -91,6 +109,62 @@ export async function confirmPaymentIntent(
     );
   }
   return applied;
+}
+
+/**
+ * Step 1 in one statement: the domain's decisions (which statuses may be confirmed, which gateways
+ * take the token) go in, and the statement applies them under the intent's lock or writes nothing
+ * and says what it found, which is answered here as `startAttempt` answers it. Null: the intent
+ * expired or its charge is delayed, for `startAttempt`.
+ */
+async function startInOneStatement(
+  ctx: AppContext,
+  scope: TenantScope,
+  id: string,
+  token: string,
+): Promise<Started | null> {
+  const now = ctx.clock.now();
+  const taking = gatewaysTaking(ctx, token);
+  const start = await startConfirm(ctx.db, {
+    scope,
+    paymentIntentId: id,
+    confirmable: CONFIRMABLE,
+    now,
+    delayedEnding: DELAYED_AMOUNT_ENDING,
+    processGateways: taking.process,
+    accountConnectors: taking.accounts,
+    paymentMethodToken: token,
+    attemptStatus: 'CHARGING',
+    nextCheckAt: addSeconds(now, CHARGING_LEASE_SECONDS),
+    transactionId: newId('txn'),
+  });
+  switch (start.outcome) {
+    case 'not_found':
+      throw new NotFoundError('payment intent', id);
+    case 'refused':
+      transition(start.status, CONFIRM); // throws the domain's invalid_state_transition
+      throw new Error(`confirm refused in status ${start.status}, which the domain allows`);
+    case 'slow':
+      return null;
+    case 'attempt_open':
+      throw alreadyBeingConfirmed();
+    case 'refused_gateway': {
+      if (start.openAttempt) throw alreadyBeingConfirmed();
+      const key = { merchantId: scope.merchantId, livemode: scope.livemode, gatewayId: start.gatewayId };
+      checkedConnector(connectorOfAccount(ctx, key, start.account, true), key, token);
+      throw new Error(`gateway ${key.gatewayId} refused although it takes the token`);
+    }
+    case 'started': {
+      const { intent, attempt } = start;
+      const connector = connectorOfAccount(ctx, gatewayKeyOf(intent), start.account, true);
+      if (!connector) throw new Error(`gateway ${intent.gatewayId} of ${intent.id} vanished`);
+      return { kind: 'charge', intent, attempt, connector };
+    }
+    default: {
+      const unreachable: never = start;
+      return unreachable;
+    }
+  }
 }
 
 async function startAttempt(
@@ -151,15 +225,25 @@ async function startAttempt(
         updatedAt: now,
       }),
   );
-  if (!connector) throw noGatewayError(gatewayKeyOf(intent));
   // A token this gateway cannot take at all: the transaction rolls back, so nothing is written.
-  const tokenProblem = connector.tokenProblem?.(token);
-  if (tokenProblem) throw new ValidationError('payment_method_token', tokenProblem);
+  const usable = checkedConnector(connector, gatewayKeyOf(intent), token);
   if (delayed) {
     const processing = await applyIntentAction(tx, intent, { type: 'confirm', result: 'processing' }, now);
     return { kind: 'delayed', intent: processing };
   }
-  return { kind: 'charge', intent, attempt, connector };
+  return { kind: 'charge', intent, attempt, connector: usable };
+}
+
+/** The gateway of a new payment, or the 400 that says why it cannot take this one. */
+function checkedConnector(
+  connector: GatewayConnector | null,
+  key: GatewayKey,
+  token: string,
+): GatewayConnector {
+  if (!connector) throw noGatewayError(key);
+  const tokenProblem = connector.tokenProblem?.(token);
+  if (tokenProblem) throw new ValidationError('payment_method_token', tokenProblem);
+  return connector;
 }
 
 /** 409 for a confirm while another confirm of the intent is charging it. */

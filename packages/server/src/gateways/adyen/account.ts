@@ -1,6 +1,7 @@
 import { addressProblem, checkFields, type GatewayAccountKind, optional, required } from '../accounts.ts';
 import { createAdyenConnector } from './connector.ts';
 import type { AdyenReportAccess } from './report-download.ts';
+import { adyenTokenProblem } from './wire.ts';
 
 const TEST_API_URL = 'https://checkout-test.adyen.com/v72';
 
@@ -70,4 +71,5 @@ export const adyenAccounts: GatewayAccountKind = {
       ...deps,
     });
   },
+  tokenProblem: adyenTokenProblem,
 };

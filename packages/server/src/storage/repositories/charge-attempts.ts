@@ -1,4 +1,8 @@
-import { isUniqueViolation, type Queryable, rowMapping } from '../db.ts';
+import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import { isUniqueViolation, type Queryable, rowMapping, rowOfJson } from '../db.ts';
+import { type GatewayAccountRecord, gatewayAccountColumns } from './gateway-accounts.ts';
+import { intentOfRow, type LastErrorColumns, type PaymentIntentRecord } from './payment-intents.ts';
 
 /**
  * CHARGING: the charge is being sent (or a crash interrupted it); DELAYED: the amount-13 rule's
@@ -117,6 +121,100 @@ export async function insertChargeAttempt(
       throw new OpenAttemptExistsError(attempt.paymentIntentId);
     }
     throw error;
+  }
+}
+
+/** What the first phase of a confirm is given: what the domain and the gateways decided. */
+export interface ConfirmStart {
+  scope: TenantScope;
+  paymentIntentId: string;
+  /** The statuses from which the domain lets an intent be confirmed. */
+  confirmable: readonly PaymentIntentStatus[];
+  now: Date;
+  /** The test-mode amount ending (amount_minor % 100) whose charge is delayed: left to the caller. */
+  delayedEnding: number;
+  /** The process's gateways (used when the merchant has no account of the gateway_id) that take the token. */
+  processGateways: readonly string[];
+  /** The connectors of merchants' accounts that take the token. */
+  accountConnectors: readonly string[];
+  paymentMethodToken: string;
+  attemptStatus: AttemptStatus;
+  nextCheckAt: Date;
+  transactionId: string;
+}
+
+/** What the first phase found (nothing written) or wrote (`started`); see migration 260. */
+export type ConfirmStarted =
+  | { outcome: 'not_found' | 'slow' | 'attempt_open' }
+  | { outcome: 'refused'; status: PaymentIntentStatus }
+  | {
+      outcome: 'refused_gateway';
+      gatewayId: string;
+      account: GatewayAccountRecord | null;
+      openAttempt: boolean;
+    }
+  | {
+      outcome: 'started';
+      intent: PaymentIntentRecord;
+      attempt: ChargeAttemptRecord;
+      account: GatewayAccountRecord | null;
+    };
+
+const CONFIRM_START = `SELECT paygate_confirm_start($1, $2, $3, $4::text[], $5, $6, $7::text[], $8::text[], $9, $10, $11, $12) AS started`;
+
+interface StartedJson {
+  outcome: ConfirmStarted['outcome'];
+  status?: PaymentIntentStatus;
+  intent?: Record<string, unknown>;
+  attempt?: Record<string, unknown>;
+  account?: Record<string, unknown> | null;
+  open_attempt?: boolean;
+  gateway_id?: string;
+}
+
+/**
+ * The first phase of a confirm in ONE statement, committed on its own (call it outside a
+ * transaction for one round trip): the intent locked and checked, its gateway checked, the attempt
+ * (the open-attempt index refuses a second one) and the PENDING PAYMENT transaction written; or
+ * nothing written and what was found instead (`paygate_confirm_start`, migration 260).
+ */
+export async function startConfirm(q: Queryable, start: ConfirmStart): Promise<ConfirmStarted> {
+  const { rows } = await q.query<{ started: StartedJson }>(CONFIRM_START, [
+    start.paymentIntentId,
+    start.scope.merchantId,
+    start.scope.livemode,
+    start.confirmable,
+    start.now,
+    start.delayedEnding,
+    start.processGateways,
+    start.accountConnectors,
+    start.paymentMethodToken,
+    start.attemptStatus,
+    start.nextCheckAt,
+    start.transactionId,
+  ]);
+  const found = rows[0]?.started;
+  if (!found) throw new Error('paygate_confirm_start gave no answer');
+  const account = found.account ? gatewayAccountColumns.fromRow(rowOfJson(found.account)) : null;
+  switch (found.outcome) {
+    case 'refused':
+      return { outcome: 'refused', status: found.status as PaymentIntentStatus };
+    case 'refused_gateway':
+      return {
+        outcome: 'refused_gateway',
+        gatewayId: found.gateway_id ?? '',
+        account,
+        openAttempt: found.open_attempt === true,
+      };
+    case 'started':
+      return {
+        outcome: 'started',
+        intent: intentOfRow(rowOfJson(found.intent ?? {}) as Record<string, unknown> & LastErrorColumns),
+        attempt: attempts.fromRow(rowOfJson(found.attempt ?? {})),
+        account,
+      };
+    default:
+      return { outcome: found.outcome };
   }
 }
 

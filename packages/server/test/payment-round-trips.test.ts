@@ -1,0 +1,169 @@
+// Issue 33, item 1: each phase of a payment is ONE round trip to the database, and the SQL that
+// does it in one only applies what the domain decided (docs/decisions/payment-sql-functions.md).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { paymentIntentStatuses } from '@paygate/contract';
+import pg from 'pg';
+import { canTransition, type IntentAction, statusesAllowing } from '../src/domain/payment-intent.ts';
+import { startConfirm } from '../src/storage/repositories/charge-attempts.ts';
+import { databaseKinds } from './support/databases.ts';
+import { type PaymentHelpers, paymentHelpers } from './support/payments.ts';
+import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
+
+interface Sent {
+  sql: string;
+  /** Whether it needed a round trip of its own (false: it travelled with one still unanswered). */
+  ownRoundTrip: boolean;
+}
+
+/**
+ * Records every statement node-postgres is asked to send while `fn` runs, and whether it made a
+ * round trip of its own: a statement written on a pipelined connection while another is still
+ * unanswered travels with it (the same rule as bench/support/service-probe.mjs).
+ */
+async function recordStatements(fn: () => Promise<unknown>): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  const original = pg.Client.prototype.query;
+  type Internals = {
+    pipeline?: boolean;
+    _activeQuery?: unknown;
+    _sentQueryQueue?: unknown[];
+    _queryQueue?: unknown[];
+  };
+  pg.Client.prototype.query = function recorded(this: pg.Client & Internals, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const sql = (typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').trim();
+    const inFlight =
+      this.pipeline === true &&
+      (Boolean(this._activeQuery) ||
+        (this._sentQueryQueue?.length ?? 0) > 0 ||
+        (this._queryQueue?.length ?? 0) > 0);
+    sent.push({ sql, ownRoundTrip: !inFlight });
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    await fn();
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return sent;
+}
+
+const CONFIRM: IntentAction = { type: 'confirm', result: 'processing' };
+
+for (const kind of databaseKinds()) {
+  describe(`the payment's SQL applies what the domain decided (${kind})`, () => {
+    let svc: TestService;
+    let merchant: MerchantKeys;
+    let pay: PaymentHelpers;
+
+    before(async () => {
+      svc = await startTestService(kind);
+      merchant = await svc.createMerchant('Round trips shop');
+      pay = paymentHelpers(svc, () => merchant);
+    });
+    after(() => svc.close());
+
+    it("confirm's first statement refuses exactly the statuses the domain refuses, writing nothing", async () => {
+      for (const status of paymentIntentStatuses) {
+        const intent = await pay.create();
+        await svc.ctx.db.query('UPDATE payment_intents SET status = $2 WHERE id = $1', [intent.id, status]);
+        const now = svc.clock.now();
+        const started = await startConfirm(svc.ctx.db, {
+          scope: { merchantId: merchant.id, livemode: false },
+          paymentIntentId: intent.id,
+          confirmable: statusesAllowing(CONFIRM),
+          now,
+          delayedEnding: 13,
+          processGateways: svc.ctx.gateways.ids(),
+          accountConnectors: [],
+          paymentMethodToken: 'tok_sim_approve',
+          attemptStatus: 'CHARGING',
+          nextCheckAt: now,
+          transactionId: `txn_rt_${status}_${intent.id.slice(-6)}`,
+        });
+        if (canTransition(status, CONFIRM)) {
+          assert.equal(started.outcome, 'started', status);
+          if (started.outcome !== 'started') continue;
+          assert.equal(started.attempt.idempotencyKey, `${intent.id}:attempt:1`);
+          assert.equal(started.attempt.status, 'CHARGING');
+          assert.equal(started.intent.status, status);
+          assert.deepEqual(await pay.paymentTransactions(intent.id), ['PENDING']);
+        } else {
+          assert.deepEqual(started, { outcome: 'refused', status }, status);
+          assert.deepEqual(await pay.attempts(intent.id), [], status);
+          assert.deepEqual(await pay.paymentTransactions(intent.id), [], status);
+        }
+      }
+    });
+
+    it('answers a refused confirm as the domain does: 409 invalid_state_transition naming the status', async () => {
+      const intent = await pay.create();
+      await svc.ctx.db.query(`UPDATE payment_intents SET status = 'CANCELED' WHERE id = $1`, [intent.id]);
+      const response = await pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' });
+      assert.equal(response.statusCode, 409);
+      assert.equal(response.json().code, 'invalid_state_transition');
+      assert.match(response.json().detail, /CANCELED/);
+      const missing = await pay.confirm('pi_0000000000000000000000xx', {
+        payment_method_token: 'tok_sim_approve',
+      });
+      assert.equal(missing.statusCode, 404);
+    });
+
+    it('refuses a second open attempt through the open-attempt index: 409 already being confirmed', async () => {
+      const intent = await pay.create();
+      const now = svc.clock.now();
+      const start = () =>
+        startConfirm(svc.ctx.db, {
+          scope: { merchantId: merchant.id, livemode: false },
+          paymentIntentId: intent.id,
+          confirmable: statusesAllowing(CONFIRM),
+          now,
+          delayedEnding: 13,
+          processGateways: svc.ctx.gateways.ids(),
+          accountConnectors: [],
+          paymentMethodToken: 'tok_sim_approve',
+          attemptStatus: 'CHARGING',
+          nextCheckAt: now,
+          transactionId: `txn_rt_open_${intent.id.slice(-8)}`,
+        });
+      assert.equal((await start()).outcome, 'started');
+      const response = await pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' });
+      assert.equal(response.statusCode, 409);
+      assert.match(response.json().detail, /already being confirmed/);
+      assert.equal((await pay.attempts(intent.id)).length, 1);
+    });
+  });
+}
+
+if (databaseKinds().includes('postgres')) {
+  describe('round trips of a confirm (postgres, counted at the driver)', () => {
+    let svc: TestService;
+    let merchant: MerchantKeys;
+    let pay: PaymentHelpers;
+
+    before(async () => {
+      svc = await startTestService('postgres');
+      merchant = await svc.createMerchant('Counted shop');
+      pay = paymentHelpers(svc, () => merchant);
+      // Warm up: the API key's lookup and the statements' preparation are not what is counted.
+      const warm = await pay.create();
+      await pay.confirm(warm.id, { payment_method_token: 'tok_sim_approve' });
+    });
+    after(() => svc.close());
+
+    it('sends the first phase as one statement in one round trip, before the gateway is called', async () => {
+      const intent = await pay.create();
+      const sent = await recordStatements(() =>
+        pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' }),
+      );
+      const [first] = sent;
+      assert.match(first?.sql ?? '', /^SELECT paygate_confirm_start\(/);
+      assert.equal(first?.ownRoundTrip, true);
+      // The second phase: what remains (at most BEGIN with its statements, the event, COMMIT).
+      const roundTrips = sent.filter((s) => s.ownRoundTrip).length;
+      assert.ok(roundTrips <= 4, JSON.stringify(sent, null, 1));
+      assert.equal((await pay.retrieve(intent.id)).status, 'SUCCEEDED');
+    });
+  });
+}
