@@ -1,10 +1,13 @@
 // `npm run bench`: the payment flow under load beside its physical limits, on this machine.
 //
-//   npm run bench                  full run (about 7 minutes on 2 cores), writes bench/results/<date>.json
-//                                  and the generated part of bench/RESULTS.md
-//   npm run bench -- --smoke       1 s per scenario, 10,000 history rows; writes only to bench/tmp/
-//   npm run bench -- --soak 300    the no-growth check: 300 s of load, RSS sampled every 10 s
-//   options: --duration <s>  --rows <n>  --only postgres,embedded,baselines,profiles,processes,webhooks  --keep-db
+//   npm run bench                  full run (about 20 minutes on 2 cores): every scenario, the limits, the
+//                                  driver A/B, the interleaved A/B against the code before issue 33 (made
+//                                  by the bench from git), webhook delivery and a 300 s soak; writes
+//                                  bench/results/<date>.json and the generated parts of bench/RESULTS.md
+//   npm run bench -- --smoke       1 s per scenario, 10,000 history rows, a 20 s soak; writes only to bench/tmp/
+//   npm run bench -- --soak 300    the no-growth check alone: 300 s of load, RSS sampled every 10 s
+//   options: --duration <s>  --rows <n>  --soak-seconds <s> (the soak of a full run, default 300)  --before <commit>
+//            --only postgres,embedded,baselines,profiles,processes,driver,ab,webhooks,soak  --keep-db
 //            --scenarios create,replay,retrieve,confirm,list,flow  (a subset, for a quick A/B)
 //            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
 //            --sim in-process|own-process  (where the PostgreSQL scenarios run the simulated gateway; default own-process)
@@ -13,12 +16,17 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBaselines } from './lib/baselines.ts';
+import { BEFORE_ISSUE_33, checkoutBefore } from './lib/before.ts';
+import { runDriverAb } from './lib/driver-ab.ts';
+import { createFreshDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { runProcessScaling } from './lib/process-scaling.ts';
 import { repoRoot } from './lib/processes.ts';
 import { WebhookReceiver } from './lib/receiver.ts';
 import { writeReport } from './lib/report.ts';
 import type { BenchResults } from './lib/results.ts';
 import { countRoundTrips } from './lib/round-trips.ts';
+import { runServiceAb } from './lib/service-ab.ts';
+import { capturePaymentTrace } from './lib/statement-trace.ts';
 import { runEmbeddedSuite, runPostgresSuite, runProfiles, runSoak, type SuiteOptions } from './lib/suites.ts';
 
 const { values } = parseArgs({
@@ -31,6 +39,8 @@ const { values } = parseArgs({
     scenarios: { type: 'string' },
     'keep-db': { type: 'boolean', default: false },
     'service-root': { type: 'string' },
+    'soak-seconds': { type: 'string' },
+    before: { type: 'string' },
     sim: { type: 'string', default: 'own-process' },
   },
 });
@@ -43,7 +53,9 @@ const smoke = values.smoke === true;
 const soakSeconds = values.soak ? Number(values.soak) : null;
 const durationSeconds = Number(values.duration ?? (smoke ? 1 : 8));
 const historyRows = Number(values.rows ?? (smoke ? 10_000 : 1_000_000));
-const parts = new Set((values.only ?? 'postgres,embedded,baselines,profiles,processes,webhooks').split(','));
+const parts = new Set(
+  (values.only ?? 'postgres,embedded,baselines,profiles,processes,driver,ab,webhooks,soak').split(','),
+);
 
 const date = new Date().toISOString().slice(0, 10);
 const results: BenchResults = {
@@ -118,12 +130,63 @@ if (soakSeconds) {
   if (parts.has('processes') && !values.scenarios) {
     await part('processes', () => runProcessScaling(options, results));
   }
+  // The driver A/B (issue 33, item 2): the statements of whole payments, captured from this
+  // checkout's service, replayed through node-postgres and postgres.js in alternating slices.
+  if (parts.has('driver') && !values.scenarios) {
+    await part('driver A/B', async () => {
+      const database = await createFreshDatabase('paygate_driver_ab');
+      try {
+        const url = databaseUrl(database);
+        const { trace } = await capturePaymentTrace({
+          databaseUrl: url,
+          tmpDir,
+          seconds: smoke ? 1 : 3,
+          log,
+        });
+        results.driverAb = await runDriverAb({
+          databaseUrl: url,
+          trace,
+          slices: smoke ? 1 : 6,
+          secondsPerSlice: smoke ? 1 : 3,
+          log,
+        });
+        log(`driver A/B: ${results.driverAb.verdict}`);
+      } finally {
+        await dropDatabase(database);
+      }
+    });
+  }
+  // This checkout against the code before issue 33, interleaved: the full flow's CPU per payment.
+  if (parts.has('ab') && !values.scenarios) {
+    await part('service A/B', async () => {
+      const before = values.before ?? BEFORE_ISSUE_33;
+      const ab = await runServiceAb({
+        roots: { A: checkoutBefore(before, log), B: values['service-root'] ?? repoRoot },
+        scenarios: ['flow'],
+        slices: smoke ? 1 : 6,
+        secondsPerSlice: smoke ? 1 : 3,
+        log,
+      });
+      results.serviceAb = { ...ab, before };
+    });
+  }
   // Webhook delivery alone needs its own worker processes and database: it is its own script
   // (`npm run bench:webhooks`), run here too so one command measures everything. It writes its own
   // result file and block, and the targets table below reads them. Not in smoke runs or quick
   // A/B runs of some scenarios: it always records.
   if (parts.has('webhooks') && !smoke && !values.scenarios) {
     await part('webhook delivery', runWebhookDelivery);
+  }
+  // The no-growth check, last: 5 minutes of whole payments (20 s in a smoke run, to see that it works).
+  if (parts.has('soak') && !values.scenarios) {
+    const seconds = Number(values['soak-seconds'] ?? (smoke ? 20 : 300));
+    await part('soak', async () => {
+      // The soak's service runs the simulator in its process: its idle memory is not the suite's.
+      const idle = { rss: { ...results.idleRssMB }, memory: { ...results.idleMemoryMB } };
+      results.soak = await runSoak(seconds, options, results);
+      results.idleRssMB = idle.rss;
+      results.idleMemoryMB = idle.memory;
+    });
   }
 }
 

@@ -108,8 +108,12 @@ export async function runBaselines(
     { script: 'create-same-sql.pgbench', protocol: 'prepared', clients: [10] },
     { script: 'create-one-statement.pgbench', protocol: 'prepared', clients: CONNECTION_LEVELS },
     // One whole payment's SQL needs a webhook endpoint to queue its delivery (the flow registers it).
+    // The old script (the SQL before issue 33) beside the new one, so the gain of the SQL itself shows.
     ...(pg.webhookSecret
-      ? ([{ script: 'payment-sql.pgbench', protocol: 'prepared', clients: CONNECTION_LEVELS }] as const)
+      ? ([
+          { script: 'payment-sql.pgbench', protocol: 'prepared', clients: CONNECTION_LEVELS },
+          { script: 'payment-sql-before.pgbench', protocol: 'prepared', clients: CONNECTION_LEVELS },
+        ] as const)
       : []),
   ] as const;
   for (const variant of variants) {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { round } from './load.ts';
 import { repoRoot } from './processes.ts';
+import { abSections, type DeliveryFigures, goalsSection } from './report-goals.ts';
 import { createShareOfLimit, limitCell, processScalingSection } from './report-limits.ts';
 import { type BenchResults, findRun, type ScenarioRun, type SoakResult } from './results.ts';
 
@@ -80,6 +81,23 @@ interface DeliveryRun {
   workers: string;
   throughput: { deliveriesPerSecond: number };
   latency: { p50Ms: number; p99Ms: number; ratePerSecond: number };
+  cpuMicrosPerDelivery?: { workers: number; receiver: number; postgres: number } | null;
+}
+
+/** The figures of the newest bench:webhooks run the goals of issue 33 are held to (best PostgreSQL run). */
+function deliveryFigures(): DeliveryFigures | null {
+  const deliveries = latestDelivery();
+  const best = deliveries?.runs
+    .filter((d) => d.database === 'postgres')
+    .sort((a, b) => b.throughput.deliveriesPerSecond - a.throughput.deliveriesPerSecond)[0];
+  if (!best) return null;
+  return {
+    deliveriesPerSecond: best.throughput.deliveriesPerSecond,
+    workerMicrosPerDelivery: best.cpuMicrosPerDelivery?.workers ?? null,
+    receiverLimitPerSecond: deliveries?.receiverLimit?.perSecond ?? null,
+    commitToFirstAttemptP99Ms: best.latency.p99Ms,
+    eventsPerSecond: best.latency.ratePerSecond,
+  };
 }
 
 /** The newest `npm run bench:webhooks` result (its own command: it needs its own processes). */
@@ -410,7 +428,15 @@ export function renderGenerated(r: BenchResults): string {
     `Machine: ${m.cpus} × ${m.cpuModel}; Node ${m.node}; ${m.postgres ?? 'PostgreSQL not used'} (synchronous_commit on, fsync on); disk flushes (pg_test_fsync, fdatasync, one 8 kB write): ${n(m.diskFlushesPerSecond)}/s. Load average before ${m.loadAverageBefore.join(' ')}, after ${m.loadAverageAfter.join(' ')}.`,
     'The load generator (autocannon, in the bench process), PostgreSQL, the service, the simulated gateway, the webhook receiver and the baselines all share the same 2 cores: every figure is what one small machine does when it is also its own client.',
     '',
-    '### Targets',
+    '### Goals of issue 33 (same run)',
+    '',
+    goalsSection(r, deliveryFigures(), r.soak ?? latestSoak()),
+    '',
+    '### A/B in this run: the driver, and this code against the code before issue 33',
+    '',
+    abSections(r),
+    '',
+    '### Earlier targets (issues 8 and 19)',
     '',
     table(['target', 'goal', 'measured', '', 'gap'], targetRows),
     '',
@@ -483,6 +509,14 @@ export function writeReport(r: BenchResults, options: { smoke: boolean }): strin
     if (full) next = replaceBlock(next, BEGIN, END, renderGenerated(full));
   } else {
     next = replaceBlock(next, BEGIN, END, renderGenerated(r));
+    // A full run includes its soak (issue 33): its block too.
+    if (r.soak)
+      next = replaceBlock(
+        next,
+        SOAK_BEGIN,
+        SOAK_END,
+        [SOAK_BEGIN, '## Soak', '', soakSection(r.soak), SOAK_END].join('\n'),
+      );
   }
   writeFileSync(mdPath, next);
   return [jsonPath.slice(repoRoot.length), mdPath.slice(repoRoot.length)];

@@ -1,8 +1,10 @@
 import type { CpuSplit } from './cpu.ts';
+import type { DriverAbResult } from './driver-ab.ts';
 import type { LoadResult } from './load.ts';
 import type { PgbenchResult } from './pgbench.ts';
 import type { ProfileSummary } from './profile.ts';
 import type { RoundTrips } from './round-trips.ts';
+import type { ServiceAbResult } from './service-ab.ts';
 
 export type SystemKind = 'postgres' | 'embedded';
 
@@ -78,6 +80,10 @@ export interface BenchResults {
   profiles: ProfileSummary[];
   roundTrips: RoundTrips[];
   soak: SoakResult | null;
+  /** node-postgres against postgres.js on the statements of whole payments (issue 33, item 2). */
+  driverAb?: DriverAbResult;
+  /** This checkout (B) against the code before the issue (A, `before`), interleaved (issue 33). */
+  serviceAb?: ServiceAbResult & { before: string };
   notes: string[];
 }
 
