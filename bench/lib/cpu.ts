@@ -33,17 +33,35 @@ function processTicks(pid: number): number {
 /** All PostgreSQL processes (postmaster, backends, WAL writer, checkpointer...). */
 function postgresTicks(): number {
   let total = 0;
+  for (const ticks of postgresTicksByPid().values()) total += ticks;
+  return total;
+}
+
+/** CPU ticks of each PostgreSQL process now running, by pid. */
+export function postgresTicksByPid(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') {
-        total += processTicks(Number(entry));
+        byPid.set(Number(entry), processTicks(Number(entry)));
       }
     } catch {
       // The process ended between the listing and the read.
     }
   }
+  return byPid;
+}
+
+/**
+ * PostgreSQL's CPU ticks between two readings, process by process: a process that started in
+ * between counts whole, one that ended in between is lost (its last ticks cannot be read), never
+ * subtracted as a difference of totals would (a backend of other work ending made that negative).
+ */
+export function postgresTicksBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ticks] of after) total += Math.max(0, ticks - (before.get(pid) ?? 0));
   return total;
 }
 

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@paygate/server';
-import { readCpu } from './cpu.ts';
+import { postgresTicksBetween, postgresTicksByPid } from './cpu.ts';
 import { percentile, round } from './load.ts';
 import { openPostgresJs } from './postgres-js-db.ts';
 import { repoRoot } from './processes.ts';
@@ -202,18 +202,15 @@ export async function runDriverAb(options: {
         const count = Math.max(200, Math.ceil(rate[driver] * options.secondsPerSlice * 2));
         const work = renderWork(trace, count, `${s}-${driver}`);
         const cpuBefore = process.cpuUsage();
-        const pgBefore = readCpu({});
+        const pgBefore = process.platform === 'linux' ? postgresTicksByPid() : null;
         const started = performance.now();
         const r = await slice(dbs[driver], work, connections, options.secondsPerSlice);
         const elapsed = (performance.now() - started) / 1000;
         const cpu = process.cpuUsage(cpuBefore);
-        const pgAfter = readCpu({});
+        const pgAfter = pgBefore ? postgresTicksByPid() : null;
         const clientMicros = cpu.user + cpu.system;
         const payments = r.chains * paymentsPerChain;
-        const pgMicros =
-          pgBefore && pgAfter
-            ? ((pgAfter.ticks.postgres ?? 0) - (pgBefore.ticks.postgres ?? 0)) * 10_000
-            : null;
+        const pgMicros = pgBefore && pgAfter ? postgresTicksBetween(pgBefore, pgAfter) * 10_000 : null;
         const sorted = Float64Array.from(r.latenciesMs).sort();
         firstError ??= r.firstError;
         rate[driver] = payments / elapsed;

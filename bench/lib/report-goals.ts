@@ -11,6 +11,8 @@ const num = (value: number | null | undefined, digits = 0) =>
     : round(value, digits).toLocaleString('en-US');
 
 export interface DeliveryFigures {
+  /** The result file they come from (webhook-delivery-<date>.json): a smoke run has none of its own. */
+  file: string;
   deliveriesPerSecond: number;
   workerMicrosPerDelivery: number | null;
   receiverLimitPerSecond: number | null;
@@ -128,7 +130,7 @@ export function goals(r: BenchResults, delivery: DeliveryFigures | null, soak: S
       0,
     ),
     goal(
-      "deliveries vs the receiver's bare limit (bench:webhooks)",
+      `deliveries vs the receiver's bare limit (${delivery?.file ?? 'bench:webhooks'})`,
       '24%',
       '≥',
       50,
@@ -234,7 +236,7 @@ export function abSections(r: BenchResults): string {
   const d = r.driverAb;
   if (d) {
     parts.push(
-      `**Driver** (issue 33, item 2): node-postgres ${d.versions['node-postgres']} (storage/postgres.ts, pipelined) against postgres.js ${d.versions['postgres.js']} (bench/lib/postgres-js-db.ts), replaying the statements the service sent for ${num(d.capture.payments)} whole payments (${d.capture.statementsPerPayment} statements per payment, ${num(d.capture.roundTrips)} round trips for ${num(d.capture.statements)} statements), ${d.connections} connections, ${d.slices.length / 2} alternations of ${d.secondsPerSlice} s. **${d.verdict}.**`,
+      `**Driver** (issue 33, item 2): node-postgres ${d.versions['node-postgres']} (storage/postgres.ts, pipelined) against postgres.js ${d.versions['postgres.js']} (bench/lib/postgres-js-db.ts), replaying the statements the service sent for ${num(d.capture.payments)} whole payments (${d.capture.statementsPerPayment} statements per payment, ${num(d.capture.roundTrips)} round trips for ${num(d.capture.statements)} statements), ${d.connections} connections, ${d.slices.length / 2} slices of ${d.secondsPerSlice} s per driver, alternating. **${d.verdict}.**`,
       '',
       table(
         [
@@ -262,7 +264,7 @@ export function abSections(r: BenchResults): string {
   if (ab) {
     parts.push(
       '',
-      `**This code against the code before issue 33** (A = ${ab.before}, checked out by the bench under bench/tmp; B = this checkout), each on its own database, 10 connections, ${ab.slices} alternations of ${ab.secondsPerSlice} s; CPU read from /proc from the start of a slice until its last webhook arrived:`,
+      `**This code against the code before issue 33** (A = ${ab.before}, checked out by the bench under bench/tmp; B = this checkout), each on its own database, 10 connections, ${ab.slices} slices of ${ab.secondsPerSlice} s per side, alternating; CPU read from /proc from the start of a slice until its last webhook arrived:`,
       '',
       table(
         [

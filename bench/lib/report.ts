@@ -92,6 +92,7 @@ function deliveryFigures(): DeliveryFigures | null {
     .sort((a, b) => b.throughput.deliveriesPerSecond - a.throughput.deliveriesPerSecond)[0];
   if (!best) return null;
   return {
+    file: deliveries?.file ?? 'bench:webhooks',
     deliveriesPerSecond: best.throughput.deliveriesPerSecond,
     workerMicrosPerDelivery: best.cpuMicrosPerDelivery?.workers ?? null,
     receiverLimitPerSecond: deliveries?.receiverLimit?.perSecond ?? null,

@@ -8,7 +8,7 @@
 // PostgreSQL per confirmed payment, read from the start of the slice until the receiver has had
 // every webhook of the slice, so the deliveries are counted with their payments.
 import { loadavg } from 'node:os';
-import { type CpuCounters, readCpu } from './cpu.ts';
+import { type CpuCounters, postgresTicksBetween, postgresTicksByPid, readCpu } from './cpu.ts';
 import { round, runLoad } from './load.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './postgres.ts';
 import { WebhookReceiver } from './receiver.ts';
@@ -139,13 +139,14 @@ export async function runServiceAb(options: {
         for (const s of slice % 2 === 0 ? sides : [...sides].reverse()) {
           const delivered = (await s.receiver.stats()).byType['payment_intent.succeeded'] ?? 0;
           const before = readCpu({ service: s.service.child.pid });
+          const pgBefore = postgresTicksByPid();
           const { result, confirmed } = await load(s, options.secondsPerSlice);
           // The deliveries of this slice's payments belong to its CPU.
           if (scenario === 'flow')
             await s.receiver.settle('payment_intent.succeeded', delivered + confirmed, 500, 10_000);
           const after = readCpu({ service: s.service.child.pid });
           const serviceTicks = ticks(after, 'service') - ticks(before, 'service');
-          const pgTicks = ticks(after, 'postgres') - ticks(before, 'postgres');
+          const pgTicks = postgresTicksBetween(pgBefore, postgresTicksByPid());
           const key = `${scenario} ${s.side}`;
           const total = totals.get(key) ?? {
             scenario,
