@@ -30,6 +30,7 @@ try {
     log,
   });
   const result = await runDriverAb({
+    database,
     databaseUrl: url,
     trace,
     slices: Number(values.slices ?? 6),

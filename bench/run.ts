@@ -144,6 +144,7 @@ if (soakSeconds) {
           log,
         });
         results.driverAb = await runDriverAb({
+          database,
           databaseUrl: url,
           trace,
           slices: smoke ? 1 : 6,

@@ -38,7 +38,7 @@ function postgresTicks(): number {
 }
 
 /** CPU ticks of each PostgreSQL process now running, by pid. */
-export function postgresTicksByPid(): Map<number, number> {
+function postgresTicksByPid(): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -52,17 +52,6 @@ export function postgresTicksByPid(): Map<number, number> {
     }
   }
   return byPid;
-}
-
-/**
- * PostgreSQL's CPU ticks between two readings, process by process: a process that started in
- * between counts whole, one that ended in between is lost (its last ticks cannot be read), never
- * subtracted as a difference of totals would (a backend of other work ending made that negative).
- */
-export function postgresTicksBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, ticks] of after) total += Math.max(0, ticks - (before.get(pid) ?? 0));
-  return total;
 }
 
 function machineTicks(): { busy: number; total: number } {
@@ -106,4 +95,24 @@ export function cpuSplit(before: CpuCounters | null, after: CpuCounters | null):
   split.other = round(Math.max(0, cores(busyTicks) - cores(named)), 2);
   split.idle = round(Math.max(0, machineCores - cores(busyTicks)), 2);
   return split;
+}
+
+/**
+ * CPU ticks of the PostgreSQL backends connected to `database`, found by their process title
+ * (`postgres: [cluster: ]user database host(port) state`): other work on the machine cannot move
+ * it. The server's shared processes (WAL writer, checkpointer) are not in it.
+ */
+export function databaseBackendTicks(database: string): number {
+  const titlePattern = new RegExp(`^postgres: (\\S+: )?\\S+ ${database} `);
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && titlePattern.test(title)) total += processTicks(Number(entry));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }

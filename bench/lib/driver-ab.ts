@@ -9,13 +9,13 @@
 // is 10 concurrent payment streams on a pool of 10 connections, in alternating slices A B B A …, so
 // a machine shared with other work loads both sides alike. Per slice: the client's CPU (this
 // process, process.cpuUsage) per statement and per payment, PostgreSQL's CPU per payment (all its
-// processes, /proc), payments per second and the p99 of a payment's statements from its first to
+// backends of the A/B's database, found by process title in /proc), payments per second and the p99 of a payment's statements from its first to
 // its last.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@paygate/server';
-import { postgresTicksBetween, postgresTicksByPid } from './cpu.ts';
+import { databaseBackendTicks } from './cpu.ts';
 import { percentile, round } from './load.ts';
 import { openPostgresJs } from './postgres-js-db.ts';
 import { repoRoot } from './processes.ts';
@@ -165,6 +165,8 @@ async function slice(
 }
 
 export async function runDriverAb(options: {
+  /** The database's name, for its backends' CPU (by process title), and its URL. */
+  database: string;
   databaseUrl: string;
   trace: PaymentTrace;
   slices: number;
@@ -202,15 +204,15 @@ export async function runDriverAb(options: {
         const count = Math.max(200, Math.ceil(rate[driver] * options.secondsPerSlice * 2));
         const work = renderWork(trace, count, `${s}-${driver}`);
         const cpuBefore = process.cpuUsage();
-        const pgBefore = process.platform === 'linux' ? postgresTicksByPid() : null;
+        const pgBefore = process.platform === 'linux' ? databaseBackendTicks(options.database) : null;
         const started = performance.now();
         const r = await slice(dbs[driver], work, connections, options.secondsPerSlice);
         const elapsed = (performance.now() - started) / 1000;
         const cpu = process.cpuUsage(cpuBefore);
-        const pgAfter = pgBefore ? postgresTicksByPid() : null;
+        const pgAfter = pgBefore === null ? null : databaseBackendTicks(options.database);
         const clientMicros = cpu.user + cpu.system;
         const payments = r.chains * paymentsPerChain;
-        const pgMicros = pgBefore && pgAfter ? postgresTicksBetween(pgBefore, pgAfter) * 10_000 : null;
+        const pgMicros = pgBefore === null || pgAfter === null ? null : (pgAfter - pgBefore) * 10_000;
         const sorted = Float64Array.from(r.latenciesMs).sort();
         firstError ??= r.firstError;
         rate[driver] = payments / elapsed;

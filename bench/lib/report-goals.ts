@@ -264,7 +264,7 @@ export function abSections(r: BenchResults): string {
   if (ab) {
     parts.push(
       '',
-      `**This code against the code before issue 33** (A = ${ab.before}, checked out by the bench under bench/tmp; B = this checkout), each on its own database, 10 connections, ${ab.slices} slices of ${ab.secondsPerSlice} s per side, alternating; CPU read from /proc from the start of a slice until its last webhook arrived:`,
+      `**This code against the code before issue 33** (A = ${ab.before}, checked out by the bench under bench/tmp; B = this checkout), each on its own database, 10 connections, ${ab.slices} slices of ${ab.secondsPerSlice} s per side, alternating; CPU read from /proc (PostgreSQL: the backends of the side's database) from the start of a slice until its last webhook arrived:`,
       '',
       table(
         [
@@ -272,6 +272,7 @@ export function abSections(r: BenchResults): string {
           'side',
           'req/s (mean)',
           'service µs/request',
+          'PostgreSQL µs/request',
           'payments',
           'service µs/payment',
           'PostgreSQL µs/payment',
@@ -282,6 +283,7 @@ export function abSections(r: BenchResults): string {
           t.side === 'A' ? `A (${ab.before})` : 'B (this)',
           num(t.rps),
           num(t.serviceMicrosPerRequest),
+          num(t.postgresMicrosPerRequest),
           num(t.payments),
           num(t.serviceMicrosPerPayment),
           num(t.postgresMicrosPerPayment),

@@ -5,14 +5,15 @@
 // (10 connections) goes to one side at a time, A B B A …, so a machine shared with other work loads
 // both alike. Per slice: the service process's CPU per request (/proc), and in the full flow
 // (create + confirm, the signed webhook to a receiver of its own) the CPU of the service and of
-// PostgreSQL per confirmed payment, read from the start of the slice until the receiver has had
+// PostgreSQL (the backends of the side's database, by process title: other work cannot move it)
+// per confirmed payment, read from the start of the slice until the receiver has had
 // every webhook of the slice, so the deliveries are counted with their payments.
 import { loadavg } from 'node:os';
-import { type CpuCounters, postgresTicksBetween, postgresTicksByPid, readCpu } from './cpu.ts';
+import { type CpuCounters, databaseBackendTicks, readCpu } from './cpu.ts';
 import { round, runLoad } from './load.ts';
-import { createFreshDatabase, databaseUrl, dropDatabase } from './postgres.ts';
+import { createFreshDatabase, databaseUrl, dropDatabase, seedHistory, withClient } from './postgres.ts';
 import { WebhookReceiver } from './receiver.ts';
-import { CREATE_BODY, createRequests, flowRequests, retrieveRequests } from './scenarios.ts';
+import { CREATE_BODY, createRequests, flowRequests, listRequests, retrieveRequests } from './scenarios.ts';
 import {
   type BenchMerchant,
   callAdmin,
@@ -22,7 +23,7 @@ import {
   startPaygate,
 } from './service.ts';
 
-export type AbScenario = 'create' | 'retrieve' | 'flow';
+export type AbScenario = 'create' | 'retrieve' | 'list' | 'flow';
 export type Side = 'A' | 'B';
 
 export interface AbTotal {
@@ -33,6 +34,8 @@ export interface AbTotal {
   /** Confirmed payments (flow only). */
   payments: number;
   serviceMicrosPerRequest: number;
+  /** CPU of the side's database backends per request. */
+  postgresMicrosPerRequest: number;
   /** Flow: service + PostgreSQL CPU per confirmed payment, and each part. */
   serviceMicrosPerPayment?: number;
   postgresMicrosPerPayment?: number;
@@ -59,7 +62,7 @@ interface SideUnderTest {
 
 const ticks = (c: CpuCounters | null, name: string) => c?.ticks[name] ?? 0;
 
-async function startSide(side: Side, root: string): Promise<SideUnderTest> {
+async function startSide(side: Side, root: string, historyRows: number): Promise<SideUnderTest> {
   const database = await createFreshDatabase(`paygate_ab_${side.toLowerCase()}`);
   const receiver = await WebhookReceiver.start();
   const previousRoot = process.env.PAYGATE_BENCH_SERVICE_ROOT;
@@ -79,6 +82,8 @@ async function startSide(side: Side, root: string): Promise<SideUnderTest> {
     const seeded = (await callApi(service, merchant, 'POST', '/v1/payment-intents', JSON.parse(CREATE_BODY), {
       'idempotency-key': `service-ab-seed-${side}`,
     })) as { id: string };
+    if (historyRows > 0)
+      await withClient(databaseUrl(database), (client) => seedHistory(client, merchant.id, historyRows));
     return { side, root, service, merchant, receiver, database, seededIntent: seeded.id };
   } catch (error) {
     await receiver.stop();
@@ -95,6 +100,8 @@ export async function runServiceAb(options: {
   scenarios: AbScenario[];
   slices: number;
   secondsPerSlice: number;
+  /** History seeded for the list scenario (intents + transactions of the merchant). */
+  historyRows?: number;
   log: (line: string) => void;
 }): Promise<ServiceAbResult> {
   const sides: SideUnderTest[] = [];
@@ -105,7 +112,8 @@ export async function runServiceAb(options: {
     options.log(line);
   };
   try {
-    for (const side of ['A', 'B'] as const) sides.push(await startSide(side, options.roots[side]));
+    const rows = options.scenarios.includes('list') ? (options.historyRows ?? 200_000) : 0;
+    for (const side of ['A', 'B'] as const) sides.push(await startSide(side, options.roots[side], rows));
     for (const scenario of options.scenarios) {
       const load = async (s: SideUnderTest, seconds: number) => {
         let confirmed = 0;
@@ -114,7 +122,9 @@ export async function runServiceAb(options: {
             ? createRequests(s.merchant)
             : scenario === 'retrieve'
               ? retrieveRequests(s.merchant, s.seededIntent)
-              : flowRequests(s.merchant);
+              : scenario === 'list'
+                ? listRequests(s.merchant)
+                : flowRequests(s.merchant);
         if (scenario === 'flow') {
           const confirm = requests[requests.length - 1];
           if (confirm)
@@ -139,14 +149,14 @@ export async function runServiceAb(options: {
         for (const s of slice % 2 === 0 ? sides : [...sides].reverse()) {
           const delivered = (await s.receiver.stats()).byType['payment_intent.succeeded'] ?? 0;
           const before = readCpu({ service: s.service.child.pid });
-          const pgBefore = postgresTicksByPid();
+          const pgBefore = databaseBackendTicks(s.database);
           const { result, confirmed } = await load(s, options.secondsPerSlice);
           // The deliveries of this slice's payments belong to its CPU.
           if (scenario === 'flow')
             await s.receiver.settle('payment_intent.succeeded', delivered + confirmed, 500, 10_000);
           const after = readCpu({ service: s.service.child.pid });
           const serviceTicks = ticks(after, 'service') - ticks(before, 'service');
-          const pgTicks = postgresTicksBetween(pgBefore, postgresTicksByPid());
+          const pgTicks = databaseBackendTicks(s.database) - pgBefore;
           const key = `${scenario} ${s.side}`;
           const total = totals.get(key) ?? {
             scenario,
@@ -155,6 +165,7 @@ export async function runServiceAb(options: {
             requests: 0,
             payments: 0,
             serviceMicrosPerRequest: 0,
+            postgresMicrosPerRequest: 0,
             rps: 0,
             ticks: 0,
             pgTicks: 0,
@@ -166,12 +177,13 @@ export async function runServiceAb(options: {
           total.rps += result.rps / options.slices;
           totals.set(key, total);
           const perRequest = Math.round((serviceTicks * 10_000) / Math.max(1, result.requests));
+          const pgPerRequest = Math.round((pgTicks * 10_000) / Math.max(1, result.requests));
           const perPayment =
             scenario === 'flow'
               ? `, ${Math.round(((serviceTicks + pgTicks) * 10_000) / Math.max(1, confirmed))} µs service + PostgreSQL CPU/payment (${confirmed} payments)`
               : '';
           say(
-            `${key} slice ${slice}: ${result.rps} req/s, ${perRequest} µs service CPU/req${perPayment}, errors ${result.errors}, load ${loadavg()[0]?.toFixed(1)}`,
+            `${key} slice ${slice}: ${result.rps} req/s p99 ${result.p99Ms} ms, ${perRequest} µs service / ${pgPerRequest} µs PostgreSQL CPU/req${perPayment}, errors ${result.errors}, load ${loadavg()[0]?.toFixed(1)}`,
           );
         }
       }
@@ -190,6 +202,7 @@ export async function runServiceAb(options: {
       ...rest,
       rps: round(t.rps, 0),
       serviceMicrosPerRequest: Math.round((serviceTicks * 10_000) / Math.max(1, t.requests)),
+      postgresMicrosPerRequest: Math.round((pgTicks * 10_000) / Math.max(1, t.requests)),
     };
     if (t.scenario === 'flow' && t.payments > 0) {
       total.serviceMicrosPerPayment = Math.round((serviceTicks * 10_000) / t.payments);
@@ -198,7 +211,7 @@ export async function runServiceAb(options: {
     }
     result.push(total);
     say(
-      `${key}: ${total.serviceMicrosPerRequest} µs service CPU per request over ${t.requests} requests${total.cpuMicrosPerPayment === undefined ? '' : `; ${total.cpuMicrosPerPayment} µs service + PostgreSQL per payment (${total.serviceMicrosPerPayment} + ${total.postgresMicrosPerPayment}) over ${t.payments} payments`}`,
+      `${key}: ${total.serviceMicrosPerRequest} µs service, ${total.postgresMicrosPerRequest} µs PostgreSQL CPU per request over ${t.requests} requests${total.cpuMicrosPerPayment === undefined ? '' : `; ${total.cpuMicrosPerPayment} µs service + PostgreSQL per payment (${total.serviceMicrosPerPayment} + ${total.postgresMicrosPerPayment}) over ${t.payments} payments`}`,
     );
   }
   return { slices: options.slices, secondsPerSlice: options.secondsPerSlice, totals: result, lines };
