@@ -162,8 +162,15 @@ for (const kind of databaseKinds()) {
       await page.getByRole('status').filter({ hasText: 'whsec_' }).waitFor();
       await page.reload();
       await page.getByRole('button', { name: 'Disable http://127.0.0.1:9/browser-hooks' }).click();
-      await page.getByRole('status').filter({ hasText: 'Disabled' }).waitFor();
-      await page.reload();
+      // A confirmation says what disabling does; nothing changes until its button.
+      await page.waitForURL(/\/webhooks\/we_\w+\/disable\?/);
+      assert.equal(
+        await page.locator('main .statement').textContent(),
+        'Disable the webhook endpoint http://127.0.0.1:9/browser-hooks.',
+      );
+      await page.getByRole('button', { name: 'Disable http://127.0.0.1:9/browser-hooks' }).click();
+      await page.getByRole('status').filter({ hasText: 'Endpoint disabled' }).waitFor();
+      await page.goto(`${svc.baseUrl}/dashboard/test/webhooks?lang=en`);
       assert.match((await page.locator('main table').textContent()) ?? '', /Disabled/);
       assert.deepEqual(await seriousViolations(page), [], 'webhooks page');
       await page.screenshot({ path: `${shots}dashboard-webhooks.png` });
@@ -220,7 +227,17 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Revoke the invitation of pending@browser.example' }).click();
       await page.getByText('No pending invitations.').waitFor();
       await page.getByRole('button', { name: 'Remove helper@browser.example' }).click();
-      await usersTable.locator('tr', { hasText: 'helper@browser.example' }).waitFor({ state: 'detached' });
+      // The confirmation names the person and what happens; the team is unchanged until its button.
+      await page.waitForURL(/\/dashboard\/team\/usr_\w+\/remove\?/);
+      assert.equal(
+        await page.locator('main .statement').textContent(),
+        'Remove helper@browser.example (viewer) from the team.',
+      );
+      assert.deepEqual(await seriousViolations(page), [], 'removal confirmation');
+      await page.getByRole('button', { name: 'Remove helper@browser.example' }).click();
+      await page.waitForURL(/\/dashboard\/team\?removed=/);
+      await page.getByRole('status').filter({ hasText: 'Removed helper@browser.example' }).waitFor();
+      assert.equal(await usersTable.locator('tr', { hasText: 'helper@browser.example' }).count(), 0);
       assert.deepEqual(await teamEmails(page), ['owner@browser.example', 'viewer@browser.example']);
       await page.close();
     });

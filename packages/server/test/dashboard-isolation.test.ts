@@ -112,7 +112,7 @@ for (const kind of databaseKinds()) {
           ? endpointA
           : path.includes('/api-keys/:id')
             ? keyA
-            : path.includes('/users/:id')
+            : path.includes('/users/:id') || path.includes('/team/:id')
               ? viewerId
               : paidA.id;
       const url = path.replace(':mode', 'test').replace(':id', id);
@@ -143,6 +143,11 @@ for (const kind of databaseKinds()) {
         [`POST /dashboard/api/v1/test/api-keys/${keyA}/roll`]: { expires_in_seconds: 0 },
         [`POST /dashboard/api/v1/test/api-keys/${keyA}/revoke`]: undefined,
         [`POST /dashboard/test/api-keys/${keyA}/revoke`]: undefined,
+        // The confirmation pages' plain form posts (roll, removal, disabling, secret reveal).
+        [`POST /dashboard/test/api-keys/${keyA}/roll`]: { expires_in_seconds: '0' },
+        [`POST /dashboard/team/${viewerId}/remove`]: undefined,
+        [`POST /dashboard/test/webhooks/${endpointA}/disable`]: undefined,
+        [`POST /dashboard/test/webhooks/${endpointA}/reveal-secret`]: undefined,
         'POST /dashboard/api/v1/embed-domains': { origin: 'https://b-or-viewer.example' },
         'POST /dashboard/api/v1/embed-domains/remove': { origin: 'https://a.example' },
         // The team page's changes (dashboard-team.ts): ids are merchant A's viewer.

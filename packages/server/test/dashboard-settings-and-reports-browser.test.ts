@@ -139,16 +139,27 @@ for (const kind of databaseKinds()) {
       await page.reload();
       const hint = (await page.locator('tbody tr').first().locator('code').textContent()) ?? '';
       await page.getByRole('button', { name: `Roll ${hint}` }).click();
-      const rolled = page.getByRole('status').filter({ hasText: 'sk_test_' });
-      await rolled.waitFor();
-      const replacement = /sk_test_[0-9A-Za-z]+/.exec((await rolled.textContent()) ?? '')?.[0] as string;
+      // The confirmation says what the roll does to the old key (24 hours by default) before anything changes.
+      await page.waitForURL(/\/api-keys\/key_\w+\/roll\?/);
+      assert.equal(
+        await page.locator('main .statement').textContent(),
+        `Roll the secret key ${hint}: a new key replaces it.`,
+      );
+      assert.match((await page.locator('main ul').textContent()) ?? '', /keeps working for 24 hours, until/);
+      await page.getByRole('button', { name: `Roll ${hint}` }).click();
+      const replacement = (await page.locator('code.secret').textContent()) as string;
+      assert.match(replacement, /^sk_test_[0-9A-Za-z]+$/);
       assert.notEqual(replacement, key);
       assert.equal(
         (await svc.request({ method: 'GET', url: '/v1/transactions', key })).statusCode,
         200,
         'grace period',
       );
-      await page.reload();
+      await page.getByRole('link', { name: 'Back to API keys' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Key rolled: ${hint}` })
+        .waitFor();
       assert.deepEqual(await seriousViolations(page), [], 'API keys page');
       await page.screenshot({ path: `${shots}dashboard-api-keys.png`, fullPage: true });
       const newHint = (await page.locator('tbody tr').first().locator('code').textContent()) ?? '';

@@ -92,7 +92,16 @@ for (const kind of databaseKinds()) {
       );
 
       await page.getByRole('button', { name: 'Reveal secret' }).click();
-      assert.match((await status('Signing secret:').textContent()) ?? '', new RegExp(firstSecret));
+      // A confirmation first (who sees it can sign events; the reveal is audited), then the secret once.
+      await page.waitForURL(/\/reveal-secret\?/);
+      assert.equal(
+        await page.locator('main .statement').textContent(),
+        `Show the signing secret of ${endpointUrl}.`,
+      );
+      assert.equal(await page.locator('code.secret').count(), 0, 'nothing shown before the button');
+      await page.getByRole('button', { name: 'Show the secret' }).click();
+      assert.equal(await page.locator('code.secret').textContent(), firstSecret);
+      await page.getByRole('link', { name: 'Back to the endpoint' }).click();
 
       await page.getByRole('button', { name: 'Rotate secret' }).click();
       const rotated = (await status('Rotation open').textContent()) ?? '';

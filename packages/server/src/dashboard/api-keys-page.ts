@@ -3,18 +3,20 @@ import type { apiKeyResource } from '../app/resources/operator.ts';
 type ApiKey = ReturnType<typeof apiKeyResource>;
 
 import { countOf } from './format.ts';
-import { t } from './i18n.ts';
+import { type Language, t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { statusBadge } from './status-badge.ts';
 
-const GRACE_CHOICES = [0, 3600, 86_400, 7 * 86_400];
+/** How long a rolled key may keep working: the keys page's choices, and what its confirmation accepts. */
+export const GRACE_CHOICES = [0, 3600, 86_400, 7 * 86_400];
 
-function graceLabel(frame: PageFrame, seconds: number): string {
-  const m = t(frame.lang);
+/** A grace period in words: "no time (stop it now)", "1 hour", "7 days" (plurals by Intl.PluralRules). */
+export function graceLabel(lang: Language, seconds: number): string {
+  const m = t(lang);
   if (seconds === 0) return m.rollNow;
   return seconds < 86_400
-    ? countOf(frame.lang, seconds / 3600, m.hourOne, m.hours)
-    : countOf(frame.lang, seconds / 86_400, m.dayOne, m.days);
+    ? countOf(lang, seconds / 3600, m.hourOne, m.hours)
+    : countOf(lang, seconds / 86_400, m.dayOne, m.days);
 }
 
 /** A key's permissions as people read them: none listed (or `*`) is every permission. */
@@ -37,6 +39,8 @@ export function apiKeysPage(
   canChange: boolean,
   /** The key just revoked from its confirmation page (post, redirect, get). */
   revokedId?: string,
+  /** The key just rolled from its confirmation page: it now expires, or is revoked. */
+  rolledId?: string,
 ): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
@@ -46,11 +50,12 @@ export function apiKeysPage(
       const open = !key.revoked_at;
       const actions =
         canChange && open
-          ? `<form class="inline" data-api="${base}/${h(key.id)}/roll" data-failed="${h(m.failedAction)}" data-done="${h(m.keyShownOnce)}" data-show="key">
-  <label>${h(m.rollExpiry)} <select name="expires_in_seconds" data-number>${GRACE_CHOICES.map(
-    (s) => `<option value="${s}"${s === 86_400 ? ' selected' : ''}>${h(graceLabel(frame, s))}</option>`,
+          ? `<form class="inline" method="get" action="/dashboard/${mode}/api-keys/${h(key.id)}/roll">
+  <input type="hidden" name="lang" value="${frame.lang}">
+  <label>${h(m.rollExpiry)} <select name="expires_in_seconds">${GRACE_CHOICES.map(
+    (s) => `<option value="${s}"${s === 86_400 ? ' selected' : ''}>${h(graceLabel(frame.lang, s))}</option>`,
   ).join('')}</select></label>
-  <button type="submit" aria-label="${h(`${m.roll} ${key.key_hint}`)}">${h(m.roll)}</button><span data-out aria-live="polite"></span>
+  <button type="submit" class="secondary" aria-label="${h(`${m.roll} ${key.key_hint}`)}">${h(m.roll)}</button>
 </form>
 <form method="get" action="/dashboard/${mode}/api-keys/${h(key.id)}/revoke">
   <input type="hidden" name="lang" value="${frame.lang}">
@@ -69,7 +74,12 @@ export function apiKeysPage(
 </form>`
     : '';
   const revoked = keys.find((k) => k.id === revokedId && k.revoked_at);
-  const notice = revoked ? `<p role="status">${h(m.keyRevoked)} <code>${h(revoked.key_hint)}</code></p>` : '';
+  const rolled = keys.find((k) => k.id === rolledId);
+  const notice = revoked
+    ? `<p role="status">${h(m.keyRevoked)} <code>${h(revoked.key_hint)}</code></p>`
+    : rolled
+      ? `<p role="status">${h(m.keyRolledTitle)}: <code>${h(rolled.key_hint)}</code> ${keyState(frame, rolled)}</p>`
+      : '';
   return page(
     frame,
     `${notice}<table><caption>${h(m.apiKeys)}</caption><thead><tr><th scope="col">${h(m.hint)}</th><th scope="col">${h(m.kind)}</th><th scope="col">${h(m.permissions)}</th><th scope="col">${h(m.created_)}</th><th scope="col">${h(m.status)}</th><th scope="col"><span class="skip-visually">${h(m.roll)} / ${h(m.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>

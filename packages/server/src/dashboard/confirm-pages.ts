@@ -54,3 +54,19 @@ export function confirmationProblem(frame: PageFrame, problem: string, backHref:
     `<p role="alert">${h(problem)}</p><p><a href="${h(backHref)}">${h(t(frame.lang).back)}</a></p>`,
   );
 }
+
+/**
+ * A secret shown once, as the answer of the POST that made or revealed it: never in a URL, never
+ * stored for the page, not cached (`no-store`); leaving the page hides it.
+ */
+export function secretPage(
+  frame: PageFrame,
+  shown: { statement: string; label: string; secret: string; backHref: string; backLabel: string },
+): string {
+  return page(
+    frame,
+    `<p role="status">${h(shown.statement)}</p>
+<dl><dt>${h(shown.label)}</dt><dd><code class="secret">${h(shown.secret)}</code></dd></dl>
+<p><a href="${h(shown.backHref)}">${h(shown.backLabel)}</a></p>`,
+  );
+}

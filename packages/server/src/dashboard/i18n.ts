@@ -25,3 +25,21 @@ export function pickLanguage(query: unknown, acceptLanguage: string | undefined)
   const first = acceptLanguage?.split(',')[0]?.trim().toLowerCase() ?? '';
   return first.startsWith('es') ? 'es' : 'en';
 }
+
+/** A dashboard role in words ("owner", "propietario"); the raw value stays in the forms. */
+export function roleLabel(lang: Language, role: string): string {
+  const m = t(lang);
+  return role === 'owner'
+    ? m.roleOwner
+    : role === 'developer'
+      ? m.roleDeveloper
+      : role === 'viewer'
+        ? m.roleViewer
+        : role;
+}
+
+/** An API key's kind in words ("secret", "secreta"). */
+export function keyKindLabel(lang: Language, kind: string): string {
+  const m = t(lang);
+  return kind === 'secret' ? m.kindSecret : kind === 'publishable' ? m.kindPublishable : kind;
+}

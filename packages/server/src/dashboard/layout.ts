@@ -1,6 +1,6 @@
 import escapeHtml from 'escape-html';
 import type { DashboardRole } from '../domain/dashboard-roles.ts';
-import { type Language, t } from './i18n.ts';
+import { type Language, roleLabel, t } from './i18n.ts';
 import { href, navigationItems } from './navigation.ts';
 
 export { href };
@@ -25,6 +25,10 @@ export interface PageFrame {
   csrfToken?: string;
   /** Webhook endpoints of this merchant and mode that fail (or were disabled failing): the banner. */
   attention?: { id: string; url: string; status: string }[];
+  /** The request's "now" (from the service clock): times on the page are relative to it. */
+  now?: Date;
+  /** The reader's IANA time zone: the exact time on hover is in it (UTC when unset). */
+  timeZone?: string;
 }
 
 function languageSwitch(frame: PageFrame): string {
@@ -58,7 +62,7 @@ function header(frame: PageFrame): string {
   ${modeSwitch(frame, mode)}
   <div class="account">
   ${languageSwitch(frame)}
-  <span class="who">${h(frame.session.email)} (${h(frame.session.role)})</span>
+  <span class="who">${h(frame.session.email)} (${h(roleLabel(frame.lang, frame.session.role))})</span>
   <form data-api="/dashboard/api/v1/session/sign-out" data-next="${h(href('/dashboard/sign-in', frame.lang))}" data-failed="${h(m.signOut)}" data-done="">
     <button type="submit" class="secondary">${h(m.signOut)}</button><span data-out aria-live="polite"></span>
   </form>

@@ -1,4 +1,4 @@
-import { fill, type Language, t } from './i18n.ts';
+import { fill, type Language, roleLabel, t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 
@@ -50,7 +50,8 @@ function memberControls(frame: PageFrame, user: TeamView['users'][number]): stri
   const m = t(frame.lang);
   const team = h(href('/dashboard/team', frame.lang));
   const options = ROLES.map(
-    (role) => `<option${role === user.role ? ' selected' : ''}>${role}</option>`,
+    (role) =>
+      `<option value="${role}"${role === user.role ? ' selected' : ''}>${h(roleLabel(frame.lang, role))}</option>`,
   ).join('');
   return `<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/role" data-next="${team}" data-failed="${h(m.failedAction)}" data-done="">
   <select name="role" aria-label="${h(fill(m.roleOf, { email: user.email }))}">${options}</select>
@@ -58,12 +59,13 @@ function memberControls(frame: PageFrame, user: TeamView['users'][number]): stri
   <p data-out aria-live="polite"></p>
 </form>
 ${
-  // Removing yourself would end your own access on one click: never offered on your own row.
+  // Removing yourself would end your own access: never offered on your own row. Removal of
+  // another opens its confirmation page (a GET: nothing changes until that page's button).
   user.email === frame.session?.email
     ? ''
-    : `<form class="inline" data-api="/dashboard/api/v1/users/${h(user.id)}/remove" data-next="${team}" data-failed="${h(m.failedAction)}" data-done="${h(m.userRemoved)}">
+    : `<form class="inline" method="get" action="/dashboard/team/${h(user.id)}/remove">
+  <input type="hidden" name="lang" value="${frame.lang}">
   <button type="submit" class="destructive" aria-label="${h(fill(m.removeUser, { email: user.email }))}">${h(m.remove)}</button>
-  <p data-out aria-live="polite"></p>
 </form>`
 }`;
 }
@@ -76,7 +78,7 @@ function invitationsSection(frame: PageFrame, invitations: NonNullable<TeamView[
     .map(
       (
         i,
-      ) => `<tr><td>${h(i.email)}</td><td>${h(i.role)}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${h(i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(m.failedAction)}" data-done="${h(m.invitationRevoked)}">
+      ) => `<tr><td>${h(i.email)}</td><td>${h(roleLabel(frame.lang, i.role))}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${h(i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(m.failedAction)}" data-done="${h(m.invitationRevoked)}">
   <input type="hidden" name="email" value="${h(i.email)}">
   <button type="submit" class="danger" aria-label="${h(fill(m.revokeInvitationOf, { email: i.email }))}">${h(m.revoke)}</button>
   <p data-out aria-live="polite"></p>
@@ -86,20 +88,29 @@ function invitationsSection(frame: PageFrame, invitations: NonNullable<TeamView[
   return `<h2>${h(m.pendingInvitations)}</h2><table><caption>${h(m.pendingInvitations)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(m.invitedBy)}</th><th scope="col">${h(m.expires)}</th><th scope="col"><span class="visually-hidden">${h(m.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-export function teamPage(frame: PageFrame, view: TeamView): string {
+export function teamPage(
+  frame: PageFrame,
+  view: TeamView,
+  /** The member just removed from the confirmation page (post, redirect, get). */
+  removedEmail?: string,
+): string {
   const m = t(frame.lang);
+  const removed =
+    removedEmail && !view.users.some((u) => u.email === removedEmail)
+      ? `<p role="status">${h(fill(m.memberRemoved, { email: removedEmail }))}</p>`
+      : '';
   const owner = view.audit !== null;
   const users = view.users
     .map(
       (u) =>
-        `<tr><td>${h(u.email)}</td><td>${h(u.role)}</td><td>${h(u.created_at)}</td>${owner ? `<td>${memberControls(frame, u)}</td>` : ''}</tr>`,
+        `<tr><td>${h(u.email)}</td><td>${h(roleLabel(frame.lang, u.role))}</td><td>${h(u.created_at)}</td>${owner ? `<td>${memberControls(frame, u)}</td>` : ''}</tr>`,
     )
     .join('');
   const invite = owner
     ? `<h2>${h(m.invite)}</h2>
 <form class="inline" data-api="/dashboard/api/v1/invitations" data-failed="${h(m.invite)}" data-done="${h(m.invited)}" data-show="token">
   <label>${h(m.email)} <input name="email" type="email" required></label>
-  <label>${h(m.role)} <select name="role"><option>viewer</option><option>developer</option><option>owner</option></select></label>
+  <label>${h(m.role)} <select name="role">${ROLES.map((role) => `<option value="${role}">${h(roleLabel(frame.lang, role))}</option>`).join('')}</select></label>
   <button type="submit">${h(m.invite)}</button>
   <p data-out aria-live="polite"></p>
 </form>`
@@ -118,6 +129,6 @@ export function teamPage(frame: PageFrame, view: TeamView): string {
     : '';
   return page(
     frame,
-    `<h2>${h(m.users)}</h2><table><caption>${h(m.users)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(m.created)}</th>${controlsHeader}</tr></thead><tbody>${users}</tbody></table>${invite}${invitations}${audit}`,
+    `${removed}<h2>${h(m.users)}</h2><table><caption>${h(m.users)}</caption><thead><tr><th scope="col">${h(m.email)}</th><th scope="col">${h(m.role)}</th><th scope="col">${h(m.created)}</th>${controlsHeader}</tr></thead><tbody>${users}</tbody></table>${invite}${invitations}${audit}`,
   );
 }

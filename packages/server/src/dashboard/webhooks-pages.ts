@@ -17,11 +17,28 @@ export interface DeliveryLogFilter {
 
 const api = (frame: PageFrame, path: string) => `/dashboard/api/v1/${frame.mode ?? 'test'}${path}`;
 
+/**
+ * A button that opens an action's confirmation page (a plain GET: nothing changes until that
+ * page's own button), for the actions that break an integration or show a secret.
+ */
+function confirmLink(
+  frame: PageFrame,
+  path: string,
+  label: string,
+  tone: 'destructive' | 'secondary',
+  buttonLabel?: string,
+): string {
+  const aria = buttonLabel ? ` aria-label="${h(buttonLabel)}"` : '';
+  return `<form class="inline" method="get" action="/dashboard/${frame.mode ?? 'test'}${h(path)}">
+<input type="hidden" name="lang" value="${frame.lang}"><button type="submit" class="${tone}"${aria}>${h(label)}</button>
+</form>`;
+}
+
 /** A form the page script posts as JSON to the dashboard API; its answer goes to the live region. */
 function actionForm(
   frame: PageFrame,
   path: string,
-  labels: { button: string; done: string; show?: string; tone?: 'danger' | 'secondary' },
+  labels: { button: string; done: string; show?: string; tone?: 'secondary' },
   fields = '',
   buttonLabel?: string,
 ): string {
@@ -59,13 +76,7 @@ export function webhooksPage(
     .map((e) => {
       const disable =
         canChange && e.status !== 'disabled'
-          ? actionForm(
-              frame,
-              `/webhook-endpoints/${e.id}/disable`,
-              { button: m.disable, done: m.disabled, tone: 'danger' },
-              '',
-              `${m.disable} ${e.url}`,
-            )
+          ? confirmLink(frame, `/webhooks/${e.id}/disable`, m.disable, 'destructive', `${m.disable} ${e.url}`)
           : '';
       return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/${e.id}`, frame.lang))}"><code>${h(e.url)}</code></a></td><td>${statusBadge(e.status, frame.lang)}</td><td>${h(e.enabled_events.join(', '))}</td><td>${disable}</td></tr>`;
     })
@@ -121,11 +132,19 @@ function deliveryLog(
 }
 
 /** One endpoint: its settings, and (owners and developers) every action on it. */
-export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: boolean): string {
+export function webhookEndpointPage(
+  frame: PageFrame,
+  e: Endpoint,
+  canChange: boolean,
+  /** Just disabled from its confirmation page (post, redirect, get): said at the top. */
+  justDisabled = false,
+): string {
   const m = t(frame.lang);
+  const notice =
+    justDisabled && e.status === 'disabled' ? `<p role="status">${h(m.endpointDisabledNotice)}</p>` : '';
   const mode = frame.mode ?? 'test';
   const all = e.enabled_events.includes('*');
-  const facts = `<dl>
+  const facts = `${notice}<dl>
   <dt>ID</dt><dd><code>${h(e.id)}</code></dd>
   <dt>${h(m.url)}</dt><dd><code>${h(e.url)}</code></dd>
   <dt>${h(m.status)}</dt><dd>${statusBadge(e.status, frame.lang)}</dd>
@@ -155,7 +174,7 @@ export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: bo
   const since = e.created_at;
   const actions = [
     `<h2>${h(m.enabledEvents)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}`, { button: m.saveEvents, done: m.eventsSaved }, events)}`,
-    `<h2>${h(m.secret)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}/reveal-secret`, { button: m.reveal, done: m.revealed, show: 'secret' })}`,
+    `<h2>${h(m.secret)}</h2>${confirmLink(frame, `/webhooks/${e.id}/reveal-secret`, m.reveal, 'secondary')}`,
     e.rotation_started_at
       ? actionForm(frame, `/webhook-endpoints/${e.id}/close-rotation`, {
           button: m.closeRotation,
@@ -183,11 +202,7 @@ export function webhookEndpointPage(frame: PageFrame, e: Endpoint, canChange: bo
     `<h2>${h(m.status)}</h2>${
       e.status === 'disabled'
         ? actionForm(frame, `/webhook-endpoints/${e.id}/enable`, { button: m.enable, done: m.enabled })
-        : actionForm(frame, `/webhook-endpoints/${e.id}/disable`, {
-            button: m.disable,
-            done: m.disabled,
-            tone: 'danger',
-          })
+        : confirmLink(frame, `/webhooks/${e.id}/disable`, m.disable, 'destructive')
     }`,
   ];
   return page(frame, `${facts}<section class="actions">${actions.join('\n')}</section>${back(frame)}`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { navigationEntries } from '../../src/dashboard/navigation.ts';
 import { dashboardPageUrls } from '../../src/http/routes/dashboard/routes.ts';
-import { type DashboardUser, dashboardRequest, firstOwner } from './dashboard.ts';
+import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './dashboard.ts';
 import { paymentHelpers } from './payments.ts';
 import { freshKey, type MerchantKeys, type TestService } from './service.ts';
 
@@ -18,10 +18,12 @@ export interface WalkedMerchant {
   owner: DashboardUser;
 }
 
-/** A merchant whose pages all have content: payments (approved, declined, refunded), a webhook endpoint with a delivery, a second key. */
+/** A merchant whose pages all have content: payments (approved, declined, refunded), a webhook endpoint with a delivery, a second key, a second team member. */
 export async function merchantWithData(svc: TestService, email: string): Promise<WalkedMerchant> {
   const merchant = await svc.createMerchant('Walk shop');
   const owner = await firstOwner(svc, merchant.id, email);
+  // A second member, so the Team page offers a removal (never on the owner's own row) to walk.
+  await teamMember(svc, owner, `developer.${email}`, 'developer');
   const pay = paymentHelpers(svc, () => merchant);
   // The refundable payment is the newest, so the list's first link leads to a page with the refund form.
   const declined = await pay.create({ amount_minor: 1999, currency: 'EUR' });

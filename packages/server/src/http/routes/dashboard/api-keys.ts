@@ -59,6 +59,7 @@ export async function dashboardApiKeyRoutes(
     const framed = await frame(`/dashboard/${scope.mode}/api-keys`, t(scope.locale).apiKeys);
     const keys = await listApiKeysOfTenant(ctx, scope);
     const revoked = text(request.query, 'revoked');
-    return html(reply, apiKeysPage(framed, keys, roleAllows(scope.role, 'operate'), revoked));
+    const rolled = text(request.query, 'rolled');
+    return html(reply, apiKeysPage(framed, keys, roleAllows(scope.role, 'operate'), revoked, rolled));
   });
 }

@@ -45,13 +45,13 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
     ),
   );
 
-  dashboardPage(app, ctx, '/dashboard/team', async (_request, reply, { scope, frame }) => {
+  dashboardPage(app, ctx, '/dashboard/team', async (request, reply, { scope, frame }) => {
     const { merchantId } = scope;
     const users = await listTeamMembers(ctx, merchantId);
     const owner = roleAllows(scope.role, 'administer');
     const audit = owner ? await listAudit(ctx, merchantId) : null;
     const invitations = owner ? await pendingInvitations(ctx, merchantId) : null;
     const framed = await frame('/dashboard/team', t(scope.locale).team);
-    return html(reply, teamPage(framed, { users, audit, invitations }));
+    return html(reply, teamPage(framed, { users, audit, invitations }, text(request.query, 'removed')));
   });
 }

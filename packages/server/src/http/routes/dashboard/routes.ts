@@ -15,7 +15,9 @@ import { startDashboardRequest } from './scope.ts';
 import { dashboardSessionRoutes } from './session.ts';
 import { dashboardTeamRoutes } from './team.ts';
 import { dashboardTeamChangeRoutes } from './team-changes.ts';
+import { dashboardTeamConfirmationRoutes } from './team-confirmation.ts';
 import { dashboardTotpRoutes } from './totp.ts';
+import { dashboardWebhookConfirmationRoutes } from './webhook-confirmation.ts';
 import { dashboardWebhookRoutes } from './webhooks.ts';
 
 /**
@@ -54,6 +56,8 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardAuditPageRoutes,
     dashboardRefundConfirmationRoutes,
     dashboardApiKeyConfirmationRoutes,
+    dashboardTeamConfirmationRoutes,
+    dashboardWebhookConfirmationRoutes,
   ]) {
     await app.register(routes, { ctx });
   }

@@ -74,7 +74,12 @@ export async function dashboardWebhookPageRoutes(
       const frame = await frameOf(`/dashboard/${scope.mode}/webhooks/${id}`, endpoint.url);
       return html(
         reply,
-        webhookEndpointPage(frame, webhookEndpointResource(endpoint), roleAllows(scope.role, 'operate')),
+        webhookEndpointPage(
+          frame,
+          webhookEndpointResource(endpoint),
+          roleAllows(scope.role, 'operate'),
+          text(request.query, 'disabled') === '1',
+        ),
       );
     },
   );
