@@ -109,7 +109,10 @@ for (const kind of databaseKinds()) {
       assert.ok(newSecret && newSecret !== firstSecret);
       await page.reload();
       const expiry = Date.parse(
-        ((await page.locator('main dl').textContent()) ?? '').match(/Open until (\S+)/)?.[1] ?? '',
+        (await page
+          .locator('main dl dd', { hasText: 'Open until' })
+          .locator('time')
+          .getAttribute('datetime')) ?? '',
       );
       const hoursOpen = (expiry - svc.clock.now().getTime()) / 3600_000;
       assert.ok(hoursOpen > 23.9 && hoursOpen <= 24, `rotation open for ${hoursOpen} h`);

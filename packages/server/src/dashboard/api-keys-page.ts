@@ -3,9 +3,10 @@ import type { apiKeyResource } from '../app/resources/operator.ts';
 type ApiKey = ReturnType<typeof apiKeyResource>;
 
 import { countOf } from './format.ts';
-import { type Language, t } from './i18n.ts';
+import { keyKindLabel, type Language, t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { statusBadge } from './status-badge.ts';
+import { timeTag } from './time.ts';
 
 /** How long a rolled key may keep working: the keys page's choices, and what its confirmation accepts. */
 export const GRACE_CHOICES = [0, 3600, 86_400, 7 * 86_400];
@@ -28,8 +29,9 @@ function permissionsOf(frame: PageFrame, key: ApiKey): string {
 
 function keyState(frame: PageFrame, key: ApiKey): string {
   const m = t(frame.lang);
-  if (key.revoked_at) return `${statusBadge('revoked', frame.lang)} ${h(key.revoked_at)}`;
-  if (key.expires_at) return `${statusBadge('expiring', frame.lang)} ${h(m.expires)} ${h(key.expires_at)}`;
+  if (key.revoked_at) return `${statusBadge('revoked', frame.lang)} ${timeTag(frame, key.revoked_at)}`;
+  if (key.expires_at)
+    return `${statusBadge('expiring', frame.lang)} ${h(m.expires)} ${timeTag(frame, key.expires_at)}`;
   return statusBadge('active', frame.lang);
 }
 
@@ -62,13 +64,13 @@ export function apiKeysPage(
   <button type="submit" class="destructive" aria-label="${h(`${m.revoke} ${key.key_hint}`)}">${h(m.revoke)}</button>
 </form>`
           : '';
-      return `<tr><td><code>${h(key.key_hint)}</code></td><td>${h(key.kind)}</td><td>${h(permissionsOf(frame, key))}</td><td>${h(key.created_at)}</td><td>${keyState(frame, key)}</td><td>${actions}</td></tr>`;
+      return `<tr><td><code>${h(key.key_hint)}</code></td><td>${h(keyKindLabel(frame.lang, key.kind))}</td><td>${h(permissionsOf(frame, key))}</td><td>${timeTag(frame, key.created_at)}</td><td>${keyState(frame, key)}</td><td>${actions}</td></tr>`;
     })
     .join('\n');
   const create = canChange
     ? `<h2>${h(m.createKey)}</h2>
 <form class="inline" data-api="${base}" data-failed="${h(m.failedAction)}" data-done="${h(m.keyShownOnce)}" data-show="key">
-  <label>${h(m.kind)} <select name="kind"><option value="secret">secret</option><option value="publishable">publishable</option></select></label>
+  <label>${h(m.kind)} <select name="kind"><option value="secret">${h(m.kindSecret)}</option><option value="publishable">${h(m.kindPublishable)}</option></select></label>
   <button type="submit">${h(m.createKey)}</button>
   <p data-out aria-live="polite"></p>
 </form>`

@@ -65,6 +65,14 @@ export const DASHBOARD_JS = `
       code.setAttribute('title', text);
     });
   }
+  // The browser's time zone, offered to the server as a cookie: the user's zone until they choose
+  // one on the settings page (the server keeps the first it sees and never overwrites a choice).
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    var wanted = 'paygate_tz=' + encodeURIComponent(zone || '');
+    if (zone && document.cookie.split('; ').indexOf(wanted) < 0)
+      document.cookie = wanted + '; path=/dashboard; max-age=31536000; samesite=strict' + (location.protocol === 'https:' ? '; secure' : '');
+  } catch (error) { /* no Intl time zone: the pages stay in UTC */ }
   var token = document.querySelector('input[name=token]');
   if (token && window.location.hash.length > 1) token.value = window.location.hash.slice(1);
 })();

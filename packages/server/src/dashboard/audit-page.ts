@@ -2,6 +2,7 @@ import type { searchAudit } from '../app/dashboard/audit.ts';
 import { t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
+import { timeTag } from './time.ts';
 
 export function auditForbiddenPage(frame: PageFrame): string {
   return page(frame, `<p role="alert">${h(t(frame.lang).auditOwnersOnly)}</p>`);
@@ -36,7 +37,7 @@ export function auditPage(
   const rows = result.data
     .map(
       (e) =>
-        `<tr><td>${h(e.created_at)}</td><td>${h(e.user_email ?? m.operator)}</td><td>${h(e.action)}</td><td>${h(e.target ?? '')}</td><td>${e.livemode === null ? '' : e.livemode ? 'live' : 'test'}</td></tr>`,
+        `<tr><td>${timeTag(frame, e.created_at)}</td><td>${h(e.user_email ?? m.operator)}</td><td>${h(e.action)}</td><td>${h(e.target ?? '')}</td><td>${e.livemode === null ? '' : h(e.livemode ? m.liveData : m.testData)}</td></tr>`,
     )
     .join('');
   const table = result.data.length

@@ -2,6 +2,7 @@ import type { clientsWithDeprecations } from '../app/deprecations/client-depreca
 import { affectedText } from '../app/deprecations/deprecation-mail.ts';
 import { fill, t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
+import { timeTag } from './time.ts';
 
 type ClientsView = Awaited<ReturnType<typeof clientsWithDeprecations>>;
 
@@ -20,7 +21,7 @@ export function clientsPage(frame: PageFrame, view: ClientsView): string {
   const rows = view.clients
     .map(
       (c) =>
-        `<tr><td>${h(c.client)}</td><td>${h(c.version || '–')}</td><td>${c.request_count}</td><td>${h(c.first_seen_at)}</td><td>${h(c.last_seen_at)}</td><td>${deprecationCell(c.deprecations)}</td></tr>`,
+        `<tr><td>${h(c.client)}</td><td>${h(c.version || '–')}</td><td>${c.request_count}</td><td>${timeTag(frame, c.first_seen_at)}</td><td>${timeTag(frame, c.last_seen_at)}</td><td>${deprecationCell(c.deprecations)}</td></tr>`,
     )
     .join('');
   const table = view.clients.length

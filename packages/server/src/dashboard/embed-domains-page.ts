@@ -1,6 +1,7 @@
 import type { embedDomainResource } from '../app/resources/operator.ts';
 import { t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
+import { timeTag } from './time.ts';
 
 type Domain = ReturnType<typeof embedDomainResource>;
 
@@ -12,7 +13,7 @@ export function embedDomainsPage(frame: PageFrame, domains: Domain[], canChange:
       const remove = canChange
         ? `<form data-api="${api}/remove" data-failed="${h(m.failedAction)}" data-done="${h(m.removed)}"><input type="hidden" name="origin" value="${h(d.origin)}"><button type="submit" class="danger" aria-label="${h(`${m.remove} ${d.origin}`)}">${h(m.remove)}</button><span data-out aria-live="polite"></span></form>`
         : '';
-      return `<tr><td><code>${h(d.origin)}</code></td><td>${h(d.created_at)}</td><td>${remove}</td></tr>`;
+      return `<tr><td><code>${h(d.origin)}</code></td><td>${timeTag(frame, d.created_at)}</td><td>${remove}</td></tr>`;
     })
     .join('');
   const table = domains.length

@@ -35,6 +35,8 @@ export function navigationEntries(mode: 'test' | 'live'): NavigationEntry[] {
     { path: '/dashboard/embed-domains', query: { mode }, label: 'embedDomains' },
     { path: `/dashboard/${mode}/clients`, query: {}, label: 'clients' },
     { path: '/dashboard/account', query: { mode }, label: 'secondFactor' },
+    // The user's own settings (the time zone of exact times): both modes, it keeps the mode.
+    { path: '/dashboard/settings', query: { mode }, label: 'settingsNav' },
     // The audit log (owners only).
     { path: '/dashboard/audit', query: {}, label: 'auditNav' },
   ];

@@ -1,6 +1,7 @@
 import { fill, type Language, roleLabel, t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
+import { timeTag } from './time.ts';
 
 export function signInPage(lang: Language): string {
   const m = t(lang);
@@ -78,7 +79,7 @@ function invitationsSection(frame: PageFrame, invitations: NonNullable<TeamView[
     .map(
       (
         i,
-      ) => `<tr><td>${h(i.email)}</td><td>${h(roleLabel(frame.lang, i.role))}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${h(i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(m.failedAction)}" data-done="${h(m.invitationRevoked)}">
+      ) => `<tr><td>${h(i.email)}</td><td>${h(roleLabel(frame.lang, i.role))}</td><td>${h(i.invited_by ?? m.operator)}</td><td>${timeTag(frame, i.expires_at)}</td><td><form class="inline" data-api="/dashboard/api/v1/invitations/revoke" data-next="${h(href('/dashboard/team', frame.lang))}" data-failed="${h(m.failedAction)}" data-done="${h(m.invitationRevoked)}">
   <input type="hidden" name="email" value="${h(i.email)}">
   <button type="submit" class="danger" aria-label="${h(fill(m.revokeInvitationOf, { email: i.email }))}">${h(m.revoke)}</button>
   <p data-out aria-live="polite"></p>
@@ -103,7 +104,7 @@ export function teamPage(
   const users = view.users
     .map(
       (u) =>
-        `<tr><td>${h(u.email)}</td><td>${h(roleLabel(frame.lang, u.role))}</td><td>${h(u.created_at)}</td>${owner ? `<td>${memberControls(frame, u)}</td>` : ''}</tr>`,
+        `<tr><td>${h(u.email)}</td><td>${h(roleLabel(frame.lang, u.role))}</td><td>${timeTag(frame, u.created_at)}</td>${owner ? `<td>${memberControls(frame, u)}</td>` : ''}</tr>`,
     )
     .join('');
   const invite = owner
@@ -120,7 +121,7 @@ export function teamPage(
     ? `<h2>${h(m.auditLog)}</h2><table><caption>${h(m.auditLog)}</caption><thead><tr><th scope="col">${h(m.when)}</th><th scope="col">${h(m.who)}</th><th scope="col">${h(m.action)}</th><th scope="col">${h(m.target)}</th></tr></thead><tbody>${view.audit
         .map(
           (e) =>
-            `<tr><td>${h(e.created_at)}</td><td>${h(e.user_email ?? m.operator)}</td><td>${h(e.action)}</td><td>${h(e.target)}</td></tr>`,
+            `<tr><td>${timeTag(frame, e.created_at)}</td><td>${h(e.user_email ?? m.operator)}</td><td>${h(e.action)}</td><td>${h(e.target)}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '';

@@ -5,6 +5,7 @@ import { fill, t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 import { statusBadge } from './status-badge.ts';
+import { timeTag } from './time.ts';
 
 /** The search form's fields as typed (strings; the route turns them into the API's query). */
 export type PaymentsPageFilter = Partial<
@@ -70,7 +71,7 @@ export function paymentsSearchPage(
       (pi) => `<tr>
   <td><a href="${h(href(`/dashboard/${mode}/payments/${pi.id}`, frame.lang))}"><code>${h(pi.id)}</code></a></td>
   <td>${statusBadge(pi.status, frame.lang)}</td><td>${h(formatMoney(pi.amount_minor, pi.currency, frame.lang))}</td>
-  <td>${h(formatMoney(pi.amount_refunded_minor, pi.currency, frame.lang))}</td><td>${h(pi.created_at)}</td></tr>`,
+  <td>${h(formatMoney(pi.amount_refunded_minor, pi.currency, frame.lang))}</td><td>${timeTag(frame, pi.created_at)}</td></tr>`,
     )
     .join('\n');
   const table = result.intents.length
@@ -115,7 +116,7 @@ export function paymentDetailPage(
   const timeline = `<h2>${h(m.timeline)}</h2><ol class="timeline">${detail.timeline
     .map(
       (step) =>
-        `<li>${statusBadge(step.status, frame.lang)} <time datetime="${h(step.at)}">${h(step.at)}</time>${step.event_id ? ` (<code>${h(step.event_id)}</code>)` : ''}</li>`,
+        `<li>${statusBadge(step.status, frame.lang)} ${timeTag(frame, step.at)}${step.event_id ? ` (<code>${h(step.event_id)}</code>)` : ''}</li>`,
     )
     .join('')}</ol>`;
   const attempts = `<h2>${h(m.gatewayAttempts)}</h2>${list(
@@ -125,7 +126,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.gatewayAttempts)}</caption><thead><tr><th scope="col">#</th><th scope="col">${h(m.gateway)}</th><th scope="col">${h(m.outcome)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (a) =>
-            `<tr><td>${a.attempt_number}</td><td>${h(a.gateway_id)}${a.gateway_reference ? ` <code>${h(a.gateway_reference)}</code>` : ''}</td><td>${statusBadge(a.status, frame.lang)}${a.failure_code ? ` (${h(a.failure_code)})` : ''}</td><td>${h(a.created_at)}</td></tr>`,
+            `<tr><td>${a.attempt_number}</td><td>${h(a.gateway_id)}${a.gateway_reference ? ` <code>${h(a.gateway_reference)}</code>` : ''}</td><td>${statusBadge(a.status, frame.lang)}${a.failure_code ? ` (${h(a.failure_code)})` : ''}</td><td>${timeTag(frame, a.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
@@ -136,7 +137,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.refundsOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (refund) =>
-            `<tr><td><code>${h(refund.id)}</code></td><td>${statusBadge(refund.status, frame.lang)}</td><td>${h(formatMoney(refund.amount_minor, refund.currency, frame.lang))}</td><td>${h(refund.created_at)}</td></tr>`,
+            `<tr><td><code>${h(refund.id)}</code></td><td>${statusBadge(refund.status, frame.lang)}</td><td>${h(formatMoney(refund.amount_minor, refund.currency, frame.lang))}</td><td>${timeTag(frame, refund.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
@@ -147,7 +148,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.disputesOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.disputeReason)}</th><th scope="col">${h(m.evidenceDueBy)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (dispute) =>
-            `<tr><td><code>${h(dispute.id)}</code></td><td>${h(dispute.status)}</td><td>${h(formatMoney(dispute.amount_minor, dispute.currency, frame.lang))}</td><td>${h(dispute.reason)}</td><td>${h(dispute.evidence_due_by ?? '–')}</td><td>${h(dispute.created_at)}</td></tr>`,
+            `<tr><td><code>${h(dispute.id)}</code></td><td>${statusBadge(dispute.status, frame.lang)}</td><td>${h(formatMoney(dispute.amount_minor, dispute.currency, frame.lang))}</td><td>${h(dispute.reason)}</td><td>${timeTag(frame, dispute.evidence_due_by)}</td><td>${timeTag(frame, dispute.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;
@@ -158,7 +159,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.eventsAndDeliveries)}</caption><thead><tr><th scope="col">${h(m.event)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(m.created)}</th><th scope="col">${h(m.deliveries)}</th></tr></thead><tbody>${items
         .map(
           (event) =>
-            `<tr><td><code>${h(event.id)}</code></td><td>${h(event.type)}</td><td>${h(event.created_at)}</td><td>${
+            `<tr><td><code>${h(event.id)}</code></td><td>${h(event.type)}</td><td>${timeTag(frame, event.created_at)}</td><td>${
               event.deliveries.length
                 ? `<ul>${event.deliveries.map((d) => `<li><code>${h(d.endpoint_url)}</code>: ${statusBadge(d.status, frame.lang)} (${d.attempt_count})</li>`).join('')}</ul>`
                 : h(m.noEventDeliveries)
@@ -178,7 +179,7 @@ export function paymentDetailPage(
   <dt>${h(m.amount)}</dt><dd>${h(formatMoney(intent.amount_minor, intent.currency, frame.lang))}</dd>
   <dt>${h(m.refunded)}</dt><dd>${h(formatMoney(intent.amount_refunded_minor, intent.currency, frame.lang))}</dd>
   <dt>${h(m.gateway)}</dt><dd>${h(intent.gateway_id)}</dd>
-  <dt>${h(m.created)}</dt><dd>${h(intent.created_at)}</dd>
+  <dt>${h(m.created)}</dt><dd>${timeTag(frame, intent.created_at)}</dd>
   <dt>${h(m.metadata)}</dt><dd>${metadata ? `<ul>${metadata}</ul>` : '–'}</dd>
 </dl>
 ${refundForm}

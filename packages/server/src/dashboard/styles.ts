@@ -179,6 +179,12 @@ svg.chart .bar:hover, svg.chart .bar:focus { fill: var(--link); opacity: .8; }
 svg.chart .grid { stroke: var(--chart-grid); }
 svg.chart .axis { stroke: var(--chart-axis); }
 svg.chart text { fill: var(--text-muted); font-size: 11px; font-family: var(--font-sans); }
+/* Confirmation pages and secrets shown once: long addresses, URLs and keys wrap rather than widen the page. */
+.statement, form.confirm, code.secret { overflow-wrap: anywhere; }
+form.confirm button { white-space: normal; max-width: 100%; text-align: left; }
+form.confirm a { margin-left: var(--space-3); }
+code.secret { font-size: var(--text-md); user-select: all; }
+time[title] { text-decoration: underline dotted; text-underline-offset: 2px; cursor: help; }
 `;
 
 export const DASHBOARD_CSS = `${TOKENS}${BASE}${FRAME}${COMPONENTS}`;

@@ -1,5 +1,8 @@
 import escapeHtml from 'escape-html';
+import { isTimeZone } from '../domain/time-zone.ts';
 import type { Language } from './i18n.ts';
+
+export { isTimeZone };
 
 /**
  * Times as people read them: relative text ("3 minutes ago", "hace 3 minutos") from
@@ -10,17 +13,6 @@ import type { Language } from './i18n.ts';
 
 /** The zone every page falls back to when the user has none (and the reading of a bad one). */
 export const DEFAULT_TIME_ZONE = 'UTC';
-
-/** Whether `zone` is an IANA time zone this runtime knows (`Europe/Madrid`, `UTC`). */
-export function isTimeZone(zone: unknown): zone is string {
-  if (typeof zone !== 'string' || zone.length === 0 || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Every time zone the settings page offers (the runtime's list, `UTC` included). */
 export function timeZones(): string[] {

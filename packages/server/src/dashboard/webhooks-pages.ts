@@ -4,6 +4,7 @@ import { t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 import { statusBadge } from './status-badge.ts';
+import { timeTag } from './time.ts';
 
 type Endpoint = ReturnType<typeof webhookEndpointResource>;
 type Delivery = ReturnType<typeof webhookDeliveryResource>;
@@ -122,7 +123,7 @@ function deliveryLog(
   const rows = log.deliveries
     .map((d) => {
       const last = d.attempts.at(-1);
-      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}"><code>${h(d.id)}</code></a></td><td><code>${h(d.event_id)}</code></td><td>${h(d.event_type)}</td><td>${statusBadge(d.status, frame.lang)}</td><td>${d.attempts.length}</td><td>${h(last?.status_code ?? last?.error ?? '')}</td><td>${h(d.created_at)}</td></tr>`;
+      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}"><code>${h(d.id)}</code></a></td><td><code>${h(d.event_id)}</code></td><td>${h(d.event_type)}</td><td>${statusBadge(d.status, frame.lang)}</td><td>${d.attempts.length}</td><td>${h(last?.status_code ?? last?.error ?? '')}</td><td>${timeTag(frame, d.created_at)}</td></tr>`;
     })
     .join('');
   const table = log.deliveries.length
@@ -148,10 +149,10 @@ export function webhookEndpointPage(
   <dt>ID</dt><dd><code>${h(e.id)}</code></dd>
   <dt>${h(m.url)}</dt><dd><code>${h(e.url)}</code></dd>
   <dt>${h(m.status)}</dt><dd>${statusBadge(e.status, frame.lang)}</dd>
-  <dt>${h(m.failingSince)}</dt><dd>${h(e.failing_since ?? m.none)}</dd>
+  <dt>${h(m.failingSince)}</dt><dd>${e.failing_since ? timeTag(frame, e.failing_since) : h(m.none)}</dd>
   <dt>${h(m.enabledEvents)}</dt><dd>${h(e.enabled_events.join(', '))}</dd>
-  <dt>${h(m.rotation)}</dt><dd>${h(e.rotation_started_at ? `${m.rotationOpen} ${e.rotation_expires_at ?? '—'}` : m.rotationNone)}</dd>
-  <dt>${h(m.created)}</dt><dd>${h(e.created_at)}</dd>
+  <dt>${h(m.rotation)}</dt><dd>${e.rotation_started_at ? `${h(m.rotationOpen)} ${timeTag(frame, e.rotation_expires_at)}` : h(m.rotationNone)}</dd>
+  <dt>${h(m.created)}</dt><dd>${timeTag(frame, e.created_at)}</dd>
 </dl>
 <p><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang, { endpoint_id: e.id }))}#log">${h(m.log)}</a></p>`;
   if (!canChange) return page(frame, `${facts}${back(frame)}`);
@@ -232,7 +233,7 @@ export function webhookDeliveryPage(
       (a) => `<section aria-label="${h(`${m.attempt} ${a.attempt_number}`)}">
 <h3>${h(`${m.attempt} ${a.attempt_number}`)}</h3>
 <dl>
-  <dt>${h(m.time)}</dt><dd>${h(a.attempted_at)}</dd>
+  <dt>${h(m.time)}</dt><dd>${timeTag(frame, a.attempted_at)}</dd>
   <dt>${h(m.duration)}</dt><dd>${a.latency_ms}</dd>
   <dt>${h(m.responseStatus)}</dt><dd>${h(a.status_code ?? m.none)}</dd>
   <dt>${h(m.error)}</dt><dd>${h(a.error ?? m.none)}</dd>
@@ -258,8 +259,8 @@ export function webhookDeliveryPage(
   <dt>${h(m.eventId)}</dt><dd><code>${h(d.event_id)}</code></dd>
   <dt>${h(m.type)}</dt><dd>${h(d.event_type)}</dd>
   <dt>${h(m.state)}</dt><dd>${statusBadge(d.status, frame.lang)}</dd>
-  <dt>${h(m.nextAttempt)}</dt><dd>${h(d.next_attempt_at ?? m.none)}</dd>
-  <dt>${h(m.created)}</dt><dd>${h(d.created_at)}</dd>
+  <dt>${h(m.nextAttempt)}</dt><dd>${d.next_attempt_at ? timeTag(frame, d.next_attempt_at) : h(m.none)}</dd>
+  <dt>${h(m.created)}</dt><dd>${timeTag(frame, d.created_at)}</dd>
 </dl>
 ${retry}
 <h2>${h(m.attempts)}</h2>${attempts || `<p>${h(m.none)}</p>`}

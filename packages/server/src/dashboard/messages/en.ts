@@ -320,6 +320,14 @@ export const en = {
   roleViewer: 'viewer',
   kindSecret: 'secret',
   kindPublishable: 'publishable',
+  settingsNav: 'Settings',
+  timeZone: 'Time zone',
+  timeZoneHelp:
+    'Times are shown as relative text ("3 minutes ago"); point at one, or focus it, to see the exact time in this zone.',
+  timeZoneDefault: 'Until you choose one, it is the time zone your browser reports; without one, UTC.',
+  timeZoneCurrent: 'Exact times are shown in {zone}. Now: {time}.',
+  timeZoneSave: 'Save the time zone',
+  timeZoneSaved: 'Saved: exact times are now shown in {zone}.',
   // The frame: the side navigation, the mode switch and its banners, copy buttons, status badges.
   sections: 'Sections',
   modeSwitch: 'Data mode',

@@ -322,6 +322,14 @@ export const es: Messages = {
   roleViewer: 'lector',
   kindSecret: 'secreta',
   kindPublishable: 'publicable',
+  settingsNav: 'Preferencias',
+  timeZone: 'Zona horaria',
+  timeZoneHelp:
+    'Las horas se muestran en texto relativo ("hace 3 minutos"); señala una, o dale el foco, para ver la hora exacta en esta zona.',
+  timeZoneDefault: 'Hasta que elijas una, es la zona horaria que indica tu navegador; sin ella, UTC.',
+  timeZoneCurrent: 'Las horas exactas se muestran en {zone}. Ahora: {time}.',
+  timeZoneSave: 'Guardar la zona horaria',
+  timeZoneSaved: 'Guardado: las horas exactas se muestran ahora en {zone}.',
   // The frame: the side navigation, the mode switch and its banners, copy buttons, status badges.
   sections: 'Secciones',
   modeSwitch: 'Modo de datos',

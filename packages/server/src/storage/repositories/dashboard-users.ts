@@ -10,6 +10,8 @@ export interface DashboardUserRow {
   created_at: Date;
   /** The language the user last worked in; read with a session only (null: not known yet). */
   language?: 'en' | 'es' | null;
+  /** The IANA time zone the user reads times in; read with a session only (null: not known yet). */
+  time_zone?: string | null;
 }
 
 const USER_COLUMNS = 'id, merchant_id, email, role, password_hash, created_at';
@@ -116,7 +118,7 @@ export async function findLiveSession(
     Omit<SessionRow, 'created_at'> & { s_created_at: Date; u_id: string } & Omit<DashboardUserRow, 'id'>
   >(
     `SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.created_at AS s_created_at,
-            u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.created_at, u.language
+            u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.created_at, u.language, u.time_zone
        FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id
       WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.removed_at IS NULL`,
     [idHash, now],
@@ -139,6 +141,7 @@ export async function findLiveSession(
       password_hash: row.password_hash,
       created_at: row.created_at,
       language: row.language ?? null,
+      time_zone: row.time_zone ?? null,
     },
   };
 }
@@ -211,6 +214,10 @@ export async function listAuditEntries(
 }
 
 /** Remembers the language a user works in (their mail is written in it). */
+export async function setUserTimeZone(q: Queryable, userId: string, timeZone: string): Promise<void> {
+  await q.query('UPDATE dashboard_users SET time_zone = $2 WHERE id = $1', [userId, timeZone]);
+}
+
 export async function setUserLanguage(q: Queryable, userId: string, language: 'en' | 'es'): Promise<void> {
   await q.query('UPDATE dashboard_users SET language = $2 WHERE id = $1', [userId, language]);
 }

@@ -72,6 +72,9 @@ export async function pageFrame(
     title,
     session: { email: scope.user.email, role: scope.role, csrfToken: scope.csrfToken },
     attention,
+    // Times on the page are relative to the service clock, never the process's Date.now().
+    now: ctx.clock.now(),
+    ...(scope.timeZone ? { timeZone: scope.timeZone } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { dashboardReconciliationRoutes } from './reconciliation.ts';
 import { dashboardRefundConfirmationRoutes } from './refund-confirmation.ts';
 import { startDashboardRequest } from './scope.ts';
 import { dashboardSessionRoutes } from './session.ts';
+import { dashboardSettingsRoutes } from './settings.ts';
 import { dashboardTeamRoutes } from './team.ts';
 import { dashboardTeamChangeRoutes } from './team-changes.ts';
 import { dashboardTeamConfirmationRoutes } from './team-confirmation.ts';
@@ -58,6 +59,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardApiKeyConfirmationRoutes,
     dashboardTeamConfirmationRoutes,
     dashboardWebhookConfirmationRoutes,
+    dashboardSettingsRoutes,
   ]) {
     await app.register(routes, { ctx });
   }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard/accounts.ts';
 import { rememberLanguage } from '../../../app/dashboard/remember-language.ts';
+import { adoptBrowserTimeZone } from '../../../app/dashboard/time-zone.ts';
 import { type Language, pickLanguage } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import type { DashboardRole } from '../../../domain/dashboard-roles.ts';
@@ -9,6 +10,9 @@ import type { TenantScope } from '../../../domain/tenant.ts';
 import { dashboardCallerOf, SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
 
 export type Mode = 'test' | 'live';
+
+/** The cookie the page script writes with the browser's time zone (dashboard.js). */
+export const TIME_ZONE_COOKIE = 'paygate_tz';
 export const isMode = (value: unknown): value is Mode => value === 'test' || value === 'live';
 
 type SignedInUser = NonNullable<Awaited<ReturnType<typeof resolveSession>>>['user'];
@@ -25,6 +29,8 @@ export interface DashboardScope extends TenantScope {
   locale: Language;
   /** The session's CSRF token, which a page puts in its forms. */
   csrfToken: string;
+  /** The IANA zone the user reads exact times in (null: not known yet, pages use UTC). */
+  timeZone: string | null;
 }
 
 declare module 'fastify' {
@@ -77,6 +83,10 @@ export function startDashboardRequest(ctx: AppContext) {
     }
     // The language of the pages a user opens is the one their mail is written in.
     if (page) await rememberLanguage(ctx, found.user, locale);
+    // The browser's time zone (the page script's cookie) until the user chooses one.
+    const timeZone = page
+      ? await adoptBrowserTimeZone(ctx, found.user, request.cookies[TIME_ZONE_COOKIE])
+      : (found.user.time_zone ?? null);
     request.dashboardScope = {
       merchantId: found.user.merchant_id,
       livemode: mode === 'live',
@@ -85,6 +95,7 @@ export function startDashboardRequest(ctx: AppContext) {
       user: found.user,
       locale,
       csrfToken: found.session.csrf_token,
+      timeZone,
     };
     return undefined;
   };
