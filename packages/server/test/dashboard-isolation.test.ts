@@ -29,6 +29,8 @@ const OWN_SESSION = new Set([
   'POST /dashboard/api/v1/totp/enrol',
   'POST /dashboard/api/v1/totp/confirm',
   'POST /dashboard/api/v1/totp/disable',
+  // The caller's own time zone (the settings page).
+  'POST /dashboard/settings/time-zone',
 ]);
 
 const MARKER = 'isolation-marker-9Kx';
