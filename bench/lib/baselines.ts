@@ -1,11 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writePaymentSqlScript } from './payment-sql-script.ts';
 import { hasPgbench, runPgbench } from './pgbench.ts';
 import { withClient } from './postgres.ts';
 import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './processes.ts';
 import type { BenchResults } from './results.ts';
 import { createRequests } from './scenarios.ts';
 import { CONNECTION_LEVELS, describe, measure } from './service-scenarios.ts';
+import { capturePaymentTrace } from './statement-trace.ts';
 import type { PostgresBench, SuiteOptions } from './suites.ts';
 
 async function startBaseline(
@@ -103,6 +107,45 @@ export async function runBaselines(
     return;
   }
   const keyhash = createHash('sha256').update(pg.merchant.secretKey).digest('hex');
+  // payment-sql.pgbench is written from what the service sends now (bench/lib/payment-sql-script.ts);
+  // a full run also keeps it in bench/baselines/ for reading. Without a capture, the kept one runs.
+  let paymentSql = join(repoRoot, 'bench/baselines/payment-sql.pgbench');
+  let paymentSqlVariables: Record<string, string> = {};
+  if (pg.webhookSecret) {
+    try {
+      const { trace } = await capturePaymentTrace({
+        databaseUrl: pg.url,
+        tmpDir: options.tmpDir,
+        seconds: options.smoke ? 1 : 3,
+        log: options.log,
+      });
+      const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      }).trim();
+      const written = writePaymentSqlScript(
+        trace,
+        [
+          '-- The SQL of one whole payment as the service sends it: WRITTEN BY THE BENCH (bench/lib/payment-sql-script.ts)',
+          `-- from the statements the service of ${commit} sent for ${trace.payments} payments of the full flow, on ${results.date}.`,
+          '-- :n is one random number per payment (its ids, keys and locks); :pN are the captured values of the other',
+          '-- parameters, passed with -D by bench/lib/baselines.ts. The code before issue 33: payment-sql-before.pgbench.',
+        ].join('\n'),
+      );
+      paymentSql = join(options.tmpDir, 'payment-sql.pgbench');
+      writeFileSync(paymentSql, written.script);
+      if (!options.smoke)
+        writeFileSync(join(repoRoot, 'bench/baselines/payment-sql.pgbench'), written.script);
+      paymentSqlVariables = written.variables;
+      options.log(
+        `payment-sql.pgbench written from the service: ${written.statements} statements per payment in ${written.transactions} transactions, plus the worker's batched tail`,
+      );
+    } catch (error) {
+      results.notes.push(
+        `payment-sql.pgbench could not be written from the service (${error instanceof Error ? error.message.slice(0, 200) : String(error)}): the kept script ran`,
+      );
+    }
+  }
   const variants = [
     { script: 'create-same-sql.pgbench', protocol: 'extended', clients: CONNECTION_LEVELS },
     { script: 'create-same-sql.pgbench', protocol: 'prepared', clients: [10] },
@@ -122,11 +165,19 @@ export async function runBaselines(
       try {
         result = await runPgbench({
           database: pg.database,
-          scriptPath: join(repoRoot, 'bench/baselines', variant.script),
+          scriptPath:
+            variant.script === 'payment-sql.pgbench'
+              ? paymentSql
+              : join(repoRoot, 'bench/baselines', variant.script),
           clients,
           durationSeconds: d,
           protocol: variant.protocol,
-          variables: { keyhash, merchant: pg.merchant.id, ...PAYMENT_SQL_VARIABLES },
+          variables: {
+            keyhash,
+            merchant: pg.merchant.id,
+            ...PAYMENT_SQL_VARIABLES,
+            ...(variant.script === 'payment-sql.pgbench' ? paymentSqlVariables : {}),
+          },
           logDir: options.tmpDir,
         });
       } catch (error) {
