@@ -245,30 +245,26 @@ export interface OutcomeBatcherOptions {
   windowMs: number;
 }
 
-export interface OutcomeBatcher<I, R> {
-  /** Queues an item; resolves with its result once the batch holding it is written. */
-  add(item: I): Promise<R>;
+export interface OutcomeBatcher<I> {
+  /** Queues an item; it is written with its batch, and `written` is told. */
+  add(item: I): void;
   /** Writes what is queued now (the caller knows no more outcomes are coming soon). */
   flush(): void;
-}
-
-interface Waiting<I, R> {
-  item: I;
-  resolve(result: R): void;
-  reject(error: unknown): void;
 }
 
 /**
  * Groups items into batches for one write each: a batch is written when it is full, when the
  * caller says it is complete, or `windowMs` after its first item, whichever comes first. Batches
- * are written independently (several may be in flight on a pool). If a write fails, every item of
- * that batch is rejected with the error.
+ * are written independently (several may be in flight on a pool). `written` is told once per
+ * batch: its items with their results, or with null and the error when the write failed.
+ * (One callback per batch, not a promise per item: the worker writes thousands a second.)
  */
 export function createOutcomeBatcher<I, R>(
   write: (items: I[]) => Promise<R[]>,
   options: OutcomeBatcherOptions,
-): OutcomeBatcher<I, R> {
-  let pending: Waiting<I, R>[] = [];
+  written: (items: I[], results: R[] | null, error: unknown) => void,
+): OutcomeBatcher<I> {
+  let pending: I[] = [];
   let timer: NodeJS.Timeout | null = null;
 
   function flush(): void {
@@ -279,25 +275,17 @@ export function createOutcomeBatcher<I, R>(
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    write(batch.map((w) => w.item)).then(
-      (results) => {
-        batch.forEach((w, i) => {
-          w.resolve(results[i] as R);
-        });
-      },
-      (error: unknown) => {
-        for (const w of batch) w.reject(error);
-      },
+    write(batch).then(
+      (results) => written(batch, results, null),
+      (error: unknown) => written(batch, null, error),
     );
   }
 
   return {
     add(item) {
-      return new Promise<R>((resolve, reject) => {
-        pending.push({ item, resolve, reject });
-        if (pending.length >= options.maxBatch) flush();
-        else if (!timer) timer = setTimeout(flush, options.windowMs);
-      });
+      pending.push(item);
+      if (pending.length >= options.maxBatch) flush();
+      else if (!timer) timer = setTimeout(flush, options.windowMs);
     },
     flush,
   };

@@ -216,7 +216,7 @@ class BackgroundDeliveryWorker implements DeliveryWorker {
       const { token, claimed } = await claimDue(this.#ctx, batchSize, this.#leaseMs, this.#logger);
       attempted += claimed.length;
       await Promise.all(claimedAttempts(claimed, token).map((item) => this.#attempts.attempt(item)));
-      await Promise.allSettled(this.#attempts.recording());
+      await this.#attempts.allRecorded();
       if (claimed.length < batchSize) return attempted;
     }
   }
@@ -238,7 +238,7 @@ class BackgroundDeliveryWorker implements DeliveryWorker {
 
   async idle(): Promise<void> {
     while (this.#pumping || this.#pool.size > 0 || this.#attempts.recordingCount > 0) {
-      await Promise.allSettled([this.#pumping, ...this.#pool.inFlight(), ...this.#attempts.recording()]);
+      await Promise.allSettled([this.#pumping, this.#pool.drained(), this.#attempts.allRecorded()]);
     }
   }
 
@@ -274,7 +274,7 @@ class BackgroundDeliveryWorker implements DeliveryWorker {
       this.#again = false;
       while (!this.#stopped) {
         if (this.#pool.wellStocked) {
-          await this.#pool.oneFinished();
+          await this.#pool.roomForClaim();
           continue;
         }
         // Writes falling behind: the database is the bottleneck, so claiming more would only
