@@ -64,6 +64,21 @@ export const Reconciliation = Type.Object({
     }),
   ),
   skipped: Type.Array(Type.String(), { description: 'Gateways or accounts whose books cannot be read' }),
+  unreadable: Type.Array(
+    Type.Object({
+      gateway_id: Type.String(),
+      gateway_account_id: nullableString,
+      merchant_id: nullableString,
+      livemode: Livemode,
+      reason: Type.String({
+        description: 'Why the books could not be read (refused credentials, gateway down)',
+      }),
+    }),
+    {
+      description:
+        'Books that could not be read this time: not compared; the rest of the answer is still complete',
+    },
+  ),
   differences: Type.Array(ReconciliationDifference),
   unrepaired: Type.Integer({ minimum: 0 }),
 });

@@ -27,7 +27,10 @@ export interface Confirmation {
  */
 export function confirmationPage(frame: PageFrame, confirmation: Confirmation): string {
   const m = t(frame.lang);
-  const hidden = Object.entries({ ...confirmation.fields, csrf_token: frame.session?.csrfToken ?? '' })
+  const hidden = Object.entries({
+    ...confirmation.fields,
+    csrf_token: frame.session?.csrfToken ?? frame.operator?.csrfToken ?? '',
+  })
     .map(([name, value]) => `<input type="hidden" name="${h(name)}" value="${h(value)}">`)
     .join('\n  ');
   const details = confirmation.details?.length

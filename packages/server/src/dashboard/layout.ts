@@ -1,7 +1,7 @@
 import escapeHtml from 'escape-html';
 import type { DashboardRole } from '../domain/dashboard-roles.ts';
 import { type Language, roleLabel, t } from './i18n.ts';
-import { href, navigationItems } from './navigation.ts';
+import { href, navigationItems, operatorNavigationItems } from './navigation.ts';
 
 export { href };
 
@@ -21,8 +21,8 @@ export interface PageFrame {
   /** Present on signed-in pages. */
   session?: { email: string; role: DashboardRole; csrfToken: string };
   mode?: 'test' | 'live';
-  /** The CSRF token of a page signed in otherwise than as a merchant's user (the operator's console). */
-  csrfToken?: string;
+  /** Present on the operator's console's signed-in pages (never with `session`). */
+  operator?: { email: string; csrfToken: string };
   /** Webhook endpoints of this merchant and mode that fail (or were disabled failing): the banner. */
   attention?: { id: string; url: string; status: string }[];
   /** The request's "now" (from the service clock): times on the page are relative to it. */
@@ -52,8 +52,25 @@ function modeSwitch(frame: PageFrame, mode: 'test' | 'live'): string {
   return `<nav class="mode-switch" aria-label="${h(m.modeSwitch)}">${link('test')}${link('live')}</nav>`;
 }
 
+/** The console's header: its name, the language, the operator and a sign-out that needs no script. */
+function operatorHeader(frame: PageFrame, operator: { email: string; csrfToken: string }): string {
+  const m = t(frame.lang);
+  return `<header class="operator">
+  <a class="brand" href="${h(href('/operator/merchants', frame.lang))}">${h(m.operatorConsole)}</a>
+  <div class="account">
+  ${languageSwitch(frame)}
+  <span class="who">${h(operator.email)}</span>
+  <form method="post" action="${h(href('/operator/sign-out', frame.lang))}">
+    <input type="hidden" name="csrf_token" value="${h(operator.csrfToken)}">
+    <button type="submit" class="secondary">${h(m.signOut)}</button>
+  </form>
+  </div>
+</header>`;
+}
+
 function header(frame: PageFrame): string {
   const m = t(frame.lang);
+  if (frame.operator) return operatorHeader(frame, frame.operator);
   if (!frame.session)
     return `<header><span class="brand">${h(m.title)}</span>${languageSwitch(frame)}</header>`;
   const mode = frame.mode ?? 'test';
@@ -112,12 +129,17 @@ function scrollableTables(main: string): string {
 /** The whole document around a page's main content. */
 export function page(frame: PageFrame, main: string): string {
   const m = t(frame.lang);
-  const csrfToken = frame.session?.csrfToken ?? frame.csrfToken;
+  const csrfToken = frame.session?.csrfToken ?? frame.operator?.csrfToken;
   const csrf = csrfToken ? `<meta name="csrf-token" content="${h(csrfToken)}">` : '';
-  const body = frame.session
+  const items = frame.session
+    ? navigationItems(frame.mode ?? 'test', frame.lang, frame.path)
+    : frame.operator
+      ? operatorNavigationItems(frame.lang, frame.path)
+      : null;
+  const body = items
     ? `<div class="shell">
 <nav class="sidenav" aria-label="${h(m.sections)}"><ul>
-    ${navigationItems(frame.mode ?? 'test', frame.lang, frame.path)}
+    ${items}
 </ul></nav>
 <main id="main">
 ${attentionBanner(frame)}
@@ -140,7 +162,7 @@ ${csrf}
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>
-<body class="${frame.session ? `signed-in mode-${frame.mode ?? 'test'}` : frame.csrfToken ? 'operator' : 'public'}" data-copy="${h(m.copy)}" data-copied="${h(m.copied)}">
+<body class="${frame.session ? `signed-in mode-${frame.mode ?? 'test'}` : frame.operator ? 'signed-in operator' : 'public'}" data-copy="${h(m.copy)}" data-copied="${h(m.copied)}">
 <a class="skip" href="#main">${h(m.skip)}</a>
 ${header(frame)}
 ${body}

@@ -43,12 +43,21 @@ export function navigationEntries(mode: 'test' | 'live'): NavigationEntry[] {
 }
 
 /**
- * The side navigation's items; the entry whose page `currentPath` is (or lies under, for a
- * detail page) is marked as the current page.
+ * Every page of the operator's console, in its navigation's order (the one list, as for the
+ * merchant's back office: the accessibility walk reads it too).
  */
-export function navigationItems(mode: 'test' | 'live', lang: Language, currentPath = ''): string {
+export function operatorNavigationEntries(): NavigationEntry[] {
+  return [
+    { path: '/operator/merchants', query: {}, label: 'operatorMerchants' },
+    { path: '/operator/reconciliation', query: {}, label: 'operatorReconciliation' },
+    { path: '/operator/deprecations', query: {}, label: 'operatorDeprecations' },
+    { path: '/operator/audit', query: {}, label: 'operatorAudit' },
+    { path: '/operator/account', query: {}, label: 'secondFactor' },
+  ];
+}
+
+function drawEntries(entries: NavigationEntry[], lang: Language, currentPath: string): string {
   const m = t(lang);
-  const entries = navigationEntries(mode);
   const current = entries
     .filter((e) => currentPath === e.path || currentPath.startsWith(`${e.path}/`))
     .sort((a, b) => b.path.length - a.path.length)[0];
@@ -58,4 +67,17 @@ export function navigationItems(mode: 'test' | 'live', lang: Language, currentPa
         `<li><a href="${escapeHtml(href(e.path, lang, e.query))}"${e === current ? ' aria-current="page"' : ''}>${escapeHtml(m[e.label])}</a></li>`,
     )
     .join('\n    ');
+}
+
+/** The console's side navigation, the current page marked. */
+export function operatorNavigationItems(lang: Language, currentPath = ''): string {
+  return drawEntries(operatorNavigationEntries(), lang, currentPath);
+}
+
+/**
+ * The side navigation's items; the entry whose page `currentPath` is (or lies under, for a
+ * detail page) is marked as the current page.
+ */
+export function navigationItems(mode: 'test' | 'live', lang: Language, currentPath = ''): string {
+  return drawEntries(navigationEntries(mode), lang, currentPath);
 }

@@ -27,6 +27,12 @@ const STATUSES: Record<string, { tone: Tone; en: string; es: string }> = {
   active: { tone: 'ok', en: 'Active', es: 'Activa' },
   expiring: { tone: 'warn', en: 'Expiring', es: 'Caduca' },
   revoked: { tone: 'neutral', en: 'Revoked', es: 'Revocada' },
+  // The operator's console: late captures' repair, books that could not be read.
+  REFUND_DUE: { tone: 'warn', en: 'Refund due', es: 'Reembolso pendiente de enviar' },
+  REFUND_PENDING: { tone: 'info', en: 'Refund sent', es: 'Reembolso enviado' },
+  REFUNDED: { tone: 'ok', en: 'Refunded', es: 'Reembolsado' },
+  REFUND_FAILED: { tone: 'bad', en: 'Refund failed', es: 'Reembolso fallido' },
+  unreadable: { tone: 'bad', en: 'Could not be read', es: 'No se pudo leer' },
 };
 
 /** The words for a status in `lang`; an unknown status is shown as it came. */

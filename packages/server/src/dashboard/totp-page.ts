@@ -1,6 +1,18 @@
-import { t } from './i18n.ts';
+import { type Language, t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
+
+/** The enrolment begun: the QR code, the key and the URI for the authenticator app. */
+export function enrolmentDetails(
+  lang: Language,
+  pending: { secret: string; otpauthUri: string; qrSvg: string },
+): string {
+  const m = t(lang);
+  return `<p>${h(m.totpScan)}</p>
+<div class="qr" role="img" aria-label="${h(m.totpQr)}">${pending.qrSvg}</div>
+<dl><dt>${h(m.totpKey)}</dt><dd><code data-totp-secret>${h(pending.secret)}</code></dd>
+<dt>URI</dt><dd><code>${h(pending.otpauthUri)}</code></dd></dl>`;
+}
 
 /** The signed-in user's two-step sign-in: its state, the enrolment in progress, or turning it off. */
 export function totpPage(
@@ -28,10 +40,7 @@ export function totpPage(
   if (!view.pending) return page(frame, `<p>${h(m.totpOff)}</p>${start}`);
   return page(
     frame,
-    `<p>${h(m.totpScan)}</p>
-<div class="qr" role="img" aria-label="${h(m.totpQr)}">${view.pending.qrSvg}</div>
-<dl><dt>${h(m.totpKey)}</dt><dd><code data-totp-secret>${h(view.pending.secret)}</code></dd>
-<dt>URI</dt><dd><code>${h(view.pending.otpauthUri)}</code></dd></dl>
+    `${enrolmentDetails(frame.lang, view.pending)}
 <form class="inline" data-api="${api}/confirm" data-failed="${h(m.failedAction)}" data-done="${h(m.totpEnabled)}" data-show="recovery_codes">
   ${codeField}
   <button type="submit">${h(m.totpConfirm)}</button>

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { throttleSubject } from '../../domain/attempt-throttle.ts';
+import { type ThrottleKind, throttleSubject } from '../../domain/attempt-throttle.ts';
 import { AppError } from '../../domain/errors.ts';
 import { secretDigest } from '../../domain/secret-digest.ts';
 import {
@@ -30,6 +30,28 @@ function wrongCode(): AppError {
   });
 }
 
+/**
+ * Whose second factor it is: a dashboard user or an operator of the console (ids never collide:
+ * `usr_…`, `opu_…`), with the throttle their sign-ins count on and their own audit log.
+ */
+export interface TotpHolder {
+  id: string;
+  email: string;
+  throttle: ThrottleKind;
+  audit(tx: Queryable, now: Date, action: 'totp.enabled' | 'totp.disabled'): Promise<void>;
+}
+
+/** A dashboard user as the holder of a second factor (audited in the merchant's log). */
+export function dashboardTotpHolder(user: DashboardUserRow): TotpHolder {
+  return {
+    id: user.id,
+    email: user.email,
+    throttle: 'sign-in',
+    audit: (tx, now, action) =>
+      recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action }),
+  };
+}
+
 export async function totpStatus(ctx: AppContext, userId: string): Promise<{ enabled: boolean }> {
   const state = await lockTotpState(ctx.db, userId);
   return { enabled: Boolean(state?.enabled_at) };
@@ -40,7 +62,7 @@ export async function totpStatus(ctx: AppContext, userId: string): Promise<{ ena
  * it is confirmed. Answers what the authenticator app needs: the otpauth URI, the key in base32
  * and the QR code as SVG drawn here (no third party ever sees the secret).
  */
-export async function startTotpEnrolment(ctx: AppContext, user: DashboardUserRow) {
+export async function startTotpEnrolment(ctx: AppContext, user: TotpHolder) {
   const secret = newTotpSecret();
   await ctx.db.transaction(async (tx) => {
     const state = await lockTotpState(tx, user.id);
@@ -63,14 +85,14 @@ async function enrolmentView(secret: string, account: string) {
 }
 
 /** The enrolment begun and not yet confirmed (the page shows its QR code again), or null. */
-export async function pendingEnrolment(ctx: AppContext, user: DashboardUserRow) {
+export async function pendingEnrolment(ctx: AppContext, user: TotpHolder) {
   const state = await lockTotpState(ctx.db, user.id);
   if (!state?.secret_sealed || state.enabled_at) return null;
   return enrolmentView(ctx.secretBox.decrypt(state.secret_sealed, sealFor(user.id)), user.email);
 }
 
 /** Confirms enrolment with a code of the new secret; answers ten recovery codes, shown once. */
-export async function confirmTotpEnrolment(ctx: AppContext, user: DashboardUserRow, code: string) {
+export async function confirmTotpEnrolment(ctx: AppContext, user: TotpHolder, code: string) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const state = await lockTotpState(tx, user.id);
@@ -89,7 +111,7 @@ export async function confirmTotpEnrolment(ctx: AppContext, user: DashboardUserR
       user.id,
       codes.map((c) => secretDigest(normaliseRecoveryCode(c))),
     );
-    await recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action: 'totp.enabled' });
+    await user.audit(tx, now, 'totp.enabled');
     return { recoveryCodes: codes };
   });
 }
@@ -99,8 +121,8 @@ export async function confirmTotpEnrolment(ctx: AppContext, user: DashboardUserR
  * A wrong code is a failed sign-in of the user's address (the same throttle), so a stolen session
  * cannot guess codes faster than a sign-in could.
  */
-export async function disableTotp(ctx: AppContext, user: DashboardUserRow, code: string): Promise<void> {
-  const subject = throttleSubject('sign-in', user.email);
+export async function disableTotp(ctx: AppContext, user: TotpHolder, code: string): Promise<void> {
+  const subject = throttleSubject(user.throttle, user.email);
   await countAttempt(ctx, subject, 'sign-ins');
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
@@ -108,7 +130,7 @@ export async function disableTotp(ctx: AppContext, user: DashboardUserRow, code:
     await takeBackAttempt(tx, subject, now);
     await saveTotpState(tx, user.id, { secret_sealed: null, enabled_at: null, last_step: null });
     await replaceRecoveryCodes(tx, user.id, []);
-    await recordAudit(tx, now, { merchantId: user.merchant_id, userId: user.id, action: 'totp.disabled' });
+    await user.audit(tx, now, 'totp.disabled');
   });
 }
 

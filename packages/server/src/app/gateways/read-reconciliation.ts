@@ -20,8 +20,9 @@ function windowOf(ctx: AppContext, query: { from?: string; to?: string }): { fro
 }
 
 /**
- * `GET /admin/v1/reconciliation`: compares the window with every gateway's books, read-only (no
- * repair: the scheduled job and `paygate reconcile` repair), optionally one merchant's accounts.
+ * `GET /admin/v1/reconciliation` and the console's page: compares the window with every gateway's
+ * books, read-only (no repair: the scheduled job and `paygate reconcile` repair), optionally one
+ * merchant's accounts. Books that cannot be read are listed as `unreadable`; the others still count.
  */
 export async function readReconciliation(
   ctx: AppContext,
@@ -32,7 +33,7 @@ export async function readReconciliation(
   if (merchantId !== null && !(await findMerchant(ctx.db, merchantId))) {
     throw new NotFoundError('merchant', merchantId);
   }
-  return reconcileWithGateways(ctx, { ...window, repair: false, merchantId });
+  return reconcileWithGateways(ctx, { ...window, repair: false, merchantId, reportUnreadable: true });
 }
 
 /**

@@ -50,6 +50,17 @@ export interface ReconciliationReport {
   }[];
   /** Gateways (and `gwa_` accounts) that keep no books we can read: not compared. */
   skipped: string[];
+  /**
+   * Books that could not be read this time (credentials refused, gateway down): not compared, the
+   * rest of the report stands. Only when the run asks for it (`reportUnreadable`); else it fails.
+   */
+  unreadable: {
+    gatewayId: string;
+    livemode: boolean;
+    gatewayAccountId: string | null;
+    merchantId: string | null;
+    reason: string;
+  }[];
   differences: ReportedDifference[];
   /** Differences still there after this run. */
   unrepaired: number;
@@ -206,6 +217,8 @@ export async function reconcileWithGateways(
     /** Only this merchant's accounts (and the process's gateways only with `processGateways`). */
     merchantId?: string | null;
     processGateways?: boolean;
+    /** Books that cannot be read are reported as such, and the other books still compared. */
+    reportUnreadable?: boolean;
   },
 ): Promise<ReconciliationReport> {
   const window = { from: options.from, to: options.to };
@@ -214,6 +227,7 @@ export async function reconcileWithGateways(
     to: options.to.toISOString(),
     gateways: [],
     skipped: [],
+    unreadable: [],
     differences: [],
     unrepaired: 0,
   };
@@ -225,7 +239,20 @@ export async function reconcileWithGateways(
       report.skipped.push(gatewayAccountId ?? gatewayId);
       continue;
     }
-    const first = await compare(ctx, source, readBooks, window);
+    let first: Awaited<ReturnType<typeof compare>>;
+    try {
+      first = await compare(ctx, source, readBooks, window);
+    } catch (error) {
+      if (!options.reportUnreadable) throw error;
+      report.unreadable.push({
+        gatewayId,
+        livemode,
+        gatewayAccountId,
+        merchantId: source.owner === 'merchants-without-account' ? null : source.owner.merchantId,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      continue;
+    }
     let remaining = first.differences;
     if (options.repair && first.differences.some((d) => d.repairable)) {
       for (const difference of first.differences.filter((d) => d.repairable)) {

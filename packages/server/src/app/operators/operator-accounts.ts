@@ -10,10 +10,12 @@ import {
   insertOperator,
   insertOperatorAudit,
   insertOperatorSession,
+  listOperatorAudit,
   type OperatorUserRow,
 } from '../../storage/repositories/operator-users.ts';
 import type { AppContext } from '../context.ts';
 import { type AccountKind, openSession } from '../dashboard/accounts.ts';
+import type { TotpHolder } from '../dashboard/totp.ts';
 
 /** Writes one line of the operators' audit log: who did what, to what, when. */
 export function recordOperatorAction(
@@ -82,4 +84,19 @@ export async function signOutOperator(ctx: AppContext, operatorId: string, sessi
     await deleteOperatorSession(tx, secretDigest(sessionId));
     await recordOperatorAction(tx, ctx.clock.now(), { operatorId, action: 'sign_out' });
   });
+}
+
+/** An operator as the holder of a second factor: the dashboard's TOTP rules, the console's audit log. */
+export function operatorTotpHolder(operator: { id: string; email: string }): TotpHolder {
+  return {
+    id: operator.id,
+    email: operator.email,
+    throttle: 'operator-sign-in',
+    audit: (tx, now, action) => recordOperatorAction(tx, now, { operatorId: operator.id, action }),
+  };
+}
+
+/** The console's audit log: what operators did, newest first (the last `limit` entries). */
+export function operatorAuditLog(ctx: AppContext, limit: number) {
+  return listOperatorAudit(ctx.db, limit);
 }

@@ -16,6 +16,13 @@ export function reconciliationResource(report: ReconciliationReport): Reconcilia
       refunds: g.refunds,
     })),
     skipped: report.skipped,
+    unreadable: report.unreadable.map((u) => ({
+      gateway_id: u.gatewayId,
+      gateway_account_id: u.gatewayAccountId,
+      merchant_id: u.merchantId,
+      livemode: u.livemode,
+      reason: u.reason,
+    })),
     differences: report.differences.map((d) => ({
       kind: d.kind,
       object: d.object,

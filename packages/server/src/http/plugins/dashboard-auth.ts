@@ -60,17 +60,45 @@ export function sessionCookieOptions(publicUrl: string) {
 }
 
 /**
+ * The CSRF rule of every signed-in state change, the dashboard's and the operator's console's
+ * alike: the session's token in X-CSRF-Token or, from a page's plain form (which cannot send a
+ * header), in its `csrf_token` field, checked once the body is parsed; in constant time either
+ * way. Registers the form check (as a hook of `app`) and answers the check to run, with the
+ * session's token, once the session is known. `tokenOf` reads that token back for the form check.
+ */
+export function csrfRule(
+  app: FastifyInstance,
+  tokenOf: (request: FastifyRequest) => string | undefined,
+): (request: FastifyRequest, expected: string) => void {
+  // The form posts whose token is still to be checked (in the body, after parsing).
+  const formCsrf = new WeakSet<FastifyRequest>();
+  app.addHook('preValidation', async (request) => {
+    if (!formCsrf.has(request)) return;
+    const body = request.body as Record<string, unknown> | undefined;
+    const presented = body?.[CSRF_FIELD];
+    const expected = tokenOf(request);
+    if (typeof presented !== 'string' || !expected || !secretsEqual(presented, expected)) {
+      throw csrfRefused();
+    }
+  });
+  return (request, expected) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const presented = request.headers[CSRF_HEADER];
+    if (presented === undefined && isForm(request)) formCsrf.add(request);
+    else if (typeof presented !== 'string' || !secretsEqual(presented, expected)) throw csrfRefused();
+  };
+}
+
+/**
  * Dashboard authentication: the session cookie names a live session; every state change also
- * carries the session's CSRF token in X-CSRF-Token, or, from a page's plain form, in its
- * `csrf_token` field (compared in constant time either way), and the user's
- * role must allow the route's action. All of it on the server, before the handler runs.
+ * carries the session's CSRF token (csrfRule), and the user's role must allow the route's action.
+ * All of it on the server, before the handler runs.
  */
 export const dashboardAuth = fp(
   async (app: FastifyInstance, options: { ctx: AppContext }) => {
-    // The form posts whose token is still to be checked (in the body, after parsing).
-    const formCsrf = new WeakSet<FastifyRequest>();
     await app.register(cookie);
     app.decorateRequest('dashboardCaller', null);
+    const checkCsrf = csrfRule(app, (request) => request.dashboardCaller?.session.csrf_token);
     app.addHook('onRequest', async (request) => {
       const action = request.routeOptions.config.dashboard;
       if (action === undefined || action === 'public') return;
@@ -79,14 +107,7 @@ export const dashboardAuth = fp(
       if (!sessionId || !found) {
         throw new AuthenticationError('invalid_session', 'Sign in first: no live dashboard session.');
       }
-      if (!SAFE_METHODS.has(request.method)) {
-        const presented = request.headers[CSRF_HEADER];
-        // A plain form cannot send a header: its token is a field, checked once the body is read.
-        if (presented === undefined && isForm(request)) formCsrf.add(request);
-        else if (typeof presented !== 'string' || !secretsEqual(presented, found.session.csrf_token)) {
-          throw csrfRefused();
-        }
-      }
+      checkCsrf(request, found.session.csrf_token);
       if (!roleAllows(found.user.role, action)) {
         throw new AuthenticationError(
           'insufficient_permissions',
@@ -94,15 +115,6 @@ export const dashboardAuth = fp(
         );
       }
       request.dashboardCaller = { user: found.user, session: found.session, sessionId };
-    });
-    app.addHook('preValidation', async (request) => {
-      if (!formCsrf.has(request)) return;
-      const body = request.body as Record<string, unknown> | undefined;
-      const presented = body?.[CSRF_FIELD];
-      const expected = request.dashboardCaller?.session.csrf_token;
-      if (typeof presented !== 'string' || !expected || !secretsEqual(presented, expected)) {
-        throw csrfRefused();
-      }
     });
   },
   { name: 'dashboard-auth', fastify: '5.x' },

@@ -2,14 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../app/context.ts';
 import { resolveOperatorSession } from '../../app/operators/operator-accounts.ts';
-import { secretsEqual } from '../../domain/api-keys.ts';
-import { AppError, AuthenticationError } from '../../domain/errors.ts';
+import { AuthenticationError } from '../../domain/errors.ts';
 import type { OperatorSessionRow, OperatorUserRow } from '../../storage/repositories/operator-users.ts';
-import { sessionCookieOptions } from './dashboard-auth.ts';
+import { csrfRule, sessionCookieOptions } from './dashboard-auth.ts';
 
 export const OPERATOR_SESSION_COOKIE = 'paygate_operator_session';
-const CSRF_HEADER = 'x-csrf-token';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface OperatorCaller {
   operator: OperatorUserRow;
@@ -44,24 +41,20 @@ export async function operatorPageCaller(
 }
 
 /**
- * The console's JSON routes: the operator session cookie names a live session of an operator not
- * disabled, and every state change carries the session's CSRF token in X-CSRF-Token (compared in
- * constant time), as the dashboard's routes do (dashboard-auth.ts).
+ * The console's routes (its JSON API and its pages' plain form posts): the operator session cookie
+ * names a live session of an operator not disabled, and every state change carries the session's
+ * CSRF token by the dashboard's own rule (csrfRule in dashboard-auth.ts).
  */
 export const operatorAuth = fp(
   async (app: FastifyInstance, options: { ctx: AppContext }) => {
     app.decorateRequest('operatorCaller', null);
+    const checkCsrf = csrfRule(app, (request) => request.operatorCaller?.session.csrf_token);
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.credential !== 'operator_session') return;
       const caller = await operatorPageCaller(options.ctx, request);
       if (!caller)
         throw new AuthenticationError('invalid_session', 'Sign in first: no live operator session.');
-      if (!SAFE_METHODS.has(request.method)) {
-        const presented = request.headers[CSRF_HEADER];
-        if (typeof presented !== 'string' || !secretsEqual(presented, caller.session.csrf_token)) {
-          throw new AppError('csrf_token_invalid', 'The X-CSRF-Token header is missing or wrong.');
-        }
-      }
+      checkCsrf(request, caller.session.csrf_token);
       request.operatorCaller = caller;
     });
   },

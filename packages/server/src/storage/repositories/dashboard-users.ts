@@ -1,5 +1,12 @@
 import type { DashboardRole } from '../../domain/dashboard-roles.ts';
 import type { Queryable } from '../db.ts';
+import {
+  deleteSessionRow,
+  findLiveSessionRow,
+  insertSessionRow,
+  type SessionRow,
+  type SessionTables,
+} from './sessions.ts';
 
 export interface DashboardUserRow {
   id: string;
@@ -93,61 +100,30 @@ export async function markInvitationAccepted(q: Queryable, tokenHash: string, at
   await q.query('UPDATE dashboard_invitations SET accepted_at = $2 WHERE token_hash = $1', [tokenHash, at]);
 }
 
-export interface SessionRow {
-  id_hash: string;
-  user_id: string;
-  csrf_token: string;
-  expires_at: Date;
-  created_at: Date;
-}
+export type { SessionRow };
 
-export async function insertSession(q: Queryable, row: SessionRow): Promise<void> {
-  await q.query(
-    'INSERT INTO dashboard_sessions (id_hash, user_id, csrf_token, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [row.id_hash, row.user_id, row.csrf_token, row.expires_at, row.created_at],
-  );
+const SESSIONS: SessionTables = {
+  sessions: 'dashboard_sessions',
+  users: 'dashboard_users',
+  userColumns: ['id', 'merchant_id', 'email', 'role', 'password_hash', 'created_at', 'language', 'time_zone'],
+  userGone: 'removed_at',
+};
+
+export function insertSession(q: Queryable, row: SessionRow): Promise<void> {
+  return insertSessionRow(q, SESSIONS, row);
 }
 
 /** The live session with this id hash and its user. */
-export async function findLiveSession(
+export function findLiveSession(
   q: Queryable,
   idHash: string,
   now: Date,
 ): Promise<{ session: SessionRow; user: DashboardUserRow } | null> {
-  const { rows } = await q.query<
-    Omit<SessionRow, 'created_at'> & { s_created_at: Date; u_id: string } & Omit<DashboardUserRow, 'id'>
-  >(
-    `SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.created_at AS s_created_at,
-            u.id AS u_id, u.merchant_id, u.email, u.role, u.password_hash, u.created_at, u.language, u.time_zone
-       FROM dashboard_sessions s JOIN dashboard_users u ON u.id = s.user_id
-      WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.removed_at IS NULL`,
-    [idHash, now],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    session: {
-      id_hash: row.id_hash,
-      user_id: row.user_id,
-      csrf_token: row.csrf_token,
-      expires_at: row.expires_at,
-      created_at: row.s_created_at,
-    },
-    user: {
-      id: row.u_id,
-      merchant_id: row.merchant_id,
-      email: row.email,
-      role: row.role,
-      password_hash: row.password_hash,
-      created_at: row.created_at,
-      language: row.language ?? null,
-      time_zone: row.time_zone ?? null,
-    },
-  };
+  return findLiveSessionRow<DashboardUserRow>(q, SESSIONS, idHash, now);
 }
 
-export async function deleteSession(q: Queryable, idHash: string): Promise<void> {
-  await q.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [idHash]);
+export function deleteSession(q: Queryable, idHash: string): Promise<void> {
+  return deleteSessionRow(q, SESSIONS, idHash);
 }
 
 export async function deleteSessionsOfUser(q: Queryable, userId: string): Promise<number> {

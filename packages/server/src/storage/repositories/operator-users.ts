@@ -1,4 +1,11 @@
 import type { Queryable } from '../db.ts';
+import {
+  deleteSessionRow,
+  findLiveSessionRow,
+  insertSessionRow,
+  type SessionRow,
+  type SessionTables,
+} from './sessions.ts';
 
 export interface OperatorUserRow {
   id: string;
@@ -7,13 +14,14 @@ export interface OperatorUserRow {
   created_at: Date;
 }
 
-export interface OperatorSessionRow {
-  id_hash: string;
-  user_id: string;
-  csrf_token: string;
-  expires_at: Date;
-  created_at: Date;
-}
+export type OperatorSessionRow = SessionRow;
+
+const SESSIONS: SessionTables = {
+  sessions: 'operator_sessions',
+  users: 'operator_users',
+  userColumns: ['id', 'email', 'password_hash', 'created_at'],
+  userGone: 'disabled_at',
+};
 
 /** An operator who may sign in (not disabled), locked for the sign-in's transaction. */
 export async function findOperatorByEmail(q: Queryable, email: string): Promise<OperatorUserRow | null> {
@@ -34,49 +42,21 @@ export async function insertOperator(q: Queryable, row: OperatorUserRow): Promis
   return rowCount > 0;
 }
 
-export async function insertOperatorSession(q: Queryable, row: OperatorSessionRow): Promise<void> {
-  await q.query(
-    `INSERT INTO operator_sessions (id_hash, user_id, csrf_token, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5)`,
-    [row.id_hash, row.user_id, row.csrf_token, row.expires_at, row.created_at],
-  );
+export function insertOperatorSession(q: Queryable, row: SessionRow): Promise<void> {
+  return insertSessionRow(q, SESSIONS, row);
 }
 
-export async function findLiveOperatorSession(
+/** The live session with this id hash and its operator (not disabled). */
+export function findLiveOperatorSession(
   q: Queryable,
   idHash: string,
   now: Date,
-): Promise<{ session: OperatorSessionRow; user: OperatorUserRow } | null> {
-  const { rows } = await q.query<
-    OperatorSessionRow & { email: string; password_hash: string; u_created_at: Date }
-  >(
-    `SELECT s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.created_at, u.email, u.password_hash,
-            u.created_at AS u_created_at
-       FROM operator_sessions s JOIN operator_users u ON u.id = s.user_id
-      WHERE s.id_hash = $1 AND s.expires_at > $2 AND u.disabled_at IS NULL`,
-    [idHash, now],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    session: {
-      id_hash: row.id_hash,
-      user_id: row.user_id,
-      csrf_token: row.csrf_token,
-      expires_at: row.expires_at,
-      created_at: row.created_at,
-    },
-    user: {
-      id: row.user_id,
-      email: row.email,
-      password_hash: row.password_hash,
-      created_at: row.u_created_at,
-    },
-  };
+): Promise<{ session: SessionRow; user: OperatorUserRow } | null> {
+  return findLiveSessionRow<OperatorUserRow>(q, SESSIONS, idHash, now);
 }
 
-export async function deleteOperatorSession(q: Queryable, idHash: string): Promise<void> {
-  await q.query('DELETE FROM operator_sessions WHERE id_hash = $1', [idHash]);
+export function deleteOperatorSession(q: Queryable, idHash: string): Promise<void> {
+  return deleteSessionRow(q, SESSIONS, idHash);
 }
 
 export async function insertOperatorAudit(

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import {
   confirmTotpEnrolment,
+  dashboardTotpHolder,
   disableTotp,
   pendingEnrolment,
   startTotpEnrolment,
@@ -25,7 +26,7 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
   }));
 
   route(app, operations.dashboardTotpEnrol, async (request) => {
-    const started = await startTotpEnrolment(ctx, scopeOf(request).user);
+    const started = await startTotpEnrolment(ctx, dashboardTotpHolder(scopeOf(request).user));
     return {
       object: 'totp_enrolment' as const,
       secret: started.secret,
@@ -35,18 +36,22 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
   });
 
   route(app, operations.dashboardTotpConfirm, async (request) => {
-    const done = await confirmTotpEnrolment(ctx, scopeOf(request).user, request.body.code);
+    const done = await confirmTotpEnrolment(
+      ctx,
+      dashboardTotpHolder(scopeOf(request).user),
+      request.body.code,
+    );
     return { object: 'totp' as const, enabled: true, recovery_codes: done.recoveryCodes };
   });
 
   route(app, operations.dashboardTotpDisable, async (request) => {
-    await disableTotp(ctx, scopeOf(request).user, request.body.code);
+    await disableTotp(ctx, dashboardTotpHolder(scopeOf(request).user), request.body.code);
     return { object: 'totp' as const, enabled: false };
   });
 
   dashboardPage(app, ctx, '/dashboard/account', async (_request, reply, { scope, frame }) => {
     const { enabled } = await totpStatus(ctx, scope.user.id);
-    const pending = enabled ? null : await pendingEnrolment(ctx, scope.user);
+    const pending = enabled ? null : await pendingEnrolment(ctx, dashboardTotpHolder(scope.user));
     const framed = await frame('/dashboard/account', t(scope.locale).secondFactor);
     return html(reply, totpPage(framed, { enabled, pending }));
   });

@@ -1,12 +1,15 @@
 import { operations } from '@paygate/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { announceDeprecation } from '../../../app/deprecations/announce-deprecation.ts';
 import {
   listAnnouncedDeprecations,
   retrieveDeprecation,
 } from '../../../app/deprecations/retrieve-deprecation.ts';
+import { readReconciliation } from '../../../app/gateways/read-reconciliation.ts';
+import { listLateCapturesFor } from '../../../app/late-captures/list-late-captures.ts';
 import {
+  operatorAuditLog,
   recordOperatorAction,
   signInOperator,
   signOutOperator,
@@ -15,48 +18,70 @@ import { deprecationResource } from '../../../app/resources/deprecation.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import {
+  type OperatorView,
+  operatorAuditPage,
   operatorDeprecationPage,
   operatorDeprecationsPage,
+  operatorReconciliationPage,
   operatorSignInPage,
+  type ReconciliationRead,
 } from '../../../dashboard/operator-pages.ts';
+import { AppError } from '../../../domain/errors.ts';
 import { route } from '../../declare-route.ts';
 import {
   OPERATOR_SESSION_COOKIE,
   type OperatorCaller,
   operatorCallerOf,
   operatorCookieOptions,
-  operatorPageCaller,
 } from '../../plugins/operator-auth.ts';
+import { acceptForms } from '../dashboard/page-actions.ts';
 import { html } from '../dashboard/page-kit.ts';
+import { consoleGet, consolePost, field } from './console-kit.ts';
+import { operatorMerchantRoutes } from './merchants.ts';
+import { operatorTotpRoutes } from './totp.ts';
 
-/** A console page: without a live operator session the browser is sent to the console's sign-in. */
-function consolePage<Params>(
-  app: FastifyInstance,
+/** Announces through the operator API's own use case, and writes the console's audit line. */
+async function announce(
   ctx: AppContext,
-  url: string,
-  render: (
-    request: FastifyRequest<{ Params: Params }>,
-    caller: OperatorCaller,
-    lang: 'en' | 'es',
-  ) => Promise<string>,
-): void {
-  app.get<{ Params: Params }>(url, async (request, reply: FastifyReply) => {
-    const lang = pickLanguage(request.query, request.headers['accept-language']);
-    const caller = await operatorPageCaller(ctx, request);
-    if (!caller) return reply.redirect(href('/operator/sign-in', lang), 303);
-    return html(reply, await render(request, caller, lang));
+  caller: OperatorCaller,
+  body: { affected: string; below?: string | undefined; withdraw_on: string; text: string },
+) {
+  const { affected, below, withdraw_on, text } = body;
+  const announced = await announceDeprecation(ctx, {
+    affected:
+      affected === 'contract:v1' ? { contract: 'v1' } : { clients: [{ name: affected, below: below ?? '' }] },
+    withdraw_on,
+    text,
   });
+  await recordOperatorAction(ctx.db, ctx.clock.now(), {
+    operatorId: caller.operator.id,
+    action: 'deprecation.announced',
+    target: announced.id,
+  });
+  return announced;
+}
+
+/** The last day of reconciliation, for the page: a read that fails entirely is shown as such. */
+async function readBooks(ctx: AppContext): Promise<ReconciliationRead> {
+  try {
+    return { report: await readReconciliation(ctx, {}) };
+  } catch (error) {
+    if (error instanceof AppError || error instanceof Error) return { failed: error.message };
+    throw error;
+  }
 }
 
 /**
- * The operator's console: sign-in and sign-out with the dashboard's session rules, and the
- * deprecation notices, announced through the operator API's own use case.
+ * The operator's console: sign-in and sign-out with the dashboard's session rules, and its pages
+ * (merchants, gateway accounts, late captures and reconciliation, deprecation notices, the audit
+ * log, the operator's own second factor). Every action goes through the operator API's use case.
  */
 export async function operatorConsoleRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
   const cookieOptions = operatorCookieOptions(ctx.publicUrl);
+  acceptForms(app);
 
   route(app, operations.operatorSignIn, async (request, reply) => {
     const opened = await signInOperator(ctx, request.body);
@@ -76,43 +101,70 @@ export async function operatorConsoleRoutes(
     return { object: 'signed_out' as const };
   });
 
-  route(app, operations.operatorAnnounceDeprecation, async (request, reply) => {
+  // The header's sign-out: a plain form (CSRF field), so that it works without a script.
+  app.post('/operator/sign-out', { config: { credential: 'operator_session' } }, async (request, reply) => {
     const caller = operatorCallerOf(request);
-    const { affected, below, withdraw_on, text } = request.body;
-    const announced = await announceDeprecation(ctx, {
-      affected:
-        affected === 'contract:v1'
-          ? { contract: 'v1' }
-          : { clients: [{ name: affected, below: below ?? '' }] },
-      withdraw_on,
-      text,
-    });
-    await recordOperatorAction(ctx.db, ctx.clock.now(), {
-      operatorId: caller.operator.id,
-      action: 'deprecation.announced',
-      target: announced.id,
-    });
+    await signOutOperator(ctx, caller.operator.id, caller.sessionId);
+    reply.clearCookie(OPERATOR_SESSION_COOKIE, cookieOptions);
+    const lang = pickLanguage(request.query, request.headers['accept-language']);
+    return reply.redirect(href('/operator/sign-in', lang), 303);
+  });
+
+  route(app, operations.operatorAnnounceDeprecation, async (request, reply) => {
+    const announced = await announce(ctx, operatorCallerOf(request), request.body);
     return reply.code(201).send(deprecationResource(announced));
   });
 
   app.get('/operator/sign-in', async (request, reply) =>
     html(reply, operatorSignInPage(pickLanguage(request.query, request.headers['accept-language']))),
   );
+  app.get('/operator', async (request, reply) =>
+    reply.redirect(
+      href('/operator/merchants', pickLanguage(request.query, request.headers['accept-language'])),
+      303,
+    ),
+  );
 
-  consolePage(app, ctx, '/operator/deprecations', async (_request, caller, lang) =>
+  const deprecationsPage = async (view: OperatorView) =>
     operatorDeprecationsPage(
-      lang,
-      { email: caller.operator.email, csrfToken: caller.session.csrf_token },
+      view,
       await listAnnouncedDeprecations(ctx),
       ctx.clock.now().toISOString().slice(0, 10),
+    );
+  consoleGet(app, ctx, '/operator/deprecations', (_request, view) => deprecationsPage(view));
+
+  consolePost(
+    app,
+    '/operator/deprecations',
+    async (request, caller) => {
+      const below = (request.body as Record<string, unknown> | undefined)?.below;
+      const announced = await announce(ctx, caller, {
+        affected: field(request, 'affected'),
+        ...(typeof below === 'string' && below.trim() !== '' ? { below: below.trim() } : {}),
+        withdraw_on: field(request, 'withdraw_on'),
+        text: field(request, 'text'),
+      });
+      return { path: `/operator/deprecations/${announced.id}`, done: 'announced' };
+    },
+    (_request, view) => deprecationsPage(view),
+  );
+
+  consoleGet<{ Params: { id: string } }>(app, ctx, '/operator/deprecations/:id', async (request, view) =>
+    operatorDeprecationPage(view, await retrieveDeprecation(ctx, request.params.id)),
+  );
+
+  consoleGet(app, ctx, '/operator/reconciliation', async (_request, view) =>
+    operatorReconciliationPage(
+      view,
+      await listLateCapturesFor(ctx, { repairStatus: null, limit: 50 }),
+      await readBooks(ctx),
     ),
   );
 
-  consolePage<{ id: string }>(app, ctx, '/operator/deprecations/:id', async (request, caller, lang) =>
-    operatorDeprecationPage(
-      lang,
-      { email: caller.operator.email, csrfToken: caller.session.csrf_token },
-      await retrieveDeprecation(ctx, request.params.id),
-    ),
+  consoleGet(app, ctx, '/operator/audit', async (_request, view) =>
+    operatorAuditPage(view, await operatorAuditLog(ctx, 200)),
   );
+
+  await operatorMerchantRoutes(app, ctx);
+  await operatorTotpRoutes(app, ctx);
 }

@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import { inviteUser } from '../../../app/dashboard/accounts.ts';
+import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
+import { addGatewayAccount } from '../../../app/gateways/add-gateway-account.ts';
+import { listGatewayAccounts } from '../../../app/gateways/list-gateway-accounts.ts';
+import { retrieveGatewayAccount } from '../../../app/gateways/retrieve-gateway-account.ts';
+import { rotateGatewayAccountCredentials } from '../../../app/gateways/rotate-gateway-account-credentials.ts';
+import { createMerchant } from '../../../app/merchants/create-merchant.ts';
+import { listMerchants } from '../../../app/merchants/list-merchants.ts';
+import { retrieveMerchant } from '../../../app/merchants/retrieve-merchant.ts';
+import { setMerchantEnabled } from '../../../app/merchants/set-merchant-enabled.ts';
+import { recordOperatorAction } from '../../../app/operators/operator-accounts.ts';
+import {
+  disableMerchantConfirmation,
+  operatorMerchantPage,
+  operatorMerchantsPage,
+  rotateAccountConfirmation,
+} from '../../../dashboard/operator-merchant-pages.ts';
+import type { OperatorView } from '../../../dashboard/operator-pages.ts';
+import { ValidationError } from '../../../domain/errors.ts';
+import type { OperatorCaller } from '../../plugins/operator-auth.ts';
+import { text } from '../dashboard/page-kit.ts';
+import { consoleGet, consolePost, field, group } from './console-kit.ts';
+
+type MerchantParams = { Params: { id: string } };
+type AccountParams = { Params: { id: string; account_id: string } };
+
+/**
+ * The console's merchants and their gateway accounts. Every action calls the use case of the
+ * operator API's route for it (routes/admin/merchants.ts, gateway-accounts.ts,
+ * dashboard-invitations.ts) and writes a line of the operators' audit log.
+ */
+export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const audit = (caller: OperatorCaller, action: string, target: string) =>
+    recordOperatorAction(ctx.db, ctx.clock.now(), { operatorId: caller.operator.id, action, target });
+
+  const merchantsPage = async (request: FastifyRequest, view: OperatorView) =>
+    operatorMerchantsPage(
+      view,
+      await listMerchants(ctx, { limit: 50, cursor: text(request.query, 'cursor') }),
+    );
+
+  const merchantPage = async (merchantId: string, view: OperatorView) => {
+    const [merchant, accounts, invitations] = await Promise.all([
+      retrieveMerchant(ctx, merchantId),
+      listGatewayAccounts(ctx, merchantId, { limit: 100 }),
+      pendingInvitations(ctx, merchantId),
+    ]);
+    return operatorMerchantPage(view, { merchant, accounts: accounts.data, invitations });
+  };
+
+  consoleGet(app, ctx, '/operator/merchants', merchantsPage);
+
+  consolePost(
+    app,
+    '/operator/merchants',
+    async (request, caller) => {
+      const name = field(request, 'name').trim();
+      if (name.length > 200) throw new ValidationError('name', 'must be at most 200 characters long');
+      const { merchant } = await createMerchant(ctx, name);
+      await audit(caller, 'merchant.created', merchant.id);
+      return { path: `/operator/merchants/${merchant.id}`, done: 'created', what: name };
+    },
+    merchantsPage,
+  );
+
+  consoleGet<MerchantParams>(app, ctx, '/operator/merchants/:id', (request, view) =>
+    merchantPage(request.params.id, view),
+  );
+
+  consoleGet<MerchantParams>(app, ctx, '/operator/merchants/:id/disable', async (request, view) =>
+    disableMerchantConfirmation(view, await retrieveMerchant(ctx, request.params.id)),
+  );
+
+  consolePost<MerchantParams>(
+    app,
+    '/operator/merchants/:id/disable',
+    async (request, caller) => {
+      const merchant = await setMerchantEnabled(ctx, request.params.id, false);
+      await audit(caller, 'merchant.disabled', merchant.id);
+      return { path: `/operator/merchants/${merchant.id}`, done: 'disabled', what: merchant.name };
+    },
+    async (request, view) =>
+      disableMerchantConfirmation(view, await retrieveMerchant(ctx, request.params.id)),
+  );
+
+  consolePost<MerchantParams>(
+    app,
+    '/operator/merchants/:id/enable',
+    async (request, caller) => {
+      const merchant = await setMerchantEnabled(ctx, request.params.id, true);
+      await audit(caller, 'merchant.enabled', merchant.id);
+      return { path: `/operator/merchants/${merchant.id}`, done: 'enabled', what: merchant.name };
+    },
+    (request, view) => merchantPage(request.params.id, view),
+  );
+
+  consolePost<MerchantParams>(
+    app,
+    '/operator/merchants/:id/invitations',
+    async (request, caller) => {
+      const language = field(request, 'language') === 'es' ? 'es' : 'en';
+      const invited = await inviteUser(
+        ctx,
+        request.params.id,
+        { email: field(request, 'email'), role: 'owner' },
+        null,
+        language,
+      );
+      await audit(caller, 'invitation.created', request.params.id);
+      return { path: `/operator/merchants/${request.params.id}`, done: 'invited', what: invited.email };
+    },
+    (request, view) => merchantPage(request.params.id, view),
+  );
+
+  consolePost<MerchantParams>(
+    app,
+    '/operator/merchants/:id/gateway-accounts',
+    async (request, caller) => {
+      const account = await addGatewayAccount(ctx, request.params.id, {
+        livemode: field(request, 'livemode') === 'true',
+        connector: field(request, 'connector'),
+        gateway_id: field(request, 'gateway_id').trim(),
+        credentials: group(request, 'credentials'),
+        settings: group(request, 'settings'),
+      });
+      await audit(caller, 'gateway_account.added', account.id);
+      return {
+        path: `/operator/merchants/${request.params.id}`,
+        done: 'account_added',
+        what: account.gateway_id,
+      };
+    },
+    (request, view) => merchantPage(request.params.id, view),
+  );
+
+  const rotatePage = async (params: AccountParams['Params'], view: OperatorView) =>
+    rotateAccountConfirmation(
+      view,
+      await retrieveMerchant(ctx, params.id),
+      await retrieveGatewayAccount(ctx, params.id, params.account_id),
+    );
+
+  consoleGet<AccountParams>(
+    app,
+    ctx,
+    '/operator/merchants/:id/gateway-accounts/:account_id/rotate',
+    (request, view) => rotatePage(request.params, view),
+  );
+
+  consolePost<AccountParams>(
+    app,
+    '/operator/merchants/:id/gateway-accounts/:account_id/rotate',
+    async (request, caller) => {
+      const { id, account_id } = request.params;
+      const account = await rotateGatewayAccountCredentials(ctx, id, account_id, {
+        credentials: group(request, 'credentials'),
+      });
+      await audit(caller, 'gateway_account.credentials_rotated', account.id);
+      return { path: `/operator/merchants/${id}`, done: 'rotated', what: account.gateway_id };
+    },
+    (request, view) => rotatePage(request.params, view),
+  );
+}
