@@ -196,6 +196,50 @@ describe('the paygate command (compiled, as npm start runs it)', () => {
     assert.match(refused, /No merchant with id 'acct_000000000000000000000000'/);
   });
 
+  it('adds an operator with `paygate operator create` (password from the environment), who then signs in', async () => {
+    const noPassword = paygate(['operator', 'create', 'ops@cli.example'], { PAYGATE_DATA_DIR: dataDir });
+    const refused = await readUntil(noPassword, () => false);
+    assert.equal(await exitCode(noPassword), 1);
+    assert.match(refused, /set PAYGATE_OPERATOR_PASSWORD/);
+    const password = 'a long operator password';
+    const create = paygate(['operator', 'create', 'Ops@CLI.example'], {
+      PAYGATE_DATA_DIR: dataDir,
+      PAYGATE_OPERATOR_PASSWORD: password,
+    });
+    const output = await readUntil(create, () => false);
+    assert.equal(await exitCode(create), 0, output);
+    const printed = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+    assert.equal(printed.object, 'operator');
+    assert.equal(printed.email, 'ops@cli.example');
+    assert.match(printed.id, /^opu_[0-9A-Za-z]{24}$/);
+    assert.match(output, /Sign in at http:\/\/localhost:\d+\/operator\/sign-in/);
+    assert.doesNotMatch(output, new RegExp(password));
+    const again = paygate(['operator', 'create', 'ops@cli.example'], {
+      PAYGATE_DATA_DIR: dataDir,
+      PAYGATE_OPERATOR_PASSWORD: password,
+    });
+    const taken = await readUntil(again, () => false);
+    assert.equal(await exitCode(again), 1);
+    assert.match(taken, /already belongs to an operator/);
+
+    // The operator made by the command signs in to the console of a service on the same data.
+    const port = await freePort();
+    const service = paygate(['start'], { PORT: String(port), PAYGATE_SIM: 'off', PAYGATE_DATA_DIR: dataDir });
+    try {
+      await readUntil(service, (text) => text.includes('Paygate is listening'));
+      const signIn = await fetch(`http://127.0.0.1:${port}/operator/api/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ops@cli.example', password }),
+      });
+      assert.equal(signIn.status, 200);
+      assert.equal(((await signIn.json()) as { operator: { id: string } }).operator.id, printed.id);
+    } finally {
+      service.kill('SIGTERM');
+      await exitCode(service);
+    }
+  });
+
   it('in production creates no demo merchant and starts no simulated gateway, even with its port set', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paygate-production-'));
     const port = await freePort();

@@ -44,10 +44,6 @@ const NOT_JSON: Record<string, string> = {
     "the refund confirmation page's plain form post (works without JavaScript): a 303 back to the payment's page",
   'POST /dashboard/:mode/api-keys/:id/revoke':
     "the key revocation confirmation page's plain form post (works without JavaScript): a 303 back to the keys page",
-  'GET /operator/sign-in': "the operator's console's sign-in page (HTML)",
-  'GET /operator/deprecations': "the operator's console's deprecation notices (HTML)",
-  'GET /operator/deprecations/:id':
-    "the operator's console's page of one announcement and who was told (HTML)",
 };
 
 /**
@@ -59,8 +55,14 @@ const NOT_OPERATIONS: Record<string, string> = {
     "a gateway's own callback, not the merchant API: its signature covers the raw bytes and the gateway reads its own acknowledgement (Adyen's `[accepted]`)",
 };
 
-/** Dashboard pages: every GET under /dashboard outside its JSON API (/dashboard/api/) is HTML or an asset. */
-const isDashboardPage = (route: string) => /^GET \/dashboard(\/|$)/.test(route) && !route.includes('/api/');
+/**
+ * Dashboard pages: every GET under /dashboard outside its JSON API (/dashboard/api/) is HTML or an
+ * asset; under /operator (the console) every GET is an HTML page and every POST outside its JSON
+ * API (/operator/api/) a plain form post answered by a 303 or the form's page again.
+ */
+const isDashboardPage = (route: string) =>
+  (/^GET \/dashboard(\/|$)/.test(route) || /^(GET|POST) \/operator(\/|$)/.test(route)) &&
+  !route.includes('/api/');
 
 /** The contract operation served at `METHOD /path` (Fastify syntax), if any. */
 function operationAt(route: string): [string, Operation] | undefined {

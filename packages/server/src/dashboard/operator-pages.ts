@@ -225,9 +225,9 @@ export function operatorTotpPage(
     const codes = state.recoveryCodes
       ? `<p role="status">${h(m.totpEnabled)}</p><ul class="recovery-codes">${state.recoveryCodes.map((c) => `<li><code>${h(c)}</code></li>`).join('')}</ul>`
       : '';
-    main = `${codes}<p>${h(m.totpOn)}</p>${postForm(view, '/operator/account/totp/disable', `${codeField}\n  <button type="submit" class="danger">${h(m.totpDisable)}</button>`, 'inline')}`;
+    main = `${codes}<p>${h(m.totpOn)}</p>${postForm(view, '/operator/account/totp/disable', `${codeField}\n  <button type="submit" class="danger">${h(m.totpDisable)}</button>`)}`;
   } else if (state.pending) {
-    main = `${enrolmentDetails(view.lang, state.pending)}${postForm(view, '/operator/account/totp/confirm', `${codeField}\n  <button type="submit">${h(m.totpConfirm)}</button>`, 'inline')}`;
+    main = `${enrolmentDetails(view.lang, state.pending)}${postForm(view, '/operator/account/totp/confirm', `${codeField}\n  <button type="submit">${h(m.totpConfirm)}</button>`)}`;
   } else {
     main = `<p>${h(m.totpOff)}</p>${postForm(view, '/operator/account/totp/enrol', `<button type="submit">${h(m.totpStart)}</button>`)}`;
   }

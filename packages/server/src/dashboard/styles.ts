@@ -94,6 +94,8 @@ main { padding: var(--space-5) var(--space-6); max-width: 80rem; width: 100%; }
   .sidenav { border-right: 0; border-bottom: 1px solid var(--border); padding: var(--space-1) var(--space-2); overflow-x: auto; }
   .sidenav ul { flex-direction: row; position: static; }
   main { padding: var(--space-4) var(--space-3); }
+  /* A long label ("Desactivar el inicio de sesión en dos pasos") wraps rather than widen the page. */
+  main button, main .button { white-space: normal; }
   .public main { margin: var(--space-4) var(--space-3); padding: var(--space-4); width: auto; }
 }
 `;

@@ -193,7 +193,7 @@ export const en = {
     'The owner receives an e-mail with a link to set a password; owners invite the rest of their team.',
   operatorMailLanguage: 'Language of the e-mail',
   operatorSendInvitation: 'Send the invitation',
-  operatorRotateOf: 'Replace the credentials of {gateway}',
+  operatorRotateOf: 'Replace credentials of {gateway}',
   operatorRotate: 'Replace credentials',
   operatorGatewayAccounts: 'Gateway accounts',
   operatorGatewayAccountsHelp:

@@ -194,7 +194,7 @@ export const es: Messages = {
     'El propietario recibe un correo con un enlace para elegir su contraseña; los propietarios invitan al resto de su equipo.',
   operatorMailLanguage: 'Idioma del correo',
   operatorSendInvitation: 'Enviar la invitación',
-  operatorRotateOf: 'Sustituir las credenciales de {gateway}',
+  operatorRotateOf: 'Sustituir credenciales de {gateway}',
   operatorRotate: 'Sustituir credenciales',
   operatorGatewayAccounts: 'Cuentas de pasarela',
   operatorGatewayAccountsHelp:
