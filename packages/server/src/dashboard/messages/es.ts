@@ -427,7 +427,7 @@ export const es: Messages = {
   emptyActivityHelp:
     'Los pagos confirmados de este modo aparecen aquí; haga un pago de prueba para ver el resumen.',
   emptyInvitationsHelp:
-    'Invite a un colega con el formulario de arriba; la invitación espera aquí hasta que se acepte.',
+    'Invita a un colega con el formulario de arriba; la invitación espera aquí hasta que se acepte.',
   emptyAuditHelp: 'Cambie o quite los filtros.',
   noPreviousPeriod: 'nada en los 30 días anteriores',
   vsPrevious30Days: 'frente a los 30 días anteriores',
