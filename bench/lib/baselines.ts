@@ -116,7 +116,7 @@ export async function runBaselines(
       const { trace } = await capturePaymentTrace({
         databaseUrl: pg.url,
         tmpDir: options.tmpDir,
-        seconds: options.smoke ? 1 : 3,
+        seconds: options.smoke ? 2 : 3,
         log: options.log,
       });
       const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {

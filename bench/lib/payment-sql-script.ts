@@ -59,6 +59,7 @@ export interface PaymentSqlScript {
 }
 
 export function writePaymentSqlScript(trace: PaymentTrace, header: string): PaymentSqlScript {
+  if (trace.payments === 0 || trace.byIntent.length === 0) throw new Error('the trace holds no payment');
   // The most common shape among the chains of the most segments (complete payments).
   const shape = (chain: Segment[]) =>
     chain

@@ -209,6 +209,7 @@ export async function capturePaymentTrace(options: {
   const statements = JSON.parse(readFileSync(tracePath, 'utf8')) as TracedStatement[];
   rmSync(tracePath, { force: true });
   rmSync(countPath, { force: true });
+  if (payments === 0) throw new Error(`no payment was confirmed in the ${options.seconds} s of the capture`);
   const trace = parseTrace(statements, payments);
   options.log(
     `driver A/B: captured ${trace.statements} statements in ${trace.roundTrips} round trips for ${payments} payments (${trace.byIntent.length} intents, ${trace.other.length} other segments)`,
