@@ -140,7 +140,7 @@ if (soakSeconds) {
         const { trace } = await capturePaymentTrace({
           databaseUrl: url,
           tmpDir,
-          seconds: smoke ? 1 : 3,
+          seconds: smoke ? 2 : 3,
           log,
         });
         results.driverAb = await runDriverAb({
