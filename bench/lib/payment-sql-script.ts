@@ -25,6 +25,8 @@ const FRESH = /\b(pi|txn|evt|wd|re|req)_[0-9A-Za-z]{24}\b|\bflow-[0-9A-Za-z-]+/;
 const RANDOM_SUFFIX = /^[0-9A-Za-z]{20}$/;
 const LOCK_KEY = /^-?\d{15,20}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** Payments a capture needs before statements without a payment's id are counted per payment. */
+const MIN_PAYMENTS_FOR_SHARES = 20;
 /** Statements of the delivery worker, which the tail stands for. */
 const WORKER = /claim_token|WITH input AS/;
 
@@ -85,9 +87,14 @@ export function writePaymentSqlScript(trace: PaymentTrace, header: string): Paym
     entry.count += 1;
     others.set(sql, entry);
   }
-  const perPayment = [...others.values()]
-    .filter((o) => o.count / trace.payments >= 0.5)
-    .map((o) => ({ segment: o.segment, times: Math.round(o.count / trace.payments) }));
+  // A proportion needs payments to stand on: from a capture of a few (a loaded machine) only the
+  // payment's own statements are taken, not a scheduler's round that happened to fall in it.
+  const perPayment =
+    trace.payments < MIN_PAYMENTS_FOR_SHARES
+      ? []
+      : [...others.values()]
+          .filter((o) => o.count / trace.payments >= 0.5)
+          .map((o) => ({ segment: o.segment, times: Math.round(o.count / trace.payments) }));
 
   const instants = chain
     .flatMap((s) => s.groups.flat().flatMap((x) => x.params))
