@@ -1,6 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { ValidationError } from '../domain/errors.ts';
 import { createGuardedLookup, type LookupAllCallback, validateEndpointUrl } from './url-guard.ts';
 
@@ -119,7 +118,7 @@ function excerptOf(chunks: Buffer[]): string | null {
 function outcomeOfStatus(
   statusCode: number,
   chunks: Buffer[],
-  headers: IncomingHttpHeaders,
+  headers: Record<string, string | string[] | undefined>,
 ): Omit<AttemptOutcome, 'latencyMs' | 'requestHeaders'> {
   const delivered = statusCode >= 200 && statusCode < 300;
   return {
@@ -152,6 +151,112 @@ function timeoutError(timeoutMs: number): Error {
   return error;
 }
 
+/** Response headers as undici hands them over (name, value, name, value, ...), merged by name. */
+function headersOf(raw: readonly Buffer[]): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as Buffer).toString('latin1').toLowerCase();
+    const value = (raw[i + 1] as Buffer).toString('latin1');
+    const seen = headers[name];
+    if (seen === undefined) headers[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else headers[name] = [seen, value];
+  }
+  return headers;
+}
+
+/**
+ * One attempt in flight: undici's own handler interface (onConnect, onHeaders, onData, onComplete,
+ * onError), so no adapter objects or header parsing of undici's run per attempt, and its state in
+ * one object rather than a closure per callback.
+ */
+class Attempt {
+  readonly #requestHeaders: KeptHeaders;
+  readonly #timeoutMs: number;
+  readonly #resolve: (outcome: AttemptOutcome) => void;
+  readonly #started = performance.now();
+  readonly #timer: NodeJS.Timeout;
+  #settled = false;
+  #statusCode: number | null = null;
+  #rawHeaders: readonly Buffer[] = [];
+  readonly #chunks: Buffer[] = [];
+  #read = 0;
+  #abort: ((reason?: Error) => void) | null = null;
+  #timedOut: Error | null = null;
+
+  constructor(requestHeaders: KeptHeaders, timeoutMs: number, resolve: (outcome: AttemptOutcome) => void) {
+    this.#requestHeaders = requestHeaders;
+    this.#timeoutMs = timeoutMs;
+    this.#resolve = resolve;
+    this.#timer = setTimeout(() => {
+      const timedOut = timeoutError(timeoutMs);
+      this.#timedOut = timedOut;
+      // A request still queued for a connection is aborted as soon as it would start.
+      this.#abort?.(timedOut);
+      this.onError(timedOut);
+    }, timeoutMs);
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.#abort = abort;
+    if (this.#timedOut) abort(this.#timedOut);
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // 1xx informational answers come before the final one; only the final one counts.
+    if (statusCode >= 200) {
+      this.#statusCode = statusCode;
+      this.#rawHeaders = rawHeaders;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.#read < RESPONSE_EXCERPT_BYTES) this.#chunks.push(chunk);
+    this.#read += chunk.length;
+    // The rest of a larger body is read and dropped up to the drain limit (so the connection can
+    // be reused); beyond it the connection is closed.
+    if (this.#read > RESPONSE_DRAIN_BYTES) this.#abort?.(new Error('response body beyond the drain limit'));
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.#statusCode === null) this.onError(new Error('response ended without a status'));
+    else this.#settle(outcomeOfStatus(this.#statusCode, this.#chunks, headersOf(this.#rawHeaders)));
+  }
+
+  onError(error: unknown): void {
+    // Once the status line is in, it decides the outcome; a body cut short (by the drain limit,
+    // the time-out or the connection) only shortens the excerpt.
+    if (this.#statusCode !== null) {
+      this.#settle(outcomeOfStatus(this.#statusCode, this.#chunks, headersOf(this.#rawHeaders)));
+      return;
+    }
+    this.#settle({
+      delivered: false,
+      statusCode: null,
+      error: describeError(error, this.#timeoutMs),
+      responseExcerpt: null,
+      responseHeaders: null,
+    });
+  }
+
+  #settle(outcome: Omit<AttemptOutcome, 'latencyMs' | 'requestHeaders'>): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    this.#resolve({
+      delivered: outcome.delivered,
+      statusCode: outcome.statusCode,
+      latencyMs: Math.round(performance.now() - this.#started),
+      error: outcome.error,
+      responseExcerpt: outcome.responseExcerpt,
+      requestHeaders: this.#requestHeaders,
+      responseHeaders: outcome.responseHeaders ?? null,
+    });
+  }
+}
+
 /**
  * Makes delivery attempts: one POST of the exact payload bytes, no redirects followed (a 3xx is a
  * failed attempt like any other non-2xx), a time-out for the whole exchange, and in live mode the
@@ -160,7 +265,7 @@ function timeoutError(timeoutMs: number): Error {
  *
  * Each attempt is one `dispatch` with a handler that keeps the start of the body: no response
  * stream, no abort signal and no URL parse per attempt (a worker makes thousands a second, and
- * those were most of its CPU beside the socket writes).
+ * those were most of its CPU beside the socket writes). See {@link Attempt}.
  */
 export function createWebhookSender(options: SenderOptions = {}): WebhookSender {
   const timeoutMs = options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
@@ -197,77 +302,16 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
         'service-signature': signature,
         'user-agent': WEBHOOK_USER_AGENT,
       };
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
       return new Promise<AttemptOutcome>((resolve) => {
-        let settled = false;
-        let statusCode: number | null = null;
-        let headers: IncomingHttpHeaders = {};
-        const chunks: Buffer[] = [];
-        let read = 0;
-        let controller: Dispatcher.DispatchController | null = null;
-        let timedOut: Error | null = null;
-
-        const settle = (outcome: Omit<AttemptOutcome, 'latencyMs' | 'requestHeaders'>) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve({ ...outcome, latencyMs: elapsed(), requestHeaders });
-        };
-        const fail = (error: unknown) => {
-          // Once the status line is in, it decides the outcome; a body cut short (by the drain
-          // limit, the time-out or the connection) only shortens the excerpt.
-          if (statusCode !== null) settle(outcomeOfStatus(statusCode, chunks, headers));
-          else
-            settle({
-              delivered: false,
-              statusCode: null,
-              error: describeError(error, timeoutMs),
-              responseExcerpt: null,
-              responseHeaders: null,
-            });
-        };
-        const timer = setTimeout(() => {
-          timedOut = timeoutError(timeoutMs);
-          // A request still queued for a connection is aborted as soon as it would start.
-          controller?.abort(timedOut);
-          fail(timedOut);
-        }, timeoutMs);
-
-        const handler: Dispatcher.DispatchHandler = {
-          onRequestStart(started) {
-            controller = started;
-            if (timedOut) started.abort(timedOut);
-          },
-          onResponseStart(_controller, status, responseHeaders) {
-            // 1xx informational answers come before the final one; only the final one counts.
-            if (status < 200) return;
-            statusCode = status;
-            headers = responseHeaders;
-          },
-          onResponseData(current, chunk) {
-            if (read < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
-            read += chunk.length;
-            // The rest of a larger body is read and dropped up to the drain limit (so the
-            // connection can be reused); beyond it the connection is closed.
-            if (read > RESPONSE_DRAIN_BYTES) current.abort(new Error('response body beyond the drain limit'));
-          },
-          onResponseEnd() {
-            if (statusCode === null) fail(new Error('response ended without a status'));
-            else settle(outcomeOfStatus(statusCode, chunks, headers));
-          },
-          onResponseError(_controller, error) {
-            fail(error);
-          },
-        };
+        const attempt = new Attempt(requestHeaders, timeoutMs, resolve);
         try {
           const { origin, path } = targetOf(url, livemode);
           (livemode ? agents.live : agents.test).dispatch(
             { origin, path, method: 'POST', headers: requestHeaders, body: payload },
-            handler,
+            attempt,
           );
         } catch (error) {
-          fail(error);
+          attempt.onError(error);
         }
       });
     },
