@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyAttemptOutcome, nextCheckAt } from '../src/app/payments/charge-outcomes.ts';
 import { confirmPaymentIntent } from '../src/app/payments/confirm-payment-intent.ts';
+import { moveAttempt } from '../src/app/payments/intent-status.ts';
 import type { ChargeOutcome, GatewayConnector } from '../src/gateways/connector.ts';
 import { GatewayRegistry } from '../src/gateways/registry.ts';
-import { type ChargeAttemptRecord, updateAttempt } from '../src/storage/repositories/charge-attempts.ts';
+import type { ChargeAttemptRecord } from '../src/storage/repositories/charge-attempts.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type PaymentHelpers, paymentHelpers } from './support/payments.ts';
 import { type MerchantKeys, startTestService, type TestService } from './support/service.ts';
@@ -278,12 +279,12 @@ for (const kind of databaseKinds()) {
           { kind: 'pending', gatewayReference: 'ch_race' },
           (attempt) =>
             // A sync that found the gateway busy: the attempt stays CHARGING with one check counted.
-            updateAttempt(svc.ctx.db, attempt, {
+            moveAttempt(svc.ctx.db, attempt, {
               status: 'CHARGING',
               nextCheckAt: attempt.nextCheckAt,
               checked: true,
               updatedAt: svc.clock.now(),
-            }).then(() => undefined),
+            }),
         );
         assert.equal(applied.intent.status, 'PROCESSING');
         const [attempt] = await pay.attempts(intent.id);

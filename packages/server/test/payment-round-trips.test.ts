@@ -152,18 +152,30 @@ if (databaseKinds().includes('postgres')) {
     });
     after(() => svc.close());
 
-    it('sends the first phase as one statement in one round trip, before the gateway is called', async () => {
-      const intent = await pay.create();
-      const sent = await recordStatements(() =>
-        pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' }),
-      );
-      const [first] = sent;
-      assert.match(first?.sql ?? '', /^SELECT paygate_confirm_start\(/);
-      assert.equal(first?.ownRoundTrip, true);
-      // The second phase: what remains (at most BEGIN with its statements, the event, COMMIT).
-      const roundTrips = sent.filter((s) => s.ownRoundTrip).length;
-      assert.ok(roundTrips <= 4, JSON.stringify(sent, null, 1));
-      assert.equal((await pay.retrieve(intent.id)).status, 'SUCCEEDED');
-    });
+    // What is counted: every statement node-postgres is asked to send while the confirm request
+    // runs (no BEGIN, no COMMIT: each phase is one statement outside a transaction), and the
+    // round trips they make. The gateway's HTTP call sits between the two.
+    for (const [token, status, event] of [
+      ['tok_sim_approve', 'SUCCEEDED', 'payment_intent.succeeded'],
+      ['tok_sim_decline', 'FAILED', 'payment_intent.failed'],
+    ] as const) {
+      it(`sends each phase of a confirm (${status}) as one statement in one round trip: two in all`, async () => {
+        const intent = await pay.create();
+        const sent = await recordStatements(() => pay.confirm(intent.id, { payment_method_token: token }));
+        assert.deepEqual(
+          sent.map((s) => [s.sql.slice(0, s.sql.indexOf('(')), s.ownRoundTrip]),
+          [
+            ['SELECT paygate_confirm_start', true],
+            ['SELECT paygate_apply_payment_change', true],
+          ],
+          JSON.stringify(sent, null, 1),
+        );
+        assert.equal((await pay.retrieve(intent.id)).status, status);
+        assert.deepEqual(await pay.eventTypes(intent.id), [event]);
+        assert.deepEqual(await pay.paymentTransactions(intent.id), [
+          status === 'SUCCEEDED' ? 'APPROVED' : 'DECLINED',
+        ]);
+      });
+    }
   });
 }

@@ -1,23 +1,33 @@
 import { addSeconds } from '../../clock.ts';
-import { type ChargeResult, canTransition, type IntentAction } from '../../domain/payment-intent.ts';
+import {
+  type ChargeResult,
+  canTransition,
+  type IntentAction,
+  transition,
+} from '../../domain/payment-intent.ts';
 import { backoffDelayMs } from '../../domain/retry-schedules.ts';
 import type { ChargeOutcome, FailureCode, GatewayAmount } from '../../gateways/connector.ts';
-import { type Queryable, together } from '../../storage/db.ts';
+import type { Queryable } from '../../storage/db.ts';
 import {
+  type AttemptChange,
   type AttemptStatus,
   type ChargeAttemptRecord,
-  deletePendingPaymentTransaction,
   findAttemptByKey,
 } from '../../storage/repositories/charge-attempts.ts';
 import {
   findPaymentIntentById,
   type PaymentIntentRecord,
 } from '../../storage/repositories/payment-intents.ts';
-import { settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import { keptConnectorData } from '../gateways/connectors.ts';
 import { recordLateCapture } from '../late-captures/record-late-capture.ts';
-import { applyIntentAction, moveAttempt, StaleStateError } from './intent-status.ts';
+import {
+  applyStateChange,
+  type IntentChange,
+  intentStep,
+  StaleStateError,
+  type StateChange,
+} from './intent-status.ts';
 
 // Applying what a gateway said about a charge to the intent and its attempt: a state step along
 // the state machine, the attempt's next check, and a success that came too late handed to the
@@ -63,9 +73,8 @@ export function nextCheckAt(now: Date, checks: number): Date {
   return new Date(now.getTime() + backoffDelayMs(CHECK_BACKOFF, checks));
 }
 
-/** One outcome being applied: the rows as the decision is taken on them, and where it came from. */
+/** One outcome being decided: the rows as the decision is taken on them, and where it came from. */
 interface Applying {
-  tx: Queryable;
   intent: PaymentIntentRecord;
   attempt: ChargeAttemptRecord;
   source: OutcomeSource;
@@ -75,9 +84,20 @@ interface Applying {
 type Outcome<K extends ChargeOutcome['kind']> = Extract<ChargeOutcome, { kind: K }>;
 
 /**
+ * What an outcome does, decided before anything is written: the guarded writes (`change`, one
+ * statement: `applyStateChange`) and the answer; `afterwards`, when the outcome also records a late
+ * capture, runs after the writes in the same transaction and gives the answer instead.
+ */
+interface Decision {
+  change: StateChange;
+  answer: AppliedOutcome;
+  afterwards?: (tx: Queryable) => Promise<AppliedOutcome>;
+}
+
+/**
  * Applies what a gateway said about an attempt's charge, in the caller's transaction. Only
  * transitions the state machine allows happen: a late, repeated or out-of-order outcome changes
- * nothing. The intent's event and its PAYMENT transaction are written in the same transaction.
+ * nothing. The intent's event and its PAYMENT transaction are written in the same statement.
  * The decision is taken on `intent` and `attempt` as given; every write is guarded by the state
  * it was taken on (`StaleStateError` otherwise). Either the caller holds both row locks, or the
  * guarded writes take them: the intent's always first, as every writer of both does.
@@ -90,11 +110,21 @@ export async function applyChargeOutcome(
   source: OutcomeSource,
   now: Date,
 ): Promise<AppliedOutcome> {
-  const at: Applying = { tx, intent, attempt, source, now };
+  return carryOut(tx, decideChargeOutcome({ intent, attempt, source, now }, outcome));
+}
+
+async function carryOut(tx: Queryable, decision: Decision): Promise<AppliedOutcome> {
+  await applyStateChange(tx, decision.change);
+  return decision.afterwards ? decision.afterwards(tx) : decision.answer;
+}
+
+/** The decision for an outcome, along the state machine (see `applyChargeOutcome`). */
+function decideChargeOutcome(at: Applying, outcome: ChargeOutcome): Decision {
+  const { intent, attempt, source, now } = at;
   if (outcome.kind === 'succeeded' && outcome.captured && differs(outcome.captured, intent)) {
-    return applyCaptureOfAnotherAmount(at, outcome, outcome.captured);
+    return captureOfAnotherAmount(at, outcome, outcome.captured);
   }
-  if (!isOpen(attempt.status)) return applyToClosedAttempt(at, outcome);
+  if (!isOpen(attempt.status)) return toClosedAttempt(at, outcome);
   // Unknown for too long: given up (the intent fails); a later success is a late capture.
   if (source === 'sync' && isStillUnknown(outcome) && pastDeadline(attempt, now)) return timeOut(at);
   switch (outcome.kind) {
@@ -102,12 +132,12 @@ export async function applyChargeOutcome(
     case 'failed':
       return settle(at, outcome);
     case 'requires_action':
-      return applyRequiresAction(at, outcome);
+      return requiresAction(at, outcome);
     case 'pending':
     case 'indeterminate':
-      return applyUnknown(at, outcome);
+      return unknown(at, outcome);
     case 'unavailable':
-      return applyUnavailable(at, outcome);
+      return unavailable(at, outcome);
     default: {
       const unreachable: never = outcome;
       return unreachable;
@@ -116,13 +146,15 @@ export async function applyChargeOutcome(
 }
 
 /**
- * Applies an outcome for an attempt in its own transaction, taking the intent's lock and then the
- * attempt's (the order every writer of both uses).
+ * Applies an outcome for an attempt on its own, taking the intent's lock and then the attempt's
+ * (the order every writer of both uses).
  *
  * `intent`, when given, is the intent as the caller last saw it (the confirm that just recorded
  * the attempt): the outcome is first applied on it and on `attempt` as they are, with no read,
- * since in the common case nobody has touched either meanwhile. If someone has, that transaction
- * rolls back and the outcome is applied again on both rows read under their locks.
+ * since in the common case nobody has touched either meanwhile; without a late capture to record
+ * that is ONE statement, committed on its own (one round trip). If someone has touched them,
+ * nothing is written and the outcome is applied again, in a transaction, on both rows read under
+ * their locks.
  */
 export async function applyAttemptOutcome(
   ctx: AppContext,
@@ -132,10 +164,11 @@ export async function applyAttemptOutcome(
   intent?: PaymentIntentRecord,
 ): Promise<AppliedOutcome> {
   if (intent) {
+    const decision = decideChargeOutcome({ intent, attempt, source, now: ctx.clock.now() }, outcome);
     try {
-      return await ctx.db.transaction((tx) =>
-        applyChargeOutcome(tx, intent, attempt, outcome, source, ctx.clock.now()),
-      );
+      return decision.afterwards
+        ? await ctx.db.transaction((tx) => carryOut(tx, decision))
+        : await carryOut(ctx.db, decision);
     } catch (error) {
       if (!(error instanceof StaleStateError)) throw error;
     }
@@ -149,7 +182,6 @@ export async function applyAttemptOutcome(
     return applyChargeOutcome(tx, intent, current, outcome, source, ctx.clock.now());
   });
 }
-
 const isOpen = (status: AttemptStatus) =>
   status === 'CHARGING' || status === 'DELAYED' || status === 'REQUIRES_ACTION' || status === 'PROCESSING';
 
@@ -167,6 +199,12 @@ const unchanged = (at: Applying): AppliedOutcome => ({
   warning: null,
 });
 
+/** Nothing written; the intent as it was. */
+const nothing = (at: Applying, warning: string | null = null): Decision => ({
+  change: {},
+  answer: { ...unchanged(at), warning },
+});
+
 /** The next regular check of an open attempt: one more check counted when this was a sync. */
 const recheckAt = (at: Applying) => nextCheckAt(at.now, at.attempt.checks + (at.source === 'sync' ? 1 : 0));
 
@@ -178,15 +216,15 @@ function actionFor(intent: PaymentIntentRecord, result: ChargeResult): IntentAct
   return canTransition(intent.status, action) ? action : null;
 }
 
-/** The attempt stays open in `status`, keeping what the gateway told of it, until `nextAt`. */
-function keepOpen(
+/** The attempt's change that keeps it open in `status`, keeping what the gateway told of it, until `nextAt`. */
+function keptOpen(
   at: Applying,
   outcome: ChargeOutcome,
   status: AttemptStatus,
   nextAt: Date,
   checked = at.source === 'sync',
-): Promise<void> {
-  return moveAttempt(at.tx, at.attempt, {
+): StateChange['attempt'] {
+  return attemptChange(at, {
     status,
     gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
     connectorData: keptConnectorData(outcome),
@@ -195,6 +233,18 @@ function keepOpen(
     updatedAt: at.now,
   });
 }
+
+const attemptChange = (at: Applying, change: AttemptChange): StateChange['attempt'] => ({
+  from: at.attempt,
+  change,
+});
+
+/**
+ * The intent's step for `action`, with its attempt moving to `attemptTo` in the same statement:
+ * whether a charge is still in flight afterwards (the intent's only open attempt is this one).
+ */
+const stepWith = (at: Applying, action: IntentAction, attemptTo: AttemptStatus, change: IntentChange = {}) =>
+  intentStep(at.intent, action, at.now, change, attemptTo === 'CHARGING');
 
 const differs = (captured: GatewayAmount, intent: PaymentIntentRecord) =>
   captured.amountMinor !== intent.amountMinor || captured.currency !== intent.currency;
@@ -208,41 +258,44 @@ const differs = (captured: GatewayAmount, intent: PaymentIntentRecord) =>
  * already succeeded through this attempt stays SUCCEEDED (the contract has no way back): the
  * operator is warned, with the evidence. Every case is logged by the caller.
  */
-async function applyCaptureOfAnotherAmount(
+function captureOfAnotherAmount(
   at: Applying,
   outcome: Outcome<'succeeded'>,
   captured: GatewayAmount,
-): Promise<AppliedOutcome> {
-  const { tx, intent, attempt, source, now } = at;
+): Decision {
+  const { intent, attempt, source, now } = at;
   const evidence =
     `gateway ${attempt.gatewayId} reported charge ${attempt.idempotencyKey} (reference ${outcome.gatewayReference}) ` +
     `captured ${captured.amountMinor} ${captured.currency}; intent ${intent.id} is for ${intent.amountMinor} ${intent.currency}`;
   if (attempt.status === 'SUCCEEDED') {
-    return {
-      ...unchanged(at),
-      warning: `${evidence}: the intent stays SUCCEEDED, the operator must check it`,
-    };
+    return nothing(at, `${evidence}: the intent stays SUCCEEDED, the operator must check it`);
   }
-  const applied = isOpen(attempt.status)
-    ? await settle(at, {
+  const first = isOpen(attempt.status)
+    ? settle(at, {
         kind: 'failed',
         gatewayReference: outcome.gatewayReference,
         failureCode: 'gateway_rejected',
         declineCode: null,
         message: `The gateway captured ${captured.amountMinor} ${captured.currency}, not ${intent.amountMinor} ${intent.currency}: the payment is not taken, and what was captured is refunded.`,
       })
-    : await applyToClosedAttempt(at, {
+    : toClosedAttempt(at, {
         kind: 'failed',
         gatewayReference: outcome.gatewayReference,
         failureCode: 'gateway_rejected',
         message: 'amount differs',
       });
   const refundable = Number.isSafeInteger(captured.amountMinor) && captured.amountMinor >= 1;
-  const late = refundable
-    ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now, captured)
-    : null;
-  const repair = late ?? (refundable ? 'already recorded as a late capture' : 'nothing to refund');
-  return { ...applied, warning: `${evidence}: not a success of the intent; ${repair}` };
+  return {
+    ...first,
+    async afterwards(tx) {
+      const applied = first.afterwards ? await first.afterwards(tx) : first.answer;
+      const late = refundable
+        ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now, captured)
+        : null;
+      const repair = late ?? (refundable ? 'already recorded as a late capture' : 'nothing to refund');
+      return { ...applied, warning: `${evidence}: not a success of the intent; ${repair}` };
+    },
+  };
 }
 
 /**
@@ -251,32 +304,37 @@ async function applyCaptureOfAnotherAmount(
  * cancel or an expiry, timed out, ...) means the gateway holds money our books say was not taken:
  * recorded here as a late capture, refunded by the repair worker (app/late-captures/).
  */
-async function applyToClosedAttempt(at: Applying, outcome: ChargeOutcome): Promise<AppliedOutcome> {
-  const { tx, intent, attempt, source, now } = at;
-  if (attempt.status === 'TIMED_OUT' || attempt.status === 'ABANDONED') await watchClosed(at, outcome);
-  if (outcome.kind !== 'succeeded' || attempt.status === 'SUCCEEDED') return unchanged(at);
-  const late = await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now);
-  return { ...unchanged(at), warning: late };
+function toClosedAttempt(at: Applying, outcome: ChargeOutcome): Decision {
+  const { intent, attempt, source, now } = at;
+  const change: StateChange =
+    attempt.status === 'TIMED_OUT' || attempt.status === 'ABANDONED'
+      ? { attempt: watchClosed(at, outcome) }
+      : {};
+  if (outcome.kind !== 'succeeded' || attempt.status === 'SUCCEEDED') return { ...nothing(at), change };
+  return {
+    ...nothing(at),
+    change,
+    afterwards: async (tx) => ({
+      ...unchanged(at),
+      warning: await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now),
+    }),
+  };
 }
 
 /** The gateway asks the payer to authenticate on its page. */
-async function applyRequiresAction(
-  at: Applying,
-  outcome: Outcome<'requires_action'>,
-): Promise<AppliedOutcome> {
-  const { tx, intent, now } = at;
+function requiresAction(at: Applying, outcome: Outcome<'requires_action'>): Decision {
+  const { intent, now } = at;
   const waitForPayer = () =>
-    keepOpen(at, outcome, 'REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
+    keptOpen(at, outcome, 'REQUIRES_ACTION', addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS));
   if (intent.status === 'CREATED') {
     const action: IntentAction = { type: 'confirm', result: 'requires_action' };
-    const updated = await applyIntentAction(tx, intent, action, now, { redirectUrl: outcome.redirectUrl });
-    await waitForPayer();
-    return { ...unchanged(at), intent: updated };
+    const step = stepWith(at, action, 'REQUIRES_ACTION', { redirectUrl: outcome.redirectUrl });
+    return {
+      change: { intent: step, attempt: waitForPayer() },
+      answer: { ...unchanged(at), intent: step.to },
+    };
   }
-  if (intent.status === 'REQUIRES_ACTION') {
-    await waitForPayer();
-    return unchanged(at);
-  }
+  if (intent.status === 'REQUIRES_ACTION') return { ...nothing(at), change: { attempt: waitForPayer() } };
   // The intent already answered PROCESSING (a delayed or unanswered charge), so the payer never
   // saw the gateway's page and cannot complete it: nothing will be charged.
   return settle(at, {
@@ -291,44 +349,45 @@ async function applyRequiresAction(
  * Unknown is never failure: a confirmed intent waits in PROCESSING. An unreadable answer leaves
  * an intent waiting for the payer as it is; only a definite "pending" moves it.
  */
-async function applyUnknown(
-  at: Applying,
-  outcome: Outcome<'pending' | 'indeterminate'>,
-): Promise<AppliedOutcome> {
-  const { tx, intent, now } = at;
+function unknown(at: Applying, outcome: Outcome<'pending' | 'indeterminate'>): Decision {
+  const { intent, now } = at;
   const result = outcome.kind === 'pending' || intent.status === 'CREATED' ? 'processing' : null;
   const action = result ? actionFor(intent, result) : null;
-  const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
-  const status: AttemptStatus = updated.status === 'REQUIRES_ACTION' ? 'REQUIRES_ACTION' : 'PROCESSING';
-  await keepOpen(
+  const waiting = (action ? transition(intent.status, action).to : intent.status) === 'REQUIRES_ACTION';
+  const status: AttemptStatus = waiting ? 'REQUIRES_ACTION' : 'PROCESSING';
+  const step = action ? stepWith(at, action, status) : undefined;
+  const attempt = keptOpen(
     at,
     outcome,
     status,
-    status === 'REQUIRES_ACTION' ? addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS) : recheckAt(at),
+    waiting ? addSeconds(now, REQUIRES_ACTION_CHECK_SECONDS) : recheckAt(at),
   );
-  return { ...unchanged(at), intent: updated };
+  return { change: { intent: step, attempt }, answer: { ...unchanged(at), intent: step?.to ?? intent } };
 }
 
 /** The gateway did not take the charge, or could not answer a sync. */
-async function applyUnavailable(at: Applying, outcome: Outcome<'unavailable'>): Promise<AppliedOutcome> {
-  const { tx, intent, attempt, source, now } = at;
+function unavailable(at: Applying, outcome: Outcome<'unavailable'>): Decision {
+  const { attempt, source, now } = at;
   if (source === 'charge' && attempt.status === 'CHARGING') {
     // The gateway did not take the charge: the attempt ends, the intent may be confirmed again.
-    await moveAttempt(tx, attempt, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now });
-    await deletePendingPaymentTransaction(tx, intent.id);
     return {
-      ...unchanged(at),
-      unavailable: { retryAfterSeconds: outcome.retryAfterSeconds, detail: outcome.detail },
+      change: {
+        attempt: attemptChange(at, { status: 'UNAVAILABLE', nextCheckAt: null, updatedAt: now }),
+        paymentTransaction: 'DELETE',
+      },
+      answer: {
+        ...unchanged(at),
+        unavailable: { retryAfterSeconds: outcome.retryAfterSeconds, detail: outcome.detail },
+      },
     };
   }
   if (attempt.status === 'DELAYED') return retryDelayedCharge(at, outcome);
   // A sync the gateway could not answer is simply tried later.
-  await keepOpen(at, outcome, attempt.status, recheckAt(at));
-  return unchanged(at);
+  return { ...nothing(at), change: { attempt: keptOpen(at, outcome, attempt.status, recheckAt(at)) } };
 }
 
 /** Nothing was charged; the delayed charge is sent again, a bounded number of times. */
-async function retryDelayedCharge(at: Applying, outcome: Outcome<'unavailable'>): Promise<AppliedOutcome> {
+function retryDelayedCharge(at: Applying, outcome: Outcome<'unavailable'>): Decision {
   const tries = at.attempt.checks + 1;
   if (tries >= DELAYED_CHARGE_MAX_TRIES) {
     return settle(at, {
@@ -339,19 +398,43 @@ async function retryDelayedCharge(at: Applying, outcome: Outcome<'unavailable'>)
     });
   }
   const pauseMs = Math.max(outcome.retryAfterSeconds * 1000, backoffDelayMs(CHECK_BACKOFF, tries - 1));
-  await keepOpen(at, outcome, 'DELAYED', new Date(at.now.getTime() + pauseMs), true);
-  return unchanged(at);
+  return {
+    ...nothing(at),
+    change: { attempt: keptOpen(at, outcome, 'DELAYED', new Date(at.now.getTime() + pauseMs), true) },
+  };
 }
 
-/** A definite success or failure: the intent, its attempt and its PAYMENT transaction settle. */
-async function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): Promise<AppliedOutcome> {
-  const { tx, intent, attempt, source, now } = at;
+/**
+ * A definite success or failure: the intent, its attempt and its PAYMENT transaction settle, in
+ * one statement. The transaction settles only with the intent, so only when there is an action.
+ */
+function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): Decision {
+  const { intent, attempt, source, now } = at;
   const succeeded = outcome.kind === 'succeeded';
   const action = actionFor(intent, succeeded ? 'succeeded' : 'failed');
-  // The intent first: its guarded UPDATE takes its row lock before the attempt's. The attempt's
-  // and the PAYMENT transaction's UPDATEs do not wait for the intent's answer: pipelined, all three
-  // travel in one round trip (a stale intent throws, and the other changes roll back with the
-  // transaction). The transaction settles only with the intent, so only when there is an action.
+  const attemptTo: AttemptStatus = succeeded ? 'SUCCEEDED' : 'FAILED';
+  const moved = attemptChange(at, {
+    status: attemptTo,
+    gatewayReference: outcome.gatewayReference,
+    connectorData: keptConnectorData(outcome),
+    failureCode: succeeded ? null : outcome.failureCode,
+    nextCheckAt: null,
+    updatedAt: now,
+  });
+  if (!action) {
+    const warning = `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`;
+    if (!succeeded || intent.status === 'SUCCEEDED')
+      return { ...nothing(at, warning), change: { attempt: moved } };
+    return {
+      ...nothing(at, warning),
+      change: { attempt: moved },
+      afterwards: async (tx) => ({
+        ...unchanged(at),
+        warning:
+          (await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now)) ?? warning,
+      }),
+    };
+  }
   const lastPaymentError = succeeded
     ? null
     : {
@@ -360,37 +443,14 @@ async function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): P
         gatewayCode: outcome.gatewayCode ?? null,
         message: outcome.message,
       };
-  const [updated] = await together(
-    tx,
-    async () => (action ? applyIntentAction(tx, intent, action, now, { lastPaymentError }) : null),
-    () =>
-      moveAttempt(tx, attempt, {
-        status: succeeded ? 'SUCCEEDED' : 'FAILED',
-        gatewayReference: outcome.gatewayReference,
-        connectorData: keptConnectorData(outcome),
-        failureCode: succeeded ? null : outcome.failureCode,
-        nextCheckAt: null,
-        updatedAt: now,
-      }),
-    async () =>
-      action ? settlePaymentTransaction(tx, intent.id, succeeded ? 'APPROVED' : 'DECLINED', now) : undefined,
-  );
-  if (!updated) {
-    const late =
-      succeeded && intent.status !== 'SUCCEEDED'
-        ? await recordLateCapture(tx, intent, attempt, outcome.gatewayReference, source, now)
-        : null;
-    return {
-      ...unchanged(at),
-      warning:
-        late ??
-        `charge ${attempt.idempotencyKey} ${outcome.kind} while intent ${intent.id} was ${intent.status}`,
-    };
-  }
+  const step = stepWith(at, action, attemptTo, { lastPaymentError });
   return {
-    ...unchanged(at),
-    intent: updated,
-    failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
+    change: { intent: step, attempt: moved, paymentTransaction: succeeded ? 'APPROVED' : 'DECLINED' },
+    answer: {
+      ...unchanged(at),
+      intent: step.to,
+      failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
+    },
   };
 }
 
@@ -400,22 +460,27 @@ async function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): P
  * TIMED_OUT, still watched by reconciliation for `LATE_WATCH_SECONDS` in case the gateway took the
  * money after all (then a late capture, refunded).
  */
-async function timeOut(at: Applying): Promise<AppliedOutcome> {
-  const { tx, intent, attempt, now } = at;
+function timeOut(at: Applying): Decision {
+  const { intent, attempt, now } = at;
   const action = actionFor(intent, 'failed');
-  const updated = action ? await applyIntentAction(tx, intent, action, now) : intent;
-  await moveAttempt(tx, attempt, {
-    status: 'TIMED_OUT',
-    failureCode: 'gateway_rejected',
-    nextCheckAt: new Date(now.getTime() + CHECK_BACKOFF.maxMs),
-    checked: true,
-    updatedAt: now,
-  });
-  if (action) await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
+  const step = action ? stepWith(at, action, 'TIMED_OUT') : undefined;
   return {
-    ...unchanged(at),
-    intent: updated,
-    warning: `charge ${attempt.idempotencyKey} had no outcome from gateway ${attempt.gatewayId} within ${PROCESSING_DEADLINE_SECONDS} s; intent ${intent.id} failed, the charge stays watched for a late capture`,
+    change: {
+      intent: step,
+      attempt: attemptChange(at, {
+        status: 'TIMED_OUT',
+        failureCode: 'gateway_rejected',
+        nextCheckAt: new Date(now.getTime() + CHECK_BACKOFF.maxMs),
+        checked: true,
+        updatedAt: now,
+      }),
+      paymentTransaction: step ? 'DECLINED' : undefined,
+    },
+    answer: {
+      ...unchanged(at),
+      intent: step?.to ?? intent,
+      warning: `charge ${attempt.idempotencyKey} had no outcome from gateway ${attempt.gatewayId} within ${PROCESSING_DEADLINE_SECONDS} s; intent ${intent.id} failed, the charge stays watched for a late capture`,
+    },
   };
 }
 
@@ -426,12 +491,12 @@ async function timeOut(at: Applying): Promise<AppliedOutcome> {
  * processing deadline), and none after a definite answer (a success is recorded as a late capture
  * by the caller; a failure settles the doubt).
  */
-async function watchClosed(at: Applying, outcome: ChargeOutcome): Promise<void> {
-  const { tx, attempt, source, now } = at;
+function watchClosed(at: Applying, outcome: ChargeOutcome): StateChange['attempt'] {
+  const { attempt, source, now } = at;
   const definite = outcome.kind === 'succeeded' || outcome.kind === 'failed';
   const watchEnds = attempt.createdAt.getTime() + (PROCESSING_DEADLINE_SECONDS + LATE_WATCH_SECONDS) * 1000;
   const next = nextCheckAt(now, attempt.checks + 1);
-  await moveAttempt(tx, attempt, {
+  return attemptChange(at, {
     status: attempt.status,
     gatewayReference: 'gatewayReference' in outcome ? outcome.gatewayReference : null,
     nextCheckAt: definite || next.getTime() > watchEnds ? null : next,

@@ -3,14 +3,15 @@ import { type IntentAction, transition } from '../../domain/payment-intent.ts';
 import type { Queryable } from '../../storage/db.ts';
 import {
   type AttemptChange,
+  applyPaymentChange,
   type ChargeAttemptRecord,
-  updateAttempt,
+  type PaymentTransactionChange,
 } from '../../storage/repositories/charge-attempts.ts';
-import { insertEvent } from '../../storage/repositories/events.ts';
-import {
-  type LastPaymentError,
-  type PaymentIntentRecord,
-  updatePaymentIntentStatus,
+import type { EventToWrite } from '../../storage/repositories/events.ts';
+import type {
+  LastPaymentError,
+  PaymentIntentRecord,
+  StatusChange,
 } from '../../storage/repositories/payment-intents.ts';
 import { paymentIntentResource } from '../resources/payment-intent.ts';
 
@@ -21,41 +22,118 @@ import { paymentIntentResource } from '../resources/payment-intent.ts';
  */
 export class StaleStateError extends Error {}
 
+/** What a status change writes beside the status. */
+export interface IntentChange {
+  redirectUrl?: string | null;
+  cancellationReason?: string | null;
+  lastPaymentError?: LastPaymentError | null;
+}
+
+/**
+ * One step of an intent along the state machine, decided and rendered before anything is written:
+ * `to` is the intent as the guarded write leaves it (the same status and version it was read in
+ * are the guard), so its event can be written in the same statement.
+ */
+export interface IntentStep {
+  from: PaymentIntentRecord;
+  to: PaymentIntentRecord;
+  change: StatusChange;
+  event: EventToWrite | null;
+}
+
+/**
+ * The step `action` takes the intent through (`transition`: `invalid_state_transition` when the
+ * state machine refuses it), and the event it emits. `chargeInFlight`: whether a charge of the
+ * intent is still in flight once the step is written (the same as before unless the step moves
+ * the attempt along with it).
+ */
+export function intentStep(
+  intent: PaymentIntentRecord,
+  action: IntentAction,
+  now: Date,
+  change: IntentChange = {},
+  chargeInFlight = intent.chargeInFlight,
+): IntentStep {
+  const step = transition(intent.status, action);
+  const statusChange: StatusChange = {
+    status: step.to,
+    redirectUrl: change.redirectUrl ?? null,
+    cancellationReason: change.cancellationReason ?? null,
+    lastPaymentError: change.lastPaymentError ?? null,
+    updatedAt: now,
+  };
+  const to: PaymentIntentRecord = {
+    ...intent,
+    status: step.to,
+    version: intent.version + 1,
+    redirectUrl: statusChange.redirectUrl ?? null,
+    cancellationReason: change.cancellationReason ?? intent.cancellationReason,
+    lastPaymentError: change.lastPaymentError ?? intent.lastPaymentError,
+    chargeInFlight,
+    updatedAt: now,
+  };
+  const event = step.event
+    ? {
+        merchantId: to.merchantId,
+        objectId: to.id,
+        ...buildEvent(step.event, { ...paymentIntentResource(to, { kind: 'event' }) }, to.livemode, now),
+      }
+    : null;
+  return { from: intent, to, change: statusChange, event };
+}
+
+/** The writes of one decision about an intent and its attempt. */
+export interface StateChange {
+  intent?: IntentStep | undefined;
+  attempt?: { from: ChargeAttemptRecord; change: AttemptChange } | undefined;
+  paymentTransaction?: PaymentTransactionChange | undefined;
+}
+
+/**
+ * Writes one decision in ONE statement (`applyPaymentChange`): the intent's step with its event,
+ * the attempt's change, the PAYMENT transaction, each guarded by the state the decision was taken
+ * on; all or nothing, `StaleStateError` when another transaction changed the intent or the
+ * attempt first. Outside a transaction that statement commits on its own: one round trip.
+ */
+export async function applyStateChange(q: Queryable, change: StateChange): Promise<void> {
+  const { intent, attempt, paymentTransaction } = change;
+  const paymentIntentId = intent?.from.id ?? attempt?.from.paymentIntentId;
+  if (!paymentIntentId) return;
+  const applied = await applyPaymentChange(q, {
+    paymentIntentId,
+    now: intent?.change.updatedAt ?? attempt?.change.updatedAt ?? new Date(),
+    intent: intent && {
+      fromStatus: intent.from.status,
+      fromVersion: intent.from.version,
+      change: intent.change,
+    },
+    attempt,
+    paymentTransaction,
+    event: intent?.event ?? undefined,
+  });
+  if (!applied) {
+    throw new StaleStateError(
+      `payment intent ${paymentIntentId} is no longer ${intent?.from.status ?? ''} or attempt ${attempt?.from.idempotencyKey ?? ''} no longer ${attempt?.from.status ?? ''}`,
+    );
+  }
+}
+
 /**
  * Applies one action of the state machine to an intent in the status it was read in: the new
- * status and the event it emits are written in the caller's transaction (the outbox), or
- * `invalid_state_transition` is thrown and nothing is written. The UPDATE is guarded by that
- * status and takes the row lock; `StaleStateError` when the intent has moved on since it was read.
+ * status and the event it emits are written in one statement (the outbox), or
+ * `invalid_state_transition` is thrown and nothing is written. The write is guarded by that
+ * status and version and takes the row lock; `StaleStateError` when the intent has moved on.
  */
 export async function applyIntentAction(
   tx: Queryable,
   intent: PaymentIntentRecord,
   action: IntentAction,
   now: Date,
-  change: {
-    redirectUrl?: string | null;
-    cancellationReason?: string | null;
-    lastPaymentError?: LastPaymentError | null;
-  } = {},
+  change: IntentChange = {},
 ): Promise<PaymentIntentRecord> {
-  const step = transition(intent.status, action);
-  const updated = await updatePaymentIntentStatus(tx, intent.id, intent.status, {
-    status: step.to,
-    redirectUrl: change.redirectUrl ?? null,
-    cancellationReason: change.cancellationReason ?? null,
-    lastPaymentError: change.lastPaymentError ?? null,
-    updatedAt: now,
-  });
-  if (!updated) throw new StaleStateError(`payment intent ${intent.id} is no longer ${intent.status}`);
-  if (step.event) {
-    await insertEvent(
-      tx,
-      updated.merchantId,
-      updated.id,
-      buildEvent(step.event, { ...paymentIntentResource(updated, { kind: 'event' }) }, updated.livemode, now),
-    );
-  }
-  return updated;
+  const step = intentStep(intent, action, now, change);
+  await applyStateChange(tx, { intent: step });
+  return step.to;
 }
 
 /** Writes an attempt's change, guarded by the state it was read in (see `StaleStateError`). */
@@ -64,7 +142,5 @@ export async function moveAttempt(
   attempt: ChargeAttemptRecord,
   change: AttemptChange,
 ): Promise<void> {
-  if (!(await updateAttempt(tx, attempt, change))) {
-    throw new StaleStateError(`attempt ${attempt.idempotencyKey} is no longer ${attempt.status}`);
-  }
+  await applyStateChange(tx, { attempt: { from: attempt, change } });
 }

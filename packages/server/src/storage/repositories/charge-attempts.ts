@@ -1,8 +1,14 @@
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import { isUniqueViolation, type Queryable, rowMapping, rowOfJson } from '../db.ts';
+import { DatabaseError, isUniqueViolation, type Queryable, rowMapping, rowOfJson } from '../db.ts';
+import { type EventToWrite, eventArguments, eventRecorded } from './events.ts';
 import { type GatewayAccountRecord, gatewayAccountColumns } from './gateway-accounts.ts';
-import { intentOfRow, type LastErrorColumns, type PaymentIntentRecord } from './payment-intents.ts';
+import {
+  intentOfRow,
+  type LastErrorColumns,
+  type PaymentIntentRecord,
+  type StatusChange,
+} from './payment-intents.ts';
 
 /**
  * CHARGING: the charge is being sent (or a crash interrupted it); DELAYED: the amount-13 rule's
@@ -293,41 +299,75 @@ export interface AttemptChange {
   updatedAt: Date;
 }
 
-/**
- * Changes an attempt that is still as it was read (same status, same number of checks), and
- * locks it. Returns false, changing nothing, when another transaction changed it first.
- */
-export async function updateAttempt(
-  q: Queryable,
-  attempt: Pick<ChargeAttemptRecord, 'paymentIntentId' | 'attemptNumber' | 'status' | 'checks'>,
-  change: AttemptChange,
-): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `UPDATE charge_attempts
-        SET status = $3,
-            gateway_reference = COALESCE($4, gateway_reference),
-            failure_code = COALESCE($5, failure_code),
-            next_check_at = $6,
-            checks = checks + $7,
-            updated_at = $8,
-            connector_data = COALESCE($11, connector_data)
-      WHERE payment_intent_id = $1 AND attempt_number = $2 AND status = $9 AND checks = $10`,
-    [
-      attempt.paymentIntentId,
-      attempt.attemptNumber,
-      change.status,
-      change.gatewayReference ?? null,
-      change.failureCode ?? null,
-      change.nextCheckAt,
-      change.checked ? 1 : 0,
-      change.updatedAt,
-      attempt.status,
-      attempt.checks,
-      change.connectorData ?? null,
-    ],
-  );
-  return rowCount === 1;
+/** What a change does to the PAYMENT transaction: settles the PENDING one, or removes it. */
+export type PaymentTransactionChange = 'APPROVED' | 'DECLINED' | 'DELETE';
+
+/** One decided change of an intent, its attempt, its PAYMENT transaction and the outbox. */
+export interface PaymentChange {
+  paymentIntentId: string;
+  now: Date;
+  /** The intent's new status, from the status and version the decision was taken on. */
+  intent?: { fromStatus: PaymentIntentStatus; fromVersion: number; change: StatusChange } | undefined;
+  /** The attempt's change, from the status and checks the decision was taken on. */
+  attempt?:
+    | { from: Pick<ChargeAttemptRecord, 'attemptNumber' | 'status' | 'checks'>; change: AttemptChange }
+    | undefined;
+  paymentTransaction?: PaymentTransactionChange | undefined;
+  event?: EventToWrite | undefined;
 }
+
+const APPLY_PAYMENT_CHANGE = `SELECT paygate_apply_payment_change(${Array.from({ length: 30 }, (_, i) => `$${i + 1}`).join(', ')}) AS applied`;
+
+/** SQLSTATE of paygate_apply_payment_change for an attempt found changed after its intent was written. */
+const STALE_ATTEMPT = 'PGSTL';
+
+/**
+ * Writes one decided change in ONE statement (`paygate_apply_payment_change`, migration 261): the
+ * intent's status (guarded by the status and version it was read in), the attempt's change
+ * (guarded by its status and checks), the PAYMENT transaction and the event with its deliveries.
+ * False, with nothing written, when the intent or the attempt was no longer as read.
+ */
+export async function applyPaymentChange(q: Queryable, c: PaymentChange): Promise<boolean> {
+  const intent = c.intent;
+  const attempt = c.attempt;
+  const error = intent?.change.lastPaymentError;
+  let result: string | undefined;
+  try {
+    const { rows } = await q.query<{ applied: string }>(APPLY_PAYMENT_CHANGE, [
+      c.paymentIntentId,
+      c.now,
+      intent?.fromStatus ?? null,
+      intent?.fromVersion ?? null,
+      intent?.change.status ?? null,
+      intent?.change.redirectUrl ?? null,
+      intent?.change.cancellationReason ?? null,
+      error?.code ?? null,
+      error?.declineCode ?? null,
+      error?.gatewayCode ?? null,
+      error?.message ?? null,
+      attempt?.from.attemptNumber ?? null,
+      attempt?.from.status ?? null,
+      attempt?.from.checks ?? null,
+      attempt?.change.status ?? null,
+      attempt?.change.gatewayReference ?? null,
+      attempt?.change.failureCode ?? null,
+      attempt?.change.nextCheckAt ?? null,
+      attempt?.change.checked ? 1 : 0,
+      attempt?.change.connectorData ?? null,
+      c.paymentTransaction ?? null,
+      ...(c.event ? eventArguments(c.event) : NO_EVENT),
+    ]);
+    result = rows[0]?.applied;
+  } catch (failure) {
+    if (failure instanceof DatabaseError && failure.code === STALE_ATTEMPT) return false;
+    throw failure;
+  }
+  if (result === 'stale') return false;
+  if (c.event) eventRecorded(q, c.event, result === 'queued');
+  return true;
+}
+
+const NO_EVENT: readonly null[] = Array.from({ length: 9 }, () => null);
 
 /**
  * Claims up to `limit` attempts in one of `statuses` whose check is due, for one worker: the rows
@@ -357,15 +397,4 @@ export async function claimDueAttempts(
     [statuses, now, leaseUntil, limit],
   );
   return rows.map(attempts.fromRow);
-}
-
-/**
- * Removes the PENDING PAYMENT transaction of an attempt the gateway refused to take: nothing was
- * charged, and the intent (still CREATED) may be confirmed again, which writes a new one.
- */
-export async function deletePendingPaymentTransaction(q: Queryable, paymentIntentId: string): Promise<void> {
-  await q.query(
-    `DELETE FROM transactions WHERE payment_intent_id = $1 AND type = 'PAYMENT' AND status = 'PENDING'`,
-    [paymentIntentId],
-  );
 }

@@ -28,12 +28,17 @@ export interface EventRow {
   created_at: Date;
 }
 
+/** An event to write into the outbox: its envelope, its exact payload, whose it is and what about. */
+export interface EventToWrite {
+  merchantId: string;
+  objectId: string;
+  envelope: EventEnvelope;
+  payload: string;
+}
+
 /**
- * Writes an event into the outbox, inside the caller's transaction, in ONE statement: the event and
- * one PENDING delivery (due at once) for every endpoint of the merchant and mode that subscribes to
- * its type and is not disabled. Event and deliveries commit together or not at all; when at least
- * one delivery was queued, the delivery workers are woken after the commit ({@link wakeDeliveryWorkers}).
- * (A data-modifying WITH runs to completion whatever the outer query reads of it.)
+ * The arguments of `paygate_insert_event` (migration 261), in its order: the one definition of an
+ * event's outbox write, which `paygate_apply_payment_change` calls too.
  *
  * A delivery id has the shape of every id (`wd_` and 24 base62 characters): 20 random characters
  * drawn once per event in JS, then the endpoint's rank among the event's endpoints in 4 base62
@@ -41,45 +46,48 @@ export interface EventRow {
  * refuses and nothing is overwritten). The endpoints are only known inside the statement, so
  * their ids cannot all be drawn before it.
  */
+export function eventArguments(event: EventToWrite): unknown[] {
+  return [
+    event.envelope.id,
+    event.merchantId,
+    event.envelope.livemode,
+    event.envelope.type,
+    event.objectId,
+    event.payload,
+    new Date(event.envelope.created),
+    randomBase62(20),
+    `${idPrefixes.webhookDelivery}_`,
+  ];
+}
+
+/**
+ * What follows an event's write, wherever it was written: the delivery workers are woken after the
+ * commit when deliveries were queued, and the metrics hear of it.
+ */
+export function eventRecorded(q: Queryable, event: EventToWrite, queued: boolean): void {
+  if (queued) wakeDeliveryWorkers(q);
+  if (eventWritten.hasSubscribers) eventWritten.publish({ type: event.envelope.type });
+}
+
+/**
+ * Writes an event into the outbox, inside the caller's transaction, in ONE statement
+ * (`paygate_insert_event`, migration 261): the event and one PENDING delivery (due at once) for
+ * every endpoint of the merchant and mode that subscribes to its type and is not disabled. Event
+ * and deliveries commit together or not at all; when at least one delivery was queued, the
+ * delivery workers are woken after the commit ({@link wakeDeliveryWorkers}).
+ */
 export async function insertEvent(
   q: Queryable,
   merchantId: string,
   objectId: string,
   event: { envelope: EventEnvelope; payload: string },
 ): Promise<void> {
-  const { rows } = await q.query<{ queued: boolean }>(
-    `WITH event AS (
-       INSERT INTO events (id, merchant_id, livemode, type, object_id, payload, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING id
-     ),
-     subscribed AS (
-       SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS rank FROM webhook_endpoints
-        WHERE merchant_id = $2 AND livemode = $3 AND status <> 'disabled'
-          AND ($4 = ANY (enabled_events) OR '*' = ANY (enabled_events))
-     ),
-     queued AS (
-       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
-       SELECT $9::text || $8::text || base62_digits(subscribed.rank, 4), event.id, subscribed.id, 'PENDING', $7, $7, $7
-         FROM event, subscribed
-       RETURNING 1
-     )
-     SELECT EXISTS (SELECT 1 FROM queued) AS queued`,
-    [
-      event.envelope.id,
-      merchantId,
-      event.envelope.livemode,
-      event.envelope.type,
-      objectId,
-      event.payload,
-      new Date(event.envelope.created),
-      randomBase62(20),
-      `${idPrefixes.webhookDelivery}_`,
-    ],
-  );
-  if (rows[0]?.queued) wakeDeliveryWorkers(q);
-  if (eventWritten.hasSubscribers) eventWritten.publish({ type: event.envelope.type });
+  const written = { merchantId, objectId, ...event };
+  const { rows } = await q.query<{ queued: boolean }>(INSERT_EVENT, eventArguments(written));
+  eventRecorded(q, written, rows[0]?.queued === true);
 }
+
+const INSERT_EVENT = 'SELECT paygate_insert_event($1, $2, $3, $4, $5, $6, $7, $8, $9) AS queued';
 
 /**
  * Wakes the delivery workers (and the test-event streams) once the transaction of `q` has

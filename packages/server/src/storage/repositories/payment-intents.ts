@@ -209,45 +209,6 @@ export interface StatusChange {
 }
 
 /**
- * Moves an intent from `expectedStatus` to a new status. Returns the updated intent, or null when
- * the intent was no longer in `expectedStatus` (someone else moved it first).
- */
-export async function updatePaymentIntentStatus(
-  q: Queryable,
-  id: string,
-  expectedStatus: PaymentIntentStatus,
-  change: StatusChange,
-): Promise<PaymentIntentRecord | null> {
-  const { rows } = await q.query<Record<string, unknown> & LastErrorColumns>(
-    `UPDATE payment_intents
-        SET status = $3,
-            version = version + 1,
-            redirect_url = $4,
-            cancellation_reason = COALESCE($5, cancellation_reason),
-            updated_at = $6,
-            last_error_code = COALESCE($7, last_error_code),
-            last_error_decline_code = CASE WHEN $7::text IS NULL THEN last_error_decline_code ELSE $8 END,
-            last_error_message = COALESCE($9, last_error_message),
-            last_error_gateway_code = CASE WHEN $7::text IS NULL THEN last_error_gateway_code ELSE $10 END
-      WHERE id = $1 AND status = $2
-      RETURNING ${INTENT_SELECT_COLUMNS}`,
-    [
-      id,
-      expectedStatus,
-      change.status,
-      change.redirectUrl ?? null,
-      change.cancellationReason ?? null,
-      change.updatedAt,
-      change.lastPaymentError?.code ?? null,
-      change.lastPaymentError?.declineCode ?? null,
-      change.lastPaymentError?.message ?? null,
-      change.lastPaymentError?.gatewayCode ?? null,
-    ],
-  );
-  return firstIntent(rows);
-}
-
-/**
  * Counts one more change of an intent whose status stays (a late capture entered in its books):
  * the version grows, so the event that reports the change carries a newer state.
  */
