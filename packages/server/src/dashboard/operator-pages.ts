@@ -194,7 +194,7 @@ export function operatorReconciliationPage(
     books = `<ul class="books">${unreadable}${compared}</ul>${skipped}${
       report.differences.length
         ? differencesTable(lang, report.differences, true)
-        : emptyState(fill(m.reconciliationAgree, { days: '1' }), m.operatorBooksAgreeHelp)
+        : emptyState(m.operatorBooksAgree, m.operatorBooksAgreeHelp)
     }`;
   }
   return consolePage(
