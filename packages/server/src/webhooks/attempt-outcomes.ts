@@ -190,15 +190,22 @@ async function applyHealth(
   }
 }
 
-/** Counts a recorded attempt; the first scheduled attempt of a delivery also measures its lag. */
-function countAttempt(ctx: DeliveryContext, made: MadeAttempt, attemptNumber: number): void {
-  const next = stateAfterAttempt(made.claimed, made.attemptedAt, made.outcome.delivered, made.manual);
+/**
+ * Counts a recorded attempt (its state after the attempt is the one written: `input`); the first
+ * scheduled attempt of a delivery also measures its lag.
+ */
+function countAttempt(
+  ctx: DeliveryContext,
+  made: MadeAttempt,
+  input: FinishClaimInput,
+  attemptNumber: number,
+): void {
   const delivery = made.claimed.delivery;
   const first = !made.manual && delivery.status === 'PENDING' && delivery.attemptsMade === 0;
   ctx.metrics.recordWebhookAttempt({
     attemptNumber,
     manual: made.manual,
-    outcome: made.outcome.delivered ? 'delivered' : next.status === 'FAILED' ? 'failed' : 'retrying',
+    outcome: made.outcome.delivered ? 'delivered' : input.status === 'FAILED' ? 'failed' : 'retrying',
     firstLagSeconds: first ? (made.attemptedAt.getTime() - delivery.createdAt.getTime()) / 1000 : null,
   });
 }
@@ -214,7 +221,8 @@ export async function recordAttempts(
   attempts: readonly MadeAttempt[],
   logger: WorkerLogger,
 ): Promise<(number | null)[]> {
-  const finished = await finishWithRetry(ctx, attempts.map(finishInput));
+  const inputs = attempts.map(finishInput);
+  const finished = await finishWithRetry(ctx, inputs);
   const changed = new Map<string, { history: EndpointHistory; lastFailureAt: Date }>();
   finished.forEach((f, i) => {
     const made = attempts[i];
@@ -227,7 +235,8 @@ export async function recordAttempts(
   });
   finished.forEach((f, i) => {
     const made = attempts[i];
-    if (f && made) countAttempt(ctx, made, f.attemptNumber);
+    const input = inputs[i];
+    if (f && made && input) countAttempt(ctx, made, input, f.attemptNumber);
   });
   for (const [endpointId, { history, lastFailureAt }] of changed) {
     await applyHealth(ctx, endpointId, history, lastFailureAt, logger);
