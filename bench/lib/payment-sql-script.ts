@@ -149,12 +149,61 @@ export function writePaymentSqlScript(trace: PaymentTrace, header: string): Paym
   };
   for (const segment of chain) emit(segment);
   for (const { segment, times } of perPayment) for (let i = 0; i < times; i++) emit(segment);
-  const before = readFileSync(join(repoRoot, 'bench/baselines/payment-sql-before.pgbench'), 'utf8');
-  const tail = before.slice(before.indexOf('\\set draw'));
-  lines.push(
-    '-- The delivery worker, batched as the service batches it (the tail of payment-sql-before.pgbench): once per :batch payments claim up to :batch due deliveries in one statement and acknowledge them in one.',
-    tail.trimEnd(),
-    '',
-  );
+  lines.push(workerTail(trace, statement, variable).trimEnd(), '');
   return { script: lines.join('\n'), variables, statements, transactions };
+}
+
+/**
+ * The delivery worker's part, batched as the service batches it: once per :batch payments (a random
+ * draw, so clients do not move in step) the service's own claim, rewritten to hand back the claimed
+ * ids as one row (\gset takes one row; a data-modifying statement cannot be nested, so its UPDATE
+ * becomes a second CTE), and the service's own acknowledgement of them all, its JSON batch built
+ * from a captured outcome with each claimed id put in. Without a claim and an acknowledgement in the
+ * capture, the hand-written tail of payment-sql-before.pgbench.
+ */
+function workerTail(
+  trace: PaymentTrace,
+  statement: (sql: string, params: unknown[]) => string,
+  variable: (text: string) => string,
+): string {
+  const sent = trace.other.flatMap((s) => s.groups.flat());
+  const claim = sent.find((s) => /claim_token AS previous_claim/.test(s.sql) && /\)\s*UPDATE\s/.test(s.sql));
+  const ack = sent.find((s) => /^\s*WITH input AS/.test(s.sql) && typeof s.params[0] === 'string');
+  let template: Record<string, unknown> | undefined;
+  try {
+    template = ack ? (JSON.parse(String(ack.params[0])) as Record<string, unknown>[])[0] : undefined;
+  } catch {
+    template = undefined;
+  }
+  if (!claim || !ack || !template) {
+    const before = readFileSync(join(repoRoot, 'bench/baselines/payment-sql-before.pgbench'), 'utf8');
+    return [
+      '-- The delivery worker: no claim and acknowledgement in the capture, so the tail of payment-sql-before.pgbench.',
+      before.slice(before.indexOf('\\set draw')),
+    ].join('\n');
+  }
+  const claimSql = statement(claim.sql, claim.params).replace(/;$/, '');
+  const split = claimSql.search(/\)\s*UPDATE\s/);
+  const head = claimSql.slice(0, split + 1);
+  const update = claimSql.slice(split + 1).trim();
+  const outcome = variable(JSON.stringify({ ...template, delivery_id: null, claim_token: null }));
+  const ackSql = statement(ack.sql, ack.params).replace(/(:p\d+)(::jsonb)/, ':c_batch$2');
+  return [
+    '-- The delivery worker, batched as the service batches it (bench/lib/payment-sql-script.ts, workerTail).',
+    '\\set draw random(1, :batch)',
+    '\\if :draw = 1',
+    `${head},
+     claimed AS (
+     ${update}
+     )
+SELECT count(*) AS c_n,
+       coalesce(jsonb_agg(jsonb_set(jsonb_set(${outcome}::jsonb, '{delivery_id}', to_jsonb(claimed.id)),
+                                    '{claim_token}', to_jsonb(claimed.claim_token))), '[]'::jsonb)::text AS c_batch
+  FROM claimed`,
+    '\\gset',
+    '\\if :c_n > 0',
+    ackSql,
+    '\\endif',
+    '\\endif',
+  ].join('\n');
 }
