@@ -40,10 +40,6 @@ const NOT_JSON: Record<string, string> = {
     "the payer's return from a gateway: a 303 to the intent's return_url, or a small HTML page",
   'POST /gateway-returns/:returnId':
     "the payer's return from a gateway that posts a form (Adyen's redirectMethod POST): the same answers",
-  'POST /dashboard/:mode/payments/:id/refund':
-    "the refund confirmation page's plain form post (works without JavaScript): a 303 back to the payment's page",
-  'POST /dashboard/:mode/api-keys/:id/revoke':
-    "the key revocation confirmation page's plain form post (works without JavaScript): a 303 back to the keys page",
 };
 
 /**
@@ -56,13 +52,13 @@ const NOT_OPERATIONS: Record<string, string> = {
 };
 
 /**
- * Dashboard pages: every GET under /dashboard outside its JSON API (/dashboard/api/) is HTML or an
- * asset; under /operator (the console) every GET is an HTML page and every POST outside its JSON
- * API (/operator/api/) a plain form post answered by a 303 or the form's page again.
+ * Pages of the dashboard and of the operator's console (/operator): outside their JSON APIs
+ * (/dashboard/api/, /operator/api/) every GET is an HTML page or an asset, and every POST a page's
+ * plain form post (a confirmation's, a setting's: works without JavaScript), answered by a 303 to
+ * the page that shows the result or by the form's page again with the reason it was refused.
  */
 const isDashboardPage = (route: string) =>
-  (/^GET \/dashboard(\/|$)/.test(route) || /^(GET|POST) \/operator(\/|$)/.test(route)) &&
-  !route.includes('/api/');
+  /^(GET|POST) \/(dashboard|operator)(\/|$)/.test(route) && !route.includes('/api/');
 
 /** The contract operation served at `METHOD /path` (Fastify syntax), if any. */
 function operationAt(route: string): [string, Operation] | undefined {

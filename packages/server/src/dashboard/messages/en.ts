@@ -201,7 +201,7 @@ export const en = {
   operatorConnector: 'Connector',
   operatorMode: 'Mode',
   operatorCredentialsHint: 'Credentials (last characters)',
-  operatorNotificationUrl: 'Notification address to give the gateway',
+  operatorNotificationUrl: 'Notification address',
   operatorNoGatewayAccounts: 'No gateway account.',
   operatorNoGatewayAccountsHelp:
     "Payments go through the service's own gateways. Add the merchant's Stripe or Adyen account below to use it instead.",

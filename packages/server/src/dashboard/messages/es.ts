@@ -202,7 +202,7 @@ export const es: Messages = {
   operatorConnector: 'Conector',
   operatorMode: 'Modo',
   operatorCredentialsHint: 'Credenciales (últimos caracteres)',
-  operatorNotificationUrl: 'Dirección de notificaciones para la pasarela',
+  operatorNotificationUrl: 'Dirección de notificaciones',
   operatorNoGatewayAccounts: 'Ninguna cuenta de pasarela.',
   operatorNoGatewayAccountsHelp:
     'Los pagos pasan por las pasarelas propias del servicio. Añade aquí abajo la cuenta de Stripe o Adyen del comercio para usarla en su lugar.',
