@@ -22,6 +22,10 @@ class TransactionAborted extends Error {
   }
 }
 
+function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 function parseInt8(text: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} exceeds the safe integer range`);
@@ -86,6 +90,10 @@ export async function openPostgresJs(options: {
     },
     types: {
       int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: parseInt8 },
+      // A json/jsonb parameter is JSON text already (the repositories stringify): as node-postgres,
+      // sent as is; postgres.js would encode the string once more (a JSON string, not the array).
+      json: { to: 114, from: [114], serialize: jsonText, parse: (x: string) => JSON.parse(x) },
+      jsonb: { to: 3802, from: [3802], serialize: jsonText, parse: (x: string) => JSON.parse(x) },
     },
   }) as unknown as Sql;
   const wakeups = new Wakeups((channel, payload) => plain.query(WAKE_UP_SQL, [channel, payload]));
