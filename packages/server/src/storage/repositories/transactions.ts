@@ -158,12 +158,15 @@ function idOfHead(head: string): string {
   return head.slice(start, head.indexOf('"', start));
 }
 
+/** The rows a page reads, enough for `limit` and one more: the default page of 20 and the largest of 100 exactly. */
+const LIMIT_SIZES = [11, 21, 51, 101] as const;
+
 /**
  * One page of a tenant's transactions, newest first by (created_at DESC, id DESC), by keyset: the
  * row comparison `(created_at, id) < (...)` continues from a position, never by OFFSET, so a page
  * costs the same at any depth and rows inserted meanwhile cause no gap and no duplicate. Every
  * filter combination has an index of 002 that starts with the tenant and ends with this order.
- * One row more than asked is read to learn whether more exist.
+ * At least one row more than asked is read to learn whether more exist.
  */
 export async function listTransactionPage(
   q: Queryable,
@@ -187,17 +190,19 @@ export async function listTransactionPage(
   }
   // The LIMIT is written into the text, not bound: a bound LIMIT makes PostgreSQL plan every
   // execution anew (its generic plan, costed for an unknown LIMIT, never beats the custom one), about
-  // 90 µs of its CPU per page; a literal lets the prepared statement keep its plan. At most
-  // TRANSACTION_LIST_MAX_LIMIT texts per filter combination.
+  // 90 µs of its CPU per page; a literal lets the prepared statement keep its plan. The literal is
+  // one of a few sizes (the rows read beyond `limit + 1` are dropped here), so that each connection
+  // prepares at most LIMIT_SIZES.length texts per filter combination, not one per limit asked.
   if (!Number.isInteger(limit) || limit < 1)
     throw new RangeError(`limit must be a positive integer, got ${limit}`);
+  const rowsToRead = LIMIT_SIZES.find((size) => size > limit) ?? limit + 1;
   const { rows } = await q.query<{ head: string; created: string; updated: string }>(
     `SELECT ${transactionResourceHead} AS head,
             ${utcText('t.created_at')} AS created, ${utcText('t.updated_at')} AS updated
        FROM transactions t
       WHERE ${where.join(' AND ')}
       ORDER BY t.created_at DESC, t.id DESC
-      LIMIT ${limit + 1}`,
+      LIMIT ${rowsToRead}`,
     params,
   );
   const count = Math.min(rows.length, limit);
