@@ -98,10 +98,11 @@ export interface StateChange {
 export async function applyStateChange(q: Queryable, change: StateChange): Promise<void> {
   const { intent, attempt, paymentTransaction } = change;
   const paymentIntentId = intent?.from.id ?? attempt?.from.paymentIntentId;
-  if (!paymentIntentId) return;
+  const now = intent?.change.updatedAt ?? attempt?.change.updatedAt;
+  if (!paymentIntentId || !now) return;
   const applied = await applyPaymentChange(q, {
     paymentIntentId,
-    now: intent?.change.updatedAt ?? attempt?.change.updatedAt ?? new Date(),
+    now,
     intent: intent && {
       fromStatus: intent.from.status,
       fromVersion: intent.from.version,

@@ -1,6 +1,6 @@
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import { DatabaseError, isUniqueViolation, type Queryable, rowMapping, rowOfJson } from '../db.ts';
+import { isUniqueViolation, type Queryable, rowMapping, rowOfJson } from '../db.ts';
 import { type EventToWrite, eventArguments, eventRecorded } from './events.ts';
 import { type GatewayAccountRecord, gatewayAccountColumns } from './gateway-accounts.ts';
 import {
@@ -359,7 +359,14 @@ export async function applyPaymentChange(q: Queryable, c: PaymentChange): Promis
     ]);
     result = rows[0]?.applied;
   } catch (failure) {
-    if (failure instanceof DatabaseError && failure.code === STALE_ATTEMPT) return false;
+    // Both drivers (and storage/db.ts's DatabaseError) carry the server's SQLSTATE as `code`.
+    if (
+      typeof failure === 'object' &&
+      failure !== null &&
+      (failure as { code?: unknown }).code === STALE_ATTEMPT
+    ) {
+      return false;
+    }
     throw failure;
   }
   if (result === 'stale') return false;
