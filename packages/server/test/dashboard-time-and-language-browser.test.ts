@@ -192,6 +192,14 @@ for (const kind of databaseKinds()) {
       // The refund form starts empty, with "refund the rest" beside it.
       assert.equal(await page.getByLabel('Importe a reembolsar (p. ej. 10,50)').inputValue(), '');
       assert.equal(await page.getByRole('button', { name: /^Reembolsar el resto/ }).count(), 1);
+      // A refused amount is explained in Spanish, with the field named.
+      await page.getByLabel('Importe a reembolsar (p. ej. 10,50)').fill('10,005');
+      await page.getByRole('button', { name: 'Revisar el reembolso' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: "importe: USD tiene 2 decimales; '10,005' tiene 3" })
+        .waitFor();
+      await page.goBack();
       await page.getByLabel('Importe a reembolsar (p. ej. 10,50)').fill('10,00');
       await page.getByRole('button', { name: 'Revisar el reembolso' }).click();
       await page.waitForURL(/\/refund\?/);

@@ -4,7 +4,7 @@ import { formatMoney } from './format.ts';
 import { fill, t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
-import { statusBadge } from './status-badge.ts';
+import { statusBadge, statusLabel } from './status-badge.ts';
 import { timeTag } from './time.ts';
 
 /** The search form's fields as typed (strings; the route turns them into the API's query). */
@@ -23,9 +23,20 @@ export type PaymentsPageFilter = Partial<
   >
 >;
 
-function options(values: readonly string[], chosen: string | undefined, anyLabel: string): string {
+/** The status filter's choices: each status in words (the badge's), its raw value sent. */
+function options(
+  values: readonly string[],
+  chosen: string | undefined,
+  anyLabel: string,
+  frame: PageFrame,
+): string {
   return [`<option value="">${h(anyLabel)}</option>`]
-    .concat(values.map((v) => `<option value="${h(v)}"${v === chosen ? ' selected' : ''}>${h(v)}</option>`))
+    .concat(
+      values.map(
+        (v) =>
+          `<option value="${h(v)}"${v === chosen ? ' selected' : ''}>${h(statusLabel(v, frame.lang))}</option>`,
+      ),
+    )
     .join('');
 }
 
@@ -37,7 +48,7 @@ function searchForm(frame: PageFrame, filter: PaymentsPageFilter): string {
   return `<form class="inline" method="get" action="/dashboard/${mode}/payments" role="search">
   <input type="hidden" name="lang" value="${frame.lang}">
   ${input('id', m.paymentId, ' autocomplete="off"')}
-  <label>${h(m.status)} <select name="status">${options(paymentIntentStatuses, filter.status, m.any)}</select></label>
+  <label>${h(m.status)} <select name="status">${options(paymentIntentStatuses, filter.status, m.any, frame)}</select></label>
   ${input('amount_min', m.amountFrom, ' inputmode="decimal"')}
   ${input('amount_max', m.amountTo, ' inputmode="decimal"')}
   ${input('currency', m.currency, ' size="4" maxlength="3"')}

@@ -3,7 +3,7 @@ import type { webhookDeliveryResource, webhookEndpointResource } from '../app/re
 import { t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
-import { statusBadge } from './status-badge.ts';
+import { statusBadge, statusLabel } from './status-badge.ts';
 import { timeTag } from './time.ts';
 
 type Endpoint = ReturnType<typeof webhookEndpointResource>;
@@ -57,9 +57,11 @@ function select(
   values: readonly string[],
   chosen?: string,
   any?: string,
+  /** The words of a value (a status's), when they are not the value itself (an event type). */
+  words: (value: string) => string = (value) => value,
 ): string {
   const options = (any !== undefined ? [`<option value="">${h(any)}</option>`] : []).concat(
-    values.map((v) => `<option value="${h(v)}"${v === chosen ? ' selected' : ''}>${h(v)}</option>`),
+    values.map((v) => `<option value="${h(v)}"${v === chosen ? ' selected' : ''}>${h(words(v))}</option>`),
   );
   return `<label>${h(label)} <select name="${h(name)}">${options.join('')}</select></label>`;
 }
@@ -116,7 +118,7 @@ function deliveryLog(
   <label>${h(m.endpoint)} <select name="endpoint_id">${endpointOptions}</select></label>
   <label>${h(m.eventId)} <input name="event_id" value="${h(f.event_id)}" placeholder="evt_..."></label>
   ${select('event_type', m.type, eventTypes, f.event_type, m.any)}
-  ${select('status', m.state, webhookDeliveryStatuses, f.status, m.any)}
+  ${select('status', m.state, webhookDeliveryStatuses, f.status, m.any, (v) => statusLabel(v, frame.lang))}
   <button type="submit">${h(m.search)}</button>
 </form>`;
   if ('error' in log) return `<h2 id="log">${h(m.log)}</h2>${search}<p role="alert">${h(log.error)}</p>`;

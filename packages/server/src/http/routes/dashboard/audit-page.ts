@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { searchAudit } from '../../../app/dashboard/audit.ts';
 import { auditForbiddenPage, auditPage } from '../../../dashboard/audit-page.ts';
 import { t } from '../../../dashboard/i18n.ts';
+import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { dashboardPage, html } from './page-kit.ts';
@@ -38,7 +39,7 @@ export async function dashboardAuditPageRoutes(
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const empty = { has_more: false, next_cursor: null, data: [] };
-      return html(reply, auditPage(frame, filters, empty, true, error.message), 400);
+      return html(reply, auditPage(frame, filters, empty, true, problemText(scope.locale, error)), 400);
     }
   });
 }

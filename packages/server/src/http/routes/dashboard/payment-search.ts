@@ -11,6 +11,7 @@ import {
   paymentDetailPage,
   paymentsSearchPage,
 } from '../../../dashboard/payments-pages.ts';
+import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { minorFromMajorText } from '../../../domain/major-amount.ts';
@@ -138,7 +139,11 @@ export async function dashboardPaymentSearchRoutes(
       );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return html(reply, paymentsSearchPage(frame, filter, { error: error.message }), error.status);
+      return html(
+        reply,
+        paymentsSearchPage(frame, filter, { error: problemText(scope.locale, error) }),
+        error.status,
+      );
     }
   });
 

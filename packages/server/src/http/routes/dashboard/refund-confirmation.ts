@@ -12,6 +12,7 @@ import { formatMoney } from '../../../dashboard/format.ts';
 import { fill, type Language, t } from '../../../dashboard/i18n.ts';
 import type { PageFrame } from '../../../dashboard/layout.ts';
 import { href } from '../../../dashboard/navigation.ts';
+import { problemText } from '../../../dashboard/problems.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { minorFromMajorText } from '../../../domain/major-amount.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../declare-route.ts';
@@ -99,7 +100,7 @@ export async function dashboardRefundConfirmationRoutes(
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const back = href(`/dashboard/${scope.mode}/payments/${intent.id}`, scope.locale);
-      return html(reply, confirmationProblem(frame, error.message, back), error.status);
+      return html(reply, confirmationProblem(frame, problemText(scope.locale, error), back), error.status);
     }
   });
 

@@ -5,7 +5,7 @@ import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/r
 import { tenantDelivery, tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
-import { t } from '../../../dashboard/i18n.ts';
+import { fill, type Language, t } from '../../../dashboard/i18n.ts';
 import {
   type DeliveryLogFilter,
   webhookDeliveryPage,
@@ -21,11 +21,14 @@ const isStatus = (value: string): value is DeliveryStatus =>
   (webhookDeliveryStatuses as readonly string[]).includes(value);
 
 /** A search value the log cannot hold, said in the page rather than silently matching nothing. */
-function filterProblem(filter: DeliveryLogFilter): string | null {
+function filterProblem(filter: DeliveryLogFilter, lang: Language): string | null {
+  const m = t(lang);
+  const oneOf = (field: string, values: readonly string[]) =>
+    fill(m.problemField, { field, message: fill(m.problemOneOf, { values: values.join(', ') }) });
   if (filter.status !== undefined && !isStatus(filter.status))
-    return `status must be one of ${webhookDeliveryStatuses.join(', ')}`;
+    return oneOf(m.state.toLowerCase(), webhookDeliveryStatuses);
   if (filter.event_type !== undefined && !(eventTypes as readonly string[]).includes(filter.event_type))
-    return `event_type must be one of ${eventTypes.join(', ')}`;
+    return oneOf(m.type.toLowerCase(), eventTypes);
   return null;
 }
 
@@ -42,7 +45,7 @@ export async function dashboardWebhookPageRoutes(
       event_type: text(request.query, 'event_type'),
       status: text(request.query, 'status'),
     };
-    const problem = filterProblem(filter);
+    const problem = filterProblem(filter, scope.locale);
     const log = problem
       ? { filter, error: problem }
       : {

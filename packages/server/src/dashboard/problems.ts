@@ -1,0 +1,83 @@
+import type { AppError } from '../domain/errors.ts';
+import { fill, type Language, type Messages, t } from './i18n.ts';
+
+/**
+ * A refusal as a page shows it, in the page's language. The domain says why in English (the
+ * API's problem documents keep that text); a page in another language matches the text against
+ * the English catalogue's `problem…` templates and fills the same template of its own language,
+ * with the field named as the page's form names it. A text no template knows stays as it came.
+ */
+const TEMPLATES = [
+  'problemAmountEmpty',
+  'problemAmountNegative',
+  'problemAmountNotNumber',
+  'problemAmountNoDecimals',
+  'problemAmountDecimals',
+  'problemAmountTooLarge',
+  'problemAmountNotCurrency',
+  'problemMoreThanZero',
+  'problemCurrencyCode',
+  'problemAmountOrder',
+  'problemMetadataKey',
+  'problemTimeZone',
+  'problemCursor',
+  'problemOneOf',
+] as const satisfies readonly (keyof Messages)[];
+
+/** The form's label of each field a page's refusal may name. */
+const FIELDS: Record<string, keyof Messages> = {
+  amount: 'amount',
+  amount_min: 'fieldAmountMin',
+  amount_max: 'fieldAmountMax',
+  currency: 'currency',
+  status: 'status',
+  event_type: 'eventType',
+  from: 'from',
+  to: 'to',
+  metadata_key: 'metadataKey',
+  metadata_value: 'metadataValue',
+  time_zone: 'timeZone',
+  cursor: 'next',
+};
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The English template as a pattern whose `{names}` capture what the domain filled in. */
+function patternOf(template: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = template
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (!name) return escape(part);
+      names.push(name);
+      return '(.*?)';
+    })
+    .join('');
+  return { pattern: new RegExp(`^${source}$`), names };
+}
+
+/** One message of the domain (without its field) in `lang`, or null when no template knows it. */
+export function translatedMessage(lang: Language, message: string): string | null {
+  const english = t('en');
+  for (const key of TEMPLATES) {
+    const { pattern, names } = patternOf(english[key]);
+    const found = pattern.exec(message);
+    if (!found) continue;
+    const values = Object.fromEntries(names.map((name, i) => [name, found[i + 1] ?? '']));
+    return fill(t(lang)[key], values);
+  }
+  return null;
+}
+
+/** The refusal's text for a page in `lang`: "importe: está vacío; escribe un importe como 10,50". */
+export function problemText(lang: Language, error: AppError): string {
+  if (lang === 'en') return error.message;
+  const [first] = error.extras.errors ?? [];
+  if (!first) return error.message;
+  const message = translatedMessage(lang, first.message);
+  if (message === null) return error.message;
+  const label = FIELDS[first.field];
+  const field = label ? t(lang)[label].toLowerCase() : first.field;
+  return fill(t(lang).problemField, { field, message });
+}
