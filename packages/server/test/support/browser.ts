@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
-const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** The flags every browser test starts Chromium with. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+];
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
@@ -31,16 +39,7 @@ export function screenshotsFor(kind: 'embedded' | 'postgres'): string {
 
 /** The system's headless Chromium, as every browser test runs it. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** axe-core's serious and critical violations on the page as it is now (injected over CDP, not through the CSP). */
