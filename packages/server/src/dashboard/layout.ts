@@ -159,6 +159,7 @@ ${main}
 <meta name="color-scheme" content="light dark">
 ${csrf}
 <title>${h(frame.title)} · ${h(m.title)}</title>
+<link rel="icon" href="/dashboard/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>

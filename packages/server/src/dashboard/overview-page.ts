@@ -79,7 +79,10 @@ function volumeChart(frame: PageFrame, currency: string, dates: string[], days: 
   const labels = dates
     .map((date, i) =>
       i % 5 === 4 || i === 0
-        ? `<text x="${(LEFT + (i + 0.5) * slot).toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle">${h(dayLabel(date, frame.lang))}</text>`
+        ? // The last day's label ends at the plot's edge (centred under its bar it was cut off).
+          i === dates.length - 1
+          ? `<text x="${WIDTH}" y="${HEIGHT - 8}" text-anchor="end">${h(dayLabel(date, frame.lang))}</text>`
+          : `<text x="${(LEFT + (i + 0.5) * slot).toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle">${h(dayLabel(date, frame.lang))}</text>`
         : '',
     )
     .join('');
@@ -145,7 +148,7 @@ function currencyPanel(
   const figure = (label: string, value: string, delta: string) =>
     `<div class="kpi"><dt>${h(label)}</dt><dd><span class="value">${value}</span>${delta}</dd></div>`;
   const declines = reasons.length
-    ? `<table><caption>${h(fill(m.topDeclineReasons, { currency }))}</caption><thead><tr><th scope="col">${h(m.declineReason)}</th><th scope="col" class="num">${h(m.failed)}</th></tr></thead><tbody>${reasons
+    ? `<table aria-labelledby="declines-${h(currency)}"><thead><tr><th scope="col">${h(m.declineReason)}</th><th scope="col" class="num">${h(m.failed)}</th></tr></thead><tbody>${reasons
         .map((d) => `<tr><td><code>${h(d.reason)}</code></td><td class="num">${d.count}</td></tr>`)
         .join('')}</tbody></table>`
     : `<p>${h(m.noDeclines)}</p>`;
@@ -158,7 +161,7 @@ ${figure(m.successRate, now.success_rate_percent === null ? '–' : `${now.succe
 ${figure(m.refunds, h(formatMoney(now.refunded_minor, currency, frame.lang)), `<span class="delta">${now.refund_count} ${h(m.refunds.toLowerCase())}</span>`)}
 </dl>
 ${volumeChart(frame, currency, dates, overview.days)}
-<h4>${h(fill(m.topDeclineReasons, { currency }))}</h4>
+<h4 id="declines-${h(currency)}">${h(fill(m.topDeclineReasons, { currency }))}</h4>
 ${declines}
 </section>`;
 }

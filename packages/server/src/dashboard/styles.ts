@@ -109,10 +109,12 @@ button.danger, .button.danger, button.destructive, .button.destructive { backgro
 button.danger:hover, .button.danger:hover, button.destructive:hover, .button.destructive:hover { background: var(--danger); color: var(--on-danger); }
 button.copy { padding: 0 var(--space-2); font-size: var(--text-xs); font-weight: 500; margin-left: var(--space-1); vertical-align: middle; }
 input, select, textarea { font: inherit; color: var(--text); background: var(--surface); border: 1px solid var(--border-strong); border-radius: var(--radius); padding: var(--space-2) var(--space-3); min-width: 0; max-width: 100%; }
-input[type=checkbox], input[type=radio] { width: 1.1rem; height: 1.1rem; accent-color: var(--primary); }
+input[type=checkbox], input[type=radio] { width: 1.5rem; height: 1.5rem; accent-color: var(--primary); }
 input[type=url], input[name=url] { min-width: min(32rem, 100%); }
 label { display: flex; flex-direction: column; align-items: flex-start; gap: var(--space-1); font-size: var(--text-sm); font-weight: 600; }
 label > input:not([type=checkbox]):not([type=radio]), label > select { width: min(24rem, 100%); }
+/* An endpoint URL is long: its box fits the placeholder (a fixed width: a percentage of a label in a wrapping flex row resolves to the input's default size). */
+label > input[type=url]:not([hidden]) { width: min(32rem, calc(100vw - 4rem)); }
 form { margin: 0 0 var(--space-4); }
 form:not(.inline) > label, form:not(.inline) > fieldset { margin-bottom: var(--space-3); }
 form.inline { display: flex; flex-wrap: wrap; gap: var(--space-3); align-items: end; }
@@ -139,6 +141,8 @@ th, td { text-align: left; padding: var(--space-2) var(--space-3); border-bottom
 thead th { background: var(--surface-2); color: var(--text-muted); font-weight: 600; font-size: var(--text-xs); text-transform: uppercase; letter-spacing: .04em; white-space: nowrap; }
 tbody tr:last-child > * { border-bottom: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+/* Words that must not break inside (event types, instants): the table scrolls in its region instead. */
+td.nowrap { white-space: nowrap; overflow-wrap: normal; }
 /* Ids and URLs in a table keep to one line and end in an ellipsis; the whole text stays in the page (for search, selection and screen readers) and the copy button takes it. */
 td code, td .id, .id { display: inline-block; max-width: 16ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; overflow-wrap: normal; }
 td a code { max-width: 24ch; }

@@ -125,7 +125,7 @@ function deliveryLog(
   const rows = log.deliveries
     .map((d) => {
       const last = d.attempts.at(-1);
-      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}"><code>${h(d.id)}</code></a></td><td><code>${h(d.event_id)}</code></td><td>${h(d.event_type)}</td><td>${statusBadge(d.status, frame.lang)}</td><td>${d.attempts.length}</td><td>${h(last?.status_code ?? last?.error ?? '')}</td><td>${timeTag(frame, d.created_at)}</td></tr>`;
+      return `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}"><code>${h(d.id)}</code></a></td><td><code>${h(d.event_id)}</code></td><td class="nowrap">${h(d.event_type)}</td><td>${statusBadge(d.status, frame.lang)}</td><td>${d.attempts.length}</td><td>${h(last?.status_code ?? last?.error ?? '')}</td><td>${timeTag(frame, d.created_at)}</td></tr>`;
     })
     .join('');
   const table = log.deliveries.length

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { listAudit } from '../../../app/dashboard/audit.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
-import { DASHBOARD_CSS, DASHBOARD_JS } from '../../../dashboard/assets.ts';
+import { DASHBOARD_CSS, DASHBOARD_ICON, DASHBOARD_JS } from '../../../dashboard/assets.ts';
 import { pickLanguage, t } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { acceptInvitationPage, signInPage, teamPage } from '../../../dashboard/pages.ts';
@@ -19,6 +19,7 @@ export async function dashboardPageRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const assets = {
     'dashboard.css': ['text/css', DASHBOARD_CSS],
     'dashboard.js': ['text/javascript', DASHBOARD_JS],
+    'favicon.svg': ['image/svg+xml', DASHBOARD_ICON],
   };
   app.get<{ Params: { name: string } }>('/dashboard/assets/:name', async (request, reply) => {
     const asset = Object.entries(assets).find(([name]) => name === request.params.name)?.[1];
