@@ -45,7 +45,9 @@ try {
       page.on('console', (message) => {
         if (message.type() === 'error') problems.push(`${page.url()} (${colorScheme}): ${message.text()}`);
       });
-      page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
+      page.on('requestfailed', (request) =>
+        problems.push(`${request.url()}: ${request.failure()?.errorText}`),
+      );
       const shoot = async (file: string, path: string) => {
         const response = await page.goto(`${base}${path}`);
         if (response?.status() !== 200) problems.push(`${path}: HTTP ${response?.status()}`);

@@ -32,7 +32,20 @@ export const PaymentSearchQuery = Type.Object(
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: PAYMENT_SEARCH_MAX_LIMIT, default: PAYMENT_SEARCH_DEFAULT_LIMIT }),
     ),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Opaque; next_cursor' })),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Opaque; next_cursor: the older payments after it',
+      }),
+    ),
+    before: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Opaque; previous_cursor: the newer payments before it (not with cursor)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -45,6 +58,9 @@ export const PaymentSearchResult = Type.Object({
   data: Type.Array(PaymentIntent),
   has_more: Type.Boolean(),
   next_cursor: Type.Union([Type.String(), Type.Null()]),
+  previous_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as before for the previous (newer) page; null on the first page',
+  }),
 });
 
 export const PaymentCsv = Type.String({

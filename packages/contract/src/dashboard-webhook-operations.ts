@@ -3,6 +3,7 @@ import {
   DashboardRotateSecretBody,
   RevealedWebhookSecret,
   SearchWebhookDeliveriesQuery,
+  WebhookDeliveryLogPage,
 } from './dashboard-webhooks.ts';
 import type { Operation } from './operations.ts';
 import {
@@ -12,7 +13,6 @@ import {
   SendTestEventResult,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
-  WebhookDeliveryList,
   WebhookEndpoint,
 } from './webhooks.ts';
 
@@ -118,7 +118,7 @@ export const dashboardWebhookOperations = {
     dashboardAccess: 'read',
     params: DashboardModeParams,
     querystring: SearchWebhookDeliveriesQuery,
-    response: WebhookDeliveryList,
+    response: WebhookDeliveryLogPage,
     tag: 'Dashboard',
   },
   dashboardRetrieveWebhookDelivery: {

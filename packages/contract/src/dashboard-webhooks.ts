@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IdOf } from './common.ts';
 import { eventTypes } from './events.ts';
-import { webhookDeliveryStatuses } from './webhooks.ts';
+import { WebhookDelivery, webhookDeliveryStatuses } from './webhooks.ts';
 
 /** The back office's webhooks page: what the dashboard API adds to the operator's webhook schemas. */
 export const DashboardRotateSecretBody = Type.Object(
@@ -33,7 +33,34 @@ export const SearchWebhookDeliveriesQuery = Type.Object(
     event_type: Type.Optional(Type.Enum(eventTypes)),
     status: Type.Optional(Type.Enum(webhookDeliveryStatuses)),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Opaque; next_cursor: the older deliveries after it',
+      }),
+    ),
+    before: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Opaque; previous_cursor: the newer deliveries before it (not with cursor)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type SearchWebhookDeliveriesQuery = Static<typeof SearchWebhookDeliveriesQuery>;
+
+/** A page of the dashboard's delivery log: keyset pages both ways. */
+export const WebhookDeliveryLogPage = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(WebhookDelivery),
+  has_more: Type.Boolean(),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as cursor for the next (older) page; null on the last page',
+  }),
+  previous_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as before for the previous (newer) page; null on the first page',
+  }),
+});

@@ -297,7 +297,7 @@ for (const kind of databaseKinds()) {
         assert.equal((await pay.retrieve(intent.id)).status, 'PROCESSING');
         const scope = { merchantId: merchant.id, livemode: false };
         const found = async (status: 'CREATED' | 'PROCESSING') =>
-          (await searchPaymentIntents(svc.ctx.db, scope, { id: intent.id, status }, undefined, 10)).map(
+          (await searchPaymentIntents(svc.ctx.db, scope, { id: intent.id, status }, null, 10)).map(
             (row) => row.intent.id,
           );
         assert.deepEqual(await found('PROCESSING'), [intent.id]);

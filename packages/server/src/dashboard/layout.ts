@@ -95,6 +95,28 @@ ${
 }`;
 }
 
+/**
+ * A list's previous and next links (keyset pages, domain/keyset.ts): each keeps the list's filters
+ * (`query`) and adds its cursor, so a page's URL says exactly what it shows.
+ */
+export function pager(
+  frame: PageFrame,
+  path: string,
+  query: Record<string, string | undefined>,
+  cursors: { previous: string | null; next: string | null },
+  labels: { previous?: string; next?: string } = {},
+): string {
+  if (!cursors.previous && !cursors.next) return '';
+  const m = t(frame.lang);
+  const link = (rel: 'prev' | 'next', cursor: Record<string, string>, label: string) =>
+    `<a rel="${rel}" href="${h(href(path, frame.lang, { ...query, ...cursor }))}">${h(label)}</a>`;
+  const links = [
+    cursors.previous ? link('prev', { before: cursors.previous }, labels.previous ?? m.previous) : '',
+    cursors.next ? link('next', { cursor: cursors.next }, labels.next ?? m.next) : '',
+  ].filter(Boolean);
+  return `<nav class="pager" aria-label="${h(m.pages)}">${links.join(' ')}</nav>`;
+}
+
 /** An empty list: what is missing, and what to do about it. */
 export function emptyState(title: string, help: string): string {
   return `<div class="empty"><strong>${h(title)}</strong><p>${h(help)}</p></div>`;

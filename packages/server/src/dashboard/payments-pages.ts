@@ -2,7 +2,7 @@ import { type PaymentIntent, paymentIntentStatuses } from '@paygate/contract';
 import type { PaymentDetailResource } from '../app/resources/dashboard.ts';
 import { formatMoney } from './format.ts';
 import { fill, t } from './i18n.ts';
-import { emptyState, h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
 import { statusBadge, statusLabel } from './status-badge.ts';
 import { timeTag } from './time.ts';
@@ -18,7 +18,8 @@ export type PaymentsPageFilter = Partial<
     | 'from'
     | 'to'
     | 'metadata_key'
-    | 'metadata_value',
+    | 'metadata_value'
+    | 'limit',
     string
   >
 >;
@@ -46,7 +47,7 @@ function searchForm(frame: PageFrame, filter: PaymentsPageFilter): string {
   const input = (name: keyof PaymentsPageFilter, label: string, extra = '') =>
     `<label>${h(label)} <input name="${name}" value="${h(filter[name])}"${extra}></label>`;
   return `<form class="inline" method="get" action="/dashboard/${mode}/payments" role="search">
-  <input type="hidden" name="lang" value="${frame.lang}">
+  <input type="hidden" name="lang" value="${frame.lang}">${filter.limit ? `\n  <input type="hidden" name="limit" value="${h(filter.limit)}">` : ''}
   ${input('id', m.paymentId, ' autocomplete="off"')}
   <label>${h(m.status)} <select name="status">${options(paymentIntentStatuses, filter.status, m.any, frame)}</select></label>
   ${input('amount_min', m.amountFrom, ' inputmode="decimal"')}
@@ -67,6 +68,7 @@ export function paymentsSearchPage(
     | {
         intents: PaymentIntent[];
         nextCursor: string | null;
+        previousCursor: string | null;
         /** The API's query of these filters (amounts in minor units): the CSV link's, so it exports this set. */
         exportQuery: Record<string, string>;
       }
@@ -88,10 +90,11 @@ export function paymentsSearchPage(
   const table = result.intents.length
     ? `<table><caption>${h(m.payments)}</caption><thead><tr><th scope="col">${h(m.payment)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.refundedAmount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
     : emptyState(m.noPayments, m.emptyPaymentsHelp);
-  const next = result.nextCursor
-    ? `<p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang, { ...filter, cursor: result.nextCursor }))}">${h(m.next)}</a></p>`
-    : '';
-  return page(frame, `${form}<p><a href="${h(csv)}" download>${h(m.exportCsv)}</a></p>${table}${next}`);
+  const pages = pager(frame, `/dashboard/${mode}/payments`, filter, {
+    previous: result.previousCursor,
+    next: result.nextCursor,
+  });
+  return page(frame, `${form}<p><a href="${h(csv)}" download>${h(m.exportCsv)}</a></p>${table}${pages}`);
 }
 
 function list<T>(items: T[], empty: string, render: (items: T[]) => string): string {

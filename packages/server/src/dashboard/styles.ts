@@ -141,8 +141,10 @@ th, td { text-align: left; padding: var(--space-2) var(--space-3); border-bottom
 thead th { background: var(--surface-2); color: var(--text-muted); font-weight: 600; font-size: var(--text-xs); text-transform: uppercase; letter-spacing: .04em; white-space: nowrap; }
 tbody tr:last-child > * { border-bottom: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-/* Words that must not break inside (event types, instants): the table scrolls in its region instead. */
+/* Words that must not break inside (event types): the table scrolls in its region instead. */
 td.nowrap { white-space: nowrap; overflow-wrap: normal; }
+/* A list's previous and next links, under its table. */
+.pager { display: flex; flex-wrap: wrap; gap: var(--space-4); margin: var(--space-4) 0; }
 /* Ids and URLs in a table keep to one line and end in an ellipsis; the whole text stays in the page (for search, selection and screen readers) and the copy button takes it. */
 td code, td .id, .id { display: inline-block; max-width: 16ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; overflow-wrap: normal; }
 td a code { max-width: 24ch; }

@@ -1,7 +1,7 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
 import type { webhookDeliveryResource, webhookEndpointResource } from '../app/resources/operator.ts';
 import { t } from './i18n.ts';
-import { emptyState, h, type PageFrame, page } from './layout.ts';
+import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
 import { statusBadge, statusLabel } from './status-badge.ts';
 import { timeTag } from './time.ts';
@@ -14,7 +14,14 @@ export interface DeliveryLogFilter {
   event_id?: string | undefined;
   event_type?: string | undefined;
   status?: string | undefined;
+  /** Rows per page (kept in the URL like the filters). */
+  limit?: string | undefined;
 }
+
+/** The delivery log as found: a page of deliveries and the cursors of its neighbours. */
+export type DeliveryLogView =
+  | { filter: DeliveryLogFilter; deliveries: Delivery[]; previous: string | null; next: string | null }
+  | { filter: DeliveryLogFilter; error: string };
 
 const api = (frame: PageFrame, path: string) => `/dashboard/api/v1/${frame.mode ?? 'test'}${path}`;
 
@@ -71,7 +78,7 @@ export function webhooksPage(
   frame: PageFrame,
   endpoints: Endpoint[],
   canChange: boolean,
-  log: { filter: DeliveryLogFilter; deliveries: Delivery[] } | { filter: DeliveryLogFilter; error: string },
+  log: DeliveryLogView,
 ): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
@@ -98,11 +105,7 @@ export function webhooksPage(
   return page(frame, `${table}${add}${deliveryLog(frame, endpoints, log)}`);
 }
 
-function deliveryLog(
-  frame: PageFrame,
-  endpoints: Endpoint[],
-  log: { filter: DeliveryLogFilter; deliveries: Delivery[] } | { filter: DeliveryLogFilter; error: string },
-): string {
+function deliveryLog(frame: PageFrame, endpoints: Endpoint[], log: DeliveryLogView): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
   const f = log.filter;
@@ -114,7 +117,7 @@ function deliveryLog(
     )
     .join('');
   const search = `<form class="inline" method="get" action="/dashboard/${mode}/webhooks" role="search" aria-label="${h(m.log)}">
-  <input type="hidden" name="lang" value="${frame.lang}">
+  <input type="hidden" name="lang" value="${frame.lang}">${f.limit ? `\n  <input type="hidden" name="limit" value="${h(f.limit)}">` : ''}
   <label>${h(m.endpoint)} <select name="endpoint_id">${endpointOptions}</select></label>
   <label>${h(m.eventId)} <input name="event_id" value="${h(f.event_id)}" placeholder="evt_..."></label>
   ${select('event_type', m.type, eventTypes, f.event_type, m.any)}
@@ -131,7 +134,13 @@ function deliveryLog(
   const table = log.deliveries.length
     ? `<table><caption>${h(m.log)}</caption><thead><tr><th scope="col">${h(m.delivery)}</th><th scope="col">${h(m.eventId)}</th><th scope="col">${h(m.type)}</th><th scope="col">${h(m.state)}</th><th scope="col">${h(m.attempts)}</th><th scope="col">${h(m.responseStatus)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
     : emptyState(m.noDeliveries, m.emptyDeliveriesHelp);
-  return `<h2 id="log">${h(m.log)}</h2>${search}${table}`;
+  const pages = pager(
+    frame,
+    `/dashboard/${mode}/webhooks`,
+    { ...f },
+    { previous: log.previous, next: log.next },
+  );
+  return `<h2 id="log">${h(m.log)}</h2>${search}${table}${pages}`;
 }
 
 /** One endpoint: its settings, and (owners and developers) every action on it. */

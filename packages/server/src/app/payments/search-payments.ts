@@ -1,6 +1,7 @@
 import { PAYMENT_SEARCH_DEFAULT_LIMIT, type PaymentSearchQuery } from '@paygate/contract';
 import { csvLine } from '../../domain/csv.ts';
 import { ValidationError } from '../../domain/errors.ts';
+import { keysetPage, keysetSide } from '../../domain/keyset.ts';
 import { isIsoCurrency } from '../../domain/money.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import { decodeTransactionCursor, encodeTransactionCursor } from '../../domain/transaction-cursor.ts';
@@ -8,7 +9,7 @@ import type { PaymentIntentRecord } from '../../storage/repositories/payment-int
 import { type PaymentSearchFilter, searchPaymentIntents } from '../../storage/repositories/payment-search.ts';
 import type { AppContext } from '../context.ts';
 
-export type PaymentFilterInput = Omit<PaymentSearchQuery, 'limit' | 'cursor'>;
+export type PaymentFilterInput = Omit<PaymentSearchQuery, 'limit' | 'cursor' | 'before'>;
 
 function instant(field: 'from' | 'to', value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
@@ -55,20 +56,25 @@ export function paymentFilterOf(input: PaymentFilterInput): PaymentSearchFilter 
   return filter;
 }
 
-/** One page of the payments the filters find, newest first, with an opaque cursor for the next. */
+/**
+ * One page of the payments the filters find, newest first, with opaque cursors for the next
+ * (older) and the previous (newer) page.
+ */
 export async function searchPayments(ctx: AppContext, scope: TenantScope, query: PaymentSearchQuery) {
   const filter = paymentFilterOf(query);
   const limit = query.limit ?? PAYMENT_SEARCH_DEFAULT_LIMIT;
-  const after =
-    query.cursor === undefined ? undefined : decodeTransactionCursor(query.cursor, ctx.cursorKey, 'pi');
-  const rows = await searchPaymentIntents(ctx.db, scope, filter, after, limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const hasMore = rows.length > limit;
+  const side = keysetSide(query.cursor, query.before, (cursor) =>
+    decodeTransactionCursor(cursor, ctx.cursorKey, 'pi'),
+  );
+  const rows = await searchPaymentIntents(ctx.db, scope, filter, side, limit + 1);
+  const page = keysetPage(rows, limit, side);
+  const first = page.rows[0];
+  const last = page.rows.at(-1);
   return {
-    intents: page.map((row) => row.intent),
-    hasMore,
-    nextCursor: hasMore && last ? encodeTransactionCursor(last.position, ctx.cursorKey) : null,
+    intents: page.rows.map((row) => row.intent),
+    hasMore: page.hasOlder,
+    nextCursor: page.hasOlder && last ? encodeTransactionCursor(last.position, ctx.cursorKey) : null,
+    previousCursor: page.hasNewer && first ? encodeTransactionCursor(first.position, ctx.cursorKey) : null,
   };
 }
 
@@ -115,7 +121,13 @@ export function exportPaymentsCsv(
     yield csvLine([...PAYMENT_CSV_COLUMNS]);
     let after: PaymentSearchRowPosition | undefined;
     for (;;) {
-      const rows = await searchPaymentIntents(ctx.db, scope, filter, after, EXPORT_BATCH);
+      const rows = await searchPaymentIntents(
+        ctx.db,
+        scope,
+        filter,
+        after ? { older: after } : null,
+        EXPORT_BATCH,
+      );
       if (rows.length > 0) yield rows.map((row) => csvRow(row.intent)).join('');
       if (rows.length < EXPORT_BATCH) return;
       after = rows.at(-1)?.position;

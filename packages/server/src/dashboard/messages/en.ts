@@ -51,6 +51,9 @@ export const en = {
   accepted: 'Your account is ready. Sign in.',
   skip: 'Skip to content',
   next: 'Next page',
+  previous: 'Previous page',
+  // The landmark around a list's previous and next links.
+  pages: 'Pages',
   webhooks: 'Webhooks',
   url: 'URL',
   addEndpoint: 'Add endpoint',

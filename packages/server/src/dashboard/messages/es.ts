@@ -49,6 +49,9 @@ export const es: Messages = {
   accepted: 'Su cuenta está lista. Inicie sesión.',
   skip: 'Saltar al contenido',
   next: 'Página siguiente',
+  previous: 'Página anterior',
+  // The landmark around a list's previous and next links.
+  pages: 'Páginas',
   webhooks: 'Webhooks',
   url: 'URL',
   addEndpoint: 'Añadir endpoint',

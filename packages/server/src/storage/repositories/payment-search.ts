@@ -1,3 +1,4 @@
+import { type KeysetSide, keysetSql } from '../../domain/keyset.ts';
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
@@ -36,14 +37,14 @@ export interface PaymentSearchRow {
 }
 
 /**
- * The tenant's payment intents that pass every filter, newest first by (created_at, id), after
- * `after` (keyset, as the transaction list pages). `limit` rows at most.
+ * The tenant's payment intents that pass every filter, by (created_at, id) from `side` (keyset:
+ * older rows newest first, or newer rows oldest first; domain/keyset.ts). `limit` rows at most.
  */
 export async function searchPaymentIntents(
   q: Queryable,
   scope: TenantScope,
   filter: PaymentSearchFilter,
-  after: TransactionPosition | undefined,
+  side: KeysetSide<TransactionPosition>,
   limit: number,
 ): Promise<PaymentSearchRow[]> {
   const params: unknown[] = [scope.merchantId, scope.livemode];
@@ -64,17 +65,21 @@ export async function searchPaymentIntents(
   } else if (filter.metadataKey !== undefined) {
     add((n) => `metadata ? ${n}`, filter.metadataKey);
   }
-  if (after) {
-    params.push(after.createdAt, after.id);
-    where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
-  }
+  const position = side && ('older' in side ? side.older : side.newer);
+  if (position) params.push(position.createdAt, position.id);
+  const keyset = keysetSql(
+    side,
+    { createdAt: 'created_at', id: 'id' },
+    { createdAt: `$${params.length - 1}`, id: `$${params.length}` },
+  );
+  if (keyset.where) where.push(keyset.where);
   params.push(limit);
   const { rows } = await q.query<Record<string, unknown> & LastErrorColumns & { position_at: string }>(
     `SELECT ${INTENT_SELECT_COLUMNS},
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
        FROM payment_intents
       WHERE ${where.join(' AND ')}
-      ORDER BY created_at DESC, id DESC
+      ORDER BY ${keyset.order}
       LIMIT $${params.length}`,
     params,
   );

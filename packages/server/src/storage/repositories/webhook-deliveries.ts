@@ -1,3 +1,5 @@
+import { type KeysetSide, keysetSql } from '../../domain/keyset.ts';
+import type { ListPosition } from '../../domain/list-cursor.ts';
 import type { EndpointHealth } from '../../domain/retry-schedules.ts';
 import { type Queryable, rowMapping } from '../db.ts';
 
@@ -372,16 +374,28 @@ export interface DeliverySearch {
   eventId?: string | undefined;
   eventType?: string | undefined;
   status?: DeliveryStatus | undefined;
+  /** Where the page starts (keyset on (created_at, id), domain/keyset.ts); null: the newest. */
+  side: KeysetSide<ListPosition>;
   limit: number;
 }
 
-/** One merchant's deliveries in one mode, newest first, narrowed by whichever filters are given. */
+/**
+ * One merchant's deliveries in one mode, narrowed by whichever filters are given, read from
+ * `search.side` (older rows newest first, newer rows oldest first), each with its position.
+ */
 export async function searchDeliveries(
   q: Queryable,
   search: DeliverySearch,
-): Promise<WebhookDeliveryRecord[]> {
-  const { rows } = await q.query<DeliveryRow>(
-    `SELECT ${deliveryColumns}
+): Promise<{ delivery: WebhookDeliveryRecord; position: ListPosition }[]> {
+  const position = search.side && ('older' in search.side ? search.side.older : search.side.newer);
+  const keyset = keysetSql(
+    search.side,
+    { createdAt: 'd.created_at', id: 'd.id' },
+    { createdAt: '$8', id: '$9' },
+  );
+  const { rows } = await q.query<DeliveryRow & { position_at: string }>(
+    `SELECT ${deliveryColumns},
+            to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
        FROM webhook_deliveries d
        JOIN events e ON e.id = d.event_id
        JOIN webhook_endpoints w ON w.id = d.endpoint_id
@@ -390,7 +404,8 @@ export async function searchDeliveries(
         AND ($4::text IS NULL OR d.event_id = $4)
         AND ($5::text IS NULL OR e.type = $5)
         AND ($6::text IS NULL OR d.status = $6)
-      ORDER BY d.created_at DESC, d.id DESC
+        AND ${keyset.where ?? '($8::text IS NULL AND $9::text IS NULL)'}
+      ORDER BY ${keyset.order}
       LIMIT $7`,
     [
       search.merchantId,
@@ -400,7 +415,12 @@ export async function searchDeliveries(
       search.eventType ?? null,
       search.status ?? null,
       search.limit,
+      position?.createdAt ?? null,
+      position?.id ?? null,
     ],
   );
-  return rows.map(deliveryFromRow);
+  return rows.map((row) => {
+    const delivery = deliveryFromRow(row);
+    return { delivery, position: { createdAt: row.position_at, id: delivery.id } };
+  });
 }

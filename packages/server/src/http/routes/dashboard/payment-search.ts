@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { operations, type PaymentSearchQuery } from '@paygate/contract';
+import { operations, PAYMENT_SEARCH_MAX_LIMIT, type PaymentSearchQuery } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { paymentDetail } from '../../../app/payments/payment-detail.ts';
@@ -29,6 +29,7 @@ const FILTER_FIELDS = [
   'to',
   'metadata_key',
   'metadata_value',
+  'limit',
 ] as const;
 
 /**
@@ -61,8 +62,21 @@ function dayBound(value: string, field: 'from' | 'to'): string {
   return new Date(field === 'to' ? start + DAY_MS : start).toISOString();
 }
 
+/** The page's rows per page as typed in its URL (the API's limit, with its bounds). */
+function pageLimit(typed: string | undefined): number | undefined {
+  if (typed === undefined) return undefined;
+  const limit = Number(typed);
+  if (!/^\d{1,3}$/.test(typed.trim()) || limit < 1 || limit > PAYMENT_SEARCH_MAX_LIMIT)
+    throw new ValidationError('limit', `must be a whole number from 1 to ${PAYMENT_SEARCH_MAX_LIMIT}`);
+  return limit;
+}
+
 /** The page's form fields (strings) as the API's query: the same filters, the same checks. */
-function queryOfPage(filter: PaymentsPageFilter, cursor: string | undefined): PaymentSearchQuery {
+function queryOfPage(
+  filter: PaymentsPageFilter,
+  cursors: { cursor: string | undefined; before: string | undefined },
+): PaymentSearchQuery {
+  const limit = pageLimit(filter.limit);
   const status = filter.status as PaymentSearchQuery['status'];
   const amountMin = amountBound('amount_min', filter);
   const amountMax = amountBound('amount_max', filter);
@@ -76,7 +90,9 @@ function queryOfPage(filter: PaymentsPageFilter, cursor: string | undefined): Pa
     ...(filter.to ? { to: dayBound(filter.to, 'to') } : {}),
     ...(filter.metadata_key ? { metadata_key: filter.metadata_key } : {}),
     ...(filter.metadata_value ? { metadata_value: filter.metadata_value } : {}),
-    ...(cursor ? { cursor } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(cursors.cursor ? { cursor: cursors.cursor } : {}),
+    ...(cursors.before ? { before: cursors.before } : {}),
   };
 }
 
@@ -97,6 +113,7 @@ export async function dashboardPaymentSearchRoutes(
       data: found.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' })),
       has_more: found.hasMore,
       next_cursor: found.nextCursor,
+      previous_cursor: found.previousCursor,
     };
   });
 
@@ -128,14 +145,22 @@ export async function dashboardPaymentSearchRoutes(
       if (value !== undefined) filter[field] = value;
     }
     try {
-      const query = queryOfPage(filter, text(request.query, 'cursor'));
+      const query = queryOfPage(filter, {
+        cursor: text(request.query, 'cursor'),
+        before: text(request.query, 'before'),
+      });
       const result = await searchPayments(ctx, scope, query);
       const intents = result.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' }));
-      const { cursor: _page, ...filtered } = query;
+      const { cursor: _next, before: _previous, limit: _limit, ...filtered } = query;
       const exportQuery = Object.fromEntries(Object.entries(filtered).map(([k, v]) => [k, String(v)]));
       return html(
         reply,
-        paymentsSearchPage(frame, filter, { intents, nextCursor: result.nextCursor, exportQuery }),
+        paymentsSearchPage(frame, filter, {
+          intents,
+          nextCursor: result.nextCursor,
+          previousCursor: result.previousCursor,
+          exportQuery,
+        }),
       );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

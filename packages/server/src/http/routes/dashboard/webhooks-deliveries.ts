@@ -28,8 +28,16 @@ export async function dashboardWebhookDeliveryRoutes(
       eventType: request.query.event_type,
       status: request.query.status,
       limit: request.query.limit,
+      cursor: request.query.cursor,
+      before: request.query.before,
     });
-    return { object: 'list' as const, data: found.map(webhookDeliveryResource) };
+    return {
+      object: 'list' as const,
+      data: found.deliveries.map(webhookDeliveryResource),
+      has_more: found.hasMore,
+      next_cursor: found.nextCursor,
+      previous_cursor: found.previousCursor,
+    };
   });
 
   route(app, operations.dashboardRetrieveWebhookDelivery, async (request) =>

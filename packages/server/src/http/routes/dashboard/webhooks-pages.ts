@@ -6,13 +6,16 @@ import { tenantDelivery, tenantEndpoint } from '../../../app/webhooks/endpoint-l
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { fill, type Language, t } from '../../../dashboard/i18n.ts';
+import { problemText } from '../../../dashboard/problems.ts';
 import {
   type DeliveryLogFilter,
+  type DeliveryLogView,
   webhookDeliveryPage,
   webhookEndpointPage,
   webhooksPage,
 } from '../../../dashboard/webhooks-pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
+import { ValidationError } from '../../../domain/errors.ts';
 import { dashboardPage, html, text } from './page-kit.ts';
 
 type DeliveryStatus = (typeof webhookDeliveryStatuses)[number];
@@ -29,6 +32,8 @@ function filterProblem(filter: DeliveryLogFilter, lang: Language): string | null
     return oneOf(m.state.toLowerCase(), webhookDeliveryStatuses);
   if (filter.event_type !== undefined && !(eventTypes as readonly string[]).includes(filter.event_type))
     return oneOf(m.type.toLowerCase(), eventTypes);
+  if (filter.limit !== undefined && !/^([1-9]\d?|100)$/.test(filter.limit))
+    return fill(m.problemField, { field: 'limit', message: '1 – 100' });
   return null;
 }
 
@@ -44,26 +49,37 @@ export async function dashboardWebhookPageRoutes(
       event_id: text(request.query, 'event_id'),
       event_type: text(request.query, 'event_type'),
       status: text(request.query, 'status'),
+      limit: text(request.query, 'limit'),
     };
+    let log: DeliveryLogView;
     const problem = filterProblem(filter, scope.locale);
-    const log = problem
-      ? { filter, error: problem }
-      : {
+    if (problem) log = { filter, error: problem };
+    else
+      try {
+        const found = await searchDeliveryLog(ctx, scope, {
+          endpointId: filter.endpoint_id,
+          eventId: filter.event_id,
+          eventType: filter.event_type,
+          status: filter.status !== undefined && isStatus(filter.status) ? filter.status : undefined,
+          limit: filter.limit === undefined ? undefined : Number(filter.limit),
+          cursor: text(request.query, 'cursor'),
+          before: text(request.query, 'before'),
+        });
+        log = {
           filter,
-          deliveries: (
-            await searchDeliveryLog(ctx, scope, {
-              endpointId: filter.endpoint_id,
-              eventId: filter.event_id,
-              eventType: filter.event_type,
-              status: filter.status !== undefined && isStatus(filter.status) ? filter.status : undefined,
-            })
-          ).map(webhookDeliveryResource),
+          deliveries: found.deliveries.map(webhookDeliveryResource),
+          previous: found.previousCursor,
+          next: found.nextCursor,
         };
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        log = { filter, error: problemText(scope.locale, error) };
+      }
     const frame = await frameOf(`/dashboard/${scope.mode}/webhooks`, t(scope.locale).webhooks);
     return html(
       reply,
       webhooksPage(frame, endpoints, roleAllows(scope.role, 'operate'), log),
-      problem ? 400 : 200,
+      'error' in log ? 400 : 200,
     );
   });
 
