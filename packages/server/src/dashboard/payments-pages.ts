@@ -4,7 +4,7 @@ import { formatMoney } from './format.ts';
 import { fill, t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
-import { statusBadge, statusLabel } from './status-badge.ts';
+import { disputeReasonLabel, statusBadge, statusLabel } from './status-badge.ts';
 import { timeTag } from './time.ts';
 
 /** The search form's fields as typed (strings; the route turns them into the API's query). */
@@ -162,7 +162,7 @@ export function paymentDetailPage(
       `<table><caption>${h(m.disputesOfPayment)}</caption><thead><tr><th scope="col">ID</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.disputeReason)}</th><th scope="col">${h(m.evidenceDueBy)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${items
         .map(
           (dispute) =>
-            `<tr><td><code>${h(dispute.id)}</code></td><td>${statusBadge(dispute.status, frame.lang)}</td><td>${h(formatMoney(dispute.amount_minor, dispute.currency, frame.lang))}</td><td>${h(dispute.reason)}</td><td>${timeTag(frame, dispute.evidence_due_by)}</td><td>${timeTag(frame, dispute.created_at)}</td></tr>`,
+            `<tr><td><code>${h(dispute.id)}</code></td><td>${statusBadge(dispute.status, frame.lang)}</td><td>${h(formatMoney(dispute.amount_minor, dispute.currency, frame.lang))}</td><td>${h(disputeReasonLabel(dispute.reason, frame.lang))}</td><td>${timeTag(frame, dispute.evidence_due_by)}</td><td>${timeTag(frame, dispute.created_at)}</td></tr>`,
         )
         .join('')}</tbody></table>`,
   )}`;

@@ -40,7 +40,7 @@ const FIELDS: Record<string, keyof Messages> = {
   cursor: 'next',
 };
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The English template as a pattern whose `{names}` capture what the domain filled in. */
 function patternOf(template: string): { pattern: RegExp; names: string[] } {
@@ -49,7 +49,7 @@ function patternOf(template: string): { pattern: RegExp; names: string[] } {
     .split(/(\{\w+\})/)
     .map((part) => {
       const name = /^\{(\w+)\}$/.exec(part)?.[1];
-      if (!name) return escape(part);
+      if (!name) return escapeRegExp(part);
       names.push(name);
       return '(.*?)';
     })

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  disputeReasons,
+  disputeStatuses,
   paymentIntentStatuses,
   refundStatuses,
   transactionStatuses,
   webhookDeliveryStatuses,
   webhookEndpointStatuses,
 } from '@paygate/contract';
-import { knownStatuses, statusBadge, statusLabel } from './status-badge.ts';
+import { disputeReasonLabel, knownStatuses, statusBadge, statusLabel } from './status-badge.ts';
 
 test('every status of payments, refunds, attempts, deliveries and endpoints has a badge with words in both languages', () => {
   const shown = [
@@ -16,6 +18,7 @@ test('every status of payments, refunds, attempts, deliveries and endpoints has 
     ...transactionStatuses,
     ...webhookDeliveryStatuses,
     ...webhookEndpointStatuses,
+    ...disputeStatuses,
   ];
   for (const status of shown) {
     assert.ok(knownStatuses().includes(status), status);
@@ -28,4 +31,16 @@ test('a badge carries its tone as a class, its words as text and the raw status 
   assert.equal(statusBadge('FAILED', 'es'), '<span class="badge bad" data-status="FAILED">Fallido</span>');
   assert.match(statusBadge('SUCCEEDED', 'en'), /class="badge ok".*>Succeeded</);
   assert.match(statusBadge('<odd>', 'en'), /class="badge neutral" data-status="&lt;odd&gt;">&lt;odd&gt;</);
+});
+
+test('every dispute reason reads in words in both languages', () => {
+  for (const reason of disputeReasons) {
+    assert.notEqual(disputeReasonLabel(reason, 'en'), reason, `${reason} in words`);
+    assert.notEqual(
+      disputeReasonLabel(reason, 'es'),
+      disputeReasonLabel(reason, 'en'),
+      `${reason} in Spanish`,
+    );
+  }
+  assert.equal(disputeReasonLabel('product_not_received', 'es'), 'Producto no recibido');
 });

@@ -1,3 +1,4 @@
+import type { disputeReasons } from '@paygate/contract';
 import escapeHtml from 'escape-html';
 import type { Language } from './i18n.ts';
 
@@ -33,7 +34,29 @@ const STATUSES: Record<string, { tone: Tone; en: string; es: string }> = {
   REFUNDED: { tone: 'ok', en: 'Refunded', es: 'Reembolsado' },
   REFUND_FAILED: { tone: 'bad', en: 'Refund failed', es: 'Reembolso fallido' },
   unreadable: { tone: 'bad', en: 'Could not be read', es: 'No se pudo leer' },
+  // Disputes (chargebacks) on a payment's page.
+  NEEDS_RESPONSE: { tone: 'warn', en: 'Needs response', es: 'Requiere respuesta' },
+  UNDER_REVIEW: { tone: 'info', en: 'Under review', es: 'En revisión' },
+  WON: { tone: 'ok', en: 'Won', es: 'Ganada' },
+  LOST: { tone: 'bad', en: 'Lost', es: 'Perdida' },
 };
+
+/** Why a payer disputed a payment, in words (the contract's `reason` values). */
+const DISPUTE_REASONS: Record<(typeof disputeReasons)[number], { en: string; es: string }> = {
+  fraudulent: { en: 'Fraudulent', es: 'Fraude' },
+  duplicate: { en: 'Duplicate', es: 'Cargo duplicado' },
+  product_not_received: { en: 'Product not received', es: 'Producto no recibido' },
+  product_unacceptable: { en: 'Product unacceptable', es: 'Producto no aceptable' },
+  subscription_canceled: { en: 'Subscription canceled', es: 'Suscripción cancelada' },
+  credit_not_processed: { en: 'Credit not processed', es: 'Abono no procesado' },
+  unrecognized: { en: 'Unrecognized', es: 'Cargo no reconocido' },
+  general: { en: 'General', es: 'Otro motivo' },
+};
+
+/** The words for a dispute's reason in `lang`; an unknown reason is shown as it came. */
+export function disputeReasonLabel(reason: string, lang: Language): string {
+  return DISPUTE_REASONS[reason as (typeof disputeReasons)[number]]?.[lang] ?? reason;
+}
 
 /** The words for a status in `lang`; an unknown status is shown as it came. */
 export function statusLabel(status: string, lang: Language): string {
