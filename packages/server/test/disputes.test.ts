@@ -197,7 +197,12 @@ for (const kind of databaseKinds()) {
       const page = await dashboardRequest(svc, owner, 'GET', `/dashboard/test/payments/${intentId}?lang=en`);
       assert.equal(page.statusCode, 200);
       assert.match(page.body, /<h2>Disputes \(chargebacks\)<\/h2>/);
-      assert.match(page.body, new RegExp(`<code>${lost.id}</code></td><td><span class="badge bad" data-status="LOST">Lost</span></td>`));
+      assert.match(
+        page.body,
+        new RegExp(
+          `<code>${lost.id}</code></td><td><span class="badge bad" data-status="LOST">Lost</span></td>`,
+        ),
+      );
       const api = await dashboardRequest(svc, owner, 'GET', `/dashboard/api/v1/test/payments/${intentId}`);
       assert.equal(api.statusCode, 200, api.body);
       assert.deepEqual(api.json().disputes, [lost]);
