@@ -1,7 +1,8 @@
 import { keysetPage, keysetSide } from '../../domain/keyset.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import { decodeTransactionCursor, encodeTransactionCursor } from '../../domain/transaction-cursor.ts';
-import { type DeliveryStatus, searchDeliveries } from '../../storage/repositories/webhook-deliveries.ts';
+import { searchDeliveries } from '../../storage/repositories/delivery-log.ts';
+import type { DeliveryStatus } from '../../storage/repositories/webhook-deliveries.ts';
 import type { AppContext } from '../context.ts';
 import { type DeliveryWithAttempts, withAttempts } from './delivery-attempts.ts';
 
