@@ -64,24 +64,32 @@ for (const kind of databaseKinds()) {
     });
     after(() => svc.close());
 
+    /** The first phase of a test-mode confirm of `paymentIntentId` with an approving token, as the use case would pass it. */
+    function firstPhase(paymentIntentId: string, transactionId: string) {
+      const now = svc.clock.now();
+      return {
+        scope: { merchantId: merchant.id, livemode: false },
+        paymentIntentId,
+        confirmable: statusesAllowing(CONFIRM),
+        now,
+        delayedEnding: 13,
+        processGateways: svc.ctx.gateways.ids(),
+        accountConnectors: [],
+        paymentMethodToken: 'tok_sim_approve',
+        attemptStatus: 'CHARGING' as const,
+        nextCheckAt: now,
+        transactionId,
+      };
+    }
+
     it("confirm's first statement refuses exactly the statuses the domain refuses, writing nothing", async () => {
       for (const status of paymentIntentStatuses) {
         const intent = await pay.create();
         await svc.ctx.db.query('UPDATE payment_intents SET status = $2 WHERE id = $1', [intent.id, status]);
-        const now = svc.clock.now();
-        const started = await startConfirm(svc.ctx.db, {
-          scope: { merchantId: merchant.id, livemode: false },
-          paymentIntentId: intent.id,
-          confirmable: statusesAllowing(CONFIRM),
-          now,
-          delayedEnding: 13,
-          processGateways: svc.ctx.gateways.ids(),
-          accountConnectors: [],
-          paymentMethodToken: 'tok_sim_approve',
-          attemptStatus: 'CHARGING',
-          nextCheckAt: now,
-          transactionId: `txn_rt_${status}_${intent.id.slice(-6)}`,
-        });
+        const started = await startConfirm(
+          svc.ctx.db,
+          firstPhase(intent.id, `txn_rt_${status}_${intent.id.slice(-6)}`),
+        );
         if (canTransition(status, CONFIRM)) {
           assert.equal(started.outcome, 'started', status);
           if (started.outcome !== 'started') continue;
@@ -112,21 +120,8 @@ for (const kind of databaseKinds()) {
 
     it('refuses a second open attempt through the open-attempt index: 409 already being confirmed', async () => {
       const intent = await pay.create();
-      const now = svc.clock.now();
       const start = () =>
-        startConfirm(svc.ctx.db, {
-          scope: { merchantId: merchant.id, livemode: false },
-          paymentIntentId: intent.id,
-          confirmable: statusesAllowing(CONFIRM),
-          now,
-          delayedEnding: 13,
-          processGateways: svc.ctx.gateways.ids(),
-          accountConnectors: [],
-          paymentMethodToken: 'tok_sim_approve',
-          attemptStatus: 'CHARGING',
-          nextCheckAt: now,
-          transactionId: `txn_rt_open_${intent.id.slice(-8)}`,
-        });
+        startConfirm(svc.ctx.db, firstPhase(intent.id, `txn_rt_open_${intent.id.slice(-8)}`));
       assert.equal((await start()).outcome, 'started');
       const response = await pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' });
       assert.equal(response.statusCode, 409);

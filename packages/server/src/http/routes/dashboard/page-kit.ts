@@ -72,7 +72,7 @@ export async function pageFrame(
     title,
     session: { email: scope.user.email, role: scope.role, csrfToken: scope.csrfToken },
     attention,
-    // Times on the page are relative to the service clock, never the process's Date.now().
+    // Times on the page are relative to the service's injected clock (a test clock moves them too).
     now: ctx.clock.now(),
     ...(scope.timeZone ? { timeZone: scope.timeZone } : {}),
   };
