@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { writePaymentSqlScript } from './payment-sql-script.ts';
 import { hasPgbench, runPgbench } from './pgbench.ts';
 import { withClient } from './postgres.ts';
-import { freePort, type NodeChild, repoRoot, startNodeChild, waitForHttp } from './processes.ts';
+import {
+  type NodeChild,
+  onFreePorts,
+  repoRoot,
+  startNodeChild,
+  stopIfNotReady,
+  waitForHttp,
+} from './processes.ts';
 import type { BenchResults } from './results.ts';
 import { createRequests } from './scenarios.ts';
 import { CONNECTION_LEVELS, describe, measure } from './service-scenarios.ts';
@@ -17,11 +24,12 @@ async function startBaseline(
   script: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: NodeChild; baseUrl: string }> {
-  const port = await freePort();
-  const child = startNodeChild(name, [script], { ...env, PORT: String(port) });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${baseUrl}/readyz`, child);
-  return { child, baseUrl };
+  return onFreePorts(1, async ([port]) => {
+    const child = startNodeChild(name, [script], { ...env, PORT: String(port) });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await stopIfNotReady(child, waitForHttp(`${baseUrl}/readyz`, child));
+    return { child, baseUrl };
+  });
 }
 
 /**

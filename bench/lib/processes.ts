@@ -73,7 +73,12 @@ export function spawnNodeChild(
   };
 }
 
-/** A port the kernel says is free right now (there is a small race until the child binds it). */
+/**
+ * A port the kernel says is free right now. It is free only until someone else binds it: between
+ * this answer and the child's own listen (seconds for the embedded service, which opens PGlite and
+ * migrates first) any outbound connection of this machine may be given it as its local port. Start
+ * children through `onFreePorts`, which picks new ports when that happened.
+ */
 export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -82,6 +87,49 @@ export async function freePort(): Promise<number> {
   server.close();
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
+}
+
+/** What a child's start failure says when one of its ports was taken before it could listen. */
+export function portWasTaken(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /EADDRINUSE|already in use/.test(message);
+}
+
+/**
+ * Runs `start` with `count` ports from `freePort`, and again with new ports (up to `attempts` times)
+ * when it failed because one of them was taken in the meantime (`portWasTaken`). `start` must stop
+ * what it started before it throws. Any other failure is thrown at once.
+ */
+export async function onFreePorts<T>(
+  count: number,
+  start: (ports: number[]) => Promise<T>,
+  attempts = 5,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: number[] = [];
+    while (ports.length < count) {
+      const port = await freePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
+    try {
+      return await start(ports);
+    } catch (error) {
+      if (attempt >= attempts || !portWasTaken(error)) throw error;
+      process.stderr.write(
+        `[bench] port ${ports.join(' or ')} was taken before the child bound it; new ports\n`,
+      );
+    }
+  }
+}
+
+/** Waits for `ready`; when it fails, stops `child` (whose port may be wanted again) and throws. */
+export async function stopIfNotReady(child: NodeChild, ready: Promise<void>): Promise<void> {
+  try {
+    await ready;
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
 }
 
 /** Polls `url` until it answers 2xx; fails early if the child exits. */

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, type NodeChild, startNodeChild, waitForHttp } from './processes.ts';
+import { type NodeChild, onFreePorts, startNodeChild, stopIfNotReady, waitForHttp } from './processes.ts';
 
 export interface ReceiverStats {
   verified: number;
@@ -17,13 +17,14 @@ export class WebhookReceiver {
   ) {}
 
   static async start(): Promise<WebhookReceiver> {
-    const port = await freePort();
-    const child = startNodeChild('webhook receiver', ['bench/support/webhook-receiver.ts'], {
-      PORT: String(port),
+    return onFreePorts(1, async ([port]) => {
+      const child = startNodeChild('webhook receiver', ['bench/support/webhook-receiver.ts'], {
+        PORT: String(port),
+      });
+      const url = `http://127.0.0.1:${port}`;
+      await stopIfNotReady(child, waitForHttp(`${url}/stats`, child));
+      return new WebhookReceiver(child, url);
     });
-    const url = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${url}/stats`, child);
-    return new WebhookReceiver(child, url);
   }
 
   private async post(path: string, body: unknown): Promise<void> {

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FROM_SOURCE, freePort, type NodeChild, repoRoot, spawnNodeChild, waitForHttp } from './processes.ts';
+import {
+  FROM_SOURCE,
+  type NodeChild,
+  onFreePorts,
+  repoRoot,
+  spawnNodeChild,
+  waitForHttp,
+} from './processes.ts';
 
 /**
  * Where the service under test is started from: this checkout, or another one named by
@@ -67,58 +74,65 @@ export async function startPaygate(options: {
    */
   simulator?: 'in-process' | 'own-process';
 }): Promise<PaygateUnderTest> {
-  const port = await freePort();
-  const simPort = await freePort();
   const adminToken = `adm_bench_${randomBytes(12).toString('hex')}`;
-  const env: NodeJS.ProcessEnv = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PAYGATE_SIM: 'on',
-    PAYGATE_SIM_PORT: String(simPort),
-    PAYGATE_ADMIN_TOKEN: adminToken,
-    PAYGATE_LOG_LEVEL: 'silent',
-    PAYGATE_RATE_LIMIT_PER_SECOND: '1000000',
-    PAYGATE_DATABASE_URL: options.databaseUrl ?? '',
-    PAYGATE_MASTER_KEY: options.kind === 'postgres' ? randomBytes(32).toString('hex') : '',
-    PAYGATE_DATA_DIR: options.dataDir ?? '',
-    NODE_ENV: 'production',
-    ...options.env,
-  };
   // Flags that name bench files (the query counter) must work from another checkout too.
   // The probe reports process.memoryUsage() on SIGUSR2 (and counts statements when asked to).
   const flags = ['--import', './bench/support/service-probe.mjs', ...(options.nodeFlags ?? [])].map((f) =>
     f.startsWith('./bench/') ? join(repoRoot, f) : f,
   );
   mkdirSync(join(repoRoot, 'bench/tmp'), { recursive: true });
-  const memoryReport = join(repoRoot, 'bench/tmp', `memory-${port}.json`);
-  env.BENCH_MEMORY_REPORT = memoryReport;
   const root = serviceRoot();
   const { runtimeFlags, entry } = serviceEntry(root);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  let simulator: NodeChild | null = null;
-  if (options.simulator === 'own-process') {
-    simulator = spawnNodeChild(
-      'paygate sim',
-      [...runtimeFlags, entry, 'sim'],
-      { ...env, PAYGATE_PUBLIC_URL: baseUrl, BENCH_MEMORY_REPORT: '' },
+  // The ports are picked here and bound by the children later: when another process took one in
+  // between (the 2026-11-26 quiet run lost the embedded flow so), it starts again on new ports.
+  const { child, baseUrl, memoryReport } = await onFreePorts(2, async ([port, simPort]) => {
+    const env: NodeJS.ProcessEnv = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PAYGATE_SIM: 'on',
+      PAYGATE_SIM_PORT: String(simPort),
+      PAYGATE_ADMIN_TOKEN: adminToken,
+      PAYGATE_LOG_LEVEL: 'silent',
+      PAYGATE_RATE_LIMIT_PER_SECOND: '1000000',
+      PAYGATE_DATABASE_URL: options.databaseUrl ?? '',
+      PAYGATE_MASTER_KEY: options.kind === 'postgres' ? randomBytes(32).toString('hex') : '',
+      PAYGATE_DATA_DIR: options.dataDir ?? '',
+      NODE_ENV: 'production',
+      ...options.env,
+      BENCH_MEMORY_REPORT: join(repoRoot, 'bench/tmp', `memory-${port}.json`),
+    };
+    const baseUrl = `http://127.0.0.1:${port}`;
+    let simulator: NodeChild | null = null;
+    if (options.simulator === 'own-process') {
+      simulator = spawnNodeChild(
+        'paygate sim',
+        [...runtimeFlags, entry, 'sim'],
+        { ...env, PAYGATE_PUBLIC_URL: baseUrl, BENCH_MEMORY_REPORT: '' },
+        root,
+      );
+      try {
+        await waitForHttp(`http://127.0.0.1:${simPort}/health`, simulator);
+      } catch (error) {
+        await simulator.stop();
+        throw error;
+      }
+      env.PAYGATE_SIM_URL = `http://127.0.0.1:${simPort}`;
+    }
+    const service = spawnNodeChild(
+      `paygate (${options.kind})`,
+      [...runtimeFlags, ...flags, entry, ...(options.args ?? ['start'])],
+      env,
       root,
     );
-    await waitForHttp(`http://127.0.0.1:${simPort}/health`, simulator);
-    env.PAYGATE_SIM_URL = `http://127.0.0.1:${simPort}`;
-  }
-  const service = spawnNodeChild(
-    `paygate (${options.kind})`,
-    [...runtimeFlags, ...flags, entry, ...(options.args ?? ['start'])],
-    env,
-    root,
-  );
-  const child = simulator ? withCompanion(service, simulator) : service;
-  try {
-    await waitForHttp(`${baseUrl}/readyz`, child);
-  } catch (error) {
-    await child.stop();
-    throw error;
-  }
+    const child = simulator ? withCompanion(service, simulator) : service;
+    try {
+      await waitForHttp(`${baseUrl}/readyz`, child);
+    } catch (error) {
+      await child.stop();
+      throw error;
+    }
+    return { child, baseUrl, memoryReport: env.BENCH_MEMORY_REPORT ?? '' };
+  });
   return {
     kind: options.kind,
     child,

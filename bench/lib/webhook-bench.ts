@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { webhooks } from '@paygate/node';
 import { readCpu } from './cpu.ts';
 import { runLoad } from './load.ts';
-import { freePort, type NodeChild, startNodeChild, waitForHttp } from './processes.ts';
+import { type NodeChild, onFreePorts, startNodeChild, stopIfNotReady, waitForHttp } from './processes.ts';
 
 /** Linux's USER_HZ (see cpu.ts). */
 const TICKS_PER_SECOND = 100;
@@ -23,11 +23,14 @@ export class Receiver {
     readonly base: string,
   ) {}
   static async start(): Promise<Receiver> {
-    const port = await freePort();
-    const child = startNodeChild('receiver', ['bench/webhook-delivery-receiver.ts'], { PORT: String(port) });
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/stats`, child);
-    return new Receiver(child, base);
+    return onFreePorts(1, async ([port]) => {
+      const child = startNodeChild('receiver', ['bench/webhook-delivery-receiver.ts'], {
+        PORT: String(port),
+      });
+      const base = `http://127.0.0.1:${port}`;
+      await stopIfNotReady(child, waitForHttp(`${base}/stats`, child));
+      return new Receiver(child, base);
+    });
   }
   async configure(secret: string): Promise<void> {
     await fetch(`${this.base}/config`, { method: 'POST', body: JSON.stringify({ secret }) });
