@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { createOperator } from '../src/app/operators/operator-accounts.ts';
+import { createMerchant } from '../src/app/merchants/create-merchant.ts';
+import { auditOperatorAction, createOperator } from '../src/app/operators/operator-accounts.ts';
 import { firstOwner } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { startTestService, type TestService } from './support/service.ts';
@@ -168,6 +169,89 @@ for (const kind of databaseKinds()) {
         detail.body,
         /<td>owner@console-shop\.example<\/td><td>en<\/td><td>paygate-php\/1\.0\.0<\/td>/,
       );
+    });
+
+    it("writes each console action's audit line in the use case's transaction: a refused action leaves none, a done one exactly one", async () => {
+      const form = (url: string, fields: Record<string, string>) =>
+        svc.request({
+          method: 'POST',
+          url,
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
+        });
+      const lines = async (action: string) =>
+        (
+          await svc.ctx.db.query<{ target: string }>(
+            'SELECT target FROM operator_audit_log WHERE action = $1 ORDER BY created_at, id',
+            [action],
+          )
+        ).rows.map((r) => r.target);
+
+      const tooLong = await form('/operator/merchants?lang=en', { name: 'x'.repeat(201) });
+      assert.equal(tooLong.statusCode, 400);
+      assert.deepEqual(await lines('merchant.created'), []);
+      const created = await form('/operator/merchants?lang=en', { name: 'Audited shop' });
+      assert.equal(created.statusCode, 303, created.body);
+      const merchantId = String(created.headers.location).split('?')[0]?.split('/').pop() as string;
+      assert.deepEqual(await lines('merchant.created'), [merchantId]);
+
+      const account = {
+        livemode: 'false',
+        connector: 'stripe',
+        gateway_id: 'stripe_audited',
+        'credentials.secret_key': 'sk_test_Audited1234',
+        'credentials.webhook_secret': 'whsec_Audited5678',
+      };
+      const added = await form(`/operator/merchants/${merchantId}/gateway-accounts`, account);
+      assert.equal(added.statusCode, 303, added.body);
+      // The same gateway id again: refused by the database inside the use case's transaction.
+      const taken = await form(`/operator/merchants/${merchantId}/gateway-accounts`, account);
+      assert.equal(taken.statusCode, 400);
+      const accounts = await svc.ctx.db.query<{ id: string }>(
+        'SELECT id FROM gateway_accounts WHERE merchant_id = $1',
+        [merchantId],
+      );
+      assert.deepEqual(
+        await lines('gateway_account.added'),
+        accounts.rows.map((r) => r.id),
+      );
+
+      const past = await form('/operator/deprecations?lang=en', {
+        affected: 'paygate-php',
+        below: '3.0.0',
+        withdraw_on: inDays(-1),
+        text: 'Too late.',
+      });
+      assert.equal(past.statusCode, 400);
+      const announced = await lines('deprecation.announced');
+      assert.equal(announced.length, 1, 'only the announcement made earlier through the console API');
+
+      const disabled = await form(`/operator/merchants/${merchantId}/disable`, {});
+      assert.equal(disabled.statusCode, 303);
+      const unknown = await form('/operator/merchants/acct_000000000000000000000000/disable', {});
+      assert.equal(unknown.statusCode, 404);
+      assert.deepEqual(await lines('merchant.disabled'), [merchantId]);
+    });
+
+    it('rolls the change back with its audit line when the transaction fails after the line was written', async () => {
+      const before = await svc.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM merchants');
+      const operator = await svc.ctx.db.query<{ id: string }>('SELECT id FROM operator_users LIMIT 1');
+      const write = auditOperatorAction(svc.ctx, operator.rows[0]?.id as string, 'merchant.created');
+      await assert.rejects(
+        createMerchant(svc.ctx, 'Never committed', async (tx, merchantId) => {
+          await write(tx, merchantId);
+          throw new Error('the process died here');
+        }),
+        /the process died here/,
+      );
+      const after = await svc.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM merchants');
+      assert.equal(after.rows[0]?.n, before.rows[0]?.n);
+      const named = await svc.ctx.db.query('SELECT 1 FROM merchants WHERE name = $1', ['Never committed']);
+      assert.equal(named.rows.length, 0);
+      const audit = await svc.ctx.db.query<{ target: string }>(
+        "SELECT target FROM operator_audit_log WHERE action = 'merchant.created'",
+      );
+      assert.equal(audit.rows.length, 1, 'only the line of the merchant created before');
     });
 
     it('signs out: the session no longer opens a page', async () => {

@@ -48,7 +48,7 @@ function normaliseEmail(value: string): string {
  * An invitation to join `merchantId` with `role`; answers the token, shown once (the invitee
  * sets a password with it), and the link to hand over: the token rides in its #fragment, which
  * browsers never send, so no server log sees it. `invitedBy` is null when the operator invites
- * (the first owner).
+ * (the first owner). `audit` writes in the same transaction (the operator console's audit line).
  */
 export async function inviteUser(
   ctx: AppContext,
@@ -56,6 +56,7 @@ export async function inviteUser(
   input: { email: string; role: DashboardRole },
   invitedBy: string | null,
   language: MailLanguage = 'en',
+  audit?: (tx: Queryable, merchantId: string) => Promise<void>,
 ): Promise<{ token: string; email: string; role: DashboardRole; expiresAt: Date; acceptUrl: string }> {
   const email = normaliseEmail(input.email);
   const token = `inv_${randomBase62(32)}`;
@@ -93,6 +94,7 @@ export async function inviteUser(
     // The token's digest names the invitation without being the secret.
     const dedupeKey = `invitation:${secretDigest(token)}`;
     await queueMail(tx, now, { ...invitationMail(language, facts, dedupeKey), merchantId, to: [email] });
+    await audit?.(tx, merchantId);
   });
   const acceptUrl = `${ctx.publicUrl}/dashboard/accept-invitation#${token}`;
   return { token, email, role: input.role, expiresAt, acceptUrl };

@@ -1,6 +1,7 @@
 import { readDeprecationScope, withdrawalProblem } from '../../domain/deprecations.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
+import type { Queryable } from '../../storage/db.ts';
 import { type DeprecationRecord, insertDeprecation } from '../../storage/repositories/deprecations.ts';
 import type { AppContext } from '../context.ts';
 import { type DeprecationDetail, retrieveDeprecation } from './retrieve-deprecation.ts';
@@ -15,11 +16,13 @@ export interface DeprecationAnnouncement {
 /**
  * Announces a deprecation and, in the same transaction, tells every affected merchant's owners
  * and developers by e-mail (the mail outbox): an announcement is never recorded without its
- * notices, nor a notice queued for an announcement that was not.
+ * notices, nor a notice queued for an announcement that was not. `audit` writes in the same
+ * transaction too (the console's audit line).
  */
 export async function announceDeprecation(
   ctx: AppContext,
   input: DeprecationAnnouncement,
+  audit?: (tx: Queryable, deprecationId: string) => Promise<void>,
 ): Promise<DeprecationDetail> {
   const scope = readDeprecationScope(input.affected);
   if ('field' in scope) throw new ValidationError(scope.field, scope.message);
@@ -38,6 +41,7 @@ export async function announceDeprecation(
   await ctx.db.transaction(async (tx) => {
     await insertDeprecation(tx, deprecation);
     await tellAffectedTeams(ctx, tx, deprecation, now);
+    await audit?.(tx, deprecation.id);
   });
   return retrieveDeprecation(ctx, deprecation.id);
 }

@@ -53,10 +53,21 @@ export interface CreatedMerchant {
   keys: { secretTest: string; publishableTest: string; secretLive: string; publishableLive: string };
 }
 
-/** A merchant comes with one secret and one publishable key for each mode. */
-export async function createMerchant(ctx: AppContext, name: string): Promise<CreatedMerchant> {
+/**
+ * A merchant comes with one secret and one publishable key for each mode. `audit` writes in the
+ * same transaction (the console's audit line), so the merchant and its record commit together.
+ */
+export async function createMerchant(
+  ctx: AppContext,
+  name: string,
+  audit?: (tx: Queryable, merchantId: string) => Promise<void>,
+): Promise<CreatedMerchant> {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => insertMerchantWithKeys(tx, now, name));
+  return ctx.db.transaction(async (tx) => {
+    const created = await insertMerchantWithKeys(tx, now, name);
+    await audit?.(tx, created.merchant.id);
+    return created;
+  });
 }
 
 /** The rows of a new merchant and its four keys, inside the caller's transaction. */

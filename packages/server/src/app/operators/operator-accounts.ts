@@ -32,6 +32,15 @@ export function recordOperatorAction(
   });
 }
 
+/**
+ * The audit writer of one console action of an operator, for a use case that runs it in the
+ * transaction of the change it records: the change and its audit line commit together or not at all.
+ */
+export function auditOperatorAction(ctx: AppContext, operatorId: string, action: string) {
+  return (tx: Queryable, target: string): Promise<void> =>
+    recordOperatorAction(tx, ctx.clock.now(), { operatorId, action, target });
+}
+
 // Operators sign in exactly as dashboard users do (accounts.ts): throttled per address, the same
 // scrypt work for an unknown one, the dashboard's second factor, every attempt audited.
 const operatorAccounts: AccountKind<OperatorUserRow> = {

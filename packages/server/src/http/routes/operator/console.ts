@@ -9,8 +9,8 @@ import {
 import { readReconciliation } from '../../../app/gateways/read-reconciliation.ts';
 import { listLateCapturesFor } from '../../../app/late-captures/list-late-captures.ts';
 import {
+  auditOperatorAction,
   operatorAuditLog,
-  recordOperatorAction,
   signInOperator,
   signOutOperator,
 } from '../../../app/operators/operator-accounts.ts';
@@ -40,25 +40,25 @@ import { consoleGet, consolePost, field } from './console-kit.ts';
 import { operatorMerchantRoutes } from './merchants.ts';
 import { operatorTotpRoutes } from './totp.ts';
 
-/** Announces through the operator API's own use case, and writes the console's audit line. */
+/** Announces through the operator API's own use case, the console's audit line in its transaction. */
 async function announce(
   ctx: AppContext,
   caller: OperatorCaller,
   body: { affected: string; below?: string | undefined; withdraw_on: string; text: string },
 ) {
   const { affected, below, withdraw_on, text } = body;
-  const announced = await announceDeprecation(ctx, {
-    affected:
-      affected === 'contract:v1' ? { contract: 'v1' } : { clients: [{ name: affected, below: below ?? '' }] },
-    withdraw_on,
-    text,
-  });
-  await recordOperatorAction(ctx.db, ctx.clock.now(), {
-    operatorId: caller.operator.id,
-    action: 'deprecation.announced',
-    target: announced.id,
-  });
-  return announced;
+  return announceDeprecation(
+    ctx,
+    {
+      affected:
+        affected === 'contract:v1'
+          ? { contract: 'v1' }
+          : { clients: [{ name: affected, below: below ?? '' }] },
+      withdraw_on,
+      text,
+    },
+    auditOperatorAction(ctx, caller.operator.id, 'deprecation.announced'),
+  );
 }
 
 /** The last day of reconciliation, for the page: a read that fails entirely is shown as such. */

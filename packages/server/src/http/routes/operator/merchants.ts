@@ -10,7 +10,7 @@ import { createMerchant } from '../../../app/merchants/create-merchant.ts';
 import { listMerchants } from '../../../app/merchants/list-merchants.ts';
 import { retrieveMerchant } from '../../../app/merchants/retrieve-merchant.ts';
 import { setMerchantEnabled } from '../../../app/merchants/set-merchant-enabled.ts';
-import { recordOperatorAction } from '../../../app/operators/operator-accounts.ts';
+import { auditOperatorAction } from '../../../app/operators/operator-accounts.ts';
 import {
   disableMerchantConfirmation,
   operatorMerchantPage,
@@ -29,11 +29,12 @@ type AccountParams = { Params: { id: string; account_id: string } };
 /**
  * The console's merchants and their gateway accounts. Every action calls the use case of the
  * operator API's route for it (routes/admin/merchants.ts, gateway-accounts.ts,
- * dashboard-invitations.ts) and writes a line of the operators' audit log.
+ * dashboard-invitations.ts) and writes a line of the operators' audit log in the use case's own
+ * transaction: an action and its audit line commit together, or neither does.
  */
 export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const audit = (caller: OperatorCaller, action: string, target: string) =>
-    recordOperatorAction(ctx.db, ctx.clock.now(), { operatorId: caller.operator.id, action, target });
+  const audit = (caller: OperatorCaller, action: string) =>
+    auditOperatorAction(ctx, caller.operator.id, action);
 
   const merchantsPage = async (request: FastifyRequest, view: OperatorView) =>
     operatorMerchantsPage(
@@ -58,8 +59,7 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
     async (request, caller) => {
       const name = field(request, 'name').trim();
       if (name.length > 200) throw new ValidationError('name', 'must be at most 200 characters long');
-      const { merchant } = await createMerchant(ctx, name);
-      await audit(caller, 'merchant.created', merchant.id);
+      const { merchant } = await createMerchant(ctx, name, audit(caller, 'merchant.created'));
       return { path: `/operator/merchants/${merchant.id}`, done: 'created', what: name };
     },
     merchantsPage,
@@ -77,8 +77,12 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
     app,
     '/operator/merchants/:id/disable',
     async (request, caller) => {
-      const merchant = await setMerchantEnabled(ctx, request.params.id, false);
-      await audit(caller, 'merchant.disabled', merchant.id);
+      const merchant = await setMerchantEnabled(
+        ctx,
+        request.params.id,
+        false,
+        audit(caller, 'merchant.disabled'),
+      );
       return { path: `/operator/merchants/${merchant.id}`, done: 'disabled', what: merchant.name };
     },
     async (request, view) =>
@@ -89,8 +93,12 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
     app,
     '/operator/merchants/:id/enable',
     async (request, caller) => {
-      const merchant = await setMerchantEnabled(ctx, request.params.id, true);
-      await audit(caller, 'merchant.enabled', merchant.id);
+      const merchant = await setMerchantEnabled(
+        ctx,
+        request.params.id,
+        true,
+        audit(caller, 'merchant.enabled'),
+      );
       return { path: `/operator/merchants/${merchant.id}`, done: 'enabled', what: merchant.name };
     },
     (request, view) => merchantPage(request.params.id, view),
@@ -107,8 +115,8 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
         { email: field(request, 'email'), role: 'owner' },
         null,
         language,
+        audit(caller, 'invitation.created'),
       );
-      await audit(caller, 'invitation.created', request.params.id);
       return { path: `/operator/merchants/${request.params.id}`, done: 'invited', what: invited.email };
     },
     (request, view) => merchantPage(request.params.id, view),
@@ -118,14 +126,18 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
     app,
     '/operator/merchants/:id/gateway-accounts',
     async (request, caller) => {
-      const account = await addGatewayAccount(ctx, request.params.id, {
-        livemode: field(request, 'livemode') === 'true',
-        connector: field(request, 'connector'),
-        gateway_id: field(request, 'gateway_id').trim(),
-        credentials: group(request, 'credentials'),
-        settings: group(request, 'settings'),
-      });
-      await audit(caller, 'gateway_account.added', account.id);
+      const account = await addGatewayAccount(
+        ctx,
+        request.params.id,
+        {
+          livemode: field(request, 'livemode') === 'true',
+          connector: field(request, 'connector'),
+          gateway_id: field(request, 'gateway_id').trim(),
+          credentials: group(request, 'credentials'),
+          settings: group(request, 'settings'),
+        },
+        audit(caller, 'gateway_account.added'),
+      );
       return {
         path: `/operator/merchants/${request.params.id}`,
         done: 'account_added',
@@ -154,10 +166,13 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
     '/operator/merchants/:id/gateway-accounts/:account_id/rotate',
     async (request, caller) => {
       const { id, account_id } = request.params;
-      const account = await rotateGatewayAccountCredentials(ctx, id, account_id, {
-        credentials: group(request, 'credentials'),
-      });
-      await audit(caller, 'gateway_account.credentials_rotated', account.id);
+      const account = await rotateGatewayAccountCredentials(
+        ctx,
+        id,
+        account_id,
+        { credentials: group(request, 'credentials') },
+        audit(caller, 'gateway_account.credentials_rotated'),
+      );
       return { path: `/operator/merchants/${id}`, done: 'rotated', what: account.gateway_id };
     },
     (request, view) => rotatePage(request.params, view),
