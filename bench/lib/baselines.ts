@@ -142,6 +142,11 @@ export async function runBaselines(
       );
       paymentSql = join(options.tmpDir, 'payment-sql.pgbench');
       writeFileSync(paymentSql, written.script);
+      // Its -D values beside it, so the script can be rerun by hand (pgbench -D from this JSON).
+      writeFileSync(
+        join(options.tmpDir, 'payment-sql.variables.json'),
+        JSON.stringify({ merchant: pg.merchant.id, ...PAYMENT_SQL_VARIABLES, ...written.variables }, null, 1),
+      );
       if (!options.smoke)
         writeFileSync(join(repoRoot, 'bench/baselines/payment-sql.pgbench'), written.script);
       paymentSqlVariables = written.variables;

@@ -162,6 +162,40 @@ for (const kind of databaseKinds()) {
            FROM overview_daily GROUP BY 1 HAVING sum(count) <> 0 ORDER BY 1`,
       );
       assert.deepEqual(rows(back), rows(scan));
+      // Rows written directly: a settled payment counts on insert and uncounts on delete, a PENDING
+      // one counts nowhere either way (the insert and delete triggers skip it: migration 370).
+      const kinds = `(VALUES ('PENDING'), ('DECLINED')) AS s (status)`;
+      await svc.ctx.db.query(
+        `INSERT INTO payment_intents
+         SELECT (jsonb_populate_record(NULL::payment_intents,
+                   to_jsonb(p) || jsonb_build_object('id', 'pi_overviewcopy' || s.status))).*
+           FROM (SELECT * FROM payment_intents LIMIT 1) AS p, ${kinds}`,
+      );
+      const copies = await svc.ctx.db.query(
+        `INSERT INTO transactions (id, merchant_id, livemode, type, status, amount_minor, currency,
+                                   payment_intent_id, refund_id, gateway_id, created_at, updated_at)
+         SELECT 'txn_overviewcopy' || s.status, t.merchant_id, t.livemode, 'PAYMENT', s.status, t.amount_minor,
+                t.currency, 'pi_overviewcopy' || s.status, NULL, t.gateway_id, t.created_at, t.updated_at
+           FROM (SELECT * FROM transactions WHERE type = 'PAYMENT' LIMIT 1) AS t, ${kinds}`,
+      );
+      assert.equal(copies.rowCount, 2);
+      const table = `SELECT merchant_id || livemode || (created_at AT TIME ZONE 'UTC')::date || currency || type || status AS k,
+                            count(*)::int8 AS count, sum(amount_minor)::int8 AS amount
+                       FROM transactions WHERE status <> 'PENDING' GROUP BY 1 ORDER BY 1`;
+      const summed = `SELECT merchant_id || livemode || day || currency || type || status AS k,
+                             sum(count)::int8 AS count, sum(amount_minor)::int8 AS amount
+                        FROM overview_daily GROUP BY 1 HAVING sum(count) <> 0 ORDER BY 1`;
+      const withCopies = await svc.ctx.db.query<{ k: string; count: number; amount: number }>(table);
+      assert.deepEqual(
+        rows(await svc.ctx.db.query<{ k: string; count: number; amount: number }>(summed)),
+        rows(withCopies),
+      );
+      await svc.ctx.db.query(`DELETE FROM transactions WHERE id LIKE 'txn_overviewcopy%'`);
+      await svc.ctx.db.query(`DELETE FROM payment_intents WHERE id LIKE 'pi_overviewcopy%'`);
+      assert.deepEqual(
+        rows(await svc.ctx.db.query<{ k: string; count: number; amount: number }>(summed)),
+        rows(scan),
+      );
     });
   });
 }
