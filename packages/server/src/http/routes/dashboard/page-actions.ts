@@ -9,9 +9,10 @@ const FORM_BODY_LIMIT_BYTES = 8 * 1024;
 /**
  * Lets the routes of this (encapsulated) plugin read plain HTML form posts, so that an action
  * confirmed on a page works without a script. Registered without fastify-plugin: the dashboard's
- * JSON API keeps refusing form bodies.
+ * JSON API keeps refusing form bodies. Calling it again on the same plugin changes nothing.
  */
 export function acceptForms(app: FastifyInstance): void {
+  if (app.hasContentTypeParser('application/x-www-form-urlencoded')) return;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
