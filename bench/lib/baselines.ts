@@ -18,6 +18,7 @@ import { createRequests } from './scenarios.ts';
 import { CONNECTION_LEVELS, describe, measure } from './service-scenarios.ts';
 import { capturePaymentTrace } from './statement-trace.ts';
 import type { PostgresBench, SuiteOptions } from './suites.ts';
+import { sampleWaits } from './wait-sampler.ts';
 
 async function startBaseline(
   name: string,
@@ -175,6 +176,8 @@ export async function runBaselines(
   for (const variant of variants) {
     for (const clients of variant.clients) {
       let result: Awaited<ReturnType<typeof runPgbench>>;
+      // Where a payment script's backends wait, sampled through the run (bench/lib/wait-sampler.ts).
+      const waits = variant.script.startsWith('payment-sql') ? await sampleWaits(pg.url) : null;
       try {
         result = await runPgbench({
           database: pg.database,
@@ -203,7 +206,15 @@ export async function runBaselines(
           `pgbench ${variant.script} -M ${variant.protocol} c=${clients} failed: ${reason.slice(0, 200)}`,
         );
         options.log(`pgbench ${variant.script} c=${clients} failed`);
+        await waits?.stop();
         continue;
+      }
+      if (waits) {
+        const waited = await waits.stop();
+        results.notes.push(
+          `pgbench ${variant.script} c=${clients}: ${result.tps} tps; backends sampled: ${waited}`,
+        );
+        options.log(`pgbench ${variant.script} c=${clients} waits: ${waited}`);
       }
       results.pgbench.push(result);
       options.log(
