@@ -233,6 +233,60 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await lines('merchant.disabled'), [merchantId]);
     });
 
+    it("says a refused console action in the page's language: Spanish pages, Spanish refusals", async () => {
+      const form = (url: string, fields: Record<string, string>) =>
+        svc.request({
+          method: 'POST',
+          url,
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
+        });
+      const alertOf = (body: string) => /<p role="alert">([^<]*)<\/p>/.exec(body)?.[1];
+      const merchant = await svc.createMerchant('Tienda rechazada');
+      const cases: [string, Record<string, string>, string][] = [
+        [
+          '/operator/merchants?lang=es',
+          { name: 'x'.repeat(201) },
+          'nombre: admite como mucho 200 caracteres',
+        ],
+        ['/operator/merchants?lang=es', { name: ' ' }, 'nombre: es obligatorio'],
+        [
+          `/operator/merchants/${merchant.id}/gateway-accounts?lang=es`,
+          {
+            livemode: 'false',
+            connector: 'stripe',
+            gateway_id: 'stripe_es',
+            'credentials.secret_key': 'sk_live_Nope1234',
+            'credentials.webhook_secret': 'whsec_Es5678',
+          },
+          'credentials.secret_key: debe ser una clave secreta de Stripe del modo test (sk_test_... o rk_test_...)',
+        ],
+        [
+          `/operator/merchants/${merchant.id}/gateway-accounts?lang=es`,
+          { livemode: 'false', connector: 'stripe', gateway_id: 'sim_es' },
+          'gateway_id: no puede empezar por &quot;sim&quot; ni por &quot;gwa_&quot; (reservados)',
+        ],
+        [
+          `/operator/merchants/${merchant.id}/invitations?lang=es`,
+          { email: 'not an address', language: 'es' },
+          'correo electrónico: debe ser una dirección de correo electrónico',
+        ],
+        [
+          '/operator/deprecations?lang=es',
+          { affected: 'paygate-php', below: '3.0.0', withdraw_on: inDays(-1), text: 'Tarde.' },
+          `deja de funcionar el (día UTC): debe ser posterior a hoy (${inDays(0)}): los comercios se enteran antes de que se retire nada`,
+        ],
+      ];
+      for (const [url, fields, spanish] of cases) {
+        const refused = await form(url, fields);
+        assert.equal(refused.statusCode, 400, url);
+        assert.equal(alertOf(refused.body), spanish, url);
+        assert.match(refused.body, /<html lang="es"/);
+      }
+      const english = await form('/operator/merchants?lang=en', { name: ' ' });
+      assert.equal(alertOf(english.body), 'name: is required');
+    });
+
     it('rolls the change back with its audit line when the transaction fails after the line was written', async () => {
       const before = await svc.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM merchants');
       const operator = await svc.ctx.db.query<{ id: string }>('SELECT id FROM operator_users LIMIT 1');

@@ -22,6 +22,36 @@ const TEMPLATES = [
   'problemTimeZone',
   'problemCursor',
   'problemOneOf',
+  // The operator console's refusals (merchants, gateway accounts, deprecations, two-step sign-in).
+  'problemRequired',
+  'problemMaxLength',
+  'problemEmail',
+  'problemEmailTaken',
+  'problemGatewayIdReserved',
+  'problemGatewayIdTakenTest',
+  'problemGatewayIdTakenLive',
+  'problemOneOfList',
+  'problemNotConnectorField',
+  'problemRequiredForConnector',
+  'problemAbsoluteUrl',
+  'problemHttpsLive',
+  'problemStripeSecretKey',
+  'problemStripeWebhookSecret',
+  'problemStripePublishableKey',
+  'problemAdyenApiKey',
+  'problemAdyenHmacKey',
+  'problemAdyenMerchantAccount',
+  'problemAdyenClientKey',
+  'problemNotClient',
+  'problemSemver',
+  'problemNamedTwice',
+  'problemDateFormat',
+  'problemCalendarDay',
+  'problemWithdrawAfterToday',
+  'problemDeprecationText',
+  'problemTotpCode',
+  'problemTotpAlreadyOn',
+  'problemTotpStartFirst',
 ] as const satisfies readonly (keyof Messages)[];
 
 /** The form's label of each field a page's refusal may name. */
@@ -38,6 +68,17 @@ const FIELDS: Record<string, keyof Messages> = {
   metadata_value: 'metadataValue',
   time_zone: 'timeZone',
   cursor: 'next',
+  name: 'operatorName',
+  email: 'email',
+  connector: 'operatorConnector',
+  livemode: 'operatorMode',
+  withdraw_on: 'operatorWithdrawOn',
+  text: 'operatorText',
+  affected: 'operatorAffected',
+  'affected.contract': 'operatorAffected',
+  'affected.clients.0.name': 'operatorAffected',
+  'affected.clients.0.below': 'operatorBelow',
+  code: 'totpCode',
 };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -70,14 +111,19 @@ export function translatedMessage(lang: Language, message: string): string | nul
   return null;
 }
 
-/** The refusal's text for a page in `lang`: "importe: está vacío; escribe un importe como 10,50". */
+/**
+ * The refusal's text for a page in `lang`: "importe: está vacío; escribe un importe como 10,50".
+ * A refusal without a field (a state that forbids the action) is matched as a whole sentence.
+ */
 export function problemText(lang: Language, error: AppError): string {
   if (lang === 'en') return error.message;
   const [first] = error.extras.errors ?? [];
-  if (!first) return error.message;
+  if (!first) return translatedMessage(lang, error.message) ?? error.message;
   const message = translatedMessage(lang, first.message);
   if (message === null) return error.message;
   const label = FIELDS[first.field];
-  const field = label ? t(lang)[label].toLowerCase() : first.field;
+  // Only the first letter is lowered: "Deja de funcionar el (día UTC)" keeps its UTC.
+  const named = label ? t(lang)[label] : first.field;
+  const field = label ? `${named.charAt(0).toLowerCase()}${named.slice(1)}` : named;
   return fill(t(lang).problemField, { field, message });
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { fill, type Language, type Messages, pickLanguage, t } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import type { OperatorView } from '../../../dashboard/operator-pages.ts';
+import { problemText } from '../../../dashboard/problems.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { type OperatorCaller, operatorCallerOf, operatorPageCaller } from '../../plugins/operator-auth.ts';
 import { html, text } from '../dashboard/page-kit.ts';
@@ -82,7 +83,7 @@ export function consolePost<Route extends RouteGenericInterface = RouteGenericIn
       return reply.redirect(href(done.path, lang, { done: done.done, what: done.what }), 303);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      const view = { ...viewOf(caller, lang, {}), problem: error.message };
+      const view = { ...viewOf(caller, lang, {}), problem: problemText(lang, error) };
       return html(reply, await again(typed, view), error.status);
     }
   });

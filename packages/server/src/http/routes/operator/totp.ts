@@ -10,6 +10,7 @@ import {
 import { operatorTotpHolder } from '../../../app/operators/operator-accounts.ts';
 import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { type OperatorView, operatorTotpPage } from '../../../dashboard/operator-pages.ts';
+import { problemText } from '../../../dashboard/problems.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { type OperatorCaller, operatorCallerOf } from '../../plugins/operator-auth.ts';
 import { html } from '../dashboard/page-kit.ts';
@@ -57,7 +58,11 @@ export async function operatorTotpRoutes(app: FastifyInstance, ctx: AppContext):
         return html(reply, await accountPage(caller, view, done.recoveryCodes));
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        return html(reply, await accountPage(caller, { ...view, problem: error.message }), error.status);
+        return html(
+          reply,
+          await accountPage(caller, { ...view, problem: problemText(lang, error) }),
+          error.status,
+        );
       }
     },
   );
