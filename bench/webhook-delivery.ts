@@ -64,12 +64,40 @@ interface RunResult {
   throughput: { events: number; seconds: number; deliveriesPerSecond: number; firstArrivalMs: number };
   /** CPU µs per delivery during the backlog: the worker processes, the receiver, PostgreSQL. */
   cpuMicrosPerDelivery: { workers: number | null; receiver: number | null; postgres: number | null } | null;
+  /** The workers' CPU µs per delivery split into user and kernel time (/proc utime, stime). */
+  workerUserSystem: { user: number; system: number } | null;
   latency: { events: number; ratePerSecond: number; p50Ms: number; p99Ms: number; maxMs: number };
   /** Arrivals of an event already received: a retry after a failed (timed-out) attempt. */
   duplicates: number;
   /** Attempts recorded as failed (on a loaded machine: time-outs), retried in their next slot. */
   failedAttempts: number;
   rejected: number;
+}
+
+/** The user and kernel CPU time of some processes over a stretch, in µs per delivery. */
+function startUserSystemWindow(pids: number[]) {
+  const read = () => {
+    let user = 0;
+    let system = 0;
+    for (const pid of pids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        user += Number(fields[11]);
+        system += Number(fields[12]);
+      } catch {
+        // Not Linux, or the process is gone.
+      }
+    }
+    return { user, system };
+  };
+  const before = read();
+  return (deliveries: number) => {
+    const after = read();
+    // Ticks of 10 ms (USER_HZ), as in lib/cpu.ts.
+    const micros = (ticks: number) => Math.round((ticks * 10_000) / deliveries);
+    return { user: micros(after.user - before.user), system: micros(after.system - before.system) };
+  };
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -96,24 +124,33 @@ async function measure(
 ): Promise<Omit<RunResult, 'database' | 'workers' | 'workerProcesses'>> {
   // Throughput: one commit makes the whole backlog visible at once.
   await receiver.reset();
+  // The CPU window opens inside the transaction, once its inserts are done, so it holds the commit
+  // and every delivery (the workers start at the commit). Opened after the commit, as before, it
+  // missed the deliveries made while the backends were listed (a few hundred ms on a loaded
+  // machine: the first arrival came before the window), which made CPU per delivery look smaller
+  // and the rate higher.
+  let cpu: ReturnType<typeof startCpuWindow<'workers' | 'receiver' | 'postgres'>> | undefined;
+  let split: ReturnType<typeof startUserSystemWindow> | undefined;
   await ctx.db.transaction(async (tx) => {
     for (let i = 0; i < EVENTS; i += 1) await recordEventFor(ctx, tx, merchantId, i);
-  });
-  const backends = await ctx.db.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
-  );
-  const cpu = startCpuWindow({
-    workers: workerPids,
-    receiver: [receiver.child.pid],
-    postgres: backends.rows.map((r) => r.pid),
+    const backends = await tx.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    );
+    cpu = startCpuWindow({
+      workers: workerPids,
+      receiver: [receiver.child.pid],
+      postgres: backends.rows.map((r) => r.pid),
+    });
+    split = startUserSystemWindow(workerPids);
   });
   const committedAt = Date.now();
   const backlog = await receiver.waitFor(EVENTS, 300_000);
+  const workerUserSystem = split?.(EVENTS) ?? null;
   // Backends opened during the backlog (a pool replaces idle connections) count from their start.
   const laterBackends = await ctx.db.query<{ pid: number }>(
     'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
   );
-  const cpuMicrosPerDelivery = cpu(EVENTS, { postgres: laterBackends.rows.map((r) => r.pid) });
+  const cpuMicrosPerDelivery = cpu?.(EVENTS, { postgres: laterBackends.rows.map((r) => r.pid) }) ?? null;
   const times = backlog.arrivals.map(([, at]) => at);
   const seconds = (Math.max(...times) - committedAt) / 1000;
   const throughput = {
@@ -147,6 +184,7 @@ async function measure(
   return {
     throughput,
     cpuMicrosPerDelivery,
+    workerUserSystem,
     latency: {
       events: latencies.length,
       ratePerSecond,
@@ -195,7 +233,7 @@ async function runPostgres(receiver: Receiver, workerCount: number): Promise<Run
     const root = serviceRoot();
     const { runtimeFlags, entry } = serviceEntry(root);
     const profileFlags = values['cpu-prof']
-      ? ['--cpu-prof', '--cpu-prof-dir', join(repoRoot, 'bench/tmp/profiles')]
+      ? ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', join(repoRoot, 'bench/tmp/profiles')]
       : [];
     for (let i = 0; i < workerCount; i += 1) {
       workers.push(
@@ -315,9 +353,41 @@ function renderMarkdown(report: Report): string {
     '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
+    ...ceilings(report),
     `Raw figures: \`bench/results/webhook-delivery-${report.date}.json\`.`,
     END,
   ].join('\n');
+}
+
+/**
+ * What the machine's cores allow at the CPU each delivery cost in the run (workers + PostgreSQL +
+ * receiver, all on the same cores), and the share of that the run reached: a delivery rate bound
+ * by CPU rises only as that sum falls. The receiver's bare limit is a different quantity (the
+ * receiver alone with autocannon, 32 connections always busy, so each wake-up answers many
+ * requests), which is why it is quoted beside this one.
+ */
+function ceilings(report: Report): string[] {
+  const cores = cpus().length;
+  const lines = report.runs.flatMap((r) => {
+    const cpu = r.cpuMicrosPerDelivery;
+    if (!cpu || cpu.workers === null || cpu.receiver === null) return [];
+    const total = cpu.workers + (cpu.postgres ?? 0) + cpu.receiver;
+    const ceiling = Math.round((cores * 1e6) / total);
+    const split = r.workerUserSystem
+      ? ` (workers: ${r.workerUserSystem.user} user, ${r.workerUserSystem.system} kernel)`
+      : '';
+    return [
+      `- ${r.database}, ${r.workers}: ${total} µs of CPU per delivery in all${split}; ${cores} cores allow ${ceiling}/s at that cost, the run reached ${Math.round((100 * r.throughput.deliveriesPerSecond) / ceiling)}% of it.`,
+    ];
+  });
+  return lines.length > 0
+    ? [
+        'CPU-bound ceiling of each run (cores × 1,000,000 / CPU µs per delivery of workers + PostgreSQL + receiver):',
+        '',
+        ...lines,
+        '',
+      ]
+    : [];
 }
 
 async function main(): Promise<void> {

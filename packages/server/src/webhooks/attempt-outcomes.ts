@@ -83,18 +83,16 @@ export async function makeAttempt(
   const secrets = [openSecret(endpointId, claimed.secretSealed)];
   if (claimed.previousSecretSealed) secrets.push(openSecret(endpointId, claimed.previousSecretSealed));
   const attemptedAt = ctx.clock.now();
+  // The payload is encoded to UTF-8 once: the HMAC and the socket then take the same bytes (a
+  // string was encoded three times: for its Content-Length, for the HMAC and for the write).
+  const payload = Buffer.from(claimed.payload, 'utf8');
   // The receiver compares `t` with its own clock: real time, even when the test clock has moved.
   const signature = signPayload({
-    payload: claimed.payload,
+    payload,
     secrets,
     timestampSeconds: Math.floor(ctx.wallClock.now().getTime() / 1000),
   });
-  const outcome = await sender.send({
-    url: claimed.url,
-    livemode: claimed.livemode,
-    payload: claimed.payload,
-    signature,
-  });
+  const outcome = await sender.send({ url: claimed.url, livemode: claimed.livemode, payload, signature });
   return { attemptedAt, outcome };
 }
 

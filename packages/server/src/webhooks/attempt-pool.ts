@@ -100,13 +100,23 @@ export class AttemptPool<T> {
 export interface ClaimedAttempt {
   claimed: ClaimedDelivery;
   token: string;
+  /** What the deliveries of one claim share. */
+  claimBatch: ClaimBatch;
+}
+
+export interface ClaimBatch {
   /** The claim's attempts still sending: when the last is in, its batch of outcomes is written. */
-  claimBatch: { unfinished: number };
+  unfinished: number;
+  /**
+   * Opens the claim's sealed secrets, each once per claim (its deliveries mostly go to a few
+   * endpoints): set by the first attempt of the claim.
+   */
+  open?: (endpointId: string, sealed: string) => string;
 }
 
 /** The deliveries one claim brought back, as attempts that share one count of unfinished ones. */
 export function claimedAttempts(claimed: readonly ClaimedDelivery[], token: string): ClaimedAttempt[] {
-  const claimBatch = { unfinished: claimed.length };
+  const claimBatch: ClaimBatch = { unfinished: claimed.length };
   return claimed.map((c) => ({ claimed: c, token, claimBatch }));
 }
 
@@ -128,7 +138,6 @@ export class BatchedAttempts {
   readonly #logger: WorkerLogger;
   readonly #acks: OutcomeBatcher<MadeAttempt>;
   readonly #secrets: SecretCache;
-  readonly #openSecret = (endpointId: string, sealed: string) => this.#secrets.open(endpointId, sealed);
   /** Outcomes made and not yet written; claims pause while too many wait. */
   #unrecorded = 0;
   /** Told when a batch of outcomes has been written (or has failed to be). */
@@ -154,7 +163,8 @@ export class BatchedAttempts {
   /** Attempts one claimed delivery; never rejects (a failure is logged). */
   async attempt({ claimed, token, claimBatch }: ClaimedAttempt): Promise<void> {
     try {
-      const { attemptedAt, outcome } = await makeAttempt(this.#ctx, this.#sender, claimed, this.#openSecret);
+      claimBatch.open ??= this.#claimOpener();
+      const { attemptedAt, outcome } = await makeAttempt(this.#ctx, this.#sender, claimed, claimBatch.open);
       this.#unrecorded += 1;
       this.#acks.add({ claimed, claimToken: token, attemptedAt, outcome, manual: false });
     } catch (error) {
@@ -167,6 +177,23 @@ export class BatchedAttempts {
       // The claim's last outcome is in: nothing more of this batch is coming, so write it now.
       if (claimBatch.unfinished === 0) this.#acks.flush();
     }
+  }
+
+  /**
+   * Opens secrets for the attempts of one claim: through the worker's cache (AES-GCM once per
+   * secret, kept 5 minutes) the first time in the claim, then from the claim's own memo, which
+   * ends with the claim (a cache look-up per delivery built a key of the sealed value, read the
+   * clock and reordered the LRU list).
+   */
+  #claimOpener(): (endpointId: string, sealed: string) => string {
+    const opened = new Map<string, { endpointId: string; secret: string }>();
+    return (endpointId, sealed) => {
+      const hit = opened.get(sealed);
+      if (hit !== undefined && hit.endpointId === endpointId) return hit.secret;
+      const secret = this.#secrets.open(endpointId, sealed);
+      opened.set(sealed, { endpointId, secret });
+      return secret;
+    };
   }
 
   /** How many outcomes wait to be written. */

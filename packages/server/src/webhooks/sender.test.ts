@@ -113,6 +113,28 @@ describe('webhook sender', () => {
     assert.ok(outcome.latencyMs >= 250);
   });
 
+  it('times out each attempt at its own deadline while others in flight finish (one timer for all)', async () => {
+    let answered = 0;
+    // The first and third requests get no answer; the second is answered at once.
+    receiver.respond((_request, _body, response) => {
+      answered += 1;
+      if (answered === 2) response.end('ok');
+    });
+    const first = send(receiver.url, false, hasty);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = send(receiver.url, false, hasty);
+    const secondOutcome = await second;
+    const third = send(receiver.url, false, hasty);
+    const [firstOutcome, thirdOutcome] = await Promise.all([first, third]);
+    assert.equal(secondOutcome.delivered, true);
+    for (const outcome of [firstOutcome, thirdOutcome]) {
+      assert.equal(outcome.delivered, false);
+      assert.equal(outcome.error, 'timeout: no complete response within 300 ms');
+      // Each waited its own 300 ms (less a timer's early wake-up), counted from its own start.
+      assert.ok(outcome.latencyMs >= 290, `timed out after ${outcome.latencyMs} ms`);
+    }
+  });
+
   it('refuses in live mode a URL it sent to in test mode (checked URLs are kept per mode)', async () => {
     receiver.respond((_request, _body, response) => response.end('ok'));
     assert.equal((await send(receiver.url, false)).delivered, true);

@@ -29,6 +29,7 @@ export type KeptHeaders = Record<string, string>;
 /** A bounded copy of `headers` (names lower-cased, repeated values joined with ", "). */
 export function keptHeaders(headers: Record<string, string | string[] | undefined>): KeptHeaders {
   const kept: KeptHeaders = {};
+  let count = 0;
   let total = 0;
   let dropped = 0;
   for (const [rawName, rawValue] of Object.entries(headers)) {
@@ -38,13 +39,11 @@ export function keptHeaders(headers: Record<string, string | string[] | undefine
       0,
       KEPT_HEADER_VALUE_CHARS,
     );
-    if (
-      Object.keys(kept).length >= KEPT_HEADERS_MAX ||
-      total + name.length + value.length > KEPT_HEADERS_TOTAL_CHARS
-    ) {
+    if (count >= KEPT_HEADERS_MAX || total + name.length + value.length > KEPT_HEADERS_TOTAL_CHARS) {
       dropped += 1;
       continue;
     }
+    if (!Object.hasOwn(kept, name)) count += 1;
     kept[name] = value;
     total += name.length + value.length;
   }
@@ -70,7 +69,8 @@ export interface WebhookSender {
   send(input: {
     url: string;
     livemode: boolean;
-    payload: string;
+    /** The exact bytes to POST (a string is sent as its UTF-8 bytes). */
+    payload: string | Uint8Array;
     signature: string;
   }): Promise<AttemptOutcome>;
   close(): Promise<void>;
@@ -166,16 +166,81 @@ function headersOf(raw: readonly Buffer[]): Record<string, string | string[]> {
 }
 
 /**
+ * The attempts in flight of one sender, in the order they started. They all have the same
+ * time-out, so the first to start is the first to expire: one timer, armed for the oldest
+ * attempt's deadline, serves them all (a timer per attempt was a Timeout object, a timer-list
+ * insert and a clearTimeout per delivery). An attempt leaves the list when it settles.
+ */
+class Deadlines {
+  readonly #timeoutMs: number;
+  #head: Attempt | null = null;
+  #tail: Attempt | null = null;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Adds an attempt that starts now; it times out `timeoutMs` from now unless it settles first. */
+  add(attempt: Attempt): void {
+    attempt.deadline = attempt.started + this.#timeoutMs;
+    attempt.previous = this.#tail;
+    attempt.next = null;
+    if (this.#tail) this.#tail.next = attempt;
+    else this.#head = attempt;
+    this.#tail = attempt;
+    attempt.listed = true;
+    if (this.#timer === null) this.#arm(this.#timeoutMs);
+  }
+
+  remove(attempt: Attempt): void {
+    if (!attempt.listed) return;
+    attempt.listed = false;
+    const { previous, next } = attempt;
+    if (previous) previous.next = next;
+    else this.#head = next;
+    if (next) next.previous = previous;
+    else this.#tail = previous;
+    attempt.previous = null;
+    attempt.next = null;
+    // The timer stays armed: when it fires it finds the new oldest attempt and waits for that one.
+  }
+
+  #arm(delayMs: number): void {
+    this.#timer = setTimeout(this.#expire, Math.max(1, Math.ceil(delayMs)));
+    // An attempt in flight keeps the process alive through its socket; the timer alone must not.
+    this.#timer.unref();
+  }
+
+  readonly #expire = (): void => {
+    this.#timer = null;
+    const now = performance.now();
+    while (this.#head !== null && this.#head.deadline <= now) {
+      const expired = this.#head;
+      this.remove(expired);
+      expired.timeOut();
+    }
+    if (this.#head !== null) this.#arm(this.#head.deadline - now);
+  };
+}
+
+/**
  * One attempt in flight: undici's own handler interface (onConnect, onHeaders, onData, onComplete,
  * onError), so no adapter objects or header parsing of undici's run per attempt, and its state in
- * one object rather than a closure per callback.
+ * one object rather than a closure per callback. Its time-out is kept by the sender's
+ * {@link Deadlines}.
  */
 class Attempt {
   readonly #requestHeaders: KeptHeaders;
   readonly #timeoutMs: number;
   readonly #resolve: (outcome: AttemptOutcome) => void;
-  readonly #started = performance.now();
-  readonly #timer: NodeJS.Timeout;
+  readonly #deadlines: Deadlines;
+  readonly started = performance.now();
+  /** Kept by Deadlines: when this attempt times out, and its neighbours in the list. */
+  deadline = 0;
+  previous: Attempt | null = null;
+  next: Attempt | null = null;
+  listed = false;
   #settled = false;
   #statusCode: number | null = null;
   #rawHeaders: readonly Buffer[] = [];
@@ -184,17 +249,26 @@ class Attempt {
   #abort: ((reason?: Error) => void) | null = null;
   #timedOut: Error | null = null;
 
-  constructor(requestHeaders: KeptHeaders, timeoutMs: number, resolve: (outcome: AttemptOutcome) => void) {
+  constructor(
+    requestHeaders: KeptHeaders,
+    timeoutMs: number,
+    deadlines: Deadlines,
+    resolve: (outcome: AttemptOutcome) => void,
+  ) {
     this.#requestHeaders = requestHeaders;
     this.#timeoutMs = timeoutMs;
     this.#resolve = resolve;
-    this.#timer = setTimeout(() => {
-      const timedOut = timeoutError(timeoutMs);
-      this.#timedOut = timedOut;
-      // A request still queued for a connection is aborted as soon as it would start.
-      this.#abort?.(timedOut);
-      this.onError(timedOut);
-    }, timeoutMs);
+    this.#deadlines = deadlines;
+    deadlines.add(this);
+  }
+
+  /** No complete response within the time-out: the attempt has failed. */
+  timeOut(): void {
+    const timedOut = timeoutError(this.#timeoutMs);
+    this.#timedOut = timedOut;
+    // A request still queued for a connection is aborted as soon as it would start.
+    this.#abort?.(timedOut);
+    this.onError(timedOut);
   }
 
   onConnect(abort: (reason?: Error) => void): void {
@@ -244,11 +318,11 @@ class Attempt {
   #settle(outcome: Omit<AttemptOutcome, 'latencyMs' | 'requestHeaders'>): void {
     if (this.#settled) return;
     this.#settled = true;
-    clearTimeout(this.#timer);
+    this.#deadlines.remove(this);
     this.#resolve({
       delivered: outcome.delivered,
       statusCode: outcome.statusCode,
-      latencyMs: Math.round(performance.now() - this.#started),
+      latencyMs: Math.round(performance.now() - this.started),
       error: outcome.error,
       responseExcerpt: outcome.responseExcerpt,
       requestHeaders: this.#requestHeaders,
@@ -276,12 +350,16 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
         lookup: createGuardedLookup(livemode, options.lookup, testAllowsLoopback),
         timeout: timeoutMs,
       },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      // No time-outs of undici's per request (each armed and cleared a timer per delivery): the
+      // attempt's own deadline covers the whole exchange, queueing for a connection included, and
+      // aborts it (Deadlines).
+      headersTimeout: 0,
+      bodyTimeout: 0,
       connections: 32,
     });
   const agents = { live: agentFor(true), test: agentFor(false) };
   const targets = { live: new Map<string, Target>(), test: new Map<string, Target>() };
+  const deadlines = new Deadlines(timeoutMs);
 
   function targetOf(url: string, livemode: boolean): Target {
     const known = livemode ? targets.live : targets.test;
@@ -303,7 +381,7 @@ export function createWebhookSender(options: SenderOptions = {}): WebhookSender 
         'user-agent': WEBHOOK_USER_AGENT,
       };
       return new Promise<AttemptOutcome>((resolve) => {
-        const attempt = new Attempt(requestHeaders, timeoutMs, resolve);
+        const attempt = new Attempt(requestHeaders, timeoutMs, deadlines, resolve);
         try {
           const { origin, path } = targetOf(url, livemode);
           (livemode ? agents.live : agents.test).dispatch(
