@@ -2,6 +2,7 @@ export * from './admin.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
 export * from './dashboard-clients.ts';
+export * from './dashboard-events.ts';
 export * from './dashboard-keys.ts';
 export * from './dashboard-overview.ts';
 export * from './dashboard-payments.ts';

@@ -29,6 +29,7 @@ import {
   SignedOut,
   SignInBody,
 } from './dashboard.ts';
+import { dashboardEventOperations } from './dashboard-events.ts';
 import { dashboardSettingsAndReportsOperations } from './dashboard-settings-and-reports-operations.ts';
 import { dashboardTeamOperations } from './dashboard-team.ts';
 import { dashboardWebhookOperations } from './dashboard-webhook-operations.ts';
@@ -687,6 +688,8 @@ export const operations = {
   ...dashboardSettingsAndReportsOperations,
   // The team page's changes (dashboard-team.ts).
   ...dashboardTeamOperations,
+  // The events page (dashboard-events.ts).
+  ...dashboardEventOperations,
   // Gateway accounts (a merchant's own Stripe or Adyen account, per mode).
   adminCreateGatewayAccount: {
     method: 'POST',

@@ -11,7 +11,8 @@ import type { AppContext } from '../context.ts';
 
 export type PaymentFilterInput = Omit<PaymentSearchQuery, 'limit' | 'cursor' | 'before'>;
 
-function instant(field: 'from' | 'to', value: string | undefined): Date | undefined {
+/** A `from` or `to` filter as an instant; one without a time zone names its field (also the events list's). */
+export function instant(field: 'from' | 'to', value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
   if (!Number.isFinite(ms) || !/[zZ]|[+-]\d{2}:?\d{2}$/.test(value)) {

@@ -5,6 +5,7 @@ import { dashboardApiKeyRoutes } from './api-keys.ts';
 import { dashboardAuditPageRoutes } from './audit-page.ts';
 import { dashboardClientRoutes } from './clients.ts';
 import { dashboardEmbedDomainRoutes } from './embed-domains.ts';
+import { dashboardEventRoutes } from './events.ts';
 import { dashboardOverviewRoutes } from './overview.ts';
 import { dashboardPageRoutes } from './pages.ts';
 import { dashboardPaymentSearchRoutes } from './payment-search.ts';
@@ -60,6 +61,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardTeamConfirmationRoutes,
     dashboardWebhookConfirmationRoutes,
     dashboardSettingsRoutes,
+    dashboardEventRoutes,
   ]) {
     await app.register(routes, { ctx });
   }
