@@ -25,7 +25,13 @@ export interface WaitSampler {
 
 export async function sampleWaits(url: string, intervalMs = 100): Promise<WaitSampler> {
   const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  client.on('error', () => undefined); // a lost connection ends the sampling (the query fails)
+  // PostgreSQL's connections are shared with the run: without one, the run goes on unsampled.
+  const connected = await client.connect().then(
+    () => true,
+    () => false,
+  );
+  if (!connected) return { stop: async () => 'not sampled (no connection)' };
   const counts = new Map<string, number>();
   let total = 0;
   let running = true;
@@ -39,12 +45,12 @@ export async function sampleWaits(url: string, intervalMs = 100): Promise<WaitSa
       }
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
-  })();
+  })().catch(() => undefined); // a failed sample ends the sampling, not the run
   return {
     async stop() {
       running = false;
-      await loop.catch(() => undefined);
-      await client.end();
+      await loop;
+      await client.end().catch(() => undefined);
       return [...counts.entries()]
         .sort((a, b) => b[1] - a[1])
         .slice(0, 6)
