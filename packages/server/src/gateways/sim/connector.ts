@@ -11,7 +11,7 @@ import {
   type SyncChargeRequest,
   type SyncRefundRequest,
 } from '../connector.ts';
-import { createGatewayHttpExecutor } from '../http-executor.ts';
+import { createGatewayHttpExecutor, type ReplyHeaders } from '../http-executor.ts';
 import { verifyTimestampedSignature } from '../timestamped-signature.ts';
 import { readSimBooks } from './books.ts';
 import { chargeOutcomeOf, errorOf, isObject, refundOutcomeOf } from './wire.ts';
@@ -59,7 +59,7 @@ function minimumFor(currency: string): number {
 }
 
 type Reply =
-  | { kind: 'answer'; status: number; headers: Headers; body: unknown }
+  | { kind: 'answer'; status: number; headers: ReplyHeaders; body: unknown }
   | { kind: 'none'; detail: string };
 
 /**
@@ -125,7 +125,7 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
     return { kind: 'answer', status: reply.status, headers: reply.headers, body: parsed };
   }
 
-  function retryAfterSeconds(headers: Headers): number {
+  function retryAfterSeconds(headers: ReplyHeaders): number {
     const value = headers.get('retry-after')?.trim() ?? '';
     let seconds = DEFAULT_RETRY_AFTER_SECONDS;
     if (/^\d+$/.test(value)) seconds = Number(value);
