@@ -92,7 +92,18 @@ export const AuditLogQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     cursor: Type.Optional(
-      Type.String({ maxLength: 200, description: 'next_cursor of the previous page: the entries after it' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Opaque; next_cursor: the older entries after it',
+      }),
+    ),
+    before: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Opaque; previous_cursor: the newer entries before it (not with cursor)',
+      }),
     ),
     action: Type.Optional(
       Type.String({ maxLength: 100, description: 'Only this action, e.g. refund.created' }),
@@ -115,7 +126,10 @@ export const AuditLog = Type.Object({
   object: Type.Literal('list'),
   has_more: Type.Boolean(),
   next_cursor: Type.Union([Type.String(), Type.Null()], {
-    description: 'Pass as cursor for the next (older) page',
+    description: 'Pass as cursor for the next (older) page; null on the last page',
+  }),
+  previous_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as before for the previous (newer) page; null on the first page',
   }),
   data: Type.Array(
     Type.Object({

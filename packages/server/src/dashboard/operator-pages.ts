@@ -132,25 +132,6 @@ export function operatorDeprecationPage(view: OperatorView, deprecation: Depreca
   );
 }
 
-/** What the operators did, newest first: who, what, to what, when. */
-export function operatorAuditPage(
-  view: OperatorView,
-  entries: { email: string; action: string; target: string | null; created_at: Date }[],
-): string {
-  const { lang } = view;
-  const m = t(lang);
-  const rows = entries
-    .map(
-      (e) =>
-        `<tr><td>${when(e.created_at, lang)}</td><td>${h(e.email)}</td><td><code>${h(e.action)}</code></td><td>${e.target ? `<code>${h(e.target)}</code>` : ''}</td></tr>`,
-    )
-    .join('');
-  const table = entries.length
-    ? `<table><thead><tr><th scope="col">${h(m.operatorWhen)}</th><th scope="col">${h(m.operatorWho)}</th><th scope="col">${h(m.operatorAction)}</th><th scope="col">${h(m.operatorTarget)}</th></tr></thead><tbody>${rows}</tbody></table>`
-    : emptyState(m.operatorAuditEmpty, m.operatorAuditHelp);
-  return consolePage(view, '/operator/audit', m.operatorAudit, `<p>${h(m.operatorAuditHelp)}</p>${table}`);
-}
-
 /** The read of the gateways' books: what was compared, what could not be read, the differences. */
 export type ReconciliationRead = { report: ReconciliationReport } | { failed: string };
 

@@ -52,6 +52,12 @@ const TEMPLATES = [
   'problemTotpCode',
   'problemTotpAlreadyOn',
   'problemTotpStartFirst',
+  // The long lists' cursors and the audit logs' filters.
+  'problemCursorMalformed',
+  'problemBeforeMalformed',
+  'problemBeforeWithCursor',
+  'problemLimit',
+  'problemDateOrTime',
 ] as const satisfies readonly (keyof Messages)[];
 
 /** The form's label of each field a page's refusal may name. */
@@ -79,6 +85,9 @@ const FIELDS: Record<string, keyof Messages> = {
   'affected.clients.0.name': 'operatorAffected',
   'affected.clients.0.below': 'operatorBelow',
   code: 'totpCode',
+  before: 'previous',
+  created_gte: 'auditFrom',
+  created_lt: 'auditBefore',
 };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -58,3 +58,22 @@ export function keysetPage<R>(
   if (side && 'newer' in side) return { rows: shown.reverse(), hasOlder: true, hasNewer: more };
   return { rows: shown, hasOlder: more, hasNewer: side !== null };
 }
+
+/**
+ * keysetSql for a query whose parameters are numbered as they are added: `param` adds the
+ * position's two values only when the side has one (an unused parameter has no type in SQL).
+ */
+export function keysetWhere(
+  side: KeysetSide<{ createdAt: string; id: string }>,
+  columns: { createdAt: string; id: string },
+  param: (value: unknown) => string,
+): { where: string | null; order: string } {
+  if (!side) return keysetSql(null, columns, { createdAt: '', id: '' });
+  const position = 'older' in side ? side.older : side.newer;
+  return keysetSql(side, columns, { createdAt: param(position.createdAt), id: param(position.id) });
+}
+
+/** The select of a row's exact position (microseconds, UTC), the text a cursor carries. */
+export function positionAt(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at`;
+}

@@ -1,5 +1,8 @@
 import { ValidationError } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
+import { type KeysetSide, keysetPage, keysetSide } from '../../domain/keyset.ts';
+import type { ListPosition } from '../../domain/list-cursor.ts';
+import { decodeTransactionCursor, encodeTransactionCursor } from '../../domain/transaction-cursor.ts';
 import type { Queryable } from '../../storage/db.ts';
 import { insertAuditEntry, listAuditEntries } from '../../storage/repositories/dashboard-users.ts';
 import type { AppContext } from '../context.ts';
@@ -28,18 +31,22 @@ export async function recordAudit(tx: Queryable, now: Date, entry: AuditAction):
 }
 
 export const AUDIT_LIST_LIMIT = 200;
+export const AUDIT_PAGE_LIMIT = 50;
 
 export interface AuditQuery {
-  limit?: number;
-  cursor?: string;
-  action?: string;
-  user_email?: string;
-  created_gte?: string;
-  created_lt?: string;
+  limit?: number | undefined;
+  /** A page's next_cursor: the older entries after it. */
+  cursor?: string | undefined;
+  /** A page's previous_cursor: the newer entries before it. */
+  before?: string | undefined;
+  action?: string | undefined;
+  user_email?: string | undefined;
+  created_gte?: string | undefined;
+  created_lt?: string | undefined;
 }
 
 /** A date (YYYY-MM-DD, the UTC day's start) or an ISO time; anything else names the field. */
-function parseBound(field: string, value: string | undefined): Date | undefined {
+export function parseBound(field: string, value: string | undefined): Date | undefined {
   if (value === undefined || value === '') return undefined;
   const iso = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
   const at = new Date(iso);
@@ -49,38 +56,62 @@ function parseBound(field: string, value: string | undefined): Date | undefined 
   return at;
 }
 
-/** The cursor is the last entry's (created_at, id), opaque to callers. */
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`, 'utf8').toString('base64url');
+/** An audit page's rows per page from its URL: 1 to 200 (the API's bounds), 50 when it has none. */
+export function pageLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 200) {
+    throw new ValidationError('limit', 'must be a whole number from 1 to 200');
+  }
+  return Number(value);
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [time = '', id = ''] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(time);
-  if (!id.startsWith('aud_') || Number.isNaN(createdAt.getTime())) {
-    throw new ValidationError('cursor', 'is not a cursor this list gave out');
-  }
-  return { createdAt, id };
+/**
+ * One page of an audit log from the rows its side read: keyset pages both ways (domain/keyset.ts)
+ * with the payments' signed cursors, so a cursor this service did not give out is refused.
+ */
+export function auditPageOf<R>(
+  ctx: AppContext,
+  rows: { entry: R; position: ListPosition }[],
+  limit: number,
+  side: KeysetSide<ListPosition>,
+) {
+  const page = keysetPage(rows, limit, side);
+  const first = page.rows[0];
+  const last = page.rows.at(-1);
+  return {
+    has_more: page.hasOlder,
+    next_cursor: page.hasOlder && last ? encodeTransactionCursor(last.position, ctx.cursorKey) : null,
+    previous_cursor: page.hasNewer && first ? encodeTransactionCursor(first.position, ctx.cursorKey) : null,
+    entries: page.rows.map((row) => row.entry),
+  };
+}
+
+/** The side an audit page reads from; a cursor that does not decode names its field. */
+export function auditSide(
+  ctx: AppContext,
+  query: { cursor?: string | undefined; before?: string | undefined },
+) {
+  return keysetSide(query.cursor, query.before, (cursor) =>
+    decodeTransactionCursor(cursor, ctx.cursorKey, 'aud'),
+  );
 }
 
 /** One page of the merchant's audit log, newest first, with the filters of the audit page. */
 export async function searchAudit(ctx: AppContext, merchantId: string, query: AuditQuery) {
-  const limit = query.limit ?? 50;
+  const limit = query.limit ?? AUDIT_PAGE_LIMIT;
+  const side = auditSide(ctx, query);
   const rows = await listAuditEntries(ctx.db, merchantId, {
     limit: limit + 1,
-    ...(query.cursor ? { before: decodeCursor(query.cursor) } : {}),
-    ...(query.action ? { action: query.action.trim() } : {}),
-    ...(query.user_email ? { userEmail: query.user_email.trim().toLowerCase() } : {}),
+    side,
+    action: query.action?.trim() || undefined,
+    userEmail: query.user_email?.trim().toLowerCase() || undefined,
     createdGte: parseBound('created_gte', query.created_gte),
     createdLt: parseBound('created_lt', query.created_lt),
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const hasMore = rows.length > limit;
+  const { entries, ...page } = auditPageOf(ctx, rows, limit, side);
   return {
-    has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
-    data: page.map((row) => ({
+    ...page,
+    data: entries.map((row) => ({
       id: row.id,
       action: row.action,
       target: row.target,

@@ -15,6 +15,7 @@ import {
 } from '../../storage/repositories/operator-users.ts';
 import type { AppContext } from '../context.ts';
 import { type AccountKind, openSession } from '../dashboard/accounts.ts';
+import { AUDIT_PAGE_LIMIT, auditPageOf, auditSide, parseBound } from '../dashboard/audit.ts';
 import type { TotpHolder } from '../dashboard/totp.ts';
 
 /** Writes one line of the operators' audit log: who did what, to what, when. */
@@ -105,7 +106,30 @@ export function operatorTotpHolder(operator: { id: string; email: string }): Tot
   };
 }
 
-/** The console's audit log: what operators did, newest first (the last `limit` entries). */
-export function operatorAuditLog(ctx: AppContext, limit: number) {
-  return listOperatorAudit(ctx.db, limit);
+export interface OperatorAuditQuery {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  before?: string | undefined;
+  action?: string | undefined;
+  operator_email?: string | undefined;
+  created_gte?: string | undefined;
+  created_lt?: string | undefined;
+}
+
+/**
+ * One page of the console's audit log, newest first, filtered by action, operator and date, in
+ * keyset pages both ways with the merchant audit log's signed cursors.
+ */
+export async function operatorAuditLog(ctx: AppContext, query: OperatorAuditQuery) {
+  const limit = query.limit ?? AUDIT_PAGE_LIMIT;
+  const side = auditSide(ctx, query);
+  const rows = await listOperatorAudit(ctx.db, {
+    limit: limit + 1,
+    side,
+    action: query.action?.trim() || undefined,
+    operatorEmail: query.operator_email?.trim().toLowerCase() || undefined,
+    createdGte: parseBound('created_gte', query.created_gte),
+    createdLt: parseBound('created_lt', query.created_lt),
+  });
+  return auditPageOf(ctx, rows, limit, side);
 }

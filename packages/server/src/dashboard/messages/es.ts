@@ -229,8 +229,7 @@ export const es: Messages = {
   operatorAction: 'Acción',
   operatorTarget: 'Sobre',
   operatorAuditEmpty: 'Todavía no hay nada registrado.',
-  operatorAuditHelp:
-    'Cada acceso y cada acción hechos en esta consola, de la más reciente a la más antigua (las últimas 200).',
+  operatorAuditHelp: 'Cada acceso y cada acción hechos en esta consola, de la más reciente a la más antigua.',
   operatorNoDeprecationsHelp: 'Anuncia una aquí abajo: se escribe al instante a los equipos afectados.',
   operatorLateCaptures: 'Capturas tardías',
   operatorLateCapturesHelp:
@@ -335,7 +334,7 @@ export const es: Messages = {
   auditMode: 'Modo',
   auditNone: 'Ninguna entrada coincide.',
   auditOlder: 'Entradas anteriores',
-  auditNewest: 'Entradas más recientes',
+  auditNewer: 'Entradas más recientes',
   auditOwnersOnly: 'Solo los propietarios pueden leer el registro de auditoría.',
   // The navigation's audit entry; the language switch names the language in itself.
   auditNav: 'Auditoría',
@@ -454,6 +453,11 @@ export const es: Messages = {
   problemTotpAlreadyOn: 'El inicio de sesión en dos pasos ya está activado; desactívalo primero.',
   problemTotpStartFirst:
     'Empieza primero la activación (o el inicio de sesión en dos pasos ya está activado).',
+  problemCursorMalformed: 'está mal formado; pasa sin cambios el next_cursor de la página anterior',
+  problemBeforeMalformed: 'está mal formado; pasa sin cambios el previous_cursor de una página',
+  problemBeforeWithCursor: 'no se puede combinar con cursor: pasa solo uno de los dos',
+  problemLimit: 'debe ser un número entero de 1 a 200',
+  problemDateOrTime: 'debe ser una fecha (AAAA-MM-DD) o una hora ISO 8601',
   fieldAmountMin: 'importe mínimo',
   fieldAmountMax: 'importe máximo',
   settingsNav: 'Preferencias',

@@ -1,4 +1,6 @@
 import type { DashboardRole } from '../../domain/dashboard-roles.ts';
+import { type KeysetSide, keysetWhere, positionAt } from '../../domain/keyset.ts';
+import type { ListPosition } from '../../domain/list-cursor.ts';
 import type { Queryable } from '../db.ts';
 import {
   deleteSessionRow,
@@ -150,43 +152,51 @@ export async function insertAuditEntry(q: Queryable, row: AuditEntryRow): Promis
 
 export interface AuditFilters {
   limit: number;
-  /** Keyset cursor: only entries strictly older than this (created_at, id). */
-  before?: { createdAt: Date; id: string };
-  action?: string;
-  userEmail?: string;
-  createdGte?: Date;
-  createdLt?: Date;
+  /** Where the page starts (keyset on (created_at, id), domain/keyset.ts); null: the newest. */
+  side: KeysetSide<ListPosition>;
+  action?: string | undefined;
+  userEmail?: string | undefined;
+  createdGte?: Date | undefined;
+  createdLt?: Date | undefined;
 }
 
-/** The merchant's audit entries, newest first, filtered; `limit` rows at most. */
+/**
+ * The merchant's audit entries, filtered, read from `filters.side` (older rows newest first,
+ * newer rows oldest first), `limit` rows at most, each with its position. The user filter is
+ * the user's id (indexed with the merchant, migration 341), the action's too (340).
+ */
 export async function listAuditEntries(
   q: Queryable,
   merchantId: string,
   filters: AuditFilters,
-): Promise<(AuditEntryRow & { user_email: string | null })[]> {
+): Promise<{ entry: AuditEntryRow & { user_email: string | null }; position: ListPosition }[]> {
   const where = ['a.merchant_id = $1'];
   const values: unknown[] = [merchantId];
-  const add = (sql: (n: string) => string, value: unknown) => {
+  const param = (value: unknown) => {
     values.push(value);
-    where.push(sql(`$${values.length}`));
+    return `$${values.length}`;
   };
-  if (filters.before) {
-    add((n) => `(a.created_at, a.id) < (${n}`, filters.before.createdAt);
-    values.push(filters.before.id);
-    where[where.length - 1] += `, $${values.length})`;
+  if (filters.action) where.push(`a.action = ${param(filters.action)}`);
+  if (filters.userEmail) {
+    where.push(
+      `a.user_id IN (SELECT id FROM dashboard_users WHERE merchant_id = $1 AND email = ${param(filters.userEmail)})`,
+    );
   }
-  if (filters.action) add((n) => `a.action = ${n}`, filters.action);
-  if (filters.userEmail) add((n) => `u.email = ${n}`, filters.userEmail);
-  if (filters.createdGte) add((n) => `a.created_at >= ${n}`, filters.createdGte);
-  if (filters.createdLt) add((n) => `a.created_at < ${n}`, filters.createdLt);
-  values.push(filters.limit);
-  const { rows } = await q.query<AuditEntryRow & { user_email: string | null }>(
-    `SELECT a.id, a.merchant_id, a.user_id, a.action, a.target, a.livemode, a.created_at, u.email AS user_email
+  if (filters.createdGte) where.push(`a.created_at >= ${param(filters.createdGte)}`);
+  if (filters.createdLt) where.push(`a.created_at < ${param(filters.createdLt)}`);
+  const keyset = keysetWhere(filters.side, { createdAt: 'a.created_at', id: 'a.id' }, param);
+  if (keyset.where) where.push(keyset.where);
+  const { rows } = await q.query<AuditEntryRow & { user_email: string | null; position_at: string }>(
+    `SELECT a.id, a.merchant_id, a.user_id, a.action, a.target, a.livemode, a.created_at, u.email AS user_email,
+            ${positionAt('a.created_at')}
        FROM dashboard_audit_log a LEFT JOIN dashboard_users u ON u.id = a.user_id
-      WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT $${values.length}`,
+      WHERE ${where.join(' AND ')} ORDER BY ${keyset.order} LIMIT ${param(filters.limit)}`,
     values,
   );
-  return rows;
+  return rows.map(({ position_at, ...entry }) => ({
+    entry,
+    position: { createdAt: position_at, id: entry.id },
+  }));
 }
 
 /** Remembers the language a user works in (their mail is written in it). */

@@ -1,3 +1,5 @@
+import { type KeysetSide, keysetWhere, positionAt } from '../../domain/keyset.ts';
+import type { ListPosition } from '../../domain/list-cursor.ts';
 import type { Queryable } from '../db.ts';
 import {
   deleteSessionRow,
@@ -69,14 +71,53 @@ export async function insertOperatorAudit(
   );
 }
 
+export interface OperatorAuditEntry {
+  id: string;
+  email: string;
+  action: string;
+  target: string | null;
+  created_at: Date;
+}
+
+export interface OperatorAuditFilters {
+  limit: number;
+  /** Where the page starts (keyset on (created_at, id), domain/keyset.ts); null: the newest. */
+  side: KeysetSide<ListPosition>;
+  action?: string | undefined;
+  operatorEmail?: string | undefined;
+  createdGte?: Date | undefined;
+  createdLt?: Date | undefined;
+}
+
+/**
+ * The operators' audit lines, filtered, read from `filters.side` (older rows newest first, newer
+ * rows oldest first), `limit` at most, each with its position (indexes: migrations 342, 343).
+ */
 export async function listOperatorAudit(
   q: Queryable,
-  limit: number,
-): Promise<{ email: string; action: string; target: string | null; created_at: Date }[]> {
-  const { rows } = await q.query<{ email: string; action: string; target: string | null; created_at: Date }>(
-    `SELECT u.email, a.action, a.target, a.created_at FROM operator_audit_log a
-       JOIN operator_users u ON u.id = a.operator_id ORDER BY a.created_at DESC, a.id DESC LIMIT $1`,
-    [limit],
+  filters: OperatorAuditFilters,
+): Promise<{ entry: OperatorAuditEntry; position: ListPosition }[]> {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (filters.action) where.push(`a.action = ${param(filters.action)}`);
+  if (filters.operatorEmail) where.push(`u.email = ${param(filters.operatorEmail)}`);
+  if (filters.createdGte) where.push(`a.created_at >= ${param(filters.createdGte)}`);
+  if (filters.createdLt) where.push(`a.created_at < ${param(filters.createdLt)}`);
+  const keyset = keysetWhere(filters.side, { createdAt: 'a.created_at', id: 'a.id' }, param);
+  if (keyset.where) where.push(keyset.where);
+  const { rows } = await q.query<OperatorAuditEntry & { position_at: string }>(
+    `SELECT a.id, u.email, a.action, a.target, a.created_at, ${positionAt('a.created_at')}
+       FROM operator_audit_log a JOIN operator_users u ON u.id = a.operator_id
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${keyset.order} LIMIT ${param(filters.limit)}`,
+    values,
   );
-  return rows;
+  return rows.map(({ position_at, ...entry }) => ({
+    entry,
+    position: { createdAt: position_at, id: entry.id },
+  }));
 }

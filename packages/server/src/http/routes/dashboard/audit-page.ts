@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { searchAudit } from '../../../app/dashboard/audit.ts';
+import { pageLimit, searchAudit } from '../../../app/dashboard/audit.ts';
 import { auditForbiddenPage, auditPage } from '../../../dashboard/audit-page.ts';
 import { t } from '../../../dashboard/i18n.ts';
 import { problemText } from '../../../dashboard/problems.ts';
@@ -9,10 +9,13 @@ import { AppError } from '../../../domain/errors.ts';
 import { dashboardPage, html } from './page-kit.ts';
 
 type AuditPageQuery = Partial<
-  Record<'cursor' | 'action' | 'user_email' | 'created_gte' | 'created_lt', string>
+  Record<'cursor' | 'before' | 'limit' | 'action' | 'user_email' | 'created_gte' | 'created_lt', string>
 >;
 
-/** The audit log page: owners only, newest first, filtered by action, user and date, paged by cursor. */
+/**
+ * The audit log page: owners only, newest first, filtered by action, user and date, read in
+ * keyset pages both ways: its links keep every filter and the rows per page in the URL.
+ */
 export async function dashboardAuditPageRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
@@ -28,18 +31,20 @@ export async function dashboardAuditPageRoutes(
       user_email: text(request.query.user_email),
       created_gte: text(request.query.created_gte),
       created_lt: text(request.query.created_lt),
+      limit: text(request.query.limit),
     };
-    const cursor = text(request.query.cursor);
     try {
       const result = await searchAudit(ctx, scope.merchantId, {
         ...filters,
-        ...(cursor ? { cursor } : {}),
+        limit: pageLimit(filters.limit),
+        cursor: text(request.query.cursor),
+        before: text(request.query.before),
       });
-      return html(reply, auditPage(frame, filters, result, cursor !== undefined));
+      return html(reply, auditPage(frame, filters, result));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      const empty = { has_more: false, next_cursor: null, data: [] };
-      return html(reply, auditPage(frame, filters, empty, true, problemText(scope.locale, error)), 400);
+      const empty = { has_more: false, next_cursor: null, previous_cursor: null, data: [] };
+      return html(reply, auditPage(frame, filters, empty, problemText(scope.locale, error)), 400);
     }
   });
 }

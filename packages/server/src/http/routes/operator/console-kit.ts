@@ -37,21 +37,29 @@ function viewOf(caller: OperatorCaller, lang: Language, query: unknown): Operato
 const languageOf = (request: FastifyRequest): Language =>
   pickLanguage(request.query, request.headers['accept-language']);
 
+/** A page drawn with a status other than 200 (a refused filter of a list). */
+export interface Drawn {
+  body: string;
+  status: number;
+}
+
 /** A page of the console: without a live operator session the browser is sent to its sign-in. */
 export function consoleGet<Route extends RouteGenericInterface = RouteGenericInterface>(
   app: FastifyInstance,
   ctx: AppContext,
   url: string,
-  render: (request: FastifyRequest<Route>, view: OperatorView, caller: OperatorCaller) => Promise<string>,
+  render: (
+    request: FastifyRequest<Route>,
+    view: OperatorView,
+    caller: OperatorCaller,
+  ) => Promise<string | Drawn>,
 ): void {
   app.get(url, async (request, reply: FastifyReply) => {
     const lang = languageOf(request);
     const caller = await operatorPageCaller(ctx, request);
     if (!caller) return reply.redirect(href('/operator/sign-in', lang), 303);
-    return html(
-      reply,
-      await render(request as FastifyRequest<Route>, viewOf(caller, lang, request.query), caller),
-    );
+    const drawn = await render(request as FastifyRequest<Route>, viewOf(caller, lang, request.query), caller);
+    return typeof drawn === 'string' ? html(reply, drawn) : html(reply, drawn.body, drawn.status);
   });
 }
 

@@ -10,7 +10,6 @@ import { readReconciliation } from '../../../app/gateways/read-reconciliation.ts
 import { listLateCapturesFor } from '../../../app/late-captures/list-late-captures.ts';
 import {
   auditOperatorAction,
-  operatorAuditLog,
   signInOperator,
   signOutOperator,
 } from '../../../app/operators/operator-accounts.ts';
@@ -19,7 +18,6 @@ import { pickLanguage } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import {
   type OperatorView,
-  operatorAuditPage,
   operatorDeprecationPage,
   operatorDeprecationsPage,
   operatorReconciliationPage,
@@ -36,6 +34,7 @@ import {
 } from '../../plugins/operator-auth.ts';
 import { acceptForms } from '../dashboard/page-actions.ts';
 import { html } from '../dashboard/page-kit.ts';
+import { operatorAuditRoute } from './audit.ts';
 import { consoleGet, consolePost, field } from './console-kit.ts';
 import { operatorMerchantRoutes } from './merchants.ts';
 import { operatorTotpRoutes } from './totp.ts';
@@ -161,9 +160,7 @@ export async function operatorConsoleRoutes(
     ),
   );
 
-  consoleGet(app, ctx, '/operator/audit', async (_request, view) =>
-    operatorAuditPage(view, await operatorAuditLog(ctx, 200)),
-  );
+  consoleGet(app, ctx, '/operator/audit', operatorAuditRoute(ctx));
 
   await operatorMerchantRoutes(app, ctx);
   await operatorTotpRoutes(app, ctx);
