@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { searchPaymentIntents } from '../src/storage/repositories/payment-search.ts';
 import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
@@ -86,6 +87,19 @@ for (const kind of databaseKinds()) {
         query = `?limit=1&cursor=${encodeURIComponent(page.next_cursor)}`;
       }
       assert.deepEqual(seen, [created.id, eur.id, declined.id, usd.id]);
+    });
+
+    it('reads at most the rows asked for, whatever LIMIT its statement rounds to', async () => {
+      // searchPaymentIntents writes one of a few LIMITs into its text and drops the rows beyond `limit`.
+      const scope = { merchantId: merchant.id, livemode: false };
+      for (const [limit, side] of [
+        [2, null],
+        [3, { newer: { createdAt: startedAt, id: '' } }],
+      ] as const) {
+        const rows = await searchPaymentIntents(svc.ctx.db, scope, {}, side, limit);
+        assert.equal(rows.length, limit);
+      }
+      await assert.rejects(searchPaymentIntents(svc.ctx.db, scope, {}, null, 0), RangeError);
     });
 
     it('names the field of a bad filter', async () => {

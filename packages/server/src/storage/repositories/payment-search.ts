@@ -30,6 +30,13 @@ function statusCondition(n: string, status: PaymentIntentStatus | undefined): st
   return `status = ${n}`;
 }
 
+/**
+ * The LIMITs a search reads (a page of the default 20 or the largest 100 and one more to learn
+ * whether more exist, the CSV export's batch of 500) and sizes between, so that any limit reads
+ * at most about twice the rows it needs.
+ */
+const SEARCH_LIMIT_SIZES = [11, 21, 51, 101, 500] as const;
+
 export interface PaymentSearchRow {
   intent: PaymentIntentRecord;
   /** Its place in the list order, with the database's microseconds (a cursor must not round them). */
@@ -73,16 +80,23 @@ export async function searchPaymentIntents(
     { createdAt: `$${params.length - 1}`, id: `$${params.length}` },
   );
   if (keyset.where) where.push(keyset.where);
-  params.push(limit);
+  // The LIMIT is written into the text, not bound, as the transaction list's (listTransactionPage):
+  // a bound LIMIT makes PostgreSQL plan every execution anew, a literal lets the prepared statement
+  // keep its plan. It is one of a few sizes, so each connection prepares a few texts per filter
+  // combination, not one per limit; the rows read beyond `limit` are dropped here.
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a positive integer, got ${limit}`);
+  const rowsToRead = SEARCH_LIMIT_SIZES.find((size) => size >= limit) ?? limit;
   const { rows } = await q.query<Record<string, unknown> & LastErrorColumns & { position_at: string }>(
     `SELECT ${INTENT_SELECT_COLUMNS},
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
        FROM payment_intents
       WHERE ${where.join(' AND ')}
       ORDER BY ${keyset.order}
-      LIMIT $${params.length}`,
+      LIMIT ${rowsToRead}`,
     params,
   );
+  if (rows.length > limit) rows.length = limit;
   return rows.map((row) => {
     const intent = intentOfRow(row);
     return { intent, position: { createdAt: row.position_at, id: intent.id } };
