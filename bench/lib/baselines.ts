@@ -20,6 +20,14 @@ import { capturePaymentTrace } from './statement-trace.ts';
 import type { PostgresBench, SuiteOptions } from './suites.ts';
 import { sampleWaits } from './wait-sampler.ts';
 
+/** Dead rows vacuumed, statistics analysed, dirty pages written out: what autovacuum would keep. */
+async function steadyDatabase(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query('VACUUM (ANALYZE)');
+    await client.query('CHECKPOINT');
+  });
+}
+
 async function startBaseline(
   name: string,
   script: string,
@@ -176,6 +184,11 @@ export async function runBaselines(
   for (const variant of variants) {
     for (const clients of variant.clients) {
       let result: Awaited<ReturnType<typeof runPgbench>>;
+      // Each run starts from a steady database: this machine's PostgreSQL runs with autovacuum off
+      // (conf.d/90-ci.conf), so without this every run would inherit the dead rows and stale
+      // statistics of the scenarios and runs before it, which a production server's autovacuum
+      // would have cleared (the 50-client run always came after the 10-client one).
+      await steadyDatabase(pg.url);
       // Where a payment script's backends wait, sampled through the run (bench/lib/wait-sampler.ts).
       const waits = variant.script.startsWith('payment-sql') ? await sampleWaits(pg.url) : null;
       try {
