@@ -59,7 +59,7 @@ for (const kind of databaseKinds()) {
       await page.waitForURL(/\/dashboard\/test\/payments/);
     }
 
-    it('signs in, and a wrong password is announced without leaving the page', async () => {
+    it('signs in, and a wrong password is announced on the sign-in page', async () => {
       const page = await newPage();
       await page.goto(`${svc.baseUrl}/dashboard/sign-in?lang=en`);
       assert.deepEqual(await seriousViolations(page), [], 'sign-in page');
@@ -205,7 +205,7 @@ for (const kind of databaseKinds()) {
       await page.getByLabel('Role of owner@browser.example', { exact: true }).selectOption('viewer');
       await page.getByRole('button', { name: 'Change role of owner@browser.example' }).click();
       await page.getByRole('alert').filter({ hasText: 'It did not work' }).waitFor();
-      await page.reload();
+      await page.goto(`${svc.baseUrl}/dashboard/team?lang=en`);
       const ownerRole = usersTable.locator('tr', { hasText: 'owner@browser.example' }).locator('td').nth(1);
       assert.equal(await ownerRole.textContent(), 'owner');
       assert.equal(
@@ -217,14 +217,25 @@ for (const kind of databaseKinds()) {
 
       await page.getByLabel('E-mail address', { exact: true }).fill('pending@browser.example');
       await page.getByRole('button', { name: 'Invite', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: 'Invitation created' }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Invitation e-mailed to pending@browser.example' })
+        .waitFor();
       await page.reload();
       const pending = page.getByRole('table', { name: 'Pending invitations' });
       assert.match((await pending.textContent()) ?? '', /pending@browser\.example/);
       assert.deepEqual(await seriousViolations(page), [], 'team page with its controls');
       await page.screenshot({ path: `${shots}dashboard-team-controls.png`, fullPage: true });
 
+      // Revoking stops the e-mailed link: a confirmation first, nothing changes until its button.
       await page.getByRole('button', { name: 'Revoke the invitation of pending@browser.example' }).click();
+      await page.waitForURL(/\/dashboard\/team\/invitations\/pending%40browser\.example\/revoke\?/);
+      assert.equal(
+        await page.locator('main .statement').textContent(),
+        'Revoke the invitation of pending@browser.example (viewer).',
+      );
+      await page.getByRole('button', { name: 'Revoke the invitation of pending@browser.example' }).click();
+      await page.waitForURL(/\/dashboard\/team\?invitation_revoked=/);
       await page.getByText('No pending invitations.').waitFor();
       await page.getByRole('button', { name: 'Remove helper@browser.example' }).click();
       // The confirmation names the person and what happens; the team is unchanged until its button.

@@ -3,8 +3,9 @@ import type { apiKeyResource } from '../app/resources/operator.ts';
 type ApiKey = ReturnType<typeof apiKeyResource>;
 
 import { countOf } from './format.ts';
-import { keyKindLabel, type Language, t } from './i18n.ts';
-import { h, type PageFrame, page } from './layout.ts';
+import { csrfField } from './forms.ts';
+import { fill, keyKindLabel, type Language, t } from './i18n.ts';
+import { h, href, type PageFrame, page } from './layout.ts';
 import { statusBadge } from './status-badge.ts';
 import { timeTag } from './time.ts';
 
@@ -39,14 +40,20 @@ export function apiKeysPage(
   frame: PageFrame,
   keys: ApiKey[],
   canChange: boolean,
-  /** The key just revoked from its confirmation page (post, redirect, get). */
-  revokedId?: string,
-  /** The key just rolled from its confirmation page: it now expires, or is revoked. */
-  rolledId?: string,
+  outcome: {
+    /** The key just revoked from its confirmation page (post, redirect, get). */
+    revokedId?: string | undefined;
+    /** The key just rolled from its confirmation page: it now expires, or is revoked. */
+    rolledId?: string | undefined;
+    /** The key just created by the form below (post, redirect, get). */
+    createdId?: string | undefined;
+    /** The created key itself, on the first page after the post only (a reload no longer has it). */
+    createdKey?: string | undefined;
+  } = {},
 ): string {
+  const { revokedId, rolledId, createdId, createdKey } = outcome;
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
-  const base = `/dashboard/api/v1/${mode}/api-keys`;
   const rows = keys
     .map((key) => {
       const open = !key.revoked_at;
@@ -69,19 +76,24 @@ export function apiKeysPage(
     .join('\n');
   const create = canChange
     ? `<h2>${h(m.createKey)}</h2>
-<form class="inline" data-api="${base}" data-failed="${h(m.failedAction)}" data-done="${h(m.keyShownOnce)}" data-show="key">
+<form class="inline" method="post" action="${h(href(`/dashboard/${mode}/api-keys`, frame.lang))}">
+  ${csrfField(frame)}
   <label>${h(m.kind)} <select name="kind"><option value="secret">${h(m.kindSecret)}</option><option value="publishable">${h(m.kindPublishable)}</option></select></label>
   <button type="submit">${h(m.createKey)}</button>
-  <p data-out aria-live="polite"></p>
 </form>`
     : '';
   const revoked = keys.find((k) => k.id === revokedId && k.revoked_at);
   const rolled = keys.find((k) => k.id === rolledId);
-  const notice = revoked
-    ? `<p role="status">${h(m.keyRevoked)} <code>${h(revoked.key_hint)}</code></p>`
-    : rolled
-      ? `<p role="status">${h(m.keyRolledTitle)}: <code>${h(rolled.key_hint)}</code> ${keyState(frame, rolled)}</p>`
-      : '';
+  const created = keys.find((k) => k.id === createdId);
+  const notice = created
+    ? `<p role="status">${h(fill(m.noticeKeyCreated, { hint: created.key_hint }))}${
+        createdKey ? ` ${h(m.keyShownOnce)} <code class="secret">${h(createdKey)}</code>` : ''
+      }</p>`
+    : revoked
+      ? `<p role="status">${h(m.keyRevoked)} <code>${h(revoked.key_hint)}</code></p>`
+      : rolled
+        ? `<p role="status">${h(m.keyRolledTitle)}: <code>${h(rolled.key_hint)}</code> ${keyState(frame, rolled)}</p>`
+        : '';
   return page(
     frame,
     `${notice}<table><caption>${h(m.apiKeys)}</caption><thead><tr><th scope="col">${h(m.hint)}</th><th scope="col">${h(m.kind)}</th><th scope="col">${h(m.permissions)}</th><th scope="col">${h(m.created_)}</th><th scope="col">${h(m.status)}</th><th scope="col"><span class="skip-visually">${h(m.roll)} / ${h(m.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>

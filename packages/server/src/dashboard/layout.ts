@@ -80,11 +80,13 @@ function header(frame: PageFrame): string {
   <div class="account">
   ${languageSwitch(frame)}
   <span class="who">${h(frame.session.email)} (${h(roleLabel(frame.lang, frame.session.role))})</span>
-  <form data-api="/dashboard/api/v1/session/sign-out" data-next="${h(href('/dashboard/sign-in', frame.lang))}" data-failed="${h(m.signOut)}" data-done="">
-    <button type="submit" class="secondary">${h(m.signOut)}</button><span data-out aria-live="polite"></span>
+  <form method="post" action="${h(href('/dashboard/sign-out', frame.lang))}">
+    <input type="hidden" name="csrf_token" value="${h(frame.session.csrfToken)}">
+    <button type="submit" class="secondary">${h(m.signOut)}</button>
   </form>
-  <form data-api="/dashboard/api/v1/session/sign-out-everywhere" data-next="${h(href('/dashboard/sign-in', frame.lang))}" data-failed="${h(m.signOutEverywhere)}" data-done="">
-    <button type="submit" class="secondary">${h(m.signOutEverywhere)}</button><span data-out aria-live="polite"></span>
+  <form method="post" action="${h(href('/dashboard/sign-out-everywhere', frame.lang))}">
+    <input type="hidden" name="csrf_token" value="${h(frame.session.csrfToken)}">
+    <button type="submit" class="secondary">${h(m.signOutEverywhere)}</button>
   </form>
   </div>
 </header>

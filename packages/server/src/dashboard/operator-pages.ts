@@ -8,6 +8,7 @@ import { formatMoney } from './format.ts';
 import { fill, type Language, t } from './i18n.ts';
 import { emptyState, h, href, type PageFrame, page } from './layout.ts';
 import { differencesTable } from './reconciliation-page.ts';
+import { type SignInFormState, signInForm } from './sign-in-pages.ts';
 import { statusBadge } from './status-badge.ts';
 import { enrolmentDetails } from './totp-page.ts';
 
@@ -62,17 +63,11 @@ export function when(at: Date | string, lang: Language): string {
   return `<time datetime="${h(iso)}" title="${h(iso)}">${h(format.format(date))} UTC</time>`;
 }
 
-export function operatorSignInPage(lang: Language): string {
-  const m = t(lang);
+/** The console's sign-in: the dashboard's form (a plain post with its pre-session token). */
+export function operatorSignInPage(lang: Language, state: SignInFormState): string {
   return page(
-    { lang, title: m.operatorSignIn, path: '/operator/sign-in' },
-    `<form data-api="/operator/api/v1/session" data-next="${h(href('/operator/merchants', lang))}" data-failed="${h(m.signInFailed)}" data-done="">
-  <label>${h(m.email)} <input name="email" type="email" autocomplete="username" required></label>
-  <label>${h(m.password)} <input name="password" type="password" autocomplete="current-password" required></label>
-  <label>${h(m.signInCode)} <input name="totp_code" autocomplete="one-time-code" maxlength="32"></label>
-  <button type="submit">${h(m.signIn)}</button>
-  <p data-out aria-live="polite"></p>
-</form>`,
+    { lang, title: t(lang).operatorSignIn, path: '/operator/sign-in' },
+    signInForm(lang, '/operator/sign-in', state),
   );
 }
 

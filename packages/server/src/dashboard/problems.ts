@@ -50,6 +50,12 @@ const TEMPLATES = [
   'problemWithdrawAfterToday',
   'problemDeprecationText',
   'problemTotpCode',
+  // The sign-in, invitation and team forms' refusals.
+  'problemPasswordLength',
+  'problemCodeRequired',
+  'problemInvitationToken',
+  'problemInvitationTaken',
+  'problemWrongCredentials',
   'problemTotpAlreadyOn',
   'problemTotpStartFirst',
   // The long lists' cursors and the audit logs' filters.
@@ -88,7 +94,23 @@ const FIELDS: Record<string, keyof Messages> = {
   before: 'previous',
   created_gte: 'auditFrom',
   created_lt: 'auditBefore',
+  password: 'password',
+  totp_code: 'totpCode',
+  token: 'token',
+  role: 'role',
 };
+
+/**
+ * Refusals whose text carries English words of the domain (the last-owner rule) or a figure of
+ * its own (a wait): said from their code or rule instead of matched against a template.
+ */
+function byRule(lang: Language, error: AppError): string | null {
+  const m = t(lang);
+  if (error.extras.members?.rule === 'last_owner') return m.problemLastOwner;
+  if (error.code === 'rate_limited')
+    return fill(m.problemRateLimited, { seconds: error.extras.retryAfterSeconds ?? '' });
+  return null;
+}
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -127,7 +149,7 @@ export function translatedMessage(lang: Language, message: string): string | nul
 export function problemText(lang: Language, error: AppError): string {
   if (lang === 'en') return error.message;
   const [first] = error.extras.errors ?? [];
-  if (!first) return translatedMessage(lang, error.message) ?? error.message;
+  if (!first) return byRule(lang, error) ?? translatedMessage(lang, error.message) ?? error.message;
   const message = translatedMessage(lang, first.message);
   if (message === null) return error.message;
   const label = FIELDS[first.field];

@@ -1,3 +1,4 @@
+import { csrfField } from './forms.ts';
 import { type Language, t } from './i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
@@ -14,37 +15,51 @@ export function enrolmentDetails(
 <dt>URI</dt><dd><code>${h(pending.otpauthUri)}</code></dd></dl>`;
 }
 
-/** The signed-in user's two-step sign-in: its state, the enrolment in progress, or turning it off. */
+/** What the second factor page shows besides its state: the last action's line, or a refusal. */
+export interface TotpOutcome {
+  notice?: string | undefined;
+  problem?: string | undefined;
+  /** The recovery codes, on the first page after the confirmation only. */
+  recoveryCodes?: string[] | undefined;
+}
+
+/**
+ * The signed-in user's two-step sign-in, with plain forms (no script needed): turn it on (the QR
+ * code to scan), confirm with a code (the recovery codes, shown once, on the page the post
+ * redirects to), or turn it off with a code.
+ */
 export function totpPage(
   frame: PageFrame,
   view: { enabled: boolean; pending: { secret: string; otpauthUri: string; qrSvg: string } | null },
+  outcome: TotpOutcome = {},
 ): string {
   const m = t(frame.lang);
-  const api = '/dashboard/api/v1/totp';
-  const here = href('/dashboard/account', frame.lang);
+  const post = (action: string, inner: string) =>
+    `<form class="inline" method="post" action="${h(href(`/dashboard/account/totp/${action}`, frame.lang, { mode: frame.mode }))}">
+  ${csrfField(frame)}
+  ${inner}
+</form>`;
   const codeField = `<label>${h(m.totpCode)} <input name="code" autocomplete="one-time-code" required maxlength="32"></label>`;
+  const lines = `${outcome.problem ? `<p role="alert">${h(`${m.failedAction}: ${outcome.problem}`)}</p>` : ''}${
+    outcome.recoveryCodes
+      ? `<p role="status">${h(m.totpEnabled)}</p><ul class="recovery-codes">${outcome.recoveryCodes.map((c) => `<li><code>${h(c)}</code></li>`).join('')}</ul>`
+      : outcome.notice
+        ? `<p role="status">${h(outcome.notice)}</p>`
+        : ''
+  }`;
   if (view.enabled) {
     return page(
       frame,
-      `<p>${h(m.totpOn)}</p>
-<form class="inline" data-api="${api}/disable" data-failed="${h(m.failedAction)}" data-done="${h(m.totpDisabled)}">
-  ${codeField}
-  <button type="submit" class="danger">${h(m.totpDisable)}</button>
-  <p data-out aria-live="polite"></p>
-</form>`,
+      `${lines}<p>${h(m.totpOn)}</p>${post('disable', `${codeField}\n  <button type="submit" class="danger">${h(m.totpDisable)}</button>`)}`,
     );
   }
-  const start = `<form data-api="${api}/enrol" data-next="${h(here)}" data-failed="${h(m.failedAction)}" data-done="">
-  <button type="submit">${h(m.totpStart)}</button><span data-out aria-live="polite"></span>
-</form>`;
-  if (!view.pending) return page(frame, `<p>${h(m.totpOff)}</p>${start}`);
+  if (!view.pending)
+    return page(
+      frame,
+      `${lines}<p>${h(m.totpOff)}</p>${post('enrol', `<button type="submit">${h(m.totpStart)}</button>`)}`,
+    );
   return page(
     frame,
-    `${enrolmentDetails(frame.lang, view.pending)}
-<form class="inline" data-api="${api}/confirm" data-failed="${h(m.failedAction)}" data-done="${h(m.totpEnabled)}" data-show="recovery_codes">
-  ${codeField}
-  <button type="submit">${h(m.totpConfirm)}</button>
-  <p data-out aria-live="polite"></p>
-</form>`,
+    `${lines}${enrolmentDetails(frame.lang, view.pending)}${post('confirm', `${codeField}\n  <button type="submit">${h(m.totpConfirm)}</button>`)}`,
   );
 }

@@ -18,12 +18,18 @@ export interface WalkedMerchant {
   owner: DashboardUser;
 }
 
-/** A merchant whose pages all have content: payments (approved, declined, refunded), a webhook endpoint with a delivery, a second key, a second team member. */
+/** A merchant whose pages all have content: payments (approved, declined, refunded), a webhook endpoint with a delivery, a second key, a second team member, a pending invitation. */
 export async function merchantWithData(svc: TestService, email: string): Promise<WalkedMerchant> {
   const merchant = await svc.createMerchant('Walk shop');
   const owner = await firstOwner(svc, merchant.id, email);
   // A second member, so the Team page offers a removal (never on the owner's own row) to walk.
   await teamMember(svc, owner, `developer.${email}`, 'developer');
+  // A pending invitation, so the Team page offers its revocation's confirmation to walk.
+  const invited = await dashboardRequest(svc, owner, 'POST', '/dashboard/api/v1/invitations', {
+    email: `pending.${email}`,
+    role: 'viewer',
+  });
+  assert.equal(invited.statusCode, 201, invited.body);
   const pay = paymentHelpers(svc, () => merchant);
   // The refundable payment is the newest, so the list's first link leads to a page with the refund form.
   const declined = await pay.create({ amount_minor: 1999, currency: 'EUR' });
@@ -54,12 +60,16 @@ export async function merchantWithData(svc: TestService, email: string): Promise
   return { merchant, owner };
 }
 
-/** A path as the route pattern it belongs to: modes and ids become parameters. */
+/** A path as the route pattern it belongs to: modes, ids and e-mail addresses (invitations) become parameters. */
 export function routePattern(path: string): string {
   return path
     .split('/')
     .map((part, i) =>
-      i === 2 && (part === 'test' || part === 'live') ? ':' : /^[a-z]+_\w+$/.test(part) ? ':' : part,
+      i === 2 && (part === 'test' || part === 'live')
+        ? ':'
+        : /^[a-z]+_\w+$/.test(part) || /@|%40/.test(part)
+          ? ':'
+          : part,
     )
     .join('/');
 }

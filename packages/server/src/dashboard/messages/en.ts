@@ -37,7 +37,6 @@ export const en = {
   users: 'Users',
   role: 'Role',
   invite: 'Invite',
-  invited: 'Invitation created; give this token to the invitee (shown once):',
   auditLog: 'Audit log',
   action: 'Action',
   target: 'About',
@@ -506,6 +505,26 @@ export const en = {
   reconciliationMissingAtGateway: 'Missing at the gateway',
   reconciliationStatusDiffers: 'Status differs',
   reconciliationAmountDiffers: 'Amount differs',
+  problemPasswordLength: 'must be {min} to {max} characters long',
+  problemCodeRequired: 'is required: two-step sign-in is on for this user',
+  problemInvitationToken: 'is unknown, expired or already used; ask for a new invitation',
+  problemInvitationTaken: 'its address already belongs to a dashboard user',
+  problemWrongCredentials: 'The e-mail address or the password is wrong.',
+  problemLastOwner:
+    'The last owner must stay an owner: a merchant keeps at least one. Make another user an owner first.',
+  problemRateLimited: 'Too many failed attempts; try again in {seconds} s.',
+  signInFormExpired: 'The sign-in form had expired; it is ready again: sign in once more.',
+  signedOut: 'You are signed out.',
+  signedOutEverywhere: 'You are signed out on every device.',
+  noticeInvited: 'Invitation e-mailed to {email}; it waits under pending invitations until accepted.',
+  noticeRoleChanged: 'The role of {email} is now {role}.',
+  noticeInvitationRevoked: 'Invitation of {email} revoked: its link no longer works.',
+  confirmRevokeInvitationTitle: 'Confirm revoking the invitation',
+  confirmRevokeInvitation: 'Revoke the invitation of {email} ({role}).',
+  confirmRevokeInvitationEffect:
+    'The link in their e-mail stops working: they cannot set a password with it.',
+  confirmRevokeInvitationAgain: 'To invite them later, invite the address again.',
+  noticeKeyCreated: 'Key {hint} created.',
 } as const;
 
 export type Messages = { [K in keyof typeof en]: string };

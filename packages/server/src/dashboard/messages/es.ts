@@ -35,7 +35,6 @@ export const es: Messages = {
   users: 'Usuarios',
   role: 'Rol',
   invite: 'Invitar',
-  invited: 'Invitación creada; entregue este código a la persona invitada (se muestra una vez):',
   auditLog: 'Registro de auditoría',
   action: 'Acción',
   target: 'Sobre',
@@ -513,4 +512,26 @@ export const es: Messages = {
   reconciliationMissingAtGateway: 'Falta en la pasarela',
   reconciliationStatusDiffers: 'El estado difiere',
   reconciliationAmountDiffers: 'El importe difiere',
+  problemPasswordLength: 'debe tener de {min} a {max} caracteres',
+  problemCodeRequired: 'es obligatorio: este usuario tiene activado el inicio de sesión en dos pasos',
+  problemInvitationToken: 'no existe, caducó o ya se usó; pida una invitación nueva',
+  problemInvitationTaken: 'su dirección ya pertenece a un usuario del panel',
+  problemWrongCredentials: 'La dirección de correo o la contraseña no son correctas.',
+  problemLastOwner:
+    'El último propietario debe seguir siéndolo: un comercio conserva al menos uno. Haga propietario antes a otro usuario.',
+  problemRateLimited: 'Demasiados intentos fallidos; vuelva a intentarlo en {seconds} s.',
+  signInFormExpired:
+    'El formulario de inicio de sesión había caducado; ya está listo otra vez: inicie sesión de nuevo.',
+  signedOut: 'Ha cerrado la sesión.',
+  signedOutEverywhere: 'Ha cerrado la sesión en todos los dispositivos.',
+  noticeInvited:
+    'Invitación enviada por correo a {email}; espera en las invitaciones pendientes hasta que se acepte.',
+  noticeRoleChanged: 'El rol de {email} ahora es {role}.',
+  noticeInvitationRevoked: 'Invitación de {email} revocada: su enlace ya no funciona.',
+  confirmRevokeInvitationTitle: 'Confirmar la revocación de la invitación',
+  confirmRevokeInvitation: 'Revocar la invitación de {email} ({role}).',
+  confirmRevokeInvitationEffect:
+    'El enlace de su correo deja de funcionar: ya no podrá elegir una contraseña con él.',
+  confirmRevokeInvitationAgain: 'Para invitarle más tarde, vuelva a invitar la dirección.',
+  noticeKeyCreated: 'Clave {hint} creada.',
 };

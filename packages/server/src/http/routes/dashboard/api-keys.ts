@@ -5,12 +5,14 @@ import { revokeApiKey } from '../../../app/api-keys/revoke-api-key.ts';
 import { rollApiKey } from '../../../app/api-keys/roll-api-key.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
+import { takeFlash } from '../../../app/dashboard/flash.ts';
 import { createApiKey } from '../../../app/merchants/create-merchant.ts';
 import { createdApiKeyResource } from '../../../app/resources/operator.ts';
 import { apiKeysPage } from '../../../dashboard/api-keys-page.ts';
 import { t } from '../../../dashboard/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { route } from '../../declare-route.ts';
+import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
 import { dashboardPage, html, text } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
@@ -58,8 +60,18 @@ export async function dashboardApiKeyRoutes(
   dashboardPage(app, ctx, '/dashboard/:mode/api-keys', async (request, reply, { scope, frame }) => {
     const framed = await frame(`/dashboard/${scope.mode}/api-keys`, t(scope.locale).apiKeys);
     const keys = await listApiKeysOfTenant(ctx, scope);
-    const revoked = text(request.query, 'revoked');
-    const rolled = text(request.query, 'rolled');
-    return html(reply, apiKeysPage(framed, keys, roleAllows(scope.role, 'operate'), revoked, rolled));
+    const createdId = text(request.query, 'created');
+    // The new key itself, once: held server-side by the post, taken (deleted) by this page.
+    const held = createdId ? await takeFlash(ctx, request.cookies[SESSION_COOKIE] ?? '', 'api_key') : null;
+    const shown = held ? (JSON.parse(held) as { id: string; key: string }) : null;
+    return html(
+      reply,
+      apiKeysPage(framed, keys, roleAllows(scope.role, 'operate'), {
+        revokedId: text(request.query, 'revoked'),
+        rolledId: text(request.query, 'rolled'),
+        createdId,
+        createdKey: shown && shown.id === createdId ? shown.key : undefined,
+      }),
+    );
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { dashboardApiKeyConfirmationRoutes } from './api-key-confirmation.ts';
+import { dashboardApiKeyFormRoutes } from './api-key-forms.ts';
 import { dashboardApiKeyRoutes } from './api-keys.ts';
 import { dashboardAuditPageRoutes } from './audit-page.ts';
 import { dashboardClientRoutes } from './clients.ts';
@@ -14,11 +15,14 @@ import { dashboardReconciliationRoutes } from './reconciliation.ts';
 import { dashboardRefundConfirmationRoutes } from './refund-confirmation.ts';
 import { startDashboardRequest } from './scope.ts';
 import { dashboardSessionRoutes } from './session.ts';
+import { dashboardSessionPageRoutes } from './session-pages.ts';
 import { dashboardSettingsRoutes } from './settings.ts';
 import { dashboardTeamRoutes } from './team.ts';
 import { dashboardTeamChangeRoutes } from './team-changes.ts';
 import { dashboardTeamConfirmationRoutes } from './team-confirmation.ts';
+import { dashboardTeamFormRoutes } from './team-forms.ts';
 import { dashboardTotpRoutes } from './totp.ts';
+import { dashboardTotpFormRoutes } from './totp-forms.ts';
 import { dashboardWebhookConfirmationRoutes } from './webhook-confirmation.ts';
 import { dashboardWebhookRoutes } from './webhooks.ts';
 
@@ -43,6 +47,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   });
   for (const routes of [
     dashboardSessionRoutes,
+    dashboardSessionPageRoutes,
     dashboardTeamRoutes,
     dashboardPaymentRoutes,
     dashboardWebhookRoutes,
@@ -50,8 +55,10 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardOverviewRoutes,
     dashboardPaymentSearchRoutes,
     dashboardApiKeyRoutes,
+    dashboardApiKeyFormRoutes,
     dashboardEmbedDomainRoutes,
     dashboardTotpRoutes,
+    dashboardTotpFormRoutes,
     dashboardClientRoutes,
     dashboardReconciliationRoutes,
     dashboardTeamChangeRoutes,
@@ -59,6 +66,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardRefundConfirmationRoutes,
     dashboardApiKeyConfirmationRoutes,
     dashboardTeamConfirmationRoutes,
+    dashboardTeamFormRoutes,
     dashboardWebhookConfirmationRoutes,
     dashboardSettingsRoutes,
     dashboardEventRoutes,

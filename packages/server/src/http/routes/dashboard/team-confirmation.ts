@@ -1,71 +1,77 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
+import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
 import { removeUser } from '../../../app/dashboard/remove-user.ts';
-import { confirmationPage, confirmationProblem } from '../../../dashboard/confirm-pages.ts';
-import { fill, roleLabel, t } from '../../../dashboard/i18n.ts';
-import { href } from '../../../dashboard/navigation.ts';
+import { revokeInvitation } from '../../../app/dashboard/revoke-invitation.ts';
+import { fill, roleLabel } from '../../../dashboard/i18n.ts';
 import { AppError, NotFoundError } from '../../../domain/errors.ts';
-import { acceptForms, pageAction } from './page-actions.ts';
-import { dashboardPage, html, pageFrame } from './page-kit.ts';
-import type { DashboardScope } from './scope.ts';
-
-type Params = { Params: { id: string } };
+import { type Asking, confirmedAction } from './confirmed-action.ts';
 
 /**
- * Removing a member ends their access at once, so the Team page's Remove opens a confirmation
- * naming the person and what happens; its plain form POST runs the same use case as the API
- * (audited in its transaction) and sends the browser back to the Team page, which no longer lists
- * them (post, redirect, get). Nobody is offered their own removal.
+ * The Team page's two confirmations (owners), each through the confirmed-action builder: its
+ * plain form POST runs the same use case as the API (audited in its transaction) and sends the
+ * browser back to the Team page, which says what changed (post, redirect, get).
+ *
+ * - Removing a member ends their access at once; nobody is offered their own removal, and the
+ *   last owner's removal is refused on the page with the reason.
+ * - Revoking an invitation stops the link its e-mail carries.
  */
 export async function dashboardTeamConfirmationRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  acceptForms(app);
+  const teamPage = ({ link }: Asking, query?: Record<string, string>) => link('/dashboard/team', query);
 
-  const memberOf = async (scope: DashboardScope, id: string) => {
-    const member = (await listTeamMembers(ctx, scope.merchantId)).find((u) => u.id === id);
-    if (!member) throw new NotFoundError('dashboard user', id);
-    return member;
-  };
-
-  const confirmation = async (
-    scope: DashboardScope,
-    member: { id: string; email: string; role: string },
-    problem?: string,
-  ) => {
-    const m = t(scope.locale);
-    const path = `/dashboard/team/${member.id}/remove`;
-    const frame = await pageFrame(ctx, scope, path, m.confirmRemoveTitle);
-    const team = href('/dashboard/team', scope.locale);
-    if (member.id === scope.user.id) return confirmationProblem(frame, m.removeSelfRefused, team);
-    return confirmationPage(frame, {
-      statement: fill(m.confirmRemove, { email: member.email, role: roleLabel(scope.locale, member.role) }),
-      details: [m.confirmRemoveEffect, m.confirmRemoveAgain],
-      action: href(path, scope.locale),
-      button: fill(m.confirmRemoveButton, { email: member.email }),
-      destructive: true,
-      cancelHref: team,
-      ...(problem ? { problem } : {}),
-    });
-  };
-
-  dashboardPage<Params>(app, ctx, '/dashboard/team/:id/remove', async (request, reply, { scope }) => {
-    const member = await memberOf(scope, request.params.id);
-    return html(reply, await confirmation(scope, member), member.id === scope.user.id ? 409 : 200);
+  confirmedAction(app, ctx, {
+    url: '/dashboard/team/:id/remove',
+    role: 'administer',
+    title: 'confirmRemoveTitle',
+    load: async ({ scope, params }) => {
+      const id = params.id ?? '';
+      const member = (await listTeamMembers(ctx, scope.merchantId)).find((u) => u.id === id);
+      if (!member) throw new NotFoundError('dashboard user', id);
+      return member;
+    },
+    back: (_member, ask) => teamPage(ask),
+    ask: (member, { m, scope }) => {
+      if (member.id === scope.user.id) throw new AppError('invalid_state_transition', m.removeSelfRefused);
+      return {
+        statement: fill(m.confirmRemove, { email: member.email, role: roleLabel(scope.locale, member.role) }),
+        details: [m.confirmRemoveEffect, m.confirmRemoveAgain],
+        button: fill(m.confirmRemoveButton, { email: member.email }),
+        destructive: true,
+      };
+    },
+    run: async (member, ask) => {
+      await removeUser(ctx, ask.scope.merchantId, ask.scope.user.id, member.id);
+      return { redirect: teamPage(ask, { removed: member.email }) };
+    },
   });
 
-  pageAction<Params>(app, '/dashboard/team/:id/remove', 'administer', async (request, reply, scope) => {
-    const member = await memberOf(scope, request.params.id);
-    if (member.id === scope.user.id) return html(reply, await confirmation(scope, member), 409);
-    try {
-      await removeUser(ctx, scope.merchantId, scope.user.id, member.id);
-    } catch (error) {
-      // The last owner: the page says why, and the form stays.
-      if (!(error instanceof AppError)) throw error;
-      return html(reply, await confirmation(scope, member, error.message), error.status);
-    }
-    return reply.redirect(href('/dashboard/team', scope.locale, { removed: member.email }), 303);
+  confirmedAction(app, ctx, {
+    url: '/dashboard/team/invitations/:email/revoke',
+    role: 'administer',
+    title: 'confirmRevokeInvitationTitle',
+    load: async ({ scope, params }) => {
+      const email = (params.email ?? '').trim().toLowerCase();
+      const invitation = (await pendingInvitations(ctx, scope.merchantId)).find((i) => i.email === email);
+      if (!invitation) throw new NotFoundError('pending invitation', email);
+      return invitation;
+    },
+    back: (_invitation, ask) => teamPage(ask),
+    ask: (invitation, { m, scope }) => ({
+      statement: fill(m.confirmRevokeInvitation, {
+        email: invitation.email,
+        role: roleLabel(scope.locale, invitation.role),
+      }),
+      details: [m.confirmRevokeInvitationEffect, m.confirmRevokeInvitationAgain],
+      button: fill(m.revokeInvitationOf, { email: invitation.email }),
+      destructive: true,
+    }),
+    run: async (invitation, ask) => {
+      await revokeInvitation(ctx, ask.scope.merchantId, ask.scope.user.id, invitation.email);
+      return { redirect: teamPage(ask, { invitation_revoked: invitation.email }) };
+    },
   });
 }

@@ -5,14 +5,10 @@ import {
   confirmTotpEnrolment,
   dashboardTotpHolder,
   disableTotp,
-  pendingEnrolment,
   startTotpEnrolment,
   totpStatus,
 } from '../../../app/dashboard/totp.ts';
-import { t } from '../../../dashboard/i18n.ts';
-import { totpPage } from '../../../dashboard/totp-page.ts';
 import { route } from '../../declare-route.ts';
-import { dashboardPage, html } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
 /**
@@ -47,12 +43,5 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
   route(app, operations.dashboardTotpDisable, async (request) => {
     await disableTotp(ctx, dashboardTotpHolder(scopeOf(request).user), request.body.code);
     return { object: 'totp' as const, enabled: false };
-  });
-
-  dashboardPage(app, ctx, '/dashboard/account', async (_request, reply, { scope, frame }) => {
-    const { enabled } = await totpStatus(ctx, scope.user.id);
-    const pending = enabled ? null : await pendingEnrolment(ctx, dashboardTotpHolder(scope.user));
-    const framed = await frame('/dashboard/account', t(scope.locale).secondFactor);
-    return html(reply, totpPage(framed, { enabled, pending }));
   });
 }

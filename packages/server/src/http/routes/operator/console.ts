@@ -1,5 +1,5 @@
 import { operations } from '@paygate/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { announceDeprecation } from '../../../app/deprecations/announce-deprecation.ts';
 import {
@@ -14,7 +14,7 @@ import {
   signOutOperator,
 } from '../../../app/operators/operator-accounts.ts';
 import { deprecationResource } from '../../../app/resources/deprecation.ts';
-import { pickLanguage } from '../../../dashboard/i18n.ts';
+import { pickLanguage, t } from '../../../dashboard/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import {
   type OperatorView,
@@ -24,6 +24,7 @@ import {
   operatorSignInPage,
   type ReconciliationRead,
 } from '../../../dashboard/operator-pages.ts';
+import { problemText } from '../../../dashboard/problems.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { route } from '../../declare-route.ts';
 import {
@@ -34,6 +35,7 @@ import {
 } from '../../plugins/operator-auth.ts';
 import { acceptForms } from '../dashboard/page-actions.ts';
 import { html } from '../dashboard/page-kit.ts';
+import { type SignInCookie, signInTokenFor, signInTokenPresented } from '../dashboard/sign-in-token.ts';
 import { operatorAuditRoute } from './audit.ts';
 import { consoleGet, consolePost, field } from './console-kit.ts';
 import { operatorMerchantRoutes } from './merchants.ts';
@@ -114,9 +116,58 @@ export async function operatorConsoleRoutes(
     return reply.code(201).send(deprecationResource(announced));
   });
 
-  app.get('/operator/sign-in', async (request, reply) =>
-    html(reply, operatorSignInPage(pickLanguage(request.query, request.headers['accept-language']))),
-  );
+  // The sign-in page's plain form (no script needed), guarded like the dashboard's by a
+  // pre-session token (sign-in-token.ts); the JSON API above stays for scripts.
+  const signInCookie: SignInCookie = {
+    name: 'paygate_operator_sign_in',
+    path: '/operator',
+    secure: cookieOptions.secure,
+  };
+  const drawSignIn = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: { email?: string; problem?: string },
+    status = 200,
+  ) =>
+    html(
+      reply,
+      operatorSignInPage(pickLanguage(request.query, request.headers['accept-language']), {
+        ...state,
+        signInToken: signInTokenFor(request, reply, signInCookie),
+      }),
+      status,
+    );
+  app.get('/operator/sign-in', async (request, reply) => drawSignIn(request, reply, {}));
+  app.post('/operator/sign-in', async (request, reply) => {
+    const lang = pickLanguage(request.query, request.headers['accept-language']);
+    const m = t(lang);
+    const body = (request.body as Record<string, unknown> | undefined) ?? {};
+    const fieldText = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+    const email = fieldText('email');
+    if (!signInTokenPresented(request, signInCookie))
+      return drawSignIn(request, reply, { email, problem: m.signInFormExpired }, 403);
+    const totp = fieldText('totp_code').trim();
+    try {
+      const opened = await signInOperator(ctx, {
+        email,
+        password: fieldText('password'),
+        ...(totp ? { totp_code: totp } : {}),
+      });
+      reply.setCookie(OPERATOR_SESSION_COOKIE, opened.sessionId, cookieOptions);
+      reply.clearCookie(signInCookie.name, { path: signInCookie.path });
+      return reply.redirect(href('/operator/merchants', lang), 303);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      if (error.extras.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(error.extras.retryAfterSeconds));
+      return drawSignIn(
+        request,
+        reply,
+        { email, problem: `${m.signInFailed}: ${problemText(lang, error)}` },
+        error.status,
+      );
+    }
+  });
   app.get('/operator', async (request, reply) =>
     reply.redirect(
       href('/operator/merchants', pickLanguage(request.query, request.headers['accept-language'])),
