@@ -58,6 +58,9 @@ try {
       const firstPayment = await page.locator('table a[href*="/payments/pi_"]').first().getAttribute('href');
       if (firstPayment) await shoot('payment', firstPayment);
       await shoot('webhooks-log', '/dashboard/test/webhooks?lang=en');
+      await shoot('events', '/dashboard/test/events?lang=en');
+      const firstEvent = await page.locator('table a[href*="/events/evt_"]').first().getAttribute('href');
+      if (firstEvent) await shoot('event', firstEvent);
       await shoot('team-page', '/dashboard/team?lang=en');
       await shoot('keys', '/dashboard/test/api-keys?lang=en');
       await shoot('audit-log', '/dashboard/audit?lang=en');

@@ -53,6 +53,15 @@ for (const kind of databaseKinds()) {
         },
       );
       assert.equal(endpoint.statusCode, 201, endpoint.body);
+      // A test event: its refund and payment are made up, so it leads to no payment page.
+      const sample = await dashboardRequest(
+        svc,
+        owner,
+        'POST',
+        `/dashboard/api/v1/test/webhook-endpoints/${endpoint.json().id}/send-test-event`,
+        { type: 'refund.failed' },
+      );
+      assert.equal(sample.statusCode, 200, sample.body);
       const pay = paymentHelpers(svc, () => merchant);
       for (let i = 0; i < 4; i++) {
         const intent = await pay.create({ amount_minor: 2000 + i });
@@ -95,10 +104,14 @@ for (const kind of databaseKinds()) {
       assert.equal(body.has_more, false);
       assert.equal(body.next_cursor, null);
       assert.equal(body.previous_cursor, null);
-      const refundEvent = body.data.find((e: EventJson) => e.type.startsWith('refund.'));
+      const refundEvent = body.data.find((e: EventJson) => e.type === 'refund.succeeded');
       assert.ok(refundEvent, JSON.stringify(body.data.map((e: EventJson) => e.type)));
       assert.match(refundEvent.object_id, /^re_/);
       assert.equal(refundEvent.payment_intent_id, refunded.id, 'a refund leads to its payment');
+      const sample = body.data.find((e: EventJson) => e.type === 'refund.failed');
+      assert.match(sample.object_id, /^re_/);
+      assert.equal(sample.payment_intent_id, null, 'a made-up payment is no payment of the merchant');
+      assert.equal(sample.deliveries.total, 1);
       const succeeded = body.data.filter((e: EventJson) => e.type === 'payment_intent.succeeded');
       assert.equal(succeeded.length, 4);
       for (const e of succeeded as EventJson[]) {

@@ -28,6 +28,7 @@ export function navigationEntries(mode: 'test' | 'live'): NavigationEntry[] {
     { path: `/dashboard/${mode}/overview`, query: {}, label: 'overview' },
     { path: `/dashboard/${mode}/payments`, query: {}, label: 'payments' },
     { path: `/dashboard/${mode}/webhooks`, query: {}, label: 'webhooks' },
+    { path: `/dashboard/${mode}/events`, query: {}, label: 'events' },
     { path: `/dashboard/${mode}/reconciliation`, query: {}, label: 'reconciliation' },
     { path: '/dashboard/team', query: {}, label: 'team' },
     { path: `/dashboard/${mode}/api-keys`, query: {}, label: 'apiKeys' },

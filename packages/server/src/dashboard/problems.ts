@@ -74,6 +74,8 @@ const FIELDS: Record<string, keyof Messages> = {
   currency: 'currency',
   status: 'status',
   event_type: 'eventType',
+  type: 'type',
+  object_id: 'eventsResourceId',
   from: 'from',
   to: 'to',
   metadata_key: 'metadataKey',

@@ -43,7 +43,7 @@ function confirmLink(
 }
 
 /** A form the page script posts as JSON to the dashboard API; its answer goes to the live region. */
-function actionForm(
+export function actionForm(
   frame: PageFrame,
   path: string,
   labels: { button: string; done: string; show?: string; tone?: 'secondary' },

@@ -321,6 +321,21 @@ export const en = {
   retried: 'Attempted; the delivery is now',
   backToWebhooks: 'Back to webhooks',
   nextAttempt: 'Next attempt',
+  // The events page: every event of the mode, one event with its payload and deliveries.
+  events: 'Events',
+  eventsSearch: 'Search events',
+  eventsResource: 'About',
+  eventsResourceId: 'Resource or payment ID',
+  eventsNoneMatch: 'No events match.',
+  emptyEventsHelp:
+    'An event is written each time a payment, refund or dispute of this mode changes: take a test payment to see one, or widen the search.',
+  eventsDeliveredOf: '{delivered} of {total} delivered',
+  eventsNotSent: 'Not sent to any endpoint',
+  eventsNotSentHelp:
+    'No endpoint of this mode took this event type when it happened; add one or enable this type on the Webhooks page.',
+  eventsDeliveredAt: 'Delivered',
+  eventsPayload: 'Payload (as signed and sent)',
+  eventsBack: 'Back to events',
   // The audit log page.
   auditHelp:
     'Every action of the team and the operator on this merchant, newest first. Only owners may read it: it names every user and what they did, which is theirs to review.',

@@ -323,6 +323,21 @@ export const es: Messages = {
   retried: 'Intentado; la entrega está ahora',
   backToWebhooks: 'Volver a webhooks',
   nextAttempt: 'Próximo intento',
+  // The events page: every event of the mode, one event with its payload and deliveries.
+  events: 'Eventos',
+  eventsSearch: 'Buscar eventos',
+  eventsResource: 'Sobre',
+  eventsResourceId: 'ID del recurso o del pago',
+  eventsNoneMatch: 'Ningún evento coincide.',
+  emptyEventsHelp:
+    'Se escribe un evento cada vez que cambia un pago, reembolso o disputa de este modo: haz un pago de prueba para ver uno, o amplía la búsqueda.',
+  eventsDeliveredOf: '{delivered} de {total} entregadas',
+  eventsNotSent: 'No se envió a ningún endpoint',
+  eventsNotSentHelp:
+    'Ningún endpoint de este modo recibía este tipo de evento cuando ocurrió; añade uno o activa este tipo en la página de webhooks.',
+  eventsDeliveredAt: 'Entregada',
+  eventsPayload: 'Contenido (tal como se firmó y envió)',
+  eventsBack: 'Volver a eventos',
   // The audit log page.
   auditHelp:
     'Cada acción del equipo y del operador sobre este comercio, la más reciente primero. Solo los propietarios pueden leerlo: nombra a cada usuario y lo que hizo, y revisarlo les corresponde a ellos.',

@@ -48,10 +48,14 @@ interface EventLogRow {
   failed: number;
 }
 
-// The payment an event's resource belongs to, read from the payload only for the rows returned.
-const EVENT_COLUMNS = `e.id, e.livemode, e.type, e.object_id, e.created_at,
-       CASE WHEN e.object_id LIKE 'pi\\_%' THEN e.object_id
-            ELSE e.payload::jsonb #>> '{data,object,payment_intent_id}' END AS payment_intent_id`;
+// The payment an event's resource belongs to (the intent itself, or the payload's
+// payment_intent_id), when the tenant has it: a test event's made-up resource leads nowhere. The
+// payload is read only for the rows returned.
+const EVENT_COLUMNS = 'e.id, e.livemode, e.type, e.object_id, e.created_at, p.id AS payment_intent_id';
+const PAYMENT_OF_EVENT = `LEFT JOIN payment_intents p
+         ON p.id = CASE WHEN e.object_id LIKE 'pi\\_%' THEN e.object_id
+                        ELSE e.payload::jsonb #>> '{data,object,payment_intent_id}' END
+        AND p.merchant_id = e.merchant_id AND p.livemode = e.livemode`;
 
 // The delivery counts of one event: its deliveries are found by the (event_id, endpoint_id) key.
 const DELIVERY_COUNTS = `LEFT JOIN LATERAL (
@@ -76,8 +80,9 @@ function recordOf(row: Omit<EventLogRow, 'position_at'>): EventLogRecord {
 /**
  * The tenant's events that pass every filter, by (created_at, id) from `side` (keyset: older rows
  * newest first, or newer rows oldest first; domain/keyset.ts), `limit` rows at most, each with
- * its position. Only the filters given are in the statement, so each combination has its plan
- * (migrations 330 and 331 hold the indexes it reads).
+ * its position. Only the filters given are in the statement, so each combination has its plan:
+ * a page reads events_merchant (migration 001; PostgreSQL sorts the few rows of one created_at by
+ * id), a type filter events_merchant_type (331), a resource filter events_object.
  */
 export async function searchEventLog(
   q: Queryable,
@@ -122,6 +127,7 @@ export async function searchEventLog(
               WHERE ${where.join(' AND ')}
               ORDER BY ${keyset.order}
               LIMIT $${params.length}) e
+       ${PAYMENT_OF_EVENT}
        ${DELIVERY_COUNTS}
       ORDER BY ${keyset.order}`,
     params,
@@ -138,6 +144,7 @@ export async function findTenantEvent(
   const { rows } = await q.query<Omit<EventLogRow, 'position_at'> & { payload: string }>(
     `SELECT ${EVENT_COLUMNS}, e.payload, c.total, c.delivered, c.pending, c.failed
        FROM events e
+       ${PAYMENT_OF_EVENT}
        ${DELIVERY_COUNTS}
       WHERE e.id = $1 AND e.merchant_id = $2 AND e.livemode = $3`,
     [id, scope.merchantId, scope.livemode],

@@ -51,7 +51,7 @@ const DAY_MS = 86_400_000;
  * `to` the next day's start, so the page's "to" day is included. Anything else goes to the API
  * as typed, which names the field if it is not an instant either.
  */
-function dayBound(value: string, field: 'from' | 'to'): string {
+export function dayBound(value: string, field: 'from' | 'to'): string {
   const day = value.trim();
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return day;
   const start = Date.parse(`${day}T00:00:00Z`);
@@ -62,8 +62,8 @@ function dayBound(value: string, field: 'from' | 'to'): string {
   return new Date(field === 'to' ? start + DAY_MS : start).toISOString();
 }
 
-/** The page's rows per page as typed in its URL (the API's limit, with its bounds). */
-function pageLimit(typed: string | undefined): number | undefined {
+/** A list page's rows per page as typed in its URL (the API's limit, with its bounds: 1 to 100). */
+export function pageLimit(typed: string | undefined): number | undefined {
   if (typed === undefined) return undefined;
   const limit = Number(typed);
   if (!/^\d{1,3}$/.test(typed.trim()) || limit < 1 || limit > PAYMENT_SEARCH_MAX_LIMIT)
