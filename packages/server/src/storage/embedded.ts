@@ -12,6 +12,7 @@ import {
   TransactionAbortedError,
   Wakeups,
 } from './db.ts';
+import { EmbeddedStatements } from './embedded-statements.ts';
 
 /**
  * PostgreSQL settings of the embedded database. PGlite's WebAssembly memory only grows, and the
@@ -71,24 +72,35 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
 
   // One process holds the database: its own listeners are all there are, no NOTIFY is needed.
   const wakeups = new Wakeups(null);
+  const statements = new EmbeddedStatements(db);
+  /** A statement with parameters as a prepared one, under the locks PGlite's own `query` takes. */
+  function prepared<Row>(sql: string, params: readonly unknown[], topLevel: boolean) {
+    const run = () => statements.run<Row>(sql, params, topLevel);
+    return topLevel
+      ? db._runExclusiveTransaction(() => db._runExclusiveQuery(run))
+      : db._runExclusiveQuery(run);
+  }
   function wrap(
     target: PGlite | Transaction,
     notifyAfterCommit: (channel: string) => void,
     onFailure: () => void = () => {},
   ): Queryable {
+    const topLevel = target === db;
     return {
       notifyAfterCommit,
       async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-        const result = await guarded(sql, () => target.query<Row>(sql, params as unknown[])).catch(
-          (error: unknown) => {
-            onFailure();
-            throw error;
-          },
-        );
+        const result = await guarded(sql, () =>
+          params.length > 0 ? prepared<Row>(sql, params, topLevel) : target.query<Row>(sql),
+        ).catch((error: unknown) => {
+          onFailure();
+          throw error;
+        });
         // PGlite counts only written rows in affectedRows (0 for a SELECT); pg's rowCount counts both.
         return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
       },
       async exec(sql: string): Promise<void> {
+        // A script (a migration) may change what a prepared statement returns.
+        statements.forgetAll();
         await guarded(sql, () => target.exec(sql), true).catch((error: unknown) => {
           onFailure();
           throw error;
