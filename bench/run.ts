@@ -1,12 +1,12 @@
 // `npm run bench`: the payment flow under load beside its physical limits, on this machine.
 //
-//   npm run bench                  full run (about 20 minutes on 2 cores): every scenario, the limits, the
+//   npm run bench                  full run (about 26 minutes on 2 cores): every scenario, the limits, the
 //                                  driver A/B, the interleaved A/B against the code before issue 33 (made
-//                                  by the bench from git), webhook delivery and a 300 s soak; writes
+//                                  by the bench from git), webhook delivery and a soak (6 + 5 min); writes
 //                                  bench/results/<date>.json and the generated parts of bench/RESULTS.md
 //   npm run bench -- --smoke       1 s per scenario, 10,000 history rows, a 20 s soak; writes only to bench/tmp/
-//   npm run bench -- --soak 300    the no-growth check alone: 300 s of load, RSS sampled every 10 s
-//   options: --duration <s>  --rows <n>  --soak-seconds <s> (the soak of a full run, default 300)  --before <commit>
+//   npm run bench -- --soak 300    the no-growth check alone: 360 s of warm-up, then 300 s measured, memory read every 10 s
+//   options: --duration <s>  --rows <n>  --soak-seconds <s> (the soak of a full run, measured, default 300)  --before <commit>
 //            --only postgres,embedded,baselines,profiles,processes,driver,ab,webhooks,soak  --keep-db
 //            --scenarios create,replay,retrieve,confirm,list,flow  (a subset, for a quick A/B)
 //            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
@@ -26,8 +26,9 @@ import { writeReport } from './lib/report.ts';
 import type { BenchResults } from './lib/results.ts';
 import { countRoundTrips } from './lib/round-trips.ts';
 import { runServiceAb } from './lib/service-ab.ts';
+import { runSoak } from './lib/soak.ts';
 import { capturePaymentTrace } from './lib/statement-trace.ts';
-import { runEmbeddedSuite, runPostgresSuite, runProfiles, runSoak, type SuiteOptions } from './lib/suites.ts';
+import { runEmbeddedSuite, runPostgresSuite, runProfiles, type SuiteOptions } from './lib/suites.ts';
 
 const { values } = parseArgs({
   options: {

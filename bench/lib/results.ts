@@ -29,11 +29,45 @@ export interface ScenarioRun {
   note?: string;
 }
 
+/** One reading of the soak's service, every 10 s from the start of the load (warm-up included). */
+export interface SoakSample {
+  atSeconds: number;
+  rssMB: number;
+  /** Webhooks the receiver has verified so far: whole payments (soaks since issue 33). */
+  payments?: number;
+  heapUsedMB?: number;
+  heapTotalMB?: number;
+  /** Full (mark-compact) collections so far, and the heap the latest one left. */
+  majorGcs?: number;
+  liveHeapMB?: number;
+}
+
+/** The soak's figure held to the goal: RSS growth after the warm-up (older soaks: their slope). */
+export function soakGrowthMBPerMinute(soak: SoakResult): number {
+  // Shrinking is no growth: only a positive figure counts against the goal.
+  return Math.max(0, soak.envelopeGrowthMBPerMinute ?? soak.slopeMBPerMinute);
+}
+
 export interface SoakResult {
+  /** The measured window, after the warm-up. */
   seconds: number;
-  samples: { atSeconds: number; rssMB: number }[];
-  /** Least-squares slope of RSS over the samples after the first minute, MB per minute. */
+  /** Seconds of the same load before the measured window (0 or absent: soaks before issue 33). */
+  warmUpSeconds?: number;
+  samples: SoakSample[];
+  /**
+   * Least-squares slope of RSS over the samples of the measured window, MB per minute (soaks
+   * before issue 33: after the first minute of the load).
+   */
   slopeMBPerMinute: number;
+  /**
+   * The goal's figure since issue 33: growth of RSS's peaks over the measured window, MB per
+   * minute (`envelopeGrowthPerMinute` in bench/lib/soak.ts says why not the slope).
+   */
+  envelopeGrowthMBPerMinute?: number;
+  /** The same over the heap left by each full collection in the window: what a leak grows. */
+  liveHeapSlopeMBPerMinute?: number;
+  /** Lowest and highest RSS in the measured window. */
+  rssRangeMB?: [number, number];
   requests: number;
   rps: number;
   errors: number;

@@ -26,9 +26,14 @@ export interface PaygateUnderTest {
   child: NodeChild;
   baseUrl: string;
   adminToken: string;
-  /** What the service's memory is made of right now (process.memoryUsage(), in bytes). */
-  memoryUsage(): Promise<NodeJS.MemoryUsage | null>;
+  /**
+   * What the service's memory is made of right now (process.memoryUsage(), in bytes); with
+   * BENCH_LIVE_HEAP in its environment also the heap its latest full collection left.
+   */
+  memoryUsage(): Promise<ServiceMemory | null>;
 }
+
+export type ServiceMemory = NodeJS.MemoryUsage & { majorGcs?: number; liveHeapBytes?: number | null };
 
 export interface BenchMerchant {
   id: string;
@@ -126,7 +131,8 @@ export async function startPaygate(options: {
     );
     const child = simulator ? withCompanion(service, simulator) : service;
     try {
-      await waitForHttp(`${baseUrl}/readyz`, child);
+      // A fresh embedded data dir is initialised and migrated first: a minute or more on a loaded machine.
+      await waitForHttp(`${baseUrl}/readyz`, child, options.kind === 'embedded' ? 180_000 : 60_000);
     } catch (error) {
       await child.stop();
       throw error;
@@ -143,7 +149,7 @@ export async function startPaygate(options: {
       child.signal('SIGUSR2');
       for (let i = 0; i < 50 && !existsSync(memoryReport); i++) await sleep(20);
       if (!existsSync(memoryReport)) return null;
-      const usage = JSON.parse(readFileSync(memoryReport, 'utf8')) as NodeJS.MemoryUsage;
+      const usage = JSON.parse(readFileSync(memoryReport, 'utf8')) as ServiceMemory;
       rmSync(memoryReport, { force: true });
       return usage;
     },

@@ -15,16 +15,9 @@ import {
 import { memoryOf } from './processes.ts';
 import { summariseProfile } from './profile.ts';
 import { WebhookReceiver } from './receiver.ts';
-import type { BenchResults, SoakResult } from './results.ts';
-import { createRequests, flowRequests, listRequests, retrieveRequests } from './scenarios.ts';
-import {
-  type BenchMerchant,
-  callAdmin,
-  callApi,
-  createMerchant,
-  type PaygateUnderTest,
-  startPaygate,
-} from './service.ts';
+import type { BenchResults } from './results.ts';
+import { createRequests, flowRequests, listRequests } from './scenarios.ts';
+import { type BenchMerchant, createMerchant, type PaygateUnderTest, startPaygate } from './service.ts';
 import { runServiceScenarios, type ScenarioOptions } from './service-scenarios.ts';
 
 export interface SuiteOptions extends ScenarioOptions {
@@ -49,7 +42,7 @@ export interface PostgresBench {
 const MB = 1024 * 1024;
 
 /** RSS of the idle service, and what it is made of, recorded in the results. */
-async function recordIdleMemory(service: PaygateUnderTest, results: BenchResults): Promise<number> {
+export async function recordIdleMemory(service: PaygateUnderTest, results: BenchResults): Promise<number> {
   // Start-up garbage is collected lazily; wait a moment so "idle" is idle.
   await sleep(2000);
   const rssMB = round(memoryOf(service.child.pid).rssBytes / MB, 0);
@@ -58,7 +51,11 @@ async function recordIdleMemory(service: PaygateUnderTest, results: BenchResults
   const status = readFileSync(`/proc/${service.child.pid}/status`, 'utf8');
   const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
   results.idleMemoryMB[service.kind] = {
-    ...Object.fromEntries(Object.entries(usage ?? {}).map(([k, v]) => [k, round(v / MB, 0)])),
+    ...Object.fromEntries(
+      Object.entries(usage ?? {})
+        .filter((entry): entry is [string, number] => typeof entry[1] === 'number' && entry[0] !== 'majorGcs')
+        .map(([k, v]) => [k, round(v / MB, 0)]),
+    ),
     // Anonymous memory is the process's own; file-backed is mostly the node binary's mapped code.
     rssAnon: round(kB('RssAnon') / 1024, 0),
     rssFile: round(kB('RssFile') / 1024, 0),
@@ -258,95 +255,4 @@ export function slope(points: { x: number; y: number }[]): number {
   const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
   const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
   return sxx === 0 ? 0 : sxy / sxx;
-}
-
-/** The simulator's books in the soak: about 1 MB of charges, full within the first seconds even on a loaded machine. */
-const SOAK_SIM_MAX_CHARGES = 1_000;
-
-/**
- * The no-growth check: PostgreSQL-backed Paygate under continuous create + retrieve load at 10
- * connections for `seconds`, its RSS read every 10 s. Growth is the slope after the first minute
- * (or after the first third of a shorter soak), when caches and the JIT have settled.
- */
-export async function runSoak(
-  seconds: number,
-  options: SuiteOptions,
-  results: BenchResults,
-): Promise<SoakResult> {
-  const database = await createFreshDatabase('paygate_soak');
-  // The simulated gateway runs in the service process and keeps the charges of the last 26 hours
-  // by default (what reconciliation reads): a soak of minutes would only watch it fill. Bounded
-  // by count instead, its books reach their ceiling within the first minute.
-  const service = await startPaygate({
-    kind: 'postgres',
-    databaseUrl: databaseUrl(database),
-    env: { PAYGATE_SIM_MAX_CHARGES: String(SOAK_SIM_MAX_CHARGES) },
-  });
-  const receiver = await WebhookReceiver.start();
-  try {
-    await recordIdleMemory(service, results);
-    const merchant = await createMerchant(service, 'Soak merchant');
-    const first = await callApi(
-      service,
-      merchant,
-      'POST',
-      '/v1/payment-intents',
-      {
-        amount_minor: 2500,
-        currency: 'USD',
-        gateway_id: 'sim',
-      },
-      { 'idempotency-key': 'soak-first' },
-    );
-    // Every path that keeps state between requests runs: creates and retrieves, and whole payments
-    // (confirm, the outbox, the in-process delivery worker with its acknowledgement batches and
-    // secret cache) delivered to a receiver that verifies each signature.
-    const endpoint = await callAdmin(service, `/admin/v1/merchants/${merchant.id}/webhook-endpoints`, {
-      url: `${receiver.url}/webhooks`,
-      livemode: false,
-    });
-    await receiver.reset(String(endpoint.secret));
-    const samples: SoakResult['samples'] = [];
-    const startedAt = performance.now();
-    const sample = () => {
-      const atSeconds = round((performance.now() - startedAt) / 1000, 0);
-      samples.push({ atSeconds, rssMB: round(memoryOf(service.child.pid).rssBytes / MB, 1) });
-      options.log(`soak ${atSeconds} s: RSS ${samples[samples.length - 1]?.rssMB} MB`);
-    };
-    sample();
-    const timer = setInterval(sample, 10_000);
-    const load = await runLoad({
-      url: service.baseUrl,
-      connections: 10,
-      durationSeconds: seconds,
-      requests: [
-        ...createRequests(merchant),
-        ...retrieveRequests(merchant, String(first.id)),
-        ...flowRequests(merchant),
-      ],
-      idReplacement: true,
-    });
-    clearInterval(timer);
-    sample();
-    const webhooks = await receiver.settle('payment_intent.succeeded', Number.POSITIVE_INFINITY, 2000);
-    const settleAfter = seconds >= 180 ? 60 : seconds / 3;
-    const points = samples
-      .filter((s) => s.atSeconds >= settleAfter)
-      .map((s) => ({ x: s.atSeconds / 60, y: s.rssMB }));
-    return {
-      seconds,
-      samples,
-      slopeMBPerMinute: round(slope(points), 2),
-      requests: load.requests,
-      rps: load.rps,
-      errors: load.errors,
-      webhooksVerified: webhooks.verified,
-      webhooksRejected: webhooks.rejected,
-      simMaxCharges: SOAK_SIM_MAX_CHARGES,
-    };
-  } finally {
-    await service.child.stop();
-    await receiver.stop();
-    await dropDatabase(database);
-  }
 }

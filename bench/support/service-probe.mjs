@@ -6,13 +6,16 @@
 //   statement is a round trip of its own unless it was written on a pipelined connection while
 //   another was still waiting for its answer (then it travels with that one); both written to
 //   BENCH_QUERY_LOG at exit;
-// - on SIGUSR2 it writes process.memoryUsage() to BENCH_MEMORY_REPORT (what the RSS is made of),
-//   and starts counting statements afresh, so start-up statements are not counted;
+// - on SIGUSR2 it writes process.memoryUsage() to BENCH_MEMORY_REPORT (what the RSS is made of;
+//   with BENCH_LIVE_HEAP also the heap left by the latest full collection), and starts counting
+//   statements afresh, so start-up statements are not counted;
 // - with BENCH_CPU_PROFILE set, the first SIGUSR2 starts the V8 CPU profiler and the second one
 //   writes the profile there, so the profile covers exactly the load (not start-up).
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createRequire } from 'node:module';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 
 /** @type {Map<string, number>} */
 const counts = new Map();
@@ -90,11 +93,32 @@ function toggleProfiler(path) {
   });
 }
 
+/**
+ * With BENCH_LIVE_HEAP (the soak): the heap still in use right after the latest full (mark-compact)
+ * garbage collection, and how many there were. That is what a leak makes grow; RSS also follows
+ * the heap's limit, which V8 raises with the allocation rate for minutes before it settles.
+ */
+const liveHeap = { majorGcs: 0, liveHeapBytes: null };
+if (process.env.BENCH_LIVE_HEAP) {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+      liveHeap.majorGcs += 1;
+      // Observers are called just after the collection: little has been allocated since.
+      liveHeap.liveHeapBytes = getHeapStatistics().used_heap_size;
+    }
+  }).observe({ entryTypes: ['gc'] });
+}
+
 process.on('SIGUSR2', () => {
   if (process.env.BENCH_CPU_PROFILE) toggleProfiler(process.env.BENCH_CPU_PROFILE);
   counts.clear();
   roundTrips = 0;
   trace.length = 0;
   const path = process.env.BENCH_MEMORY_REPORT;
-  if (path) writeFileSync(path, JSON.stringify(process.memoryUsage()));
+  if (path)
+    writeFileSync(
+      path,
+      JSON.stringify({ ...process.memoryUsage(), ...(process.env.BENCH_LIVE_HEAP ? liveHeap : {}) }),
+    );
 });
