@@ -122,6 +122,16 @@ export const AuditLogQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** The audit log's CSV export: the page's and the API's filters, without the paging. */
+export const AuditLogExportQuery = Type.Omit(AuditLogQuery, ['limit', 'cursor', 'before'], {
+  additionalProperties: false,
+});
+
+export const AuditLogCsv = Type.String({
+  description:
+    'RFC 4180 CSV, streamed: a header line, then one line per entry, newest first (user_email empty: the operator); a cell that a spreadsheet would read as a formula starts with an apostrophe.',
+});
+
 export const AuditLog = Type.Object({
   object: Type.Literal('list'),
   has_more: Type.Boolean(),

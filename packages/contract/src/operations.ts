@@ -16,6 +16,8 @@ import {
 import {
   AcceptInvitationBody,
   AuditLog,
+  AuditLogCsv,
+  AuditLogExportQuery,
   AuditLogQuery,
   DashboardCreateWebhookEndpointBody,
   DashboardModeAndIdParams,
@@ -203,6 +205,17 @@ export const operations = {
     dashboardAccess: 'administer',
     querystring: AuditLogQuery,
     response: AuditLog,
+    tag: 'Dashboard',
+  },
+  dashboardExportAuditLog: {
+    method: 'GET',
+    path: '/dashboard/api/v1/audit-log/export.csv',
+    summary: 'Every audit entry the same filters find, as CSV (streamed; owners only)',
+    credential: 'session',
+    dashboardAccess: 'administer',
+    querystring: AuditLogExportQuery,
+    response: AuditLogCsv,
+    responseMediaType: 'text/csv',
     tag: 'Dashboard',
   },
   dashboardListTransactions: {

@@ -85,5 +85,14 @@ export function auditPage(
     : emptyState(m.auditNone, m.emptyAuditHelp);
   const pages = auditPager(frame, '/dashboard/audit', { ...filters }, result);
   const alert = problem ? `<p role="alert">${h(problem)}</p>` : '';
-  return page(frame, `<p>${h(m.auditHelp)}</p>${alert}${form}${table}${pages}`);
+  // The CSV of exactly this filtered set: the same filters, every page of them.
+  const exported = Object.entries({
+    action: filters.action,
+    user_email: filters.user_email,
+    created_gte: filters.created_gte,
+    created_lt: filters.created_lt,
+  }).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '');
+  const csv = `/dashboard/api/v1/audit-log/export.csv?${new URLSearchParams(exported).toString()}`;
+  const download = `<p><a href="${h(csv)}" download>${h(m.exportCsv)}</a></p>`;
+  return page(frame, `<p>${h(m.auditHelp)}</p>${alert}${form}${download}${table}${pages}`);
 }

@@ -22,3 +22,25 @@ export function csvCell(value: string | number | boolean | null): string {
   const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
+
+/**
+ * Every row a keyset read finds, as CSV text: the header line, then one chunk per batch of rows,
+ * each batch one read after the last row of the batch before, so memory stays flat whatever the
+ * number of rows. The caller checks its filters before calling (a bad filter is a 400, not a
+ * broken download): the reads start only when the first chunk is asked for.
+ */
+export async function* keysetCsv<R extends { position: P }, P>(
+  columns: readonly string[],
+  read: (after: P | undefined, limit: number) => Promise<readonly R[]>,
+  line: (row: R) => string,
+  batch = 500,
+): AsyncGenerator<string> {
+  yield csvLine(columns);
+  let after: P | undefined;
+  for (;;) {
+    const rows = await read(after, batch);
+    if (rows.length > 0) yield rows.map(line).join('');
+    if (rows.length < batch) return;
+    after = rows.at(-1)?.position;
+  }
+}

@@ -1,3 +1,4 @@
+import { csvLine, keysetCsv } from '../../domain/csv.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import { type KeysetSide, keysetPage, keysetSide } from '../../domain/keyset.ts';
@@ -101,12 +102,9 @@ export async function searchAudit(ctx: AppContext, merchantId: string, query: Au
   const limit = query.limit ?? AUDIT_PAGE_LIMIT;
   const side = auditSide(ctx, query);
   const rows = await listAuditEntries(ctx.db, merchantId, {
+    ...auditFilterOf(query),
     limit: limit + 1,
     side,
-    action: query.action?.trim() || undefined,
-    userEmail: query.user_email?.trim().toLowerCase() || undefined,
-    createdGte: parseBound('created_gte', query.created_gte),
-    createdLt: parseBound('created_lt', query.created_lt),
   });
   const { entries, ...page } = auditPageOf(ctx, rows, limit, side);
   return {
@@ -120,6 +118,46 @@ export async function searchAudit(ctx: AppContext, merchantId: string, query: Au
       created_at: row.created_at.toISOString(),
     })),
   };
+}
+
+export type AuditFilterInput = Omit<AuditQuery, 'limit' | 'cursor' | 'before'>;
+
+/** The audit page's filters as the repository reads them; a bad date names its field. */
+function auditFilterOf(query: AuditFilterInput) {
+  return {
+    action: query.action?.trim() || undefined,
+    userEmail: query.user_email?.trim().toLowerCase() || undefined,
+    createdGte: parseBound('created_gte', query.created_gte),
+    createdLt: parseBound('created_lt', query.created_lt),
+  };
+}
+
+export const AUDIT_CSV_COLUMNS = ['id', 'created_at', 'user_email', 'action', 'target', 'livemode'] as const;
+
+/**
+ * Every audit entry the filters find (the page's and the API's, without the paging), newest
+ * first, as CSV text (domain/csv.ts's keysetCsv: flat memory; injection-safe cells).
+ */
+export function exportAuditCsv(
+  ctx: AppContext,
+  merchantId: string,
+  input: AuditFilterInput,
+): AsyncIterable<string> {
+  const filter = auditFilterOf(input);
+  return keysetCsv(
+    AUDIT_CSV_COLUMNS,
+    (after: ListPosition | undefined, limit) =>
+      listAuditEntries(ctx.db, merchantId, { ...filter, limit, side: after ? { older: after } : null }),
+    ({ entry }) =>
+      csvLine([
+        entry.id,
+        entry.created_at.toISOString(),
+        entry.user_email,
+        entry.action,
+        entry.target,
+        entry.livemode,
+      ]),
+  );
 }
 
 /** The merchant's latest audit entries, newest first (the team page's excerpt). */

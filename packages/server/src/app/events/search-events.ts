@@ -1,5 +1,5 @@
 import { EVENT_SEARCH_DEFAULT_LIMIT, type EventSearchQuery } from '@paygate/contract';
-import { csvLine } from '../../domain/csv.ts';
+import { csvLine, keysetCsv } from '../../domain/csv.ts';
 import { keysetPage, keysetSide } from '../../domain/keyset.ts';
 import type { ListPosition } from '../../domain/list-cursor.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
@@ -56,8 +56,6 @@ export async function searchEvents(
   };
 }
 
-const EXPORT_BATCH = 500;
-
 export const EVENT_CSV_COLUMNS = [
   'id',
   'created_at',
@@ -86,25 +84,17 @@ function csvRow(event: EventLogRecord): string {
   ]);
 }
 
-/**
- * Every event the filters find, as CSV text in chunks of EXPORT_BATCH rows: the filters are checked
- * before the first chunk (a bad filter is a 400, not a broken download), then each batch is one
- * keyset query, so memory stays flat whatever the number of rows.
- */
+/** Every event the filters find, as CSV text (domain/csv.ts's keysetCsv: flat memory). */
 export function exportEventsCsv(
   ctx: AppContext,
   scope: TenantScope,
   input: EventFilterInput,
 ): AsyncIterable<string> {
   const filter = filterOf(input);
-  return (async function* () {
-    yield csvLine([...EVENT_CSV_COLUMNS]);
-    let after: ListPosition | undefined;
-    for (;;) {
-      const rows = await searchEventLog(ctx.db, scope, filter, after ? { older: after } : null, EXPORT_BATCH);
-      if (rows.length > 0) yield rows.map((row) => csvRow(row.event)).join('');
-      if (rows.length < EXPORT_BATCH) return;
-      after = rows.at(-1)?.position;
-    }
-  })();
+  return keysetCsv(
+    EVENT_CSV_COLUMNS,
+    (after: ListPosition | undefined, limit) =>
+      searchEventLog(ctx.db, scope, filter, after ? { older: after } : null, limit),
+    (row) => csvRow(row.event),
+  );
 }

@@ -1,5 +1,5 @@
 import { PAYMENT_SEARCH_DEFAULT_LIMIT, type PaymentSearchQuery } from '@paygate/contract';
-import { csvLine } from '../../domain/csv.ts';
+import { csvLine, keysetCsv } from '../../domain/csv.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { keysetPage, keysetSide } from '../../domain/keyset.ts';
 import { isIsoCurrency } from '../../domain/money.ts';
@@ -79,8 +79,6 @@ export async function searchPayments(ctx: AppContext, scope: TenantScope, query:
   };
 }
 
-const EXPORT_BATCH = 500;
-
 export const PAYMENT_CSV_COLUMNS = [
   'id',
   'created_at',
@@ -107,33 +105,19 @@ function csvRow(intent: PaymentIntentRecord): string {
   ]);
 }
 
-/**
- * Every payment the filters find, as CSV text in chunks of EXPORT_BATCH rows: the filters are
- * checked before the first chunk (so a bad filter is a 400, not a broken download), then each
- * batch is one keyset query, so memory stays flat whatever the number of rows.
- */
+/** Every payment the filters find, as CSV text (domain/csv.ts's keysetCsv: flat memory). */
 export function exportPaymentsCsv(
   ctx: AppContext,
   scope: TenantScope,
   input: PaymentFilterInput,
 ): AsyncIterable<string> {
   const filter = paymentFilterOf(input);
-  return (async function* () {
-    yield csvLine([...PAYMENT_CSV_COLUMNS]);
-    let after: PaymentSearchRowPosition | undefined;
-    for (;;) {
-      const rows = await searchPaymentIntents(
-        ctx.db,
-        scope,
-        filter,
-        after ? { older: after } : null,
-        EXPORT_BATCH,
-      );
-      if (rows.length > 0) yield rows.map((row) => csvRow(row.intent)).join('');
-      if (rows.length < EXPORT_BATCH) return;
-      after = rows.at(-1)?.position;
-    }
-  })();
+  return keysetCsv(
+    PAYMENT_CSV_COLUMNS,
+    (after: PaymentSearchRowPosition | undefined, limit) =>
+      searchPaymentIntents(ctx.db, scope, filter, after ? { older: after } : null, limit),
+    (row) => csvRow(row.intent),
+  );
 }
 
 type PaymentSearchRowPosition = Awaited<ReturnType<typeof searchPaymentIntents>>[number]['position'];

@@ -57,7 +57,8 @@ export async function webhookAdminRoutes(
     return { object: 'webhook_resend', endpoint_id: request.params.id, queued };
   });
   route(app, operations.adminSendTestWebhookEvent, async (request) => {
-    const type = request.body.type ?? 'payment_intent.succeeded';
+    // No body at all is the default type (Fastify leaves the body undefined then, whatever the schema).
+    const type = request.body?.type ?? 'payment_intent.succeeded';
     const sent = await sendTestWebhookEvent(ctx, request.params.id, type);
     return {
       object: 'webhook_test_event',

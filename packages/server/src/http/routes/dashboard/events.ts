@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { type EventSearchQuery, eventTypes, operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
@@ -19,6 +18,7 @@ import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { route } from '../../declare-route.ts';
+import { sendCsv } from './csv-download.ts';
 import { dashboardPage, html, text } from './page-kit.ts';
 import { dayBound, pageLimit } from './payment-search.ts';
 import { scopeOf } from './scope.ts';
@@ -76,13 +76,7 @@ export async function dashboardEventRoutes(
   route(app, operations.dashboardExportEvents, async (request, reply) => {
     const scope = scopeOf(request);
     const csv = exportEventsCsv(ctx, scope, request.query);
-    const stamp = ctx.clock.now().toISOString().slice(0, 19).replaceAll(':', '');
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="events-${scope.mode}-${stamp}.csv"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(Readable.from(csv));
+    return sendCsv(reply, ctx.clock.now(), `events-${scope.mode}`, csv);
   });
 
   route(app, operations.dashboardRetrieveEvent, async (request) =>

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { operations, PAYMENT_SEARCH_MAX_LIMIT, type PaymentSearchQuery } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
@@ -16,6 +15,7 @@ import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { minorFromMajorText } from '../../../domain/major-amount.ts';
 import { route } from '../../declare-route.ts';
+import { sendCsv } from './csv-download.ts';
 import { dashboardPage, html, text } from './page-kit.ts';
 import { scopeOf } from './scope.ts';
 
@@ -123,13 +123,7 @@ export async function dashboardPaymentSearchRoutes(
     const scope = scopeOf(request);
     const { mode } = scope;
     const csv = exportPaymentsCsv(ctx, scope, request.query);
-    const stamp = ctx.clock.now().toISOString().slice(0, 19).replaceAll(':', '');
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="payments-${mode}-${stamp}.csv"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .send(Readable.from(csv));
+    return sendCsv(reply, ctx.clock.now(), `payments-${mode}`, csv);
   });
 
   route(app, operations.dashboardPaymentDetail, async (request) => {

@@ -2,9 +2,10 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard/accounts.ts';
-import { searchAudit } from '../../../app/dashboard/audit.ts';
+import { exportAuditCsv, searchAudit } from '../../../app/dashboard/audit.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
 import { route } from '../../declare-route.ts';
+import { sendCsv } from './csv-download.ts';
 import { scopeOf } from './scope.ts';
 
 /** The team page: users, invitations (owners), the audit log (owners). */
@@ -31,4 +32,10 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     object: 'list' as const,
     ...(await searchAudit(ctx, scopeOf(request).merchantId, request.query)),
   }));
+
+  // Every entry the same filters find (owners only, as the log), streamed.
+  route(app, operations.dashboardExportAuditLog, async (request, reply) => {
+    const csv = exportAuditCsv(ctx, scopeOf(request).merchantId, request.query);
+    return sendCsv(reply, ctx.clock.now(), 'audit-log', csv);
+  });
 }
