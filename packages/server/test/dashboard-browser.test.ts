@@ -159,8 +159,9 @@ for (const kind of databaseKinds()) {
       await page.waitForURL(/\/dashboard\/test\/webhooks/);
       await page.getByLabel('URL').fill('http://127.0.0.1:9/browser-hooks');
       await page.getByRole('button', { name: 'Add endpoint' }).click();
-      await page.getByRole('status').filter({ hasText: 'whsec_' }).waitFor();
-      await page.reload();
+      // The answer of the add is its secret, once; the webhooks page then lists it.
+      await page.locator('code.secret', { hasText: 'whsec_' }).waitFor();
+      await page.goto(`${svc.baseUrl}/dashboard/test/webhooks?lang=en`);
       await page.getByRole('button', { name: 'Disable http://127.0.0.1:9/browser-hooks' }).click();
       // A confirmation says what disabling does; nothing changes until its button.
       await page.waitForURL(/\/webhooks\/we_\w+\/disable\?/);

@@ -162,6 +162,17 @@ for (const kind of databaseKinds()) {
         [`POST /dashboard/team/${viewerId}/remove`]: undefined,
         [`POST /dashboard/test/webhooks/${endpointA}/disable`]: undefined,
         [`POST /dashboard/test/webhooks/${endpointA}/reveal-secret`]: undefined,
+        [`POST /dashboard/test/webhooks/${endpointA}/rotate-secret`]: { expires_in_seconds: '3600' },
+        // The webhooks and embedding-domains pages' plain form posts (webhooks-forms.ts, embed-domains.ts).
+        'POST /dashboard/test/webhooks': { url: 'http://127.0.0.1:9/other-hooks' },
+        [`POST /dashboard/test/webhooks/${endpointA}`]: { enabled_events: ['refund.failed'] },
+        [`POST /dashboard/test/webhooks/${endpointA}/enable`]: undefined,
+        [`POST /dashboard/test/webhooks/${endpointA}/close-rotation`]: undefined,
+        [`POST /dashboard/test/webhooks/${endpointA}/resend-failed`]: { since: '2020-01-01T00:00:00Z' },
+        [`POST /dashboard/test/webhooks/${endpointA}/send-test-event`]: {},
+        [`POST /dashboard/test/webhooks/deliveries/${deliveryA}/retry`]: undefined,
+        'POST /dashboard/embed-domains': { origin: 'https://b-or-viewer.example' },
+        'POST /dashboard/embed-domains/remove': { origin: 'https://a.example' },
         'POST /dashboard/api/v1/embed-domains': { origin: 'https://b-or-viewer.example' },
         'POST /dashboard/api/v1/embed-domains/remove': { origin: 'https://a.example' },
         // The team page's changes (dashboard-team.ts): ids are merchant A's viewer.

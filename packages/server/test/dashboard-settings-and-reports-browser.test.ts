@@ -200,12 +200,15 @@ for (const kind of databaseKinds()) {
       await page.getByRole('link', { name: 'Embedding domains' }).click();
       await page.getByLabel('Origin').fill('https://shop.example');
       await page.getByRole('button', { name: 'Add domain' }).click();
-      await page.getByRole('status').filter({ hasText: 'Domain added' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Added https://shop.example' }).waitFor();
       await page.reload();
       assert.deepEqual(await seriousViolations(page), [], 'embedding domains page');
       await page.screenshot({ path: `${shots}dashboard-embed-domains.png` });
       await page.getByRole('button', { name: 'Remove https://shop.example' }).click();
-      await page.getByRole('status').filter({ hasText: 'Removed' }).waitFor();
+      // Removing stops the checkout on that site: a confirmation says so, then its button removes.
+      await page.waitForURL(/\/embed-domains\/remove\?/);
+      await page.getByRole('button', { name: 'Remove https://shop.example' }).click();
+      await page.getByRole('status').filter({ hasText: 'Removed https://shop.example' }).waitFor();
       await page.reload();
       await page.getByText('No embedding domains').waitFor();
       await page.close();

@@ -1,17 +1,32 @@
 import type { embedDomainResource } from '../app/resources/operator.ts';
 import { t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
+import { href } from './navigation.ts';
 import { timeTag } from './time.ts';
 
 type Domain = ReturnType<typeof embedDomainResource>;
 
-export function embedDomainsPage(frame: PageFrame, domains: Domain[], canChange: boolean): string {
+/** What the page says after a form: a status line, or the add form refused with what was typed. */
+export interface EmbedDomainsOutcome {
+  notice?: string | undefined;
+  refused?: { problem: string; origin: string } | undefined;
+}
+
+/**
+ * The merchant's embedding domains. Adding is a plain form post (redirect, then this page with a
+ * status line); Remove opens a confirmation, since the checkout stops working on that site.
+ */
+export function embedDomainsPage(
+  frame: PageFrame,
+  domains: Domain[],
+  canChange: boolean,
+  outcome: EmbedDomainsOutcome = {},
+): string {
   const m = t(frame.lang);
-  const api = '/dashboard/api/v1/embed-domains';
   const rows = domains
     .map((d) => {
       const remove = canChange
-        ? `<form data-api="${api}/remove" data-failed="${h(m.failedAction)}" data-done="${h(m.removed)}"><input type="hidden" name="origin" value="${h(d.origin)}"><button type="submit" class="danger" aria-label="${h(`${m.remove} ${d.origin}`)}">${h(m.remove)}</button><span data-out aria-live="polite"></span></form>`
+        ? `<form class="inline" method="get" action="/dashboard/embed-domains/remove"><input type="hidden" name="lang" value="${frame.lang}"><input type="hidden" name="origin" value="${h(d.origin)}"><button type="submit" class="destructive" aria-label="${h(`${m.remove} ${d.origin}`)}">${h(m.remove)}</button></form>`
         : '';
       return `<tr><td><code>${h(d.origin)}</code></td><td>${timeTag(frame, d.created_at)}</td><td>${remove}</td></tr>`;
     })
@@ -19,13 +34,15 @@ export function embedDomainsPage(frame: PageFrame, domains: Domain[], canChange:
   const table = domains.length
     ? `<table><caption>${h(m.embedDomains)}</caption><thead><tr><th scope="col">${h(m.origin)}</th><th scope="col">${h(m.created)}</th><th scope="col"><span class="skip-visually">${h(m.remove)}</span></th></tr></thead><tbody>${rows}</tbody></table>`
     : emptyState(m.noDomains, m.emptyDomainsHelp);
+  const refused = outcome.refused;
   const add = canChange
     ? `<h2>${h(m.addDomain)}</h2>
-<form class="inline" data-api="${api}" data-failed="${h(m.failedAction)}" data-done="${h(m.domainAdded)}">
-  <label>${h(m.origin)} <input name="origin" type="url" required placeholder="https://shop.example"></label>
+<form class="inline" method="post" action="${h(href('/dashboard/embed-domains', frame.lang))}">
+  <input type="hidden" name="csrf_token" value="${h(frame.session?.csrfToken ?? '')}">${refused ? `\n  <p role="alert">${h(refused.problem)}</p>` : ''}
+  <label>${h(m.origin)} <input name="origin" type="url" required value="${h(refused?.origin ?? '')}" placeholder="https://shop.example"></label>
   <button type="submit">${h(m.addDomain)}</button>
-  <p data-out aria-live="polite"></p>
 </form>`
     : '';
-  return page(frame, `<p>${h(m.embedHelp)}</p>${table}${add}`);
+  const notice = outcome.notice ? `<p role="status">${h(outcome.notice)}</p>` : '';
+  return page(frame, `${notice}<p>${h(m.embedHelp)}</p>${table}${add}`);
 }

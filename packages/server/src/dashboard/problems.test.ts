@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { canonicalEmbedOrigin } from '../app/embed-domains/embed-origins.ts';
 import { checked } from '../app/gateways/gateway-account-checks.ts';
+import { rotationAlreadyOpen } from '../app/webhooks/rotate-webhook-secret.ts';
 import { readDeprecationScope, withdrawalProblem } from '../domain/deprecations.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { minorFromMajorText } from '../domain/major-amount.ts';
+import { validateEndpointUrl } from '../webhooks/url-guard.ts';
 import { problemText, translatedMessage } from './problems.ts';
 
 const refusal = (run: () => unknown): ValidationError => {
@@ -126,4 +129,19 @@ test("the operator console's refusals read in Spanish: gateway account fields, d
     ],
   );
   for (const [error, spanish] of cases) assert.equal(problemText('es', error), spanish);
+});
+
+test('a page in Spanish says the webhooks and domains refusals in Spanish, a refusal without a field too', () => {
+  const url = refusal(() => validateEndpointUrl('ftp://shop.example/hooks', false));
+  assert.equal(problemText('es', url), 'URL: debe usar https', 'a label in capitals stays');
+  const origin = refusal(() => canonicalEmbedOrigin('https://shop.example/pay'));
+  assert.equal(
+    problemText('es', origin),
+    'origen: debe ser solo un origen (esquema, host y puerto), como https://shop.example',
+  );
+  assert.equal(
+    problemText('es', rotationAlreadyOpen()),
+    'Ya hay una rotación de secreto abierta en este endpoint; ciérrala antes de rotar de nuevo.',
+  );
+  assert.equal(problemText('en', rotationAlreadyOpen()), rotationAlreadyOpen().message);
 });

@@ -64,6 +64,25 @@ const TEMPLATES = [
   'problemBeforeWithCursor',
   'problemLimit',
   'problemDateOrTime',
+  // The webhooks and embedding-domains forms (url-guard.ts, enabled-events.ts, embed-origins.ts).
+  'problemUrlMaxLength',
+  'problemUrlHttps',
+  'problemUrlHttpsLive',
+  'problemUrlHttpTest',
+  'problemUrlCredentials',
+  'problemUrlFragment',
+  'problemUrlUnresolved',
+  'problemUrlPrivate',
+  'problemEventsNone',
+  'problemEventsUnknown',
+  'problemInstant',
+  'problemOriginForm',
+  'problemOriginScheme',
+  'problemOriginHost',
+  'problemOriginOnly',
+  // Refusals without a field: the whole message is the template.
+  'problemRotationOpen',
+  'problemDeliveryBusy',
 ] as const satisfies readonly (keyof Messages)[];
 
 /** The form's label of each field a page's refusal may name. */
@@ -100,6 +119,11 @@ const FIELDS: Record<string, keyof Messages> = {
   totp_code: 'totpCode',
   token: 'token',
   role: 'role',
+  url: 'url',
+  origin: 'origin',
+  enabled_events: 'enabledEvents',
+  since: 'fieldSince',
+  expires_in_seconds: 'fieldExpiry',
 };
 
 /**
@@ -155,8 +179,10 @@ export function problemText(lang: Language, error: AppError): string {
   const message = translatedMessage(lang, first.message);
   if (message === null) return error.message;
   const label = FIELDS[first.field];
-  // Only the first letter is lowered: "Deja de funcionar el (día UTC)" keeps its UTC.
+  // Only the first letter is lowered: "Deja de funcionar el (día UTC)" keeps its UTC, and a
+  // label in capitals ("URL") stays as it is.
   const named = label ? t(lang)[label] : first.field;
-  const field = label ? `${named.charAt(0).toLowerCase()}${named.slice(1)}` : named;
+  const field =
+    label && !/^\p{Lu}{2}/u.test(named) ? `${named.charAt(0).toLowerCase()}${named.slice(1)}` : named;
   return fill(t(lang).problemField, { field, message });
 }

@@ -1,5 +1,6 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
 import type { webhookDeliveryResource, webhookEndpointResource } from '../app/resources/operator.ts';
+import { graceLabel } from './api-keys-page.ts';
 import { t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
@@ -23,8 +24,6 @@ export type DeliveryLogView =
   | { filter: DeliveryLogFilter; deliveries: Delivery[]; previous: string | null; next: string | null }
   | { filter: DeliveryLogFilter; error: string };
 
-const api = (frame: PageFrame, path: string) => `/dashboard/api/v1/${frame.mode ?? 'test'}${path}`;
-
 /**
  * A button that opens an action's confirmation page (a plain GET: nothing changes until that
  * page's own button), for the actions that break an integration or show a secret.
@@ -35,10 +34,12 @@ function confirmLink(
   label: string,
   tone: 'destructive' | 'secondary',
   buttonLabel?: string,
+  /** The choices the confirmation is asked with (a select), sent in its URL. */
+  fields = '',
 ): string {
   const aria = buttonLabel ? ` aria-label="${h(buttonLabel)}"` : '';
   return `<form class="inline" method="get" action="/dashboard/${frame.mode ?? 'test'}${h(path)}">
-<input type="hidden" name="lang" value="${frame.lang}"><button type="submit" class="${tone}"${aria}>${h(label)}</button>
+<input type="hidden" name="lang" value="${frame.lang}">${fields}<button type="submit" class="${tone}"${aria}>${h(label)}</button>
 </form>`;
 }
 
@@ -53,10 +54,54 @@ export function actionForm(
   const show = labels.show ? ` data-show="${h(labels.show)}"` : '';
   const aria = buttonLabel ? ` aria-label="${h(buttonLabel)}"` : '';
   const tone = labels.tone ? ` class="${labels.tone}"` : '';
-  return `<form class="inline" data-api="${h(api(frame, path))}" data-failed="${h(labels.button)}" data-done="${h(labels.done)}"${show}>
+  return `<form class="inline" data-api="${h(`/dashboard/api/v1/${frame.mode ?? 'test'}${path}`)}" data-failed="${h(labels.button)}" data-done="${h(labels.done)}"${show}>
 ${fields}<button type="submit"${tone}${aria}>${h(labels.button)}</button><p data-out aria-live="polite"></p>
 </form>`;
 }
+
+/**
+ * A plain form post to a page action of the endpoint (works without a script; the CSRF token is a
+ * field): the action redirects to the page that shows the new state, or shows this page again
+ * with `problem`, the refusal in the page's language, above the button.
+ */
+function postForm(
+  frame: PageFrame,
+  path: string,
+  button: string,
+  options: { fields?: string; problem?: string | undefined; buttonLabel?: string; tone?: 'secondary' } = {},
+): string {
+  const aria = options.buttonLabel ? ` aria-label="${h(options.buttonLabel)}"` : '';
+  const tone = options.tone ? ` class="${options.tone}"` : '';
+  const problem = options.problem ? `<p role="alert">${h(options.problem)}</p>` : '';
+  return `<form class="inline" method="post" action="${h(href(`/dashboard/${frame.mode ?? 'test'}${path}`, frame.lang))}">
+<input type="hidden" name="csrf_token" value="${h(frame.session?.csrfToken ?? '')}">${problem}
+${options.fields ?? ''}<button type="submit"${tone}${aria}>${h(button)}</button>
+</form>`;
+}
+
+/** A form refused by its action: which one, why (in the page's language), and what was typed in it. */
+export interface RefusedForm {
+  form: 'add' | 'edit' | 'rotate' | 'test' | 'resend' | 'status' | 'retry';
+  problem: string;
+  values: Record<string, string | string[]>;
+}
+
+/** What a page says after a form: a status line (post, redirect, get), or the refused form. */
+export interface FormOutcome {
+  notice?: string | undefined;
+  refused?: RefusedForm | undefined;
+}
+
+const refusedIn = (outcome: FormOutcome, form: RefusedForm['form']) =>
+  outcome.refused?.form === form ? outcome.refused : undefined;
+
+const typed = (refused: RefusedForm | undefined, name: string): string | undefined => {
+  const value = refused?.values[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const noticeOf = (outcome: FormOutcome) =>
+  outcome.notice ? `<p role="status">${h(outcome.notice)}</p>` : '';
 
 function select(
   name: string,
@@ -79,6 +124,7 @@ export function webhooksPage(
   endpoints: Endpoint[],
   canChange: boolean,
   log: DeliveryLogView,
+  outcome: FormOutcome = {},
 ): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
@@ -94,15 +140,14 @@ export function webhooksPage(
   const table = endpoints.length
     ? `<table><caption>${h(m.endpoints)}</caption><thead><tr><th scope="col">${h(m.url)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.enabledEvents)}</th><td></td></tr></thead><tbody>${rows}</tbody></table>`
     : emptyState(m.noEndpoints, m.emptyEndpointsHelp);
+  const refused = refusedIn(outcome, 'add');
   const add = canChange
-    ? `<h2>${h(m.addEndpoint)}</h2>${actionForm(
-        frame,
-        '/webhook-endpoints',
-        { button: m.addEndpoint, done: m.endpointAdded, show: 'secret' },
-        `<label>${h(m.url)} <input name="url" type="url" required placeholder="https://shop.example/webhooks"></label>`,
-      )}`
+    ? `<h2>${h(m.addEndpoint)}</h2>${postForm(frame, '/webhooks', m.addEndpoint, {
+        problem: refused?.problem,
+        fields: `<label>${h(m.url)} <input name="url" type="url" required value="${h(typed(refused, 'url') ?? '')}" placeholder="https://shop.example/webhooks"></label>`,
+      })}`
     : '';
-  return page(frame, `${table}${add}${deliveryLog(frame, endpoints, log)}`);
+  return page(frame, `${noticeOf(outcome)}${table}${add}${deliveryLog(frame, endpoints, log)}`);
 }
 
 function deliveryLog(frame: PageFrame, endpoints: Endpoint[], log: DeliveryLogView): string {
@@ -143,20 +188,20 @@ function deliveryLog(frame: PageFrame, endpoints: Endpoint[], log: DeliveryLogVi
   return `<h2 id="log">${h(m.log)}</h2>${search}${table}${pages}`;
 }
 
+/** How long the old secret keeps signing after a rotation: the endpoint page's choices. */
+export const ROTATION_CHOICES = [3600, 86_400, 3 * 86_400, 7 * 86_400];
+
 /** One endpoint: its settings, and (owners and developers) every action on it. */
 export function webhookEndpointPage(
   frame: PageFrame,
   e: Endpoint,
   canChange: boolean,
-  /** Just disabled from its confirmation page (post, redirect, get): said at the top. */
-  justDisabled = false,
+  /** The status line after an action (post, redirect, get), or a form refused with what was typed. */
+  outcome: FormOutcome = {},
 ): string {
   const m = t(frame.lang);
-  const notice =
-    justDisabled && e.status === 'disabled' ? `<p role="status">${h(m.endpointDisabledNotice)}</p>` : '';
   const mode = frame.mode ?? 'test';
-  const all = e.enabled_events.includes('*');
-  const facts = `${notice}<dl>
+  const facts = `${noticeOf(outcome)}<dl>
   <dt>ID</dt><dd><code>${h(e.id)}</code></dd>
   <dt>${h(m.url)}</dt><dd><code>${h(e.url)}</code></dd>
   <dt>${h(m.status)}</dt><dd>${statusBadge(e.status, frame.lang)}</dd>
@@ -167,54 +212,51 @@ export function webhookEndpointPage(
 </dl>
 <p><a href="${h(href(`/dashboard/${mode}/webhooks`, frame.lang, { endpoint_id: e.id }))}#log">${h(m.log)}</a></p>`;
   if (!canChange) return page(frame, `${facts}${back(frame)}`);
+  const edit = refusedIn(outcome, 'edit');
+  // A refused edit shows the events as they were ticked, not as they are stored.
+  const ticked = edit ? [edit.values.enabled_events ?? []].flat() : e.enabled_events;
+  const all = ticked.includes('*');
   const checkbox = (value: string, label: string, checked: boolean) =>
-    `<label><input type="checkbox" name="enabled_events" value="${h(value)}" data-list${checked ? ' checked' : ''}> ${h(label)}</label>`;
-  const events = `<fieldset><legend>${h(m.enabledEvents)}</legend>${checkbox('*', m.allEvents, all)}${eventTypes
-    .map((type) => checkbox(type, type, !all && e.enabled_events.includes(type)))
+    `<label><input type="checkbox" name="enabled_events" value="${h(value)}"${checked ? ' checked' : ''}> ${h(label)}</label>`;
+  const events = `<label>${h(m.url)} <input name="url" type="url" required value="${h(typed(edit, 'url') ?? e.url)}"></label>
+<fieldset><legend>${h(m.enabledEvents)}</legend>${checkbox('*', m.allEvents, all)}${eventTypes
+    .map((type) => checkbox(type, type, !all && ticked.includes(type)))
     .join('')}</fieldset>`;
-  const rotationChoices = [
-    ['3600', m.hour],
-    ['86400', m.oneDay],
-    ['259200', m.threeDays],
-    ['604800', m.week],
-  ]
-    .map(
-      ([value, label]) =>
-        `<option value="${value}"${value === '86400' ? ' selected' : ''}>${h(label)}</option>`,
-    )
-    .join('');
-  const since = e.created_at;
+  const rotationChoices = ROTATION_CHOICES.map(
+    (seconds) =>
+      `<option value="${seconds}"${seconds === 86_400 ? ' selected' : ''}>${h(graceLabel(frame.lang, seconds))}</option>`,
+  ).join('');
+  const test = refusedIn(outcome, 'test');
+  const resend = refusedIn(outcome, 'resend');
+  const path = `/webhooks/${e.id}`;
   const actions = [
-    `<h2>${h(m.enabledEvents)}</h2>${actionForm(frame, `/webhook-endpoints/${e.id}`, { button: m.saveEvents, done: m.eventsSaved }, events)}`,
-    `<h2>${h(m.secret)}</h2>${confirmLink(frame, `/webhooks/${e.id}/reveal-secret`, m.reveal, 'secondary')}`,
+    `<h2>${h(m.enabledEvents)}</h2>${postForm(frame, path, m.saveEvents, { fields: events, problem: edit?.problem })}`,
+    `<h2>${h(m.secret)}</h2>${confirmLink(frame, `${path}/reveal-secret`, m.reveal, 'secondary')}`,
     e.rotation_started_at
-      ? actionForm(frame, `/webhook-endpoints/${e.id}/close-rotation`, {
-          button: m.closeRotation,
-          done: m.rotationClosed,
+      ? postForm(frame, `${path}/close-rotation`, m.closeRotation, {
+          problem: refusedIn(outcome, 'rotate')?.problem,
         })
-      : actionForm(
+      : confirmLink(
           frame,
-          `/webhook-endpoints/${e.id}/rotate-secret`,
-          { button: m.rotate, done: m.rotated, show: 'secret' },
-          `<label>${h(m.rotateFor)} <select name="expires_in_seconds" data-number>${rotationChoices}</select></label>`,
+          `${path}/rotate-secret`,
+          m.rotate,
+          'secondary',
+          undefined,
+          `<label>${h(m.rotateFor)} <select name="expires_in_seconds">${rotationChoices}</select></label>`,
         ),
-    `<h2>${h(m.testEvent)}</h2>${actionForm(
-      frame,
-      `/webhook-endpoints/${e.id}/send-test-event`,
-      { button: m.send, done: m.testSent, show: 'event_id' },
-      select('type', m.eventType, eventTypes, 'payment_intent.succeeded'),
-      `${m.send}: ${m.testEvent}`,
-    )}`,
-    `<h2>${h(m.resend)}</h2>${actionForm(
-      frame,
-      `/webhook-endpoints/${e.id}/resend-failed`,
-      { button: m.resend, done: m.resent, show: 'queued' },
-      `<label>${h(m.since)} <input name="since" value="${h(since)}" required></label>`,
-    )}`,
+    `<h2>${h(m.testEvent)}</h2>${postForm(frame, `${path}/send-test-event`, m.send, {
+      fields: select('type', m.eventType, eventTypes, typed(test, 'type') ?? 'payment_intent.succeeded'),
+      problem: test?.problem,
+      buttonLabel: `${m.send}: ${m.testEvent}`,
+    })}`,
+    `<h2>${h(m.resend)}</h2>${postForm(frame, `${path}/resend-failed`, m.resend, {
+      fields: `<label>${h(m.since)} <input name="since" value="${h(typed(resend, 'since') ?? e.created_at)}" required></label>`,
+      problem: resend?.problem,
+    })}`,
     `<h2>${h(m.status)}</h2>${
       e.status === 'disabled'
-        ? actionForm(frame, `/webhook-endpoints/${e.id}/enable`, { button: m.enable, done: m.enabled })
-        : confirmLink(frame, `/webhooks/${e.id}/disable`, m.disable, 'destructive')
+        ? postForm(frame, `${path}/enable`, m.enable, { problem: refusedIn(outcome, 'status')?.problem })
+        : confirmLink(frame, `${path}/disable`, m.disable, 'destructive')
     }`,
   ];
   return page(frame, `${facts}<section class="actions">${actions.join('\n')}</section>${back(frame)}`);
@@ -237,6 +279,7 @@ export function webhookDeliveryPage(
   d: Delivery,
   endpointUrl: string,
   canChange: boolean,
+  outcome: FormOutcome = {},
 ): string {
   const m = t(frame.lang);
   const attempts = d.attempts
@@ -256,15 +299,13 @@ export function webhookDeliveryPage(
     )
     .join('');
   const retry = canChange
-    ? actionForm(frame, `/webhook-deliveries/${d.id}/retry`, {
-        button: m.retry,
-        done: m.retried,
-        show: 'status',
+    ? postForm(frame, `/webhooks/deliveries/${d.id}/retry`, m.retry, {
+        problem: refusedIn(outcome, 'retry')?.problem,
       })
     : '';
   return page(
     frame,
-    `<dl>
+    `${noticeOf(outcome)}<dl>
   <dt>ID</dt><dd><code>${h(d.id)}</code></dd>
   <dt>${h(m.endpoint)}</dt><dd><a href="${h(href(`/dashboard/${frame.mode ?? 'test'}/webhooks/${d.endpoint_id}`, frame.lang))}"><code>${h(endpointUrl)}</code></a></dd>
   <dt>${h(m.eventId)}</dt><dd><code>${h(d.event_id)}</code></dd>

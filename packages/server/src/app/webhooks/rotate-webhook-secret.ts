@@ -13,6 +13,13 @@ export const DEFAULT_ROTATION_SECONDS = 24 * 3600;
 /** The longest a rotation may stay open by itself: a week, so an old secret never lingers for good. */
 export const MAX_ROTATION_SECONDS = 7 * 24 * 3600;
 
+/** The refusal of a second rotation while one is open (checked again by the rotation's lock). */
+export const rotationAlreadyOpen = () =>
+  new AppError(
+    'invalid_state_transition',
+    'A secret rotation is already open on this endpoint; close it before rotating again.',
+  );
+
 /**
  * Opens a rotation: a new secret signs from now on, and the current one keeps signing beside it
  * (two `v1` elements) until the rotation is closed, by hand or, when `expiresInSeconds` is given,
@@ -33,12 +40,7 @@ export async function rotateWebhookSecret(
   }
   return ctx.db.transaction(async (tx) => {
     const endpoint = await lockedEndpoint(tx, id);
-    if (endpoint.previousSecretSealed !== null) {
-      throw new AppError(
-        'invalid_state_transition',
-        'A secret rotation is already open on this endpoint; close it before rotating again.',
-      );
-    }
+    if (endpoint.previousSecretSealed !== null) throw rotationAlreadyOpen();
     const secret = generateWebhookSecret();
     const now = ctx.clock.now();
     const updated = await updateWebhookEndpointSecrets(tx, id, {

@@ -17,7 +17,13 @@ export function acceptForms(app: FastifyInstance): void {
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES },
     (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      // A name that repeats (the checkboxes of one list) keeps every value, in order.
+      const fields: Record<string, string | string[]> = {};
+      for (const [name, value] of new URLSearchParams(String(body))) {
+        const before = fields[name];
+        fields[name] = before === undefined ? value : [before, value].flat();
+      }
+      done(null, fields);
     },
   );
 }
@@ -29,6 +35,19 @@ export function formField(request: FastifyRequest, name: string): string {
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number') return String(value);
   throw new ValidationError(name, 'is required');
+}
+
+/** Every value of a repeated form field (checkboxes), none when it was not sent. */
+export function formList(request: FastifyRequest, name: string): string[] {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** A form field as typed, '' when it was not sent (for a field the use case checks itself). */
+export function formText(request: FastifyRequest, name: string): string {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
 }
 
 /**

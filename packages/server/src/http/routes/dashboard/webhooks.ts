@@ -13,6 +13,7 @@ import { onOwn } from './on-own.ts';
 import { scopeOf } from './scope.ts';
 import { dashboardWebhookDeliveryRoutes } from './webhooks-deliveries.ts';
 import { dashboardWebhookEndpointActionRoutes } from './webhooks-endpoint-actions.ts';
+import { dashboardWebhookFormRoutes } from './webhooks-forms.ts';
 import { dashboardWebhookPageRoutes } from './webhooks-pages.ts';
 
 /** Webhook endpoints of the signed-in user's merchant, in the mode the path names. */
@@ -49,4 +50,5 @@ export async function dashboardWebhookRoutes(
   await app.register(dashboardWebhookEndpointActionRoutes, { ctx });
   await app.register(dashboardWebhookDeliveryRoutes, { ctx });
   await app.register(dashboardWebhookPageRoutes, { ctx });
+  await app.register(dashboardWebhookFormRoutes, { ctx });
 }
