@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { recordAudit } from '../src/app/dashboard/audit.ts';
 import { createOperator, recordOperatorAction } from '../src/app/operators/operator-accounts.ts';
 import { launchChromium } from './support/browser.ts';
+import { cursorWithAlteredMac } from './support/cursors.ts';
 import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { startTestService, type TestService } from './support/service.ts';
@@ -157,7 +158,7 @@ for (const kind of databaseKinds()) {
       const forged = await auditApi({ cursor: 'bm90LWEtY3Vyc29y' });
       assert.equal(forged.statusCode, 400);
       assert.equal(forged.json().errors[0].field, 'cursor');
-      const badBefore = await auditApi({ before: `${valid.slice(0, -2)}AA` });
+      const badBefore = await auditApi({ before: cursorWithAlteredMac(valid) });
       assert.equal(badBefore.statusCode, 400);
       assert.equal(badBefore.json().errors[0].field, 'before');
       const both = await auditApi({ cursor: valid, before: valid });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { cursorWithAlteredMac } from './support/cursors.ts';
 import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type IntentJson, paymentHelpers } from './support/payments.ts';
@@ -175,7 +176,7 @@ for (const kind of databaseKinds()) {
       for (const [field, value] of [
         ['cursor', 'not-a-cursor'],
         ['before', 'not-a-cursor'],
-        ['cursor', `${p1.next_cursor.slice(0, -2)}AA`],
+        ['cursor', cursorWithAlteredMac(p1.next_cursor)],
       ] as const) {
         const response = await api(`?${field}=${value}`);
         assert.equal(response.statusCode, 400, response.body);
