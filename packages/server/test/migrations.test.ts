@@ -53,6 +53,51 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await migrate(database.db, dirUrl()), []);
     });
 
+    it('runs a no-transaction migration again when it lost a catalog race to another process starting at once', async () => {
+      const sprockets = mkdtempSync(join(tmpdir(), 'paygate-migrations-'));
+      try {
+        writeFileSync(
+          join(sprockets, '001_sprockets.sql'),
+          'CREATE TABLE sprockets (id text PRIMARY KEY, size int);\n',
+        );
+        writeFileSync(
+          join(sprockets, '002_sprockets_by_size.sql'),
+          '-- paygate:no-transaction\nCREATE INDEX CONCURRENTLY IF NOT EXISTS sprockets_by_size ON sprockets (size);\n',
+        );
+        // What PostgreSQL answers the loser when two processes build indexes of one table at once.
+        let races = 2;
+        const racing = new Proxy(database.db, {
+          get(target, property) {
+            if (property === 'exec') {
+              return async (sql: string) => {
+                if (races > 0 && sql.includes('CONCURRENTLY')) {
+                  races--;
+                  throw new DatabaseError('XX000', undefined, 'pg_race', 'tuple concurrently updated');
+                }
+                return target.exec(sql);
+              };
+            }
+            const value = Reflect.get(target, property, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+        const pauses: number[] = [];
+        const applied = await migrate(racing, pathToFileURL(`${sprockets}/`), {
+          pause: async (ms) => {
+            pauses.push(ms);
+          },
+        });
+        assert.deepEqual(applied, ['001_sprockets', '002_sprockets_by_size']);
+        assert.equal(pauses.length, 2, 'one pause after each lost race');
+        const index = await database.db.query<{ indisvalid: boolean }>(
+          `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'sprockets_by_size'`,
+        );
+        assert.deepEqual(index.rows, [{ indisvalid: true }]);
+      } finally {
+        rmSync(sprockets, { recursive: true, force: true });
+      }
+    });
+
     it('builds again an index that a failed concurrent build left INVALID, instead of recording it as built', async () => {
       const widgets = mkdtempSync(join(tmpdir(), 'paygate-migrations-'));
       const widgetsUrl = pathToFileURL(`${widgets}/`);

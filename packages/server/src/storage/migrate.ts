@@ -171,6 +171,22 @@ async function applyInTransaction(db: Database, migration: Migration): Promise<b
   });
 }
 
+/**
+ * PostgreSQL's "tuple concurrently updated" (XX000): two processes building indexes of one table
+ * at the same moment both update the table's catalog row, and one of them fails. Nothing was
+ * built by the failed one; the file is safe to run again (IF NOT EXISTS).
+ */
+function isCatalogRace(error: unknown): error is DatabaseError {
+  return (
+    error instanceof DatabaseError &&
+    error.code === 'XX000' &&
+    /tuple concurrently updated/.test(error.message)
+  );
+}
+
+/** How many times a no-transaction migration is run again after losing a catalog race. */
+const CATALOG_RACE_TRIES = 20;
+
 async function applyOutsideTransaction(
   db: Database,
   migration: Migration,
@@ -178,7 +194,7 @@ async function applyOutsideTransaction(
 ): Promise<boolean> {
   if (await isRecorded(db, migration)) return false;
   try {
-    await db.exec(migration.sql);
+    await runAgainAfterCatalogRaces(db, migration, options);
   } catch (error) {
     // Several processes starting at once on one database all build the same index CONCURRENTLY;
     // each build waits for the others' transactions, and PostgreSQL ends that cycle by failing
@@ -198,6 +214,24 @@ async function applyOutsideTransaction(
     [migration.version, migration.checksum],
   );
   return recorded.rowCount > 0;
+}
+
+/**
+ * Runs the file, again after a pause each time it lost a catalog race to another process starting
+ * at the same moment (5 processes on an empty database, test/start-up-race.test.ts: once in a few
+ * hundred starts with the five concurrent-index migrations of 331 and 340-343).
+ */
+async function runAgainAfterCatalogRaces(db: Database, migration: Migration, options: MigrateOptions) {
+  const pause = options.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.exec(migration.sql);
+      return;
+    } catch (error) {
+      if (!isCatalogRace(error) || attempt + 1 >= CATALOG_RACE_TRIES) throw error;
+      await pause(backoffDelayMs(LOCK_RETRY_BACKOFF, attempt) + Math.floor(Math.random() * 250));
+    }
+  }
 }
 
 /** The indexes a migration builds with CREATE INDEX CONCURRENTLY IF NOT EXISTS, by name. */
@@ -246,7 +280,8 @@ async function rebuildInvalidIndexes(
       } catch (error) {
         // Processes that all found it invalid rebuild it at once; the builds deadlock or meet each
         // other's index. The losers look again after a pause (a random part keeps them out of step).
-        if (!(error instanceof DatabaseError && REBUILD_RACE.has(error.code))) throw error;
+        if (!(error instanceof DatabaseError && (REBUILD_RACE.has(error.code) || isCatalogRace(error))))
+          throw error;
         await pause(backoffDelayMs(LOCK_RETRY_BACKOFF, attempt) + Math.floor(Math.random() * 250));
       }
     }
