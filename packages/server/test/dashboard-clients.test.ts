@@ -55,7 +55,13 @@ for (const kind of databaseKinds()) {
         ]),
       );
       assert.deepEqual(byClient, { 'paygate-python/1.0.0': 4, 'paygate-node/1.0.0': 1, 'other/': 1 });
-      const live = (await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/live/clients')).json().data;
+      // The flush writes one row at a time: the live one may land just after the three above.
+      const live = await eventually(
+        'the live row of the flush',
+        async () => (await dashboardRequest(svc, owner, 'GET', '/dashboard/api/v1/live/clients')).json().data,
+        (data: { client: string; request_count: number }[]) => data.length === 1,
+        { timeoutMs: 10_000 },
+      );
       assert.deepEqual(
         live.map((c: { client: string; request_count: number }) => [c.client, c.request_count]),
         [['paygate-node', 1]],
