@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { recordAudit } from '../src/app/dashboard/audit.ts';
 import { createOperator, recordOperatorAction } from '../src/app/operators/operator-accounts.ts';
-import { launchChromium } from './support/browser.ts';
+import { launchChromium, signedInPage } from './support/browser.ts';
 import { cursorWithAlteredMac } from './support/cursors.ts';
 import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
@@ -63,11 +63,7 @@ for (const kind of databaseKinds()) {
       }
       day = svc.clock.now().toISOString().slice(0, 10);
       browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const [name, value] = owner.cookie.split('=') as [string, string];
-      await context.addCookies([{ name, value, url: `${svc.baseUrl}/dashboard` }]);
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      ({ context, page } = await signedInPage(browser, svc.baseUrl, owner.cookie, pageErrors));
     });
     after(async () => {
       await browser?.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './support/browser.ts';
+import { launchChromium, signedInPage } from './support/browser.ts';
 import { type DashboardUser, dashboardRequest, firstOwner } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { paymentHelpers } from './support/payments.ts';
@@ -52,11 +52,7 @@ for (const kind of databaseKinds()) {
         assert.ok(confirmed.statusCode < 500, confirmed.body);
       }
       browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const [name, value] = owner.cookie.split('=') as [string, string];
-      await context.addCookies([{ name, value, url: `${svc.baseUrl}/dashboard` }]);
-      page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      ({ context, page } = await signedInPage(browser, svc.baseUrl, owner.cookie, pageErrors));
     });
     after(async () => {
       await browser?.close();

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** The flags every browser test starts Chromium with. */
@@ -40,6 +40,25 @@ export function screenshotsFor(kind: 'embedded' | 'postgres'): string {
 /** The system's headless Chromium, as every browser test runs it. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A desktop-sized page of `browser` signed in with a dashboard session cookie (`name=value`) for
+ * `baseUrl`'s dashboard; the page's script errors are pushed to `pageErrors`.
+ */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string | null,
+  cookie: string,
+  pageErrors: string[],
+): Promise<{ context: BrowserContext; page: Page }> {
+  if (baseUrl === null) throw new Error('signedInPage needs a service that listens ({ listen: true })');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const [name, value] = cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: `${baseUrl}/dashboard` }]);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { context, page };
 }
 
 /** axe-core's serious and critical violations on the page as it is now (injected over CDP, not through the CSP). */
