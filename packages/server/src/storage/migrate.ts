@@ -173,8 +173,9 @@ async function applyInTransaction(db: Database, migration: Migration): Promise<b
 
 /**
  * PostgreSQL's "tuple concurrently updated" (XX000): two processes building indexes of one table
- * at the same moment both update the table's catalog row, and one of them fails. Nothing was
- * built by the failed one; the file is safe to run again (IF NOT EXISTS).
+ * at the same moment both update the table's catalog row, and one of them fails. The file is safe
+ * to run again (IF NOT EXISTS); an INVALID index a failed build left is rebuilt before recording
+ * (rebuildInvalidIndexes).
  */
 function isCatalogRace(error: unknown): error is DatabaseError {
   return (
