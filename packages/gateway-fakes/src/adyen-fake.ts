@@ -123,7 +123,13 @@ export type AdyenFake = GatewayFake & {
    * CHARGEBACK whose `disputeStatus` is Lost.
    */
   closeDispute(disputePspReference: string, outcome: 'won' | 'lost'): boolean;
-  /** After a win, the issuer charges back again: SECOND_CHARGEBACK (debited again, lost). */
+  /**
+   * The issuer reverses the chargeback before the dispute is final: CHARGEBACK_REVERSED with
+   * `disputeStatus` Pending (the amount returned; a SECOND_CHARGEBACK may still follow, or the
+   * win, a CHARGEBACK_REVERSED Won, by `closeDispute(…, 'won')`).
+   */
+  reverseChargeback(disputePspReference: string): boolean;
+  /** After a win or a reversal, the issuer charges back again: SECOND_CHARGEBACK (debited again, lost). */
   secondChargeback(disputePspReference: string): boolean;
   /**
    * Closes the open settlement batch and publishes its settlement details report; returns the
@@ -451,7 +457,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   };
   const disputes = new Map<
     string,
-    { payment: Payment; reasonCode: string; status: 'open' | 'won' | 'lost' }
+    { payment: Payment; reasonCode: string; status: 'open' | 'reversed' | 'won' | 'lost' }
   >();
   const disputeItem = (disputePsp: string, eventCode: string, disputeStatus: string | null): Json => {
     const dispute = disputes.get(disputePsp)!;
@@ -484,7 +490,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   };
   const closeDispute = (disputePsp: string, outcome: 'won' | 'lost'): boolean => {
     const dispute = disputes.get(disputePsp);
-    if (dispute?.status !== 'open') return false;
+    if (dispute?.status !== 'open' && dispute?.status !== 'reversed') return false;
     dispute.status = outcome;
     notify([
       outcome === 'won'
@@ -493,9 +499,16 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     ]);
     return true;
   };
+  const reverseChargeback = (disputePsp: string): boolean => {
+    const dispute = disputes.get(disputePsp);
+    if (dispute?.status !== 'open') return false;
+    dispute.status = 'reversed';
+    notify([disputeItem(disputePsp, 'CHARGEBACK_REVERSED', 'Pending')]);
+    return true;
+  };
   const secondChargeback = (disputePsp: string): boolean => {
     const dispute = disputes.get(disputePsp);
-    if (dispute?.status !== 'won') return false;
+    if (dispute?.status !== 'won' && dispute?.status !== 'reversed') return false;
     dispute.status = 'lost';
     notify([disputeItem(disputePsp, 'SECOND_CHARGEBACK', 'Lost')]);
     return true;
@@ -505,6 +518,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     failCapture,
     openDispute,
     closeDispute,
+    reverseChargeback,
     secondChargeback,
     closeSettlementBatch: () => journal.closeBatch(),
   };

@@ -327,5 +327,51 @@ for (const kind of databaseKinds()) {
         'DISPUTE 2200',
       ]);
     });
+
+    it('Adyen: a reversal that is not final (Pending) returns the amount and stays open; a second chargeback ends LOST and takes it again', async () => {
+      const { intentId, reference } = await paid('adyen', 2_700);
+      const adyenDispute = running.adyen.openDispute(reference);
+      assert.ok(adyenDispute);
+      assert.equal(running.adyen.reverseChargeback(adyenDispute), true);
+      await running.adyen.idle();
+      const reversed = await disputeOf(intentId);
+      assert.equal(reversed.status, 'UNDER_REVIEW', 'CHARGEBACK_REVERSED Pending is not final');
+      assert.deepEqual(await disputeRows(intentId), ['DISPUTE 2700', 'DISPUTE_REVERSAL 2700']);
+      assert.deepEqual(await eventTypes(reversed.id), [
+        'dispute.created',
+        'dispute.updated',
+        'dispute.updated',
+      ]);
+      assert.equal(running.adyen.resendNotifications(3), 3);
+      await running.adyen.idle();
+      assert.deepEqual(await disputeOf(intentId), reversed, 'redelivered notifications change nothing');
+
+      assert.equal(running.adyen.secondChargeback(adyenDispute), true);
+      await running.adyen.idle();
+      const lost = await disputeOf(intentId);
+      assert.equal(lost.status, 'LOST');
+      assert.deepEqual(await disputeRows(intentId), [
+        'DISPUTE 2700',
+        'DISPUTE_REVERSAL 2700',
+        'DISPUTE 2700',
+      ]);
+      assert.deepEqual(await eventTypes(lost.id), [
+        'dispute.closed',
+        'dispute.created',
+        'dispute.updated',
+        'dispute.updated',
+      ]);
+    });
+
+    it('Adyen: a reversal that is not final, then won: the amount returned once, closed WON', async () => {
+      const { intentId, reference } = await paid('adyen', 2_900);
+      const adyenDispute = running.adyen.openDispute(reference);
+      assert.ok(adyenDispute);
+      assert.equal(running.adyen.reverseChargeback(adyenDispute), true);
+      assert.equal(running.adyen.closeDispute(adyenDispute, 'won'), true);
+      await running.adyen.idle();
+      assert.equal((await disputeOf(intentId)).status, 'WON');
+      assert.deepEqual(await disputeRows(intentId), ['DISPUTE 2900', 'DISPUTE_REVERSAL 2900']);
+    });
   });
 }

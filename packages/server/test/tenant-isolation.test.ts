@@ -79,6 +79,7 @@ for (const kind of databaseKinds()) {
         reason: 'fraudulent',
         status: 'NEEDS_RESPONSE',
         fundsHeld: true,
+        fundsReturned: false,
         evidenceDueBy: null,
         version: 1,
         createdAt: now,

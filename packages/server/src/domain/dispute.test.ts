@@ -40,6 +40,7 @@ function run(reports: DisputeReport[]): {
     state = {
       status: step.status,
       fundsHeld: step.fundsHeld,
+      fundsReturned: step.fundsReturned,
       reason: step.reason,
       evidenceDueBy: step.evidenceDueBy,
     };
@@ -112,6 +113,45 @@ describe('dispute state machine', () => {
     assert.equal(state?.status, 'LOST');
   });
 
+  it('a reversal that is not final returns the amount and keeps the dispute open (Adyen CHARGEBACK_REVERSED Pending)', () => {
+    const reversed = run([report('NEEDS_RESPONSE'), report('UNDER_REVIEW', true, { fundsReturned: true })]);
+    assert.equal(reversed.state?.status, 'UNDER_REVIEW');
+    assert.deepEqual(reversed.rows, ['DISPUTE', 'DISPUTE_REVERSAL']);
+    assert.deepEqual(reversed.events, ['dispute.created', 'dispute.updated']);
+    assert.equal(reversed.state?.fundsHeld, false);
+    assert.equal(reversed.state?.fundsReturned, true);
+  });
+
+  it('after a reversal that was not final, a second chargeback ends LOST and takes the amount again', () => {
+    const { state, rows, events } = run([
+      report('NEEDS_RESPONSE'),
+      report('UNDER_REVIEW', true, { fundsReturned: true }),
+      report('NEEDS_RESPONSE', true), // the first CHARGEBACK delivered late: takes nothing again
+      report('LOST', true, { chargedBackAgain: true }),
+    ]);
+    assert.equal(state?.status, 'LOST');
+    assert.deepEqual(rows, ['DISPUTE', 'DISPUTE_REVERSAL', 'DISPUTE']);
+    assert.deepEqual(events, ['dispute.created', 'dispute.updated', 'dispute.closed']);
+    assert.equal(state?.fundsHeld, true);
+  });
+
+  it('after a reversal that was not final, the final win moves no money again', () => {
+    const { state, rows, events } = run([
+      report('NEEDS_RESPONSE'),
+      report('UNDER_REVIEW', true, { fundsReturned: true }),
+      report('WON', true, { fundsReturned: true }),
+    ]);
+    assert.equal(state?.status, 'WON');
+    assert.deepEqual(rows, ['DISPUTE', 'DISPUTE_REVERSAL']);
+    assert.deepEqual(events, ['dispute.created', 'dispute.updated', 'dispute.closed']);
+  });
+
+  it('a charge back again of a dispute that still holds the amount takes nothing more', () => {
+    const { state, rows } = run([report('UNDER_REVIEW'), report('LOST', true, { chargedBackAgain: true })]);
+    assert.equal(state?.status, 'LOST');
+    assert.deepEqual(rows, ['DISPUTE']);
+  });
+
   it('a new evidence due date on an open dispute is an update', () => {
     const later = new Date(due.getTime() + 86_400_000);
     const { state, events } = run([
@@ -127,6 +167,7 @@ describe('dispute state machine', () => {
       status: fc.constantFrom(...disputeStatuses),
       fundsWithdrawn: fc.boolean(),
       chargedBackAgain: fc.boolean(),
+      fundsReturned: fc.boolean(),
       reason: fc.constantFrom(...disputeReasons),
       evidenceDueBy: fc.constantFrom(null, due),
     });

@@ -28,8 +28,15 @@ export interface DisputeReport {
    */
   fundsWithdrawn: boolean;
   /**
-   * The issuer charged back again after the merchant won (Adyen SECOND_CHARGEBACK): the one
-   * documented way out of WON, to LOST, taking the amount a second time.
+   * The gateway has given back what it withdrew, whatever the status says: a win does, and so does
+   * a reversal that is not final yet (Adyen CHARGEBACK_REVERSED with `disputeStatus: Pending`, after
+   * which a SECOND_CHARGEBACK may follow). A WON report implies it.
+   */
+  fundsReturned?: boolean;
+  /**
+   * The issuer took the amount again after it was given back (Adyen SECOND_CHARGEBACK,
+   * PREARBITRATION_LOST): the one documented way out of WON, to LOST, and the way a dispute whose
+   * reversal was not final ends LOST. Read only with a LOST report.
    */
   chargedBackAgain?: boolean;
   reason: DisputeReason;
@@ -41,6 +48,12 @@ export interface DisputeState {
   status: DisputeStatus;
   /** The gateway holds the disputed amount now: a DISPUTE row was written and not reversed since. */
   fundsHeld: boolean;
+  /**
+   * The gateway gave the amount back (a DISPUTE_REVERSAL row) and has not taken it again: a late
+   * report of the earlier withdrawal must not take it a second time, and only a charge back
+   * again does.
+   */
+  fundsReturned: boolean;
   reason: DisputeReason;
   evidenceDueBy: Date | null;
 }
@@ -48,6 +61,7 @@ export interface DisputeState {
 export interface DisputeStep {
   status: DisputeStatus;
   fundsHeld: boolean;
+  fundsReturned: boolean;
   reason: DisputeReason;
   evidenceDueBy: Date | null;
   /** Rows to write, in this order, each for the dispute's amount. */
@@ -75,24 +89,40 @@ function rank(status: DisputeStatus): number {
   }
 }
 
+interface Money {
+  transactions: DisputeTransactionType[];
+  fundsHeld: boolean;
+  fundsReturned: boolean;
+}
+
 /**
- * The money of reaching `status` from a dispute that holds `fundsHeld`. The books show what the
- * gateway did: a dispute the gateway says it withdrew holds the amount (DISPUTE once, whatever its
- * status); a WON one returns what was taken (DISPUTE_REVERSAL), writing the DISPUTE first when the
- * gateway took and returned it before Paygate heard of either (a notification missed or out of
- * order). An inquiry that never withdrew anything moves no money, however it ends.
+ * The money of a report reaching `status` from a dispute whose funds stand as `current` says. The
+ * books show what the gateway did: a dispute the gateway says it withdrew holds the amount (DISPUTE
+ * once, whatever its status); a win or a reversal returns what was taken (DISPUTE_REVERSAL),
+ * writing the DISPUTE first when the gateway took and returned it before Paygate heard of either
+ * (a notification missed or out of order); after a return, only a charge back again takes the
+ * amount again (a late report of the first withdrawal does not). An inquiry that never withdrew
+ * anything moves no money, however it ends.
  */
 function moneyOf(
-  fundsHeld: boolean,
+  current: { fundsHeld: boolean; fundsReturned: boolean },
   status: DisputeStatus,
-  fundsWithdrawn: boolean,
-): { transactions: DisputeTransactionType[]; fundsHeld: boolean } {
-  if (status === 'WON') {
-    if (fundsHeld) return { transactions: ['DISPUTE_REVERSAL'], fundsHeld: false };
-    return { transactions: fundsWithdrawn ? ['DISPUTE', 'DISPUTE_REVERSAL'] : [], fundsHeld: false };
+  report: DisputeReport,
+): Money {
+  const unchanged: Money = {
+    transactions: [],
+    fundsHeld: current.fundsHeld,
+    fundsReturned: current.fundsReturned,
+  };
+  if (status === 'WON' || report.fundsReturned === true) {
+    if (current.fundsHeld)
+      return { transactions: ['DISPUTE_REVERSAL'], fundsHeld: false, fundsReturned: true };
+    if (current.fundsReturned || !report.fundsWithdrawn) return unchanged;
+    return { transactions: ['DISPUTE', 'DISPUTE_REVERSAL'], fundsHeld: false, fundsReturned: true };
   }
-  if (fundsWithdrawn && !fundsHeld) return { transactions: ['DISPUTE'], fundsHeld: true };
-  return { transactions: [], fundsHeld };
+  if (!report.fundsWithdrawn || current.fundsHeld) return unchanged;
+  if (current.fundsReturned && !(report.chargedBackAgain === true && status === 'LOST')) return unchanged;
+  return { transactions: ['DISPUTE'], fundsHeld: true, fundsReturned: false };
 }
 
 /**
@@ -100,15 +130,18 @@ function moneyOf(
  * (dispute.created, and dispute.closed too when it is already decided). After that the status only
  * moves forward, NEEDS_RESPONSE → UNDER_REVIEW → WON | LOST; an older report that arrives late
  * moves nothing back, and a closed dispute never changes again, except WON --second chargeback-->
- * LOST, which the gateway documents and which takes the amount again. An open dispute takes a new
+ * LOST, which the gateway documents and which takes the amount again. Only a final status closes:
+ * a reversal that may still be undone (Adyen's CHARGEBACK_REVERSED Pending) returns the amount and
+ * leaves the dispute UNDER_REVIEW, and a charge back again then ends it LOST, taking it again. An open dispute takes a new
  * reason or evidence due date. Null: the report changes nothing (a replay, a stale report).
  */
 export function disputeStep(current: DisputeState | null, report: DisputeReport): DisputeStep | null {
   if (current === null) {
-    const money = moneyOf(false, report.status, report.fundsWithdrawn);
+    const money = moneyOf({ fundsHeld: false, fundsReturned: false }, report.status, report);
     return {
       status: report.status,
       fundsHeld: money.fundsHeld,
+      fundsReturned: money.fundsReturned,
       reason: report.reason,
       evidenceDueBy: report.evidenceDueBy,
       transactions: money.transactions,
@@ -121,12 +154,13 @@ export function disputeStep(current: DisputeState | null, report: DisputeReport)
       ...current,
       status: 'LOST',
       fundsHeld: true,
+      fundsReturned: false,
       transactions: ['DISPUTE'],
       events: ['dispute.closed'],
     };
   }
   const status = rank(report.status) > rank(current.status) ? report.status : current.status;
-  const money = moneyOf(current.fundsHeld, status, report.fundsWithdrawn);
+  const money = moneyOf(current, status, report);
   const sameDueDate =
     (current.evidenceDueBy?.getTime() ?? null) === (report.evidenceDueBy?.getTime() ?? null);
   const details = closed(status)
@@ -140,6 +174,7 @@ export function disputeStep(current: DisputeState | null, report: DisputeReport)
   return {
     status,
     fundsHeld: money.fundsHeld,
+    fundsReturned: money.fundsReturned,
     ...details,
     transactions: money.transactions,
     events: [closed(status) ? 'dispute.closed' : 'dispute.updated'],

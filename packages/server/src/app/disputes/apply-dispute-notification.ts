@@ -82,6 +82,7 @@ export const applyDisputeNotification: NotificationHandler<'dispute'> = async (
       reason: step.reason,
       status: step.status,
       fundsHeld: step.fundsHeld,
+      fundsReturned: step.fundsReturned,
       evidenceDueBy: step.evidenceDueBy,
       version: 1,
       createdAt: now,

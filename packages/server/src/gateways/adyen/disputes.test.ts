@@ -39,21 +39,38 @@ describe('Adyen dispute notifications', () => {
   });
 
   it('reads each event code as Adyen documents it', () => {
-    const cases: Array<[string, Record<string, string>, string, boolean]> = [
-      ['NOTIFICATION_OF_CHARGEBACK', {}, 'NEEDS_RESPONSE', false],
-      ['CHARGEBACK', { disputeStatus: 'Responded' }, 'UNDER_REVIEW', true],
-      ['CHARGEBACK', { disputeStatus: 'Lost' }, 'LOST', true],
-      ['CHARGEBACK', { disputeStatus: 'Accepted' }, 'LOST', true],
-      ['CHARGEBACK_REVERSED', {}, 'WON', true],
-      ['PREARBITRATION_WON', {}, 'WON', true],
-      ['PREARBITRATION_LOST', {}, 'LOST', true],
-      ['SECOND_CHARGEBACK', {}, 'LOST', true],
+    // Adyen's dispute lifecycle: each event code with each disputeStatus it documents (and none,
+    // as for payments in Brazil). Only Won, Lost, Accepted and Expired are final.
+    const cases: Array<[string, string | null, string, 'none' | 'withdrawn' | 'returned' | 'again']> = [
+      ['NOTIFICATION_OF_CHARGEBACK', null, 'NEEDS_RESPONSE', 'none'],
+      ['NOTIFICATION_OF_CHARGEBACK', 'Unresponded', 'NEEDS_RESPONSE', 'none'],
+      ['NOTIFICATION_OF_CHARGEBACK', 'Pending', 'UNDER_REVIEW', 'none'],
+      ['CHARGEBACK', null, 'NEEDS_RESPONSE', 'withdrawn'],
+      ['CHARGEBACK', 'Unresponded', 'NEEDS_RESPONSE', 'withdrawn'],
+      ['CHARGEBACK', 'Undefended', 'NEEDS_RESPONSE', 'withdrawn'],
+      ['CHARGEBACK', 'Responded', 'UNDER_REVIEW', 'withdrawn'],
+      ['CHARGEBACK', 'Pending', 'UNDER_REVIEW', 'withdrawn'],
+      ['CHARGEBACK', 'Lost', 'LOST', 'withdrawn'],
+      ['CHARGEBACK', 'Accepted', 'LOST', 'withdrawn'],
+      ['CHARGEBACK', 'Expired', 'LOST', 'withdrawn'],
+      ['CHARGEBACK_REVERSED', null, 'WON', 'returned'],
+      ['CHARGEBACK_REVERSED', 'Pending', 'UNDER_REVIEW', 'returned'],
+      ['CHARGEBACK_REVERSED', 'Won', 'WON', 'returned'],
+      ['PREARBITRATION_WON', null, 'WON', 'returned'],
+      ['PREARBITRATION_WON', 'Pending', 'UNDER_REVIEW', 'returned'],
+      ['PREARBITRATION_WON', 'Won', 'WON', 'returned'],
+      ['PREARBITRATION_LOST', null, 'LOST', 'again'],
+      ['PREARBITRATION_LOST', 'Lost', 'LOST', 'again'],
+      ['SECOND_CHARGEBACK', null, 'LOST', 'again'],
+      ['SECOND_CHARGEBACK', 'Lost', 'LOST', 'again'],
     ];
-    for (const [code, data, status, withdrawn] of cases) {
-      const { report } = reportOf(code, data).outcome;
-      assert.equal(report.status, status, code);
-      assert.equal(report.fundsWithdrawn, withdrawn, code);
-      assert.equal(report.chargedBackAgain === true, code === 'SECOND_CHARGEBACK', code);
+    for (const [code, stage, status, money] of cases) {
+      const name = `${code} ${stage ?? '(no disputeStatus)'}`;
+      const { report } = reportOf(code, stage ? { disputeStatus: stage } : {}).outcome;
+      assert.equal(report.status, status, name);
+      assert.equal(report.fundsWithdrawn, money !== 'none', name);
+      assert.equal(report.fundsReturned === true, money === 'returned', name);
+      assert.equal(report.chargedBackAgain === true, money === 'again', name);
       assert.equal(report.reason, 'general');
     }
   });

@@ -5,38 +5,44 @@ import { stringOf } from '../reply-meaning.ts';
 type Json = Record<string, unknown>;
 
 /**
- * Adyen's dispute event codes and what each says, as Adyen's dispute notifications document them:
- * NOTIFICATION_OF_CHARGEBACK announces a chargeback (nothing debited yet); CHARGEBACK debits the
- * amount (its stage in `additionalData.disputeStatus`); CHARGEBACK_REVERSED and PREARBITRATION_WON
- * return it (won); PREARBITRATION_LOST keeps it (lost); SECOND_CHARGEBACK debits it again after a
- * reversal (lost).
+ * Adyen's dispute event codes, as its dispute notifications document them: what each does to the
+ * money, and the status it means when no `additionalData.disputeStatus` comes with it (Adyen sends
+ * none for payments processed in Brazil). NOTIFICATION_OF_CHARGEBACK announces a chargeback
+ * (nothing debited yet); CHARGEBACK debits the amount; CHARGEBACK_REVERSED and PREARBITRATION_WON
+ * return it, final only with disputeStatus Won (Pending: the issuer may still charge back again);
+ * SECOND_CHARGEBACK and PREARBITRATION_LOST take it again after a return (or keep it, when it was
+ * never returned).
  */
 const EVENT_CODES: Readonly<
-  Record<string, { status: DisputeStatus | 'by_dispute_status'; withdrawn: boolean }>
+  Record<string, { status: DisputeStatus; money: 'none' | 'withdrawn' | 'returned' | 'taken_again' }>
 > = {
-  NOTIFICATION_OF_CHARGEBACK: { status: 'NEEDS_RESPONSE', withdrawn: false },
-  CHARGEBACK: { status: 'by_dispute_status', withdrawn: true },
-  CHARGEBACK_REVERSED: { status: 'WON', withdrawn: true },
-  PREARBITRATION_WON: { status: 'WON', withdrawn: true },
-  PREARBITRATION_LOST: { status: 'LOST', withdrawn: true },
-  SECOND_CHARGEBACK: { status: 'LOST', withdrawn: true },
+  NOTIFICATION_OF_CHARGEBACK: { status: 'NEEDS_RESPONSE', money: 'none' },
+  CHARGEBACK: { status: 'NEEDS_RESPONSE', money: 'withdrawn' },
+  CHARGEBACK_REVERSED: { status: 'WON', money: 'returned' },
+  PREARBITRATION_WON: { status: 'WON', money: 'returned' },
+  PREARBITRATION_LOST: { status: 'LOST', money: 'taken_again' },
+  SECOND_CHARGEBACK: { status: 'LOST', money: 'taken_again' },
 };
 
-/** `additionalData.disputeStatus` (Adyen's stage of a CHARGEBACK) in Paygate's words. */
-function statusOfStage(stage: string | null): DisputeStatus {
-  switch (stage) {
-    case 'Responded':
-      return 'UNDER_REVIEW';
-    case 'Accepted':
-    case 'Expired':
-    case 'Lost':
-      return 'LOST';
-    case 'Won':
-      return 'WON';
-    default:
-      // Unresponded, Undefended, Pending, or none (not returned for payments in Brazil).
-      return 'NEEDS_RESPONSE';
-  }
+/**
+ * Adyen's `disputeStatus` (the dispute's stage) in Paygate's words. Only Won, Lost, Accepted and
+ * Expired are final; Pending (a reversal or an escalation not decided yet) and Responded wait on
+ * the issuer; Unresponded and Undefended wait on the merchant.
+ */
+const STAGES: Readonly<Record<string, DisputeStatus>> = {
+  Unresponded: 'NEEDS_RESPONSE',
+  Undefended: 'NEEDS_RESPONSE',
+  Responded: 'UNDER_REVIEW',
+  Pending: 'UNDER_REVIEW',
+  Won: 'WON',
+  Lost: 'LOST',
+  Accepted: 'LOST',
+  Expired: 'LOST',
+};
+
+/** The status of one item: its stage when Adyen names one (and Paygate knows it), else its code's. */
+function statusOf(stage: string | null, byCode: DisputeStatus): DisputeStatus {
+  return (stage && Object.hasOwn(STAGES, stage) ? STAGES[stage] : undefined) ?? byCode;
 }
 
 /**
@@ -67,6 +73,9 @@ const REASON_CODES: Readonly<Record<string, DisputeReason>> = {
   '4860': 'credit_not_processed',
 };
 
+/** The dispute event codes Paygate reads (docs/gateways.md lists them from here). */
+export const ADYEN_DISPUTE_EVENT_CODES: readonly string[] = Object.keys(EVENT_CODES);
+
 /** Whether Paygate reads this event code as a dispute notification. */
 export function isDisputeEventCode(eventCode: string): boolean {
   return Object.hasOwn(EVENT_CODES, eventCode);
@@ -90,22 +99,20 @@ export function adyenDisputeNotification(
     typeof item.additionalData === 'object' && item.additionalData !== null
       ? (item.additionalData as Json)
       : {};
-  const status =
-    meaning.status === 'by_dispute_status'
-      ? statusOfStage(stringOf(additional.disputeStatus))
-      : meaning.status;
+  const stage = stringOf(additional.disputeStatus);
+  const status = statusOf(stage, meaning.status);
   const dueBy = stringOf(additional.defensePeriodEndsAt);
   const dueDate = dueBy ? new Date(dueBy) : null;
   const report: DisputeReport = {
     status,
-    fundsWithdrawn: meaning.withdrawn,
-    ...(eventCode === 'SECOND_CHARGEBACK' ? { chargedBackAgain: true } : {}),
+    fundsWithdrawn: meaning.money !== 'none',
+    ...(meaning.money === 'returned' ? { fundsReturned: true } : {}),
+    ...(meaning.money === 'taken_again' ? { chargedBackAgain: true } : {}),
     reason: REASON_CODES[stringOf(additional.chargebackReasonCode) ?? ''] ?? 'general',
     evidenceDueBy: dueDate && !Number.isNaN(dueDate.getTime()) ? dueDate : null,
   };
   // Adyen sends CHARGEBACK again when the dispute's stage changes (Undefended, then Lost): the
   // stage is part of what makes a notification new; a redelivery repeats it exactly.
-  const stage = stringOf(additional.disputeStatus);
   return {
     notificationId: stage ? `${notificationId}:${stage}` : notificationId,
     subject: 'dispute',

@@ -16,6 +16,8 @@ export interface DisputeRecord {
   status: DisputeStatus;
   /** The gateway holds the amount now (domain/dispute.ts). */
   fundsHeld: boolean;
+  /** The gateway gave the amount back and has not taken it again (domain/dispute.ts). */
+  fundsReturned: boolean;
   evidenceDueBy: Date | null;
   /** 1 when created, one more with each change (CONTRACT.md "Resource version"). */
   version: number;
@@ -35,6 +37,7 @@ const disputes = rowMapping<DisputeRecord>({
   reason: 'plain',
   status: 'plain',
   fundsHeld: 'plain',
+  fundsReturned: 'plain',
   evidenceDueBy: 'plain',
   version: 'plain',
   createdAt: 'plain',
@@ -93,6 +96,7 @@ export async function listDisputesOfIntent(q: Queryable, paymentIntentId: string
 export interface DisputeChange {
   status: DisputeStatus;
   fundsHeld: boolean;
+  fundsReturned: boolean;
   reason: DisputeReason;
   evidenceDueBy: Date | null;
 }
@@ -105,10 +109,10 @@ export async function updateDispute(
   now: Date,
 ): Promise<DisputeRecord> {
   const { rows } = await q.query(
-    `UPDATE disputes SET status = $2, funds_held = $3, reason = $4, evidence_due_by = $5,
-            version = version + 1, updated_at = $6
+    `UPDATE disputes SET status = $2, funds_held = $3, funds_returned = $4, reason = $5,
+            evidence_due_by = $6, version = version + 1, updated_at = $7
       WHERE id = $1 RETURNING ${disputes.columns()}`,
-    [id, change.status, change.fundsHeld, change.reason, change.evidenceDueBy, now],
+    [id, change.status, change.fundsHeld, change.fundsReturned, change.reason, change.evidenceDueBy, now],
   );
   const updated = disputes.first(rows);
   if (!updated) throw new Error(`dispute ${id} vanished under its row lock`);
