@@ -27,6 +27,8 @@ export const ADYEN_TEST_TOKENS = {
   decline: 'adyen_test_decline',
   challenge: 'adyen_test_challenge',
   slow: 'adyen_test_slow',
+  /** Authorised for half the amount asked (a partial authorisation), in the answer and the notification. */
+  partial: 'adyen_test_partial',
 } as const;
 
 /**
@@ -235,6 +237,8 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       resultCode: payment.result,
       pspReference: payment.pspReference,
       merchantReference: payment.reference,
+      // What was authorised: the amount asked, less for a partial authorisation.
+      ...(payment.result === 'Authorised' ? { amount: payment.amount } : {}),
       ...(payment.refusal
         ? { refusalReason: payment.refusal.reason, refusalReasonCode: payment.refusal.code }
         : {}),
@@ -262,7 +266,9 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     if (token === ADYEN_TEST_TOKENS.slow)
       await new Promise((resolve) => setTimeout(resolve, options.slowMs ?? 30_000));
     const result =
-      token === ADYEN_TEST_TOKENS.approve || token === ADYEN_TEST_TOKENS.slow
+      token === ADYEN_TEST_TOKENS.approve ||
+      token === ADYEN_TEST_TOKENS.slow ||
+      token === ADYEN_TEST_TOKENS.partial
         ? 'Authorised'
         : token === ADYEN_TEST_TOKENS.decline
           ? 'Refused'
@@ -271,6 +277,10 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
             : null;
     if (!result) return serviceError(422, '800', 'Contract not found');
     if (result === 'Refused') return refused(body, 'Refused', PLAIN_REFUSAL);
+    if (token === ADYEN_TEST_TOKENS.partial) {
+      const asked = body.amount as Payment['amount'];
+      return answered({ ...body, amount: { ...asked, value: Math.floor(asked.value / 2) } }, result, null);
+    }
     return answered(body, result, null);
   }
 

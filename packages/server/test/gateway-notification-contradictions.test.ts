@@ -275,6 +275,22 @@ for (const kind of databaseKinds()) {
       await expectRefusedCapture(intent.id, { amount_minor: 1, currency: 'JPY' });
     });
 
+    it('adyen: a /payments answer that authorised another amount (a partial authorisation) does not make it SUCCEEDED', async () => {
+      const created = await api('POST', '/v1/payment-intents', {
+        amount_minor: 5_000,
+        currency: 'EUR',
+        gateway_id: 'adyen',
+      });
+      assert.equal(created.statusCode, 200, created.body);
+      const confirmed = await api('POST', `/v1/payment-intents/${created.json().id}/confirm`, {
+        payment_method_token: ADYEN_TEST_TOKENS.partial,
+      });
+      assert.equal(confirmed.statusCode, 402, 'the answer authorised 2,500 of 5,000');
+      assert.equal(confirmed.json().code, 'gateway_rejected');
+      await running.adyen.idle();
+      await expectRefusedCapture(created.json().id, { amount_minor: 2_500, currency: 'EUR' });
+    });
+
     it('stripe: a partial amount_received does not read as the full payment', async () => {
       const intent = await paidIntent('stripe', STRIPE_TEST_PAYMENT_METHODS.challenge, 5_000);
       assert.equal(intent.status, 'REQUIRES_ACTION');

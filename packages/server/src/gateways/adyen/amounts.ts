@@ -1,4 +1,5 @@
 import { currencyExponent } from '../../domain/money.ts';
+import type { GatewayAmount } from '../connector.ts';
 
 /**
  * Adyen counts some currencies in other minor units than ISO 4217, which Paygate uses
@@ -53,4 +54,24 @@ export function adyenMinimumAmountMinor(currency: string): number {
   if (exponent === 0) return currency === 'KRW' ? 100 : 1;
   if (exponent === 3) return 100;
   return 1;
+}
+
+/**
+ * An Adyen `Amount` object (`{value, currency}`, in a notification item or a `/payments` answer) in
+ * ISO minor units; undefined when there is none. A currency the connector does not know, or a value
+ * that is no whole ISO amount, is kept as sent: it cannot equal an intent's amount, so it reads as a
+ * difference, never as the intent's amount.
+ */
+export function adyenAmountOf(amount: unknown): GatewayAmount | undefined {
+  if (typeof amount !== 'object' || amount === null) return undefined;
+  const { value, currency } = amount as { value?: unknown; currency?: unknown };
+  if (typeof value !== 'number' || typeof currency !== 'string') return undefined;
+  const iso = currency.toUpperCase();
+  let amountMinor: number | null = null;
+  try {
+    amountMinor = fromAdyenValue(value, iso);
+  } catch {
+    amountMinor = null;
+  }
+  return { amountMinor: amountMinor ?? Number.NaN, currency: iso };
 }

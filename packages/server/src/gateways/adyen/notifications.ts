@@ -6,7 +6,7 @@ import {
   GatewayNotificationError,
 } from '../connector.ts';
 import { stringOf } from '../reply-meaning.ts';
-import { fromAdyenValue } from './amounts.ts';
+import { adyenAmountOf } from './amounts.ts';
 import { adyenDisputeNotification, isDisputeEventCode } from './disputes.ts';
 import { type AdyenSignedFields, verifyAdyenHmac } from './hmac.ts';
 
@@ -37,22 +37,9 @@ function signedFieldsOf(item: Json): AdyenSignedFields {
   };
 }
 
-/**
- * The item's amount in ISO minor units. A currency the connector does not know, or a value that is
- * no whole ISO amount, is kept as sent: it cannot equal an intent's amount, so it reads as a
- * difference, never as the intent's amount.
- */
+/** The item's amount in ISO minor units (amounts.ts `adyenAmountOf`). */
 function amountOf(item: Json): GatewayAmount | undefined {
-  const amount = isObject(item.amount) ? item.amount : null;
-  if (!amount || typeof amount.value !== 'number' || typeof amount.currency !== 'string') return undefined;
-  const currency = amount.currency.toUpperCase();
-  let amountMinor: number | null = null;
-  try {
-    amountMinor = fromAdyenValue(amount.value, currency);
-  } catch {
-    amountMinor = null;
-  }
-  return amountMinor === null ? { amountMinor: Number.NaN, currency } : { amountMinor, currency };
+  return adyenAmountOf(item.amount);
 }
 
 function captured(item: Json): { captured?: GatewayAmount } {

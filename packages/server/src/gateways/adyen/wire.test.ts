@@ -232,6 +232,24 @@ describe('Adyen wire format', () => {
     );
   });
 
+  it("reads what an Authorised answer says was authorised, in ISO minor units, so another amount is never the intent's", () => {
+    const reply = (amount: unknown) =>
+      parsePaymentReply(answer(200, { pspReference: 'PSP1', resultCode: 'Authorised', amount }), KEY);
+    assert.deepEqual(reply({ currency: 'EUR', value: 2500 }), {
+      kind: 'succeeded',
+      gatewayReference: 'PSP1',
+      captured: { amountMinor: 2500, currency: 'EUR' },
+    });
+    assert.deepEqual(reply({ currency: 'CLP', value: 500000 }), {
+      kind: 'succeeded',
+      gatewayReference: 'PSP1',
+      captured: { amountMinor: 5000, currency: 'CLP' },
+    });
+    const unreadable = reply({ currency: 'CLP', value: 550 });
+    assert.ok(unreadable.kind === 'succeeded' && Number.isNaN(unreadable.captured?.amountMinor));
+    assert.deepEqual(reply(undefined), { kind: 'succeeded', gatewayReference: 'PSP1' });
+  });
+
   it('maps every resultCode of the issue', () => {
     const outcome = (resultCode: string, extra: object = {}) =>
       parsePaymentReply(answer(200, { pspReference: 'PSP1', resultCode, ...extra }), KEY);

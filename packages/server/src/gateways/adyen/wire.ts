@@ -13,7 +13,7 @@ import {
 } from '../connector.ts';
 import type { GatewayHttpReply, GatewayHttpRequest } from '../http-executor.ts';
 import { jsonObjectOf, meaningOfRefusal, stringOf } from '../reply-meaning.ts';
-import { toAdyenValue } from './amounts.ts';
+import { adyenAmountOf, toAdyenValue } from './amounts.ts';
 
 export interface AdyenAccount {
   /** `https://checkout-test.adyen.com/v72` in test, the live URL prefix Adyen assigns in live. */
@@ -224,10 +224,17 @@ export function parsePaymentReply(reply: GatewayHttpReply, idempotencyKey: strin
   const refusal = stringOf(body?.refusalReason) ?? 'refused';
   const reason = adyenDeclineReason(stringOf(body?.refusalReasonCode), stringOf(body?.refusalReason));
   switch (resultCode) {
-    case 'Authorised':
-      return pspReference
-        ? { kind: 'succeeded', gatewayReference: pspReference }
-        : { kind: 'indeterminate', detail: 'adyen authorised without a pspReference' };
+    case 'Authorised': {
+      if (!pspReference) return { kind: 'indeterminate', detail: 'adyen authorised without a pspReference' };
+      // The answer's `amount` is what Adyen authorised (a partial authorisation is less than was
+      // asked): the payment's outcome checks it against the intent, as it checks a notification's.
+      const authorised = adyenAmountOf(body?.amount);
+      return {
+        kind: 'succeeded',
+        gatewayReference: pspReference,
+        ...(authorised ? { captured: authorised } : {}),
+      };
+    }
     case 'Refused':
       return {
         kind: 'failed',
