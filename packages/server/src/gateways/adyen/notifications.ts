@@ -7,7 +7,7 @@ import {
 } from '../connector.ts';
 import { stringOf } from '../reply-meaning.ts';
 import { adyenAmountOf } from './amounts.ts';
-import { adyenDisputeNotification, isDisputeEventCode } from './disputes.ts';
+import { ADYEN_DISPUTE_EVENT_CODES, adyenDisputeNotification, isDisputeEventCode } from './disputes.ts';
 import { type AdyenSignedFields, verifyAdyenHmac } from './hmac.ts';
 
 /** Adyen retries a notification request until it reads exactly this answer. */
@@ -56,6 +56,22 @@ function additionalDataOf(item: Json): Json {
   return isObject(item.additionalData) ? item.additionalData : {};
 }
 
+/**
+ * Every event code this connector reads, and the list docs/gateways.md tells merchants to enable
+ * on their standard webhook (generated from here: gateways/events-docs.ts). An item of any other
+ * code is verified and acknowledged, and changes nothing.
+ */
+export const ADYEN_EVENT_CODES_READ: readonly string[] = [
+  'AUTHORISATION',
+  'REFUND',
+  'REFUND_FAILED',
+  'REFUNDED_REVERSED',
+  'CAPTURE_FAILED',
+  'CANCEL_OR_REFUND',
+  'TECHNICAL_CANCEL',
+  ...ADYEN_DISPUTE_EVENT_CODES,
+];
+
 /** One item as an outcome of ours; null for event codes Paygate does not act on (still verified). */
 function notificationOf(item: Json): GatewayNotification | null {
   const pspReference = stringOf(item.pspReference);
@@ -71,6 +87,7 @@ function notificationOf(item: Json): GatewayNotification | null {
     if (key) return key;
     throw new GatewayNotificationError(`${eventCode} notification item lacks merchantReference`);
   };
+  if (!ADYEN_EVENT_CODES_READ.includes(eventCode)) return null;
   const success = item.success === 'true';
   // Adyen's own identity of a notification: the same event for the same psp reference.
   const notificationId = `${eventCode}:${pspReference}:${item.success}`;
