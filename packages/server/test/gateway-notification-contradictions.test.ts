@@ -245,6 +245,61 @@ for (const kind of databaseKinds()) {
       );
       assert.ok(events.rows.some((e) => e.type === 'payment_intent.failed'));
       assert.ok(!events.rows.some((e) => e.type === 'payment_intent.succeeded'));
+      assert.ok(events.rows.some((e) => e.type === 'payment_intent.late_captured'));
+      // In the books as the gateway's report shows it: the PAYMENT of what was captured, APPROVED,
+      // and its automatic refund of the same, PENDING until the gateway settles it.
+      const ledger = await svc.ctx.db.query<{
+        type: string;
+        status: string;
+        amount_minor: string;
+        currency: string;
+      }>('SELECT type, status, amount_minor, currency FROM transactions WHERE payment_intent_id = $1', [
+        intentId,
+      ]);
+      const books = ledger.rows
+        .map((t) => `${t.type} ${t.status} ${Number(t.amount_minor)} ${t.currency}`)
+        .sort();
+      assert.deepEqual(books, [
+        `PAYMENT APPROVED ${captured.amount_minor} ${captured.currency}`,
+        `REFUND PENDING ${captured.amount_minor} ${captured.currency}`,
+      ]);
+      const refunds = await svc.ctx.db.query<{ amount_minor: string; currency: string; metadata: unknown }>(
+        'SELECT amount_minor, currency, metadata FROM refunds WHERE payment_intent_id = $1',
+        [intentId],
+      );
+      assert.equal(refunds.rows.length, 1, 'one automatic refund');
+      assert.equal(Number(refunds.rows[0]?.amount_minor), captured.amount_minor);
+      assert.equal(refunds.rows[0]?.currency, captured.currency);
+    }
+
+    /**
+     * Settles an intent's automatic late-capture refund as the gateway's answer would: the refund
+     * SUCCEEDED, its REFUND APPROVED, and the intent's refunded amount counts it only when it is in
+     * the intent's currency and within its amount.
+     */
+    async function settleAutomaticRefund(intentId: string, gatewayId: string, countsOnIntent: number) {
+      const { rows } = await svc.ctx.db.query<{
+        id: string;
+        gateway_idempotency_key: string;
+        amount_minor: string;
+        currency: string;
+      }>(
+        'SELECT id, gateway_idempotency_key, amount_minor, currency FROM refunds WHERE payment_intent_id = $1',
+        [intentId],
+      );
+      const refund = rows[0];
+      assert.ok(refund);
+      await svc.ctx.db.transaction((tx) =>
+        applyRefundOutcomeByGatewayKey(svc.ctx, tx, gatewayId, refund.gateway_idempotency_key, {
+          kind: 'succeeded',
+          gatewayReference: `ref_${refund.id}`,
+          refunded: { amountMinor: Number(refund.amount_minor), currency: refund.currency },
+        }),
+      );
+      assert.equal((await api('GET', `/v1/refunds/${refund.id}`)).json().status, 'SUCCEEDED');
+      const intent = (await api('GET', `/v1/payment-intents/${intentId}`)).json();
+      assert.equal(intent.status, 'FAILED');
+      assert.equal(intent.amount_refunded_minor, countsOnIntent);
     }
 
     it('adyen: an authorisation of 1 JPY for a 5,000 EUR intent does not make it SUCCEEDED', async () => {
@@ -273,6 +328,7 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(sent.statusCode, 200, sent.body);
       await expectRefusedCapture(intent.id, { amount_minor: 1, currency: 'JPY' });
+      await settleAutomaticRefund(intent.id, 'adyen', 0);
     });
 
     it('adyen: a /payments answer that authorised another amount (a partial authorisation) does not make it SUCCEEDED', async () => {
@@ -289,6 +345,7 @@ for (const kind of databaseKinds()) {
       assert.equal(confirmed.json().code, 'gateway_rejected');
       await running.adyen.idle();
       await expectRefusedCapture(created.json().id, { amount_minor: 2_500, currency: 'EUR' });
+      await settleAutomaticRefund(created.json().id, 'adyen', 2_500);
     });
 
     it('stripe: a partial amount_received does not read as the full payment', async () => {

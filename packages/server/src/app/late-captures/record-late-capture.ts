@@ -67,25 +67,19 @@ export async function recordLateCapture(
 
 /**
  * Whether a late capture goes into the merchant's books (docs/decisions/money-safety.md, "Late
- * captures in the books"): a capture of the intent's own amount and currency on an intent that did
- * not succeed. A capture of another amount, or a second capture of a SUCCEEDED intent, would make
- * the intent's refunded amount say something false; those are refunded by the repair worker alone
- * and shown to the operator.
+ * captures in the books"): every capture on an intent that did not succeed, of whatever amount or
+ * currency the gateway captured (the PAYMENT row says what was taken, the refund gives back the
+ * same). A second capture of a SUCCEEDED intent would make its refundable amount say something
+ * false; it is refunded by the repair worker alone and shown to the operator.
  */
-export function belongsInBooks(
-  intent: Pick<PaymentIntentRecord, 'status' | 'amountMinor' | 'currency'>,
-  capture: Pick<LateCaptureRecord, 'amountMinor' | 'currency'>,
-): boolean {
-  return (
-    intent.status !== 'SUCCEEDED' &&
-    capture.amountMinor === intent.amountMinor &&
-    capture.currency === intent.currency
-  );
+export function belongsInBooks(intent: Pick<PaymentIntentRecord, 'status'>): boolean {
+  return intent.status !== 'SUCCEEDED';
 }
 
 /**
  * Enters a late capture in the books as the gateway's settlement report shows it, in the caller's
- * transaction with the intent locked: the PAYMENT APPROVED, the automatic refund as a PENDING
+ * transaction with the intent locked: the PAYMENT APPROVED for what was captured (another amount
+ * or currency than the intent's included), the automatic refund of the same as a PENDING
  * refund that the refund machinery finishes (reconciliation sends it at once, with the capture's
  * derived key), and `payment_intent.late_captured` for the merchant. The intent keeps its status.
  * False when the capture does not belong in the books or is there already.
@@ -96,7 +90,7 @@ export async function enterLateCaptureInBooks(
   capture: LateCaptureRecord,
   now: Date,
 ): Promise<boolean> {
-  if (!belongsInBooks(intent, capture)) return false;
+  if (!belongsInBooks(intent)) return false;
   const ids = {
     refundId: newId('re'),
     refundTransactionId: newId('txn'),

@@ -105,7 +105,7 @@ export async function applyRefundOutcome(
   if (!settled) return (await findRefundById(tx, refund.id)) ?? refund;
   await settleRefundTransaction(tx, settled.id, step.transactionStatus, now);
   if (step.status === 'SUCCEEDED') {
-    await addRefundedAmount(tx, settled.paymentIntentId, settled.amountMinor, now);
+    await addRefundedAmount(tx, settled.paymentIntentId, settled, now);
   }
   await insertEvent(
     tx,
@@ -161,7 +161,7 @@ async function reverseSucceededRefund(
   const reversed = await reverseRefund(tx, refund.id, { failureMessage: outcome.message, updatedAt: now });
   if (!reversed) return `refund ${refund.id} was to be reversed but is no longer SUCCEEDED`;
   await declineApprovedRefundTransaction(tx, reversed.id, now);
-  await restoreRefundedAmount(tx, reversed.paymentIntentId, reversed.amountMinor, now);
+  await restoreRefundedAmount(tx, reversed.paymentIntentId, reversed, now);
   await insertEvent(
     tx,
     reversed.merchantId,

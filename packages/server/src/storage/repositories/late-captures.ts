@@ -165,7 +165,8 @@ export async function bookLateCapture(
                                payment_intent_id, refund_id, gateway_id, created_at, updated_at)
      VALUES ($1, $2, $3, 'PAYMENT', 'APPROVED', $4, $5, $6, NULL, $7, $8, $8)
      ON CONFLICT (payment_intent_id) WHERE type = 'PAYMENT'
-     DO UPDATE SET status = 'APPROVED', updated_at = EXCLUDED.updated_at`,
+     DO UPDATE SET status = 'APPROVED', amount_minor = EXCLUDED.amount_minor,
+                   currency = EXCLUDED.currency, updated_at = EXCLUDED.updated_at`,
     [
       ids.paymentTransactionId,
       capture.merchantId,

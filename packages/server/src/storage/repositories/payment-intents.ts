@@ -225,18 +225,27 @@ export async function notePaymentIntentChange(
   return firstIntent(rows);
 }
 
+/**
+ * Which refunds `amount_refunded_minor` counts: those in the intent's currency of at most its
+ * amount. Every merchant refund is (it is checked when made); the automatic refund of a late
+ * capture of another currency or of more than the intent's amount is not, and shows only as its
+ * own refund and transaction (docs/decisions/money-safety.md, "Late captures in the books"). One
+ * condition for adding and restoring, so a restore takes back exactly what was added.
+ */
+const COUNTS_ON_INTENT = 'currency = $4 AND amount_minor >= $2';
+
 /** Gives back refunded amount (a refund reversed by the gateway after it succeeded). */
 export async function restoreRefundedAmount(
   q: Queryable,
   id: string,
-  amountMinor: number,
+  refund: { amountMinor: number; currency: string },
   updatedAt: Date,
 ): Promise<void> {
   await q.query(
     `UPDATE payment_intents SET amount_refunded_minor = amount_refunded_minor - $2, updated_at = $3,
                                version = version + 1
-      WHERE id = $1`,
-    [id, amountMinor, updatedAt],
+      WHERE id = $1 AND ${COUNTS_ON_INTENT}`,
+    [id, refund.amountMinor, updatedAt, refund.currency],
   );
 }
 
@@ -247,13 +256,13 @@ export async function restoreRefundedAmount(
 export async function addRefundedAmount(
   q: Queryable,
   id: string,
-  amountMinor: number,
+  refund: { amountMinor: number; currency: string },
   updatedAt: Date,
 ): Promise<void> {
   await q.query(
     `UPDATE payment_intents SET amount_refunded_minor = amount_refunded_minor + $2, updated_at = $3,
                                version = version + 1
-      WHERE id = $1`,
-    [id, amountMinor, updatedAt],
+      WHERE id = $1 AND ${COUNTS_ON_INTENT}`,
+    [id, refund.amountMinor, updatedAt, refund.currency],
   );
 }
