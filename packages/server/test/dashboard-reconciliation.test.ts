@@ -154,5 +154,40 @@ for (const kind of databaseKinds()) {
         /Paygate and your gateway agree for the last 7 days\./,
       );
     });
+
+    it("shows the other accounts' differences when one account's books cannot be read, and that account's failure with its cause", async () => {
+      // A second Stripe account of the shop whose key the gateway refuses: its books are unreadable.
+      const broken = await svc.request({
+        method: 'POST',
+        url: `/admin/v1/merchants/${shop.id}/gateway-accounts`,
+        headers: { 'x-admin-token': ADMIN_TOKEN },
+        body: {
+          livemode: false,
+          connector: 'stripe',
+          gateway_id: 'stripe-broken',
+          credentials: { secret_key: 'sk_test_refusedByStripe', webhook_secret: 'whsec_refused01' },
+          settings: { api_url: stripe.url },
+        },
+      });
+      assert.equal(broken.statusCode, 201, broken.body);
+      const accountId: string = broken.json().id;
+      const body = await pageOf(owner, '/dashboard/test/reconciliation');
+      assert.match(
+        body,
+        /<caption>Differences with the gateway<\/caption>/,
+        'the readable account is compared',
+      );
+      assert.match(body, /stripe-dash/);
+      const alert = body.match(/<p role="alert">([\s\S]*?)<\/p>/)?.[1]?.replace(/<[^>]*>/g, '') ?? '';
+      assert.match(alert, new RegExp(`The books of stripe-broken \\(${accountId}\\) could not be read`));
+      assert.match(alert, /401|Invalid API Key|unavailable|refused/i, `the cause is named: ${alert}`);
+      const spanish = await pageOf(owner, '/dashboard/test/reconciliation?lang=es');
+      assert.match(spanish, /No se pudieron leer los libros de stripe-broken/);
+      assert.match(
+        await pageOf(otherOwner, '/dashboard/test/reconciliation'),
+        /Paygate and your gateway agree for the last 7 days\./,
+        "another merchant does not see this merchant's account",
+      );
+    });
   });
 }

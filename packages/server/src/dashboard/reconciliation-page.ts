@@ -3,6 +3,7 @@ import type { DifferenceKind } from '../app/gateways/reconciliation-differences.
 import { formatMoney } from './format.ts';
 import { fill, type Language, type Messages, t } from './i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
+import { statusBadge } from './status-badge.ts';
 
 const kindLabels: Record<DifferenceKind, keyof Messages> = {
   unknown_to_paygate: 'reconciliationUnknownToPaygate',
@@ -41,8 +42,17 @@ export function differencesTable(
  */
 export function reconciliationPage(frame: PageFrame, report: ReconciliationReport, days: number): string {
   const m = t(frame.lang);
+  // A gateway account whose books could not be read is named with its cause; the others still count.
+  const unreadable = report.unreadable
+    .map((u) => {
+      const gateway = u.gatewayAccountId ? `${u.gatewayId} (${u.gatewayAccountId})` : u.gatewayId;
+      return `<p role="alert">${statusBadge('unreadable', frame.lang)} ${h(fill(m.reconciliationUnreadable, { gateway, reason: u.reason }))}</p>`;
+    })
+    .join('');
   const table = report.differences.length
     ? differencesTable(frame.lang, report.differences)
-    : emptyState(fill(m.reconciliationAgree, { days: String(days) }), m.reconciliationAgreeHelp);
-  return page(frame, `<p>${h(fill(m.reconciliationHelp, { days: String(days) }))}</p>${table}`);
+    : report.unreadable.length
+      ? ''
+      : emptyState(fill(m.reconciliationAgree, { days: String(days) }), m.reconciliationAgreeHelp);
+  return page(frame, `<p>${h(fill(m.reconciliationHelp, { days: String(days) }))}</p>${unreadable}${table}`);
 }

@@ -38,18 +38,22 @@ export async function readReconciliation(
 
 /**
  * A merchant's differences with the gateways' books in one mode, read-only, for the dashboard: the
- * merchant's own accounts, and its records in the process's gateways' books.
+ * merchant's own accounts, and its records in the process's gateways' books; books that could not
+ * be read are listed with their cause.
  */
 export async function readMerchantReconciliation(
   ctx: AppContext,
   scope: TenantScope,
   query: { from?: string; to?: string },
 ): Promise<ReconciliationReport> {
+  // One account's books that cannot be read (credentials refused, gateway down) must not hide the
+  // others': it is reported with its cause and the rest is compared.
   const report = await reconcileWithGateways(ctx, {
     ...windowOf(ctx, query),
     repair: false,
     merchantId: scope.merchantId,
     processGateways: true,
+    reportUnreadable: true,
   });
   const mine = report.differences.filter(
     (d) =>
@@ -59,6 +63,9 @@ export async function readMerchantReconciliation(
   return {
     ...report,
     gateways: report.gateways.filter((g) => g.livemode === scope.livemode),
+    unreadable: report.unreadable.filter(
+      (u) => u.livemode === scope.livemode && (u.merchantId === scope.merchantId || u.merchantId === null),
+    ),
     differences: mine,
     unrepaired: mine.filter((d) => !d.repaired).length,
   };

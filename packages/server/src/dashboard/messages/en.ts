@@ -552,6 +552,8 @@ export const en = {
   reconciliationDifferences: 'Differences with the gateway',
   reconciliationAgree: 'Paygate and your gateway agree for the last {days} days.',
   reconciliationAgreeHelp: 'Every payment and refund in this mode is the same in both books.',
+  reconciliationUnreadable:
+    'The books of {gateway} could not be read, so its payments and refunds were not compared this time: {reason}',
   reconciliationRecord: 'Payment or refund',
   reconciliationPaygateView: "Paygate's view",
   reconciliationGatewayView: "The gateway's view",

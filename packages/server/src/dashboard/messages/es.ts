@@ -561,6 +561,8 @@ export const es: Messages = {
   reconciliationDifferences: 'Diferencias con la pasarela',
   reconciliationAgree: 'Paygate y tu pasarela coinciden en los últimos {days} días.',
   reconciliationAgreeHelp: 'Cada pago y reembolso de este modo es igual en ambos libros.',
+  reconciliationUnreadable:
+    'No se pudieron leer los libros de {gateway}, así que esta vez no se compararon sus pagos y reembolsos: {reason}',
   reconciliationRecord: 'Pago o reembolso',
   reconciliationPaygateView: 'Según Paygate',
   reconciliationGatewayView: 'Según la pasarela',
