@@ -36,6 +36,16 @@ function parametersOf(operation: Operation): unknown[] {
       description: 'Repeats with the same key and body return the original response (24 h).',
     });
   }
+  if (operation.idempotencyKeyOptional) {
+    params.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description:
+        'Optional: repeats with the same key and body return the original response (24 h) and create nothing again.',
+    });
+  }
   return params;
 }
 

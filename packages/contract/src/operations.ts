@@ -103,6 +103,11 @@ export interface Operation {
   /** `false`: not counted by the per-key rate limit (the operator's API, the health probes). */
   rateLimit?: false;
   idempotencyKeyRequired?: boolean;
+  /**
+   * The operator's creating POSTs: an `Idempotency-Key`, when sent, is honoured as on `/v1`
+   * (replay, in flight, reuse); without one the request runs as before.
+   */
+  idempotencyKeyOptional?: true;
   params?: TSchema;
   querystring?: TSchema;
   body?: TSchema;
@@ -130,6 +135,7 @@ export const operations = {
     body: InviteOwnerBody,
     response: Invitation,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   dashboardSignIn: {
     method: 'POST',
@@ -384,6 +390,7 @@ export const operations = {
     body: CreateMerchantBody,
     response: MerchantWithKeys,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminCreateApiKey: {
     method: 'POST',
@@ -395,6 +402,7 @@ export const operations = {
     body: CreateApiKeyBody,
     response: ApiKey,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminListMerchants: {
     method: 'GET',
@@ -489,6 +497,7 @@ export const operations = {
     params: ApiKeyIdParams,
     response: ApiKey,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminListWebhookEndpoints: {
     method: 'GET',
@@ -556,6 +565,7 @@ export const operations = {
     body: CreateEmbedDomainBody,
     response: EmbedDomain,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminListEmbedDomains: {
     method: 'GET',
@@ -577,6 +587,7 @@ export const operations = {
     body: CreateWebhookEndpointBody,
     response: WebhookEndpoint,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminRetrieveWebhookEndpoint: {
     method: 'GET',
@@ -651,6 +662,7 @@ export const operations = {
     body: SendTestEventBody,
     response: SendTestEventResult,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminRetryWebhookDelivery: {
     method: 'POST',
@@ -715,6 +727,7 @@ export const operations = {
     body: CreateGatewayAccountBody,
     response: GatewayAccount,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminListGatewayAccounts: {
     method: 'GET',
@@ -784,6 +797,7 @@ export const operations = {
     body: CreateDeprecationBody,
     response: Deprecation,
     tag: 'Operator',
+    idempotencyKeyOptional: true,
   },
   adminListDeprecations: {
     method: 'GET',

@@ -6,10 +6,12 @@ import type { Queryable } from '../storage/db.ts';
 import {
   findStoredResponse,
   type KeyClaim,
+  OPERATOR_KEY_SPACE,
   type StoredResponse,
   storeResponse,
   tryLockKey,
 } from '../storage/repositories/idempotency-keys.ts';
+import { databaseWithin } from '../storage/within-transaction.ts';
 import type { AppContext } from './context.ts';
 
 export const IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -121,13 +123,13 @@ export async function runIdempotently(
   // A finished key is answered from its stored row without a transaction or the lock: the row
   // exists only once its work committed, so it is final.
   const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
-  if (finished) return { ...assertSameRequest(ctx, finished, hash), replayed: true };
+  if (finished) return { ...assertSameRequest(ctx, request, finished), replayed: true };
 
   return ctx.db.transaction(async (tx) => {
     if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
     const now = ctx.clock.now();
     const stored = await findStoredResponse(tx, scope, key, now);
-    if (stored) return { ...assertSameRequest(ctx, stored, hash), replayed: true };
+    if (stored) return { ...assertSameRequest(ctx, request, stored), replayed: true };
 
     await tx.query('SAVEPOINT idempotent_work');
     let status: number;
@@ -179,12 +181,12 @@ export async function runInPhases<Started, Outcome>(
 ): Promise<IdempotentAnswer> {
   const { scope, key, hash } = request;
   const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
-  if (finished) return { ...assertSameRequest(ctx, finished, hash), replayed: true };
+  if (finished) return { ...assertSameRequest(ctx, request, finished), replayed: true };
 
   const first = await ctx.db.transaction(async (tx) => {
     if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
     const earlier = await findStoredResponse(tx, scope, key, ctx.clock.now());
-    if (earlier) return { kind: 'replay' as const, ...assertSameRequest(ctx, earlier, hash) };
+    if (earlier) return { kind: 'replay' as const, ...assertSameRequest(ctx, request, earlier) };
     await tx.query('SAVEPOINT idempotent_work');
     try {
       return { kind: 'started' as const, started: await work.start(tx, { key, hash }) };
@@ -233,7 +235,9 @@ function storedAnswer(
     requestPath: request.path,
     requestHash: request.hash,
     responseStatus: status,
-    responseBody: withoutClientSecrets(body, ctx.clientSecretKey),
+    responseBody: isOperatorKeySpace(request.scope)
+      ? ctx.secretBox.encrypt(body, sealedFor(request.key))
+      : withoutClientSecrets(body, ctx.clientSecretKey),
     expiresAt: new Date(ctx.clock.now().getTime() + IDEMPOTENCY_KEY_LIFETIME_SECONDS * 1000),
   };
 }
@@ -301,14 +305,43 @@ function inFlightError(): IdempotencyError {
 
 function assertSameRequest(
   ctx: AppContext,
+  request: IdempotentRequest,
   stored: StoredResponse,
-  hash: string,
 ): { status: number; body: string } {
-  if (stored.requestHash !== hash) {
+  if (stored.requestHash !== request.hash) {
     throw new IdempotencyError(
       'idempotency_key_reuse',
       'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
     );
   }
+  if (isOperatorKeySpace(request.scope)) {
+    return {
+      status: stored.responseStatus,
+      body: ctx.secretBox.decrypt(stored.responseBody, sealedFor(request.key)),
+    };
+  }
   return { status: stored.responseStatus, body: withClientSecrets(stored.responseBody, ctx.clientSecretKey) };
 }
+
+/**
+ * The operator's answers hold what is shown once (a merchant's API keys, a webhook signing
+ * secret): they are stored sealed under the master key, for their key, never in the clear.
+ */
+const sealedFor = (key: string) => `operator-idempotency:${key}`;
+const isOperatorKeySpace = (scope: TenantScope) => scope.merchantId === OPERATOR_KEY_SPACE.merchantId;
+
+/**
+ * Runs one of the operator API's creating requests under its Idempotency-Key, in the operator's
+ * key space (`runIdempotently`: replay, in flight, reuse): `work` gets a context whose database is
+ * the key's transaction, so the use case's own transaction becomes a savepoint of it and what it
+ * creates commits together with the stored answer, or neither does.
+ */
+export function runOperatorIdempotently(
+  ctx: AppContext,
+  request: IdempotentRequest,
+  work: (ctx: AppContext) => Promise<WorkResult>,
+): Promise<IdempotentAnswer> {
+  return runIdempotently(ctx, request, (tx) => work({ ...ctx, db: databaseWithin(ctx.db, tx) }));
+}
+
+export { OPERATOR_KEY_SPACE };

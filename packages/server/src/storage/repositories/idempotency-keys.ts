@@ -1,6 +1,19 @@
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../db.ts';
 
+/**
+ * The operator's key space: the admin API's creating POSTs keep their keys apart from every
+ * merchant's (in operator_idempotency_keys), under this scope.
+ */
+export const OPERATOR_KEY_SPACE: TenantScope = { merchantId: 'operator', livemode: true };
+
+/** The table of a scope's keys. */
+function tableOf(scope: TenantScope): 'idempotency_keys' | 'operator_idempotency_keys' {
+  return scope.merchantId === OPERATOR_KEY_SPACE.merchantId
+    ? 'operator_idempotency_keys'
+    : 'idempotency_keys';
+}
+
 export interface StoredResponse {
   requestMethod: string;
   requestPath: string;
@@ -44,7 +57,7 @@ export async function findStoredResponse(
     expires_at: Date;
   }>(
     `SELECT request_method, request_path, request_hash, response_status, response_body, expires_at
-       FROM idempotency_keys
+       FROM ${tableOf(scope)}
       WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3 AND expires_at > $4`,
     [scope.merchantId, scope.livemode, key, now],
   );
@@ -69,15 +82,16 @@ export async function storeResponse(
   now: Date,
 ): Promise<void> {
   await q.query(
-    `INSERT INTO idempotency_keys (merchant_id, livemode, idempotency_key, request_method, request_path,
-                                   request_hash, response_status, response_body, created_at, expires_at)
+    `INSERT INTO ${tableOf(scope)} AS stored (merchant_id, livemode, idempotency_key, request_method,
+                                   request_path, request_hash, response_status, response_body,
+                                   created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (merchant_id, livemode, idempotency_key) DO UPDATE
         SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
             request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
             response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
             expires_at = EXCLUDED.expires_at
-      WHERE idempotency_keys.expires_at <= EXCLUDED.created_at`,
+      WHERE stored.expires_at <= EXCLUDED.created_at`,
     [
       scope.merchantId,
       scope.livemode,
@@ -93,12 +107,17 @@ export async function storeResponse(
   );
 }
 
-/** Deletes keys past their lifetime in bounded batches; returns how many went. */
+/** Deletes keys past their lifetime in bounded batches (merchants' and the operator's); returns how many went. */
 export async function deleteExpiredKeys(q: Queryable, now: Date, batchSize: number): Promise<number> {
-  const { rowCount } = await q.query(
-    `DELETE FROM idempotency_keys WHERE ctid IN (
-       SELECT ctid FROM idempotency_keys WHERE expires_at <= $1 LIMIT $2)`,
-    [now, batchSize],
-  );
-  return rowCount;
+  let deleted = 0;
+  for (const table of ['idempotency_keys', 'operator_idempotency_keys'] as const) {
+    const { rowCount } = await q.query(
+      `DELETE FROM ${table} WHERE ctid IN (
+         SELECT ctid FROM ${table} WHERE expires_at <= $1 LIMIT $2)`,
+      [now, batchSize - deleted],
+    );
+    deleted += rowCount;
+    if (deleted >= batchSize) break;
+  }
+  return deleted;
 }

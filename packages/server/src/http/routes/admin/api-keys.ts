@@ -6,6 +6,7 @@ import { revokeApiKey } from '../../../app/api-keys/revoke-api-key.ts';
 import { rollApiKey } from '../../../app/api-keys/roll-api-key.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { route } from '../../declare-route.ts';
+import { creatingRoute } from './creating-route.ts';
 
 /** A merchant's API keys in the back office: list, retrieve, revoke and roll (creation is with the merchant's routes). */
 export async function apiKeyAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -15,7 +16,8 @@ export async function apiKeyAdminRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   route(app, operations.adminRevokeApiKey, (request) => revokeApiKey(ctx, request.params.id));
 
-  route(app, operations.adminRollApiKey, async (request, reply) =>
-    reply.code(201).send(await rollApiKey(ctx, request.params.id)),
-  );
+  creatingRoute(app, ctx, operations.adminRollApiKey, async (request, keyed) => ({
+    status: 201,
+    body: await rollApiKey(keyed, request.params.id),
+  }));
 }

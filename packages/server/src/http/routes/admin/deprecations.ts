@@ -8,15 +8,17 @@ import {
 } from '../../../app/deprecations/retrieve-deprecation.ts';
 import { deprecationResource, deprecationSummaryResource } from '../../../app/resources/deprecation.ts';
 import { route } from '../../declare-route.ts';
+import { creatingRoute } from './creating-route.ts';
 
 /** Deprecation notices: announce one (the affected teams are e-mailed), list, and see who was told. */
 export async function deprecationAdminRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  route(app, operations.adminCreateDeprecation, async (request, reply) => {
-    return reply.code(201).send(deprecationResource(await announceDeprecation(ctx, request.body)));
-  });
+  creatingRoute(app, ctx, operations.adminCreateDeprecation, async (request, keyed) => ({
+    status: 201,
+    body: deprecationResource(await announceDeprecation(keyed, request.body)),
+  }));
   route(app, operations.adminListDeprecations, async () => ({
     object: 'list' as const,
     data: (await listAnnouncedDeprecations(ctx)).map(deprecationSummaryResource),

@@ -6,15 +6,16 @@ import { registerEmbedDomain } from '../../../app/embed-domains/register-embed-d
 import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { route } from '../../declare-route.ts';
+import { creatingRoute } from './creating-route.ts';
 
 /** The back office's list of web origins that may embed a merchant's checkout frame. */
 export async function embedDomainAdminRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  route(app, operations.adminCreateEmbedDomain, async (request, reply) => {
-    const { domain, created } = await registerEmbedDomain(ctx, request.params.id, request.body.origin);
-    return reply.code(created ? 201 : 200).send(embedDomainResource(domain));
+  creatingRoute(app, ctx, operations.adminCreateEmbedDomain, async (request, keyed) => {
+    const { domain, created } = await registerEmbedDomain(keyed, request.params.id, request.body.origin);
+    return { status: created ? 201 : 200, body: embedDomainResource(domain) };
   });
 
   route(app, operations.adminListEmbedDomains, async (request) => ({

@@ -7,15 +7,17 @@ import { retrieveGatewayAccount } from '../../../app/gateways/retrieve-gateway-a
 import { rotateGatewayAccountCredentials } from '../../../app/gateways/rotate-gateway-account-credentials.ts';
 import { setGatewayAccountStatus } from '../../../app/gateways/set-gateway-account-status.ts';
 import { route } from '../../declare-route.ts';
+import { creatingRoute } from './creating-route.ts';
 
 /** A merchant's own gateway accounts in the back office: add, list, retrieve, disable, enable, rotate. */
 export async function gatewayAccountAdminRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  route(app, operations.adminCreateGatewayAccount, async (request, reply) =>
-    reply.code(201).send(await addGatewayAccount(ctx, request.params.id, request.body)),
-  );
+  creatingRoute(app, ctx, operations.adminCreateGatewayAccount, async (request, keyed) => ({
+    status: 201,
+    body: await addGatewayAccount(keyed, request.params.id, request.body),
+  }));
 
   route(app, operations.adminListGatewayAccounts, (request) =>
     listGatewayAccounts(ctx, request.params.id, request.query),

@@ -8,19 +8,21 @@ import { setMerchantEnabled } from '../../../app/merchants/set-merchant-enabled.
 import { updateMerchant } from '../../../app/merchants/update-merchant.ts';
 import { createdApiKeyResource, createdMerchantResource } from '../../../app/resources/operator.ts';
 import { route } from '../../declare-route.ts';
+import { creatingRoute } from './creating-route.ts';
 
 export async function merchantAdminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  route(app, operations.adminCreateMerchant, async (request, reply) => {
-    return reply.code(201).send(createdMerchantResource(await createMerchant(ctx, request.body.name)));
-  });
-  route(app, operations.adminCreateApiKey, async (request, reply) => {
-    const created = await createApiKey(ctx, request.params.id, {
+  creatingRoute(app, ctx, operations.adminCreateMerchant, async (request, keyed) => ({
+    status: 201,
+    body: createdMerchantResource(await createMerchant(keyed, request.body.name)),
+  }));
+  creatingRoute(app, ctx, operations.adminCreateApiKey, async (request, keyed) => {
+    const created = await createApiKey(keyed, request.params.id, {
       livemode: request.body.livemode,
       kind: request.body.kind,
       // Permissions narrow what a secret key may do; a publishable key is already limited.
       permissions: request.body.permissions ?? null,
     });
-    return reply.code(201).send(createdApiKeyResource(created));
+    return { status: 201, body: createdApiKeyResource(created) };
   });
 }
 

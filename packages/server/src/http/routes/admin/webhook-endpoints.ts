@@ -16,6 +16,7 @@ import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-ev
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import { createWebhookSender, type SenderOptions } from '../../../webhooks/sender.ts';
 import { route } from '../../declare-route.ts';
+import { creatingRoute } from './creating-route.ts';
 
 /** The operator's webhook routes. Manual retries are sent from this process, with its own sender. */
 export async function webhookAdminRoutes(
@@ -25,13 +26,13 @@ export async function webhookAdminRoutes(
   const sender = createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback, ...senderOptions });
   app.addHook('onClose', () => sender.close());
   const _config = { credential: 'admin' as const, rateLimit: false };
-  route(app, operations.adminCreateWebhookEndpoint, async (request, reply) => {
-    const { endpoint, secret } = await createWebhookEndpoint(ctx, request.params.id, {
+  creatingRoute(app, ctx, operations.adminCreateWebhookEndpoint, async (request, keyed) => {
+    const { endpoint, secret } = await createWebhookEndpoint(keyed, request.params.id, {
       url: request.body.url,
       livemode: request.body.livemode,
       enabledEvents: request.body.enabled_events,
     });
-    return reply.code(201).send(webhookEndpointResource(endpoint, secret));
+    return { status: 201, body: webhookEndpointResource(endpoint, secret) };
   });
   route(app, operations.adminRetrieveWebhookEndpoint, async (request) =>
     webhookEndpointResource(await retrieveWebhookEndpoint(ctx, request.params.id)),
@@ -56,15 +57,18 @@ export async function webhookAdminRoutes(
     const queued = await resendFailedDeliveries(ctx, request.params.id, request.body.since);
     return { object: 'webhook_resend', endpoint_id: request.params.id, queued };
   });
-  route(app, operations.adminSendTestWebhookEvent, async (request) => {
+  creatingRoute(app, ctx, operations.adminSendTestWebhookEvent, async (request, keyed) => {
     // No body at all is the default type (Fastify leaves the body undefined then, whatever the schema).
     const type = request.body?.type ?? 'payment_intent.succeeded';
-    const sent = await sendTestWebhookEvent(ctx, request.params.id, type);
+    const sent = await sendTestWebhookEvent(keyed, request.params.id, type);
     return {
-      object: 'webhook_test_event',
-      endpoint_id: request.params.id,
-      event_id: sent.eventId,
-      delivery_id: sent.deliveryId,
+      status: 200,
+      body: {
+        object: 'webhook_test_event',
+        endpoint_id: request.params.id,
+        event_id: sent.eventId,
+        delivery_id: sent.deliveryId,
+      },
     };
   });
   route(app, operations.adminRetryWebhookDelivery, async (request) =>
