@@ -315,10 +315,17 @@ function assertSameRequest(
     );
   }
   if (isOperatorKeySpace(request.scope)) {
-    return {
-      status: stored.responseStatus,
-      body: ctx.secretBox.decrypt(stored.responseBody, sealedFor(request.key)),
-    };
+    let body: string;
+    try {
+      body = ctx.secretBox.decrypt(stored.responseBody, sealedFor(request.key));
+    } catch {
+      // Sealed under the master key before a rotation: the answer cannot be given again.
+      throw new IdempotencyError(
+        'idempotency_key_reuse',
+        'The answer stored under this Idempotency-Key was sealed under an earlier master key and cannot be replayed. Use a new key.',
+      );
+    }
+    return { status: stored.responseStatus, body };
   }
   return { status: stored.responseStatus, body: withClientSecrets(stored.responseBody, ctx.clientSecretKey) };
 }
