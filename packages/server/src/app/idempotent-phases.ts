@@ -114,7 +114,7 @@ export async function runIdempotently(
   work: (tx: Queryable) => Promise<WorkResult>,
   writeInOneStatement?: OneStatementWrite,
 ): Promise<IdempotentAnswer> {
-  const { scope, key, hash } = request;
+  const { scope, key } = request;
   if (writeInOneStatement) {
     const written = await tryOneStatement(ctx, request, writeInOneStatement);
     if (written) return { ...written, replayed: false };
