@@ -56,6 +56,51 @@ for (const kind of databaseKinds()) {
       assert.equal((await keysOf('live')).find((k) => k.id === created.json().id)?.key, undefined);
     });
 
+    it("the keys page's form makes no key when it cannot hold the key for the page that shows it", async () => {
+      const form = (csrf: string) =>
+        svc.app.inject({
+          method: 'POST',
+          url: '/dashboard/test/api-keys',
+          headers: { cookie: owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: `kind=secret&csrf_token=${encodeURIComponent(csrf)}`,
+        });
+      const before = (await keysOf('test')).length;
+      // The hold for the next page fails (its sealing refuses): the key must not be left behind,
+      // made and audited but shown to nobody.
+      const box = svc.ctx.secretBox;
+      svc.ctx.secretBox = {
+        encrypt: (plain, associatedData) => {
+          if (associatedData.startsWith('dashboard-flash:')) throw new Error('the flash could not be sealed');
+          return box.encrypt(plain, associatedData);
+        },
+        decrypt: (sealed, associatedData) => box.decrypt(sealed, associatedData),
+      };
+      try {
+        const failed = await form(owner.csrf);
+        assert.equal(failed.statusCode, 500, failed.body);
+      } finally {
+        svc.ctx.secretBox = box;
+      }
+      assert.equal((await keysOf('test')).length, before, 'no key nobody saw');
+      const audit = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        '/dashboard/api/v1/audit-log?action=api_key.created',
+      );
+      const auditedBefore = audit.json().data.length;
+      const made = await form(owner.csrf);
+      assert.equal(made.statusCode, 303, made.body);
+      assert.equal((await keysOf('test')).length, before + 1);
+      const after = await dashboardRequest(
+        svc,
+        owner,
+        'GET',
+        '/dashboard/api/v1/audit-log?action=api_key.created',
+      );
+      assert.equal(after.json().data.length, auditedBefore + 1);
+    });
+
     it('rolls a key: the old one keeps working until the chosen expiry, then is refused', async () => {
       const first = await dashboardRequest(svc, owner, 'POST', '/dashboard/api/v1/test/api-keys', {
         kind: 'secret',

@@ -1,4 +1,5 @@
 import { secretDigest } from '../../domain/secret-digest.ts';
+import type { Queryable } from '../../storage/db.ts';
 import { type FlashKind, takeFlashRow, upsertFlash } from '../../storage/repositories/dashboard-flashes.ts';
 import type { AppContext } from '../context.ts';
 
@@ -17,9 +18,11 @@ export async function holdFlash(
   sessionId: string,
   kind: FlashKind,
   secret: string,
+  /** The transaction that made the secret, so both commit or neither. */
+  q: Queryable = ctx.db,
 ): Promise<void> {
   const sessionHash = secretDigest(sessionId);
-  await upsertFlash(ctx.db, {
+  await upsertFlash(q, {
     sessionHash,
     kind,
     sealed: ctx.secretBox.encrypt(secret, sealFor(sessionHash, kind)),

@@ -96,14 +96,17 @@ export async function createApiKey(
   ctx: AppContext,
   merchantId: string,
   input: { livemode: boolean; kind: ApiKeyKind; permissions: string[] | null },
-  /** Written in the same transaction (the dashboard's audit entry). */
-  audit?: (tx: Queryable, keyId: string) => Promise<void>,
+  /**
+   * Written in the same transaction: the dashboard's audit entry, and the dashboard form's hold of
+   * the new key for the page it redirects to (so a key nobody was shown is never left behind).
+   */
+  alsoWrite?: (tx: Queryable, created: CreatedApiKey) => Promise<void>,
 ): Promise<CreatedApiKey> {
   return ctx.db.transaction(async (tx) => {
     const merchant = await findMerchant(tx, merchantId);
     if (!merchant) throw new NotFoundError('merchant', merchantId);
     const created = await issueApiKey(tx, ctx.clock.now(), merchant.id, input);
-    await audit?.(tx, created.id);
+    await alsoWrite?.(tx, created);
     return created;
   });
 }

@@ -11,7 +11,7 @@ import { acceptForms, formField, pageAction } from './page-actions.ts';
 /**
  * The keys page's plain form (owners and developers): creates a key with the API's use case
  * (audited in its transaction), holds the full key server-side for the page the redirect opens
- * (never in its URL), which shows it once (post, redirect, get; see app/dashboard/flash.ts).
+ * (never in its URL; in the same transaction, so no key exists that nobody was shown), which shows it once (post, redirect, get; see app/dashboard/flash.ts).
  */
 export async function dashboardApiKeyFormRoutes(
   app: FastifyInstance,
@@ -23,14 +23,17 @@ export async function dashboardApiKeyFormRoutes(
     const kind = formField(request, 'kind');
     if (kind !== 'secret' && kind !== 'publishable')
       throw new ValidationError('kind', 'must be one of secret, publishable');
+    const sessionId = dashboardCallerOf(request).sessionId;
+    // The key, its audit line and its hold for the next page commit together, or none of them.
     const created = await createApiKey(
       ctx,
       scope.merchantId,
       { livemode: scope.livemode, kind, permissions: null },
-      auditDashboardAction(ctx, scope, 'api_key.created'),
+      async (tx, key) => {
+        await auditDashboardAction(ctx, scope, 'api_key.created')(tx, key.id);
+        await holdFlash(ctx, sessionId, 'api_key', JSON.stringify({ id: key.id, key: key.key }), tx);
+      },
     );
-    const sessionId = dashboardCallerOf(request).sessionId;
-    await holdFlash(ctx, sessionId, 'api_key', JSON.stringify({ id: created.id, key: created.key }));
     const keysPage = href(`/dashboard/${scope.mode}/api-keys`, scope.locale, { created: created.id });
     return reply.redirect(keysPage, 303);
   });

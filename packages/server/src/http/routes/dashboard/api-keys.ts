@@ -35,7 +35,7 @@ export async function dashboardApiKeyRoutes(
       ctx,
       scope.merchantId,
       { livemode: scope.livemode, kind: request.body.kind, permissions: request.body.permissions ?? null },
-      auditDashboardAction(ctx, scope, 'api_key.created'),
+      (tx, key) => auditDashboardAction(ctx, scope, 'api_key.created')(tx, key.id),
     );
     return reply.code(201).send(createdApiKeyResource(created));
   });
