@@ -1,4 +1,5 @@
 import type { Queryable } from '../../storage/db.ts';
+import { databaseWithin } from '../../storage/within-transaction.ts';
 import type { AppContext } from '../context.ts';
 import { recordAudit } from './audit.ts';
 
@@ -25,14 +26,23 @@ export function auditDashboardAction(ctx: AppContext, actor: DashboardActor, act
 }
 
 /**
- * Records an action right after the use case that did it committed, for the use cases that open
- * their own transactions (the operator's webhook endpoint actions).
+ * Runs `change` (a use case that opens its own transaction: the operator's webhook endpoint
+ * actions) inside one transaction with the action's audit line, so that a crash or a refusal
+ * leaves both or neither (a line written after the commit was lost by a crash in between). The
+ * use case's own transaction becomes a savepoint of it (storage/within-transaction.ts); `change`
+ * must do its work through the context it is given. Not for a change that calls out (a webhook
+ * sent now): no transaction stays open across a call.
  */
-export async function recordDashboardAction(
+export async function auditedDashboardChange<T>(
   ctx: AppContext,
   actor: DashboardActor,
   action: string,
-  target: string,
-): Promise<void> {
-  await auditDashboardAction(ctx, actor, action)(ctx.db, target);
+  change: (ctx: AppContext) => Promise<T>,
+  targetOf: (result: T) => string,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const result = await change({ ...ctx, db: databaseWithin(ctx.db, tx) });
+    await auditDashboardAction(ctx, actor, action)(tx, targetOf(result));
+    return result;
+  });
 }

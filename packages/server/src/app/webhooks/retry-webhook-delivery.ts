@@ -1,5 +1,6 @@
 import { AppError, NotFoundError } from '../../domain/errors.ts';
 import { randomBase62 } from '../../domain/ids.ts';
+import type { Queryable } from '../../storage/db.ts';
 import {
   claimDeliveryById,
   findDelivery,
@@ -16,24 +17,28 @@ const MANUAL_LEASE_MS = 60_000;
 /**
  * Makes one attempt of a delivery now, whatever its state (a FAILED one too), and returns the
  * delivery after it. The attempt uses no schedule slot: a success makes the delivery DELIVERED, a
- * failure leaves its state and schedule as they were.
+ * failure leaves its state and schedule as they were. `audit` is written in the transaction that
+ * claims the delivery (the attempt itself is sent outside any transaction).
  */
 export async function retryDelivery(
   ctx: AppContext,
   sender: WebhookSender,
   id: string,
   logger: WorkerLogger = silentLogger,
+  audit?: (tx: Queryable) => Promise<void>,
 ): Promise<DeliveryWithAttempts> {
   const token = randomBase62(20);
   const now = ctx.clock.now();
-  const claimed = await ctx.db.transaction((tx) =>
-    claimDeliveryById(tx, {
+  const claimed = await ctx.db.transaction(async (tx) => {
+    const claim = await claimDeliveryById(tx, {
       id,
       now,
       leaseUntil: new Date(now.getTime() + MANUAL_LEASE_MS),
       claimToken: token,
-    }),
-  );
+    });
+    if (claim !== null && claim !== 'busy') await audit?.(tx);
+    return claim;
+  });
   if (claimed === null) throw new NotFoundError('webhook delivery', id);
   if (claimed === 'busy') {
     throw new AppError(

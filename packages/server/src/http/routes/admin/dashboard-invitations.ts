@@ -2,7 +2,6 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard/accounts.ts';
-import { route } from '../../declare-route.ts';
 import { creatingRoute } from './creating-route.ts';
 
 /** The operator invites a merchant's first dashboard owner; owners invite everyone else. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { recordDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
+import { auditedDashboardChange } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-endpoint.ts';
 import { tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
 import { revealWebhookSecret } from '../../../app/webhooks/reveal-webhook-secret.ts';
@@ -45,8 +45,13 @@ export async function dashboardWebhookConfirmationRoutes(
       destructive: true,
     }),
     run: async (endpoint, ask) => {
-      await disableWebhookEndpoint(ctx, endpoint.id);
-      await recordDashboardAction(ctx, ask.scope, 'webhook_endpoint.disabled', endpoint.id);
+      await auditedDashboardChange(
+        ctx,
+        ask.scope,
+        'webhook_endpoint.disabled',
+        (audited) => disableWebhookEndpoint(audited, endpoint.id),
+        () => endpoint.id,
+      );
       return { redirect: endpointPage(endpoint.id, ask, { disabled: '1' }) };
     },
   });
@@ -85,8 +90,13 @@ export async function dashboardWebhookConfirmationRoutes(
     run: async (endpoint, ask) => {
       const { m, scope } = ask;
       const { seconds } = rotationOf(ask.input);
-      const rotated = await rotateWebhookSecret(ctx, endpoint.id, { expiresInSeconds: seconds });
-      await recordDashboardAction(ctx, scope, 'webhook_endpoint.rotation_opened', endpoint.id);
+      const rotated = await auditedDashboardChange(
+        ctx,
+        scope,
+        'webhook_endpoint.rotation_opened',
+        (audited) => rotateWebhookSecret(audited, endpoint.id, { expiresInSeconds: seconds }),
+        () => endpoint.id,
+      );
       const until = rotated.endpoint.rotationExpiresAt ?? ctx.clock.now();
       return {
         title: 'secretRotatedTitle',
@@ -118,8 +128,13 @@ export async function dashboardWebhookConfirmationRoutes(
     }),
     run: async (endpoint, ask) => {
       const { m, scope } = ask;
-      const secret = await revealWebhookSecret(ctx, scope, endpoint.id);
-      await recordDashboardAction(ctx, scope, 'webhook_endpoint.secret_revealed', endpoint.id);
+      const secret = await auditedDashboardChange(
+        ctx,
+        scope,
+        'webhook_endpoint.secret_revealed',
+        (audited) => revealWebhookSecret(audited, scope, endpoint.id),
+        () => endpoint.id,
+      );
       return {
         title: 'secretRevealedTitle',
         secret: {

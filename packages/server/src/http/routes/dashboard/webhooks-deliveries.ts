@@ -1,13 +1,13 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
+import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
 import { tenantDelivery } from '../../../app/webhooks/endpoint-lookups.ts';
 import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { createWebhookSender } from '../../../webhooks/sender.ts';
 import { route } from '../../declare-route.ts';
-import { onOwn } from './on-own.ts';
 import { scopeOf } from './scope.ts';
 
 /**
@@ -44,16 +44,15 @@ export async function dashboardWebhookDeliveryRoutes(
     webhookDeliveryResource(await tenantDelivery(ctx, scopeOf(request), request.params.id)),
   );
 
-  route(app, operations.dashboardRetryWebhookDelivery, async (request) =>
-    webhookDeliveryResource(
-      await onOwn(
-        ctx,
-        request,
-        request.params.id,
-        (scope, id) => tenantDelivery(ctx, scope, id),
-        'webhook_delivery.retried',
-        () => retryDelivery(ctx, sender, request.params.id, request.log),
+  // The attempt is sent now, outside any transaction: the audit line goes with the claim's.
+  route(app, operations.dashboardRetryWebhookDelivery, async (request) => {
+    const scope = scopeOf(request);
+    const { id } = request.params;
+    await tenantDelivery(ctx, scope, id);
+    return webhookDeliveryResource(
+      await retryDelivery(ctx, sender, id, request.log, (tx) =>
+        auditDashboardAction(ctx, scope, 'webhook_delivery.retried')(tx, id),
       ),
-    ),
-  );
+    );
+  });
 }

@@ -34,8 +34,8 @@ export async function dashboardWebhookEndpointActionRoutes(
 
   route(app, operations.dashboardUpdateWebhookEndpoint, async (request) =>
     webhookEndpointResource(
-      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.updated', () =>
-        updateWebhookEndpoint(ctx, request.params.id, {
+      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.updated', (audited) =>
+        updateWebhookEndpoint(audited, request.params.id, {
           url: request.body.url,
           enabledEvents: request.body.enabled_events,
         }),
@@ -45,15 +45,20 @@ export async function dashboardWebhookEndpointActionRoutes(
 
   route(app, operations.dashboardEnableWebhookEndpoint, async (request) =>
     webhookEndpointResource(
-      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.enabled', () =>
-        enableEndpoint(ctx, request.params.id),
+      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.enabled', (audited) =>
+        enableEndpoint(audited, request.params.id),
       ),
     ),
   );
 
   route(app, operations.dashboardRevealWebhookSecret, async (request, reply) => {
-    const secret = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.secret_revealed', () =>
-      revealWebhookSecret(ctx, scopeOf(request), request.params.id),
+    const secret = await onOwn(
+      ctx,
+      request,
+      request.params.id,
+      own,
+      'webhook_endpoint.secret_revealed',
+      (audited) => revealWebhookSecret(audited, scopeOf(request), request.params.id),
     );
     reply.header('cache-control', 'no-store');
     return { object: 'webhook_endpoint_secret' as const, endpoint_id: request.params.id, secret };
@@ -66,8 +71,8 @@ export async function dashboardWebhookEndpointActionRoutes(
       request.params.id,
       own,
       'webhook_endpoint.rotation_opened',
-      () =>
-        rotateWebhookSecret(ctx, request.params.id, {
+      (audited) =>
+        rotateWebhookSecret(audited, request.params.id, {
           expiresInSeconds: request.body?.expires_in_seconds ?? DEFAULT_ROTATION_SECONDS,
         }),
     );
@@ -77,22 +82,33 @@ export async function dashboardWebhookEndpointActionRoutes(
 
   route(app, operations.dashboardCloseWebhookRotation, async (request) =>
     webhookEndpointResource(
-      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.rotation_closed', () =>
-        closeWebhookRotation(ctx, request.params.id),
+      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.rotation_closed', (audited) =>
+        closeWebhookRotation(audited, request.params.id),
       ),
     ),
   );
 
   route(app, operations.dashboardResendFailedWebhooks, async (request) => {
-    const queued = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.failed_resent', () =>
-      resendFailedDeliveries(ctx, request.params.id, request.body.since),
+    const queued = await onOwn(
+      ctx,
+      request,
+      request.params.id,
+      own,
+      'webhook_endpoint.failed_resent',
+      (audited) => resendFailedDeliveries(audited, request.params.id, request.body.since),
     );
     return { object: 'webhook_resend' as const, endpoint_id: request.params.id, queued };
   });
 
   route(app, operations.dashboardSendTestWebhookEvent, async (request) => {
-    const sent = await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.test_event_sent', () =>
-      sendTestWebhookEvent(ctx, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
+    const sent = await onOwn(
+      ctx,
+      request,
+      request.params.id,
+      own,
+      'webhook_endpoint.test_event_sent',
+      (audited) =>
+        sendTestWebhookEvent(audited, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
     );
     return {
       object: 'webhook_test_event' as const,

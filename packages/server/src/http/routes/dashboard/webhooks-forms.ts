@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { recordDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
+import {
+  auditDashboardAction,
+  auditedDashboardChange,
+} from '../../../app/dashboard/audit-dashboard-action.ts';
 import { closeWebhookRotation } from '../../../app/webhooks/close-webhook-rotation.ts';
 import { createWebhookEndpoint } from '../../../app/webhooks/create-webhook-endpoint.ts';
 import { enableEndpoint } from '../../../app/webhooks/enable-webhook-endpoint.ts';
@@ -77,7 +80,11 @@ export async function dashboardWebhookFormRoutes(
     form: RefusedForm['form'],
     fields: (request: FastifyRequest) => RefusedForm['values'],
     audit: string,
-    change: (request: FastifyRequest<Params>, scope: DashboardScope) => Promise<Record<string, string>>,
+    change: (
+      request: FastifyRequest<Params>,
+      scope: DashboardScope,
+      audited: AppContext,
+    ) => Promise<Record<string, string>>,
   ) =>
     pageAction<Params>(
       app,
@@ -90,7 +97,9 @@ export async function dashboardWebhookFormRoutes(
           scope,
           { form, values: fields(request) },
           async () => {
-            const query = await onOwn(ctx, request, id, own, audit, () => change(request, scope));
+            const query = await onOwn(ctx, request, id, own, audit, (audited) =>
+              change(request, scope, audited),
+            );
             return reply.redirect(endpointPage(scope, id, query), 303);
           },
           (refused) => endpointPageOf(ctx, scope, id, {}, refused),
@@ -106,11 +115,13 @@ export async function dashboardWebhookFormRoutes(
       { form: 'add', values: { url } },
       async () => {
         const m = t(scope.locale);
-        const { endpoint, secret } = await createWebhookEndpoint(ctx, scope.merchantId, {
-          url,
-          livemode: scope.livemode,
-        });
-        await recordDashboardAction(ctx, scope, 'webhook_endpoint.created', endpoint.id);
+        const { endpoint, secret } = await auditedDashboardChange(
+          ctx,
+          scope,
+          'webhook_endpoint.created',
+          (audited) => createWebhookEndpoint(audited, scope.merchantId, { url, livemode: scope.livemode }),
+          (created) => created.endpoint.id,
+        );
         const frame = await pageFrame(
           ctx,
           scope,
@@ -137,8 +148,8 @@ export async function dashboardWebhookFormRoutes(
     'edit',
     (request) => ({ url: formText(request, 'url'), enabled_events: formList(request, 'enabled_events') }),
     'webhook_endpoint.updated',
-    async (request) => {
-      await updateWebhookEndpoint(ctx, request.params.id, {
+    async (request, _scope, audited) => {
+      await updateWebhookEndpoint(audited, request.params.id, {
         url: formText(request, 'url'),
         enabledEvents: formList(request, 'enabled_events'),
       });
@@ -162,8 +173,8 @@ export async function dashboardWebhookFormRoutes(
       form,
       () => ({}),
       audit,
-      async (request) => {
-        await change(ctx, request.params.id);
+      async (request, _scope, audited) => {
+        await change(audited, request.params.id);
         return { [said]: '1' };
       },
     );
@@ -174,8 +185,8 @@ export async function dashboardWebhookFormRoutes(
     'resend',
     (request) => ({ since: formText(request, 'since') }),
     'webhook_endpoint.failed_resent',
-    async (request) => {
-      const queued = await resendFailedDeliveries(ctx, request.params.id, formText(request, 'since'));
+    async (request, _scope, audited) => {
+      const queued = await resendFailedDeliveries(audited, request.params.id, formText(request, 'since'));
       return { resent: String(queued) };
     },
   );
@@ -193,8 +204,8 @@ export async function dashboardWebhookFormRoutes(
         scope,
         { form: 'test', values: { type } },
         async () => {
-          const sent = await onOwn(ctx, request, id, own, 'webhook_endpoint.test_event_sent', () =>
-            sendTestWebhookEvent(ctx, id, eventTypeOf(type)),
+          const sent = await onOwn(ctx, request, id, own, 'webhook_endpoint.test_event_sent', (audited) =>
+            sendTestWebhookEvent(audited, id, eventTypeOf(type)),
           );
           return reply.redirect(
             href(`/dashboard/${scope.mode}/webhooks/deliveries/${sent.deliveryId}`, scope.locale, {
@@ -219,13 +230,11 @@ export async function dashboardWebhookFormRoutes(
         scope,
         { form: 'retry', values: {} },
         async () => {
-          await onOwn(
-            ctx,
-            request,
-            id,
-            (s, delivery) => tenantDelivery(ctx, s, delivery),
-            'webhook_delivery.retried',
-            () => retryDelivery(ctx, sender, id, request.log),
+          // Not through onOwn: the attempt is sent now, outside any transaction; the audit line
+          // goes with the claim's.
+          await tenantDelivery(ctx, scope, id);
+          await retryDelivery(ctx, sender, id, request.log, (tx) =>
+            auditDashboardAction(ctx, scope, 'webhook_delivery.retried')(tx, id),
           );
           return reply.redirect(
             href(`/dashboard/${scope.mode}/webhooks/deliveries/${id}`, scope.locale, { retried: '1' }),

@@ -1,7 +1,7 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { recordDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
+import { auditedDashboardChange } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
 import { createWebhookEndpoint } from '../../../app/webhooks/create-webhook-endpoint.ts';
 import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-endpoint.ts';
@@ -30,19 +30,25 @@ export async function dashboardWebhookRoutes(
 
   route(app, operations.dashboardCreateWebhookEndpoint, async (request, reply) => {
     const scope = scopeOf(request);
-    const { endpoint, secret } = await createWebhookEndpoint(ctx, scope.merchantId, {
-      url: request.body.url,
-      livemode: scope.livemode,
-      enabledEvents: request.body.enabled_events,
-    });
-    await recordDashboardAction(ctx, scope, 'webhook_endpoint.created', endpoint.id);
+    const { endpoint, secret } = await auditedDashboardChange(
+      ctx,
+      scope,
+      'webhook_endpoint.created',
+      (audited) =>
+        createWebhookEndpoint(audited, scope.merchantId, {
+          url: request.body.url,
+          livemode: scope.livemode,
+          enabledEvents: request.body.enabled_events,
+        }),
+      (created) => created.endpoint.id,
+    );
     return reply.code(201).send(webhookEndpointResource(endpoint, secret));
   });
 
   route(app, operations.dashboardDisableWebhookEndpoint, async (request) =>
     webhookEndpointResource(
-      await onOwn(ctx, request, request.params.id, ownEndpoint, 'webhook_endpoint.disabled', () =>
-        disableWebhookEndpoint(ctx, request.params.id),
+      await onOwn(ctx, request, request.params.id, ownEndpoint, 'webhook_endpoint.disabled', (audited) =>
+        disableWebhookEndpoint(audited, request.params.id),
       ),
     ),
   );
