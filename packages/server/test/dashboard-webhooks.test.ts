@@ -334,7 +334,7 @@ for (const kind of databaseKinds()) {
       assert.ok(actions.includes(`webhook_endpoint.enabled ${endpoint.id}`));
     });
 
-    it("commits no webhook change whose audit line cannot be written (the change and its line are one transaction)", async () => {
+    it('commits no webhook change whose audit line cannot be written (the change and its line are one transaction)', async () => {
       // Every audit write of these actions fails: a change committed before its line would stay
       // without one. Each must answer an error and leave the endpoint as it was.
       const refused = [
@@ -349,24 +349,38 @@ for (const kind of databaseKinds()) {
            CHECK (action NOT IN (${refused.map((a) => `'${a}'`).join(', ')})) NOT VALID`,
       );
       try {
-        const endpointsBefore = await svc.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM webhook_endpoints');
+        const endpointsBefore = await svc.ctx.db.query<{ n: string }>(
+          'SELECT count(*) AS n FROM webhook_endpoints',
+        );
         const eventsBefore = await svc.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM events');
         const created = await dashboardRequest(svc, owner, 'POST', api('/webhook-endpoints'), {
           url: receiver.url,
         });
         assert.equal(created.statusCode, 500, created.body);
-        const asBefore = (await dashboardRequest(svc, owner, 'GET', api(`/webhook-endpoints/${endpoint.id}`))).json();
+        const asBefore = (
+          await dashboardRequest(svc, owner, 'GET', api(`/webhook-endpoints/${endpoint.id}`))
+        ).json();
         for (const path of ['/disable', '/rotate-secret', '/send-test-event']) {
-          const answer = await dashboardRequest(svc, owner, 'POST', api(`/webhook-endpoints/${endpoint.id}${path}`), {});
+          const answer = await dashboardRequest(
+            svc,
+            owner,
+            'POST',
+            api(`/webhook-endpoints/${endpoint.id}${path}`),
+            {},
+          );
           assert.equal(answer.statusCode, 500, `${path}: ${answer.body}`);
         }
         const edited = await dashboardRequest(svc, owner, 'POST', api(`/webhook-endpoints/${endpoint.id}`), {
           enabled_events: ['payment_intent.failed'],
         });
         assert.equal(edited.statusCode, 500, edited.body);
-        const after = (await dashboardRequest(svc, owner, 'GET', api(`/webhook-endpoints/${endpoint.id}`))).json();
+        const after = (
+          await dashboardRequest(svc, owner, 'GET', api(`/webhook-endpoints/${endpoint.id}`))
+        ).json();
         assert.deepEqual(after, asBefore, 'not disabled, not rotated, not edited');
-        const endpointsAfter = await svc.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM webhook_endpoints');
+        const endpointsAfter = await svc.ctx.db.query<{ n: string }>(
+          'SELECT count(*) AS n FROM webhook_endpoints',
+        );
         assert.equal(endpointsAfter.rows[0]?.n, endpointsBefore.rows[0]?.n, 'no endpoint created');
         const eventsAfter = await svc.ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM events');
         assert.equal(eventsAfter.rows[0]?.n, eventsBefore.rows[0]?.n, 'no test event');

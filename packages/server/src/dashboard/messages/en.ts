@@ -359,6 +359,8 @@ export const en = {
   dayOne: '{n} day',
   permissions: 'Permissions',
   allPermissions: 'All permissions',
+  // A confirmation whose subject is gone (a repeated or hand-made POST).
+  confirmGone: 'This is no longer there: it was already removed, or it was never yours. Nothing was changed.',
   confirmRevokeTitle: 'Confirm the revocation',
   confirmRevoke: 'Revoke the {kind} key {hint}.',
   confirmRevokeEffect: 'Every request made with it is refused within seconds, by every process.',

@@ -361,6 +361,8 @@ export const es: Messages = {
   dayOne: '{n} día',
   permissions: 'Permisos',
   allPermissions: 'Todos los permisos',
+  // A confirmation whose subject is gone (a repeated or hand-made POST).
+  confirmGone: 'Esto ya no está: ya se había quitado o nunca fue tuyo. No se ha cambiado nada.',
   confirmRevokeTitle: 'Confirma la revocación',
   confirmRevoke: 'Revocar la clave {kind} {hint}.',
   confirmRevokeEffect: 'Toda petición hecha con ella se rechaza en segundos, en todos los procesos.',

@@ -42,6 +42,7 @@ export async function dashboardApiKeyConfirmationRoutes(
     role: 'operate',
     title: 'confirmRevokeTitle',
     load: (ask) => keyOf(ask, { live: false }),
+    list: (ask) => keysPage(ask),
     back: (_key, ask) => keysPage(ask),
     ask: (key, { m, scope }) => ({
       statement: fill(m.confirmRevoke, { hint: key.key_hint, kind: keyKindLabel(scope.locale, key.kind) }),
@@ -63,6 +64,7 @@ export async function dashboardApiKeyConfirmationRoutes(
     role: 'operate',
     title: 'confirmRollTitle',
     load: (ask) => keyOf(ask, { live: true }),
+    list: (ask) => keysPage(ask),
     back: (_key, ask) => keysPage(ask),
     ask: (key, { m, scope, input }) => {
       const grace = graceOf(input('expires_in_seconds'));

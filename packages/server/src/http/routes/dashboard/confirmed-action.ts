@@ -15,6 +15,9 @@ import { acceptForms, pageAction } from './page-actions.ts';
 import { dashboardPage, html, pageFrame, text } from './page-kit.ts';
 import type { DashboardScope } from './scope.ts';
 
+/** The route config of every confirmation's POST, so the tests that walk the routes find them all. */
+const CONFIRMED = { confirmation: true } as const;
+
 /** What each step of a confirmed action is given about its request. */
 export interface Asking {
   scope: DashboardScope;
@@ -47,6 +50,11 @@ export interface ConfirmedAction<Target> {
   title: keyof Messages;
   /** Finds what the action is on, the caller's own or a 404; runs for the page and for the POST. */
   load: (ask: Asking) => Promise<Target>;
+  /**
+   * Where the way back goes when `load` finds nothing (already removed, revoked, or never the
+   * caller's): the list it was on, already `link`ed.
+   */
+  list: (ask: Asking) => string;
   /** Where Cancel (and the way back from a refusal) goes, already `link`ed. */
   back: (target: Target, ask: Asking) => string;
   /**
@@ -122,28 +130,59 @@ export function confirmedAction<Target>(
     return { body, status: problem?.status ?? 200 };
   };
 
+  /**
+   * What the action is on, or the page saying it is gone: a repeated POST (a second click, the
+   * browser's resend) or a hand-made one for something already removed answers a dashboard page in
+   * the user's language with the way back to its list, never the API's JSON problem.
+   */
+  const loadOrGone = async (
+    request: FastifyRequest,
+    ask: Asking,
+  ): Promise<{ target: Target } | { gone: { body: string; status: number } }> => {
+    try {
+      return { target: await action.load(ask) };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const frame = await pageFrame(ctx, ask.scope, pathOf(request), ask.m[action.title]);
+      const said =
+        error.code === 'resource_not_found' ? ask.m.confirmGone : problemText(ask.scope.locale, error);
+      const body = confirmationProblem(frame, said, action.list(ask));
+      return { gone: { body, status: error.status } };
+    }
+  };
+
   dashboardPage(app, ctx, action.url, async (request, reply, { scope }) => {
     const ask = asking(request, scope, request.query);
-    const shown = await render(request, ask, await action.load(ask));
+    const loaded = await loadOrGone(request, ask);
+    if ('gone' in loaded) return html(reply, loaded.gone.body, loaded.gone.status);
+    const shown = await render(request, ask, loaded.target);
     return html(reply, shown.body, shown.status);
   });
 
-  pageAction(app, action.url, action.role, async (request, reply, scope) => {
-    const ask = asking(request, scope, request.body);
-    const target = await action.load(ask);
-    let done: Done;
-    try {
-      // What the page would refuse to ask, the POST refuses too (a hand-made form gets no further).
-      await action.ask(target, ask);
-      done = await action.run(target, ask);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      const shown = await render(request, ask, target, error);
-      return html(reply, shown.body, shown.status);
-    }
-    if ('redirect' in done) return reply.redirect(done.redirect, 303);
-    // A secret is the answer of this POST, once (no-store): never in a URL.
-    const frame = await pageFrame(ctx, scope, pathOf(request), ask.m[done.title]);
-    return html(reply, secretPage(frame, done.secret));
-  });
+  pageAction(
+    app,
+    action.url,
+    action.role,
+    async (request, reply, scope) => {
+      const ask = asking(request, scope, request.body);
+      const loaded = await loadOrGone(request, ask);
+      if ('gone' in loaded) return html(reply, loaded.gone.body, loaded.gone.status);
+      const { target } = loaded;
+      let done: Done;
+      try {
+        // What the page would refuse to ask, the POST refuses too (a hand-made form gets no further).
+        await action.ask(target, ask);
+        done = await action.run(target, ask);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const shown = await render(request, ask, target, error);
+        return html(reply, shown.body, shown.status);
+      }
+      if ('redirect' in done) return reply.redirect(done.redirect, 303);
+      // A secret is the answer of this POST, once (no-store): never in a URL.
+      const frame = await pageFrame(ctx, scope, pathOf(request), ask.m[done.title]);
+      return html(reply, secretPage(frame, done.secret));
+    },
+    CONFIRMED,
+  );
 }

@@ -115,6 +115,7 @@ export async function dashboardEmbedDomainRoutes(
         if (!rows.some((row) => row.origin === origin)) throw new NotFoundError('embed domain', origin);
         return origin;
       },
+      list: ({ link }) => link('/dashboard/embed-domains'),
       back: (_origin, { link }) => link('/dashboard/embed-domains'),
       ask: (origin, { m }) => ({
         statement: fill(m.confirmRemoveDomain, { origin }),

@@ -3,6 +3,13 @@ import type { DashboardAction } from '../../../domain/dashboard-roles.ts';
 import { ValidationError } from '../../../domain/errors.ts';
 import { type DashboardScope, scopeOf } from './scope.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The POST of a confirmation page (confirmed-action.ts): the route walks find them by it. */
+    confirmation?: true;
+  }
+}
+
 /** A plain form's body is small: a few ids, an amount, the CSRF token. */
 const FORM_BODY_LIMIT_BYTES = 8 * 1024;
 
@@ -64,8 +71,10 @@ export function pageAction<Route extends RouteGenericInterface = RouteGenericInt
     reply: FastifyReply,
     scope: DashboardScope,
   ) => Promise<FastifyReply>,
+  /** `confirmation`: the POST of a confirmation page (confirmed-action.ts), for the route walks. */
+  marks: { confirmation?: true } = {},
 ): void {
-  app.post(url, { config: { dashboard: action } }, async (request, reply) => {
+  app.post(url, { config: { dashboard: action, ...marks } }, async (request, reply) => {
     // A page action has no schema, so Fastify cannot infer its params.
     const typed = request as FastifyRequest<Route>;
     return handler(typed, reply, scopeOf(request));

@@ -33,6 +33,7 @@ export async function dashboardTeamConfirmationRoutes(
       if (!member) throw new NotFoundError('dashboard user', id);
       return member;
     },
+    list: (ask) => teamPage(ask),
     back: (_member, ask) => teamPage(ask),
     ask: (member, { m, scope }) => {
       if (member.id === scope.user.id) throw new AppError('invalid_state_transition', m.removeSelfRefused);
@@ -59,6 +60,7 @@ export async function dashboardTeamConfirmationRoutes(
       if (!invitation) throw new NotFoundError('pending invitation', email);
       return invitation;
     },
+    list: (ask) => teamPage(ask),
     back: (_invitation, ask) => teamPage(ask),
     ask: (invitation, { m, scope }) => ({
       statement: fill(m.confirmRevokeInvitation, {

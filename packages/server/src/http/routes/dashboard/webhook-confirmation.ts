@@ -37,6 +37,7 @@ export async function dashboardWebhookConfirmationRoutes(
     role: 'operate',
     title: 'confirmDisableTitle',
     load: endpointOf,
+    list: ({ scope, link }) => link(`/dashboard/${scope.mode}/webhooks`),
     back: (endpoint, ask) => endpointPage(endpoint.id, ask),
     ask: (endpoint, { m }) => ({
       statement: fill(m.confirmDisable, { url: endpoint.url }),
@@ -69,6 +70,7 @@ export async function dashboardWebhookConfirmationRoutes(
     role: 'operate',
     title: 'confirmRotateTitle',
     load: endpointOf,
+    list: ({ scope, link }) => link(`/dashboard/${scope.mode}/webhooks`),
     back: (endpoint, ask) => endpointPage(endpoint.id, ask),
     ask: (endpoint, { m, scope, input }) => {
       if (endpoint.previousSecretSealed !== null) throw rotationAlreadyOpen();
@@ -119,6 +121,7 @@ export async function dashboardWebhookConfirmationRoutes(
     role: 'operate',
     title: 'confirmRevealTitle',
     load: endpointOf,
+    list: ({ scope, link }) => link(`/dashboard/${scope.mode}/webhooks`),
     back: (endpoint, ask) => endpointPage(endpoint.id, ask),
     ask: (endpoint, { m }) => ({
       statement: fill(m.confirmReveal, { url: endpoint.url }),
