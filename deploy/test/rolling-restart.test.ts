@@ -1,21 +1,15 @@
 // A rolling restart under load (docs/operations.md, "Upgrades and rolling restarts"): two API
-// processes behind a round-robin balancer that, like HAProxy (`retries`, `option redispatch`),
-// tries the other server when a connection is refused; payments stream through it while each API
-// process in turn gets SIGTERM (it stops listening, finishes its in-flight requests, exits 0) and
-// is started again. No request may fail, and every payment answered reads SUCCEEDED.
+// processes behind HAProxy itself, with deploy/haproxy.cfg's retry policy (`retry-on conn-failure
+// empty-response 503`, `option redispatch`); payments stream through it while each API process in
+// turn gets SIGTERM (it stops listening, finishes its in-flight requests, exits 0) and is started
+// again. No request may fail, every payment answered reads SUCCEEDED, and each restarted process
+// carries payments through HAProxy again (HAProxy names the server of each answer).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { type PaygateProcess, startPaygate } from '../../packages/server/test/support/processes.ts';
-import { startBalancer } from './balancer.ts';
-import {
-  createMerchant,
-  deployTestsEnabled,
-  freePort,
-  hostDatabase,
-  secrets,
-  takePayment,
-  until,
-} from './support.ts';
+import { startHaproxy } from './haproxy.ts';
+import { createMerchant, deployTestsEnabled, freePort, hostDatabase, secrets, until } from './support.ts';
 
 describe('rolling restart of the API processes under load', () => {
   const processes: PaygateProcess[] = [];
@@ -30,14 +24,19 @@ describe('rolling restart of the API processes under load', () => {
   }, async () => {
     const database = await hostDatabase();
     cleanups.push(database.drop);
-    const [api1, api2, simPort] = await Promise.all([freePort(), freePort(), freePort()]);
-    const balancer = await startBalancer([api1, api2]);
-    cleanups.push(balancer.close);
+    const [api1, api2, simPort, haproxyPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    // The processes are started before HAProxy, whose first health checks then find them up.
+    const servers = { api1, api2 };
     const env = {
       ...secrets(),
       PAYGATE_DATABASE_URL: database.url,
       PAYGATE_SIM_URL: `http://127.0.0.1:${simPort}`,
-      PAYGATE_PUBLIC_URL: balancer.url,
+      PAYGATE_PUBLIC_URL: `http://127.0.0.1:${haproxyPort}`,
       // While one process restarts, the other carries all three streams: the per-key budget (per
       // process) is not what this test measures.
       PAYGATE_RATE_LIMIT_PER_SECOND: '100000',
@@ -50,16 +49,38 @@ describe('rolling restart of the API processes under load', () => {
       return api;
     };
     const running = [await startApi(api1), await startApi(api2)];
-    const merchant = await createMerchant(balancer.url, env.PAYGATE_ADMIN_TOKEN);
+    const haproxy = await startHaproxy(servers, haproxyPort);
+    cleanups.push(haproxy.close);
+    const merchant = await createMerchant(haproxy.url, env.PAYGATE_ADMIN_TOKEN);
 
-    const answered: string[] = [];
+    /** One payment through HAProxy: its id, status, and the server that answered its confirm. */
+    const pay = async () => {
+      const headers = { 'x-api-key': merchant.key, 'content-type': 'application/json' };
+      const created = await fetch(`${haproxy.url}/v1/payment-intents`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ amount_minor: 1500, currency: 'USD', gateway_id: 'sim' }),
+      });
+      const intent = (await created.json()) as { id: string };
+      if (created.status !== 200)
+        throw new Error(`create answered ${created.status}: ${JSON.stringify(intent)}`);
+      const confirmed = await fetch(`${haproxy.url}/v1/payment-intents/${intent.id}/confirm`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ payment_method_token: 'tok_sim_approve' }),
+      });
+      const body = (await confirmed.json()) as { id: string; status: string };
+      return { id: body.id, status: body.status, server: confirmed.headers.get('x-served-by') ?? '' };
+    };
+
+    const answered: { id: string; server: string }[] = [];
     const failures: string[] = [];
     let streaming = true;
     const stream = async () => {
       while (streaming) {
         try {
-          const payment = await takePayment(balancer.url, merchant.key, 1500);
-          if (payment.status === 'SUCCEEDED') answered.push(payment.id);
+          const payment = await pay();
+          if (payment.status === 'SUCCEEDED') answered.push(payment);
           else failures.push(`${payment.id} answered ${payment.status}`);
         } catch (error) {
           failures.push(String(error));
@@ -69,18 +90,29 @@ describe('rolling restart of the API processes under load', () => {
     const clients = [stream(), stream(), stream()];
     await until('payments flowing', async () => answered.length >= 5);
 
-    for (const [i, port] of [api1, api2].entries()) {
-      const before = answered.length;
+    for (const [i, [name, port]] of Object.entries(servers).entries()) {
       const old = running[i];
       assert.ok(old);
       await old.stop();
       assert.equal(await old.exited(), 0, old.output());
+      const restartedAt = answered.length;
       running[i] = await startApi(port);
-      await until('payments through the restarted process', async () => answered.length >= before + 5);
+      // Served again: HAProxy's health check takes the restarted process back, and it carries
+      // payments through HAProxy (not only the other process).
+      await until(
+        `payments carried by the restarted ${name} through HAProxy`,
+        async () => answered.slice(restartedAt).filter((p) => p.server === name).length >= 5,
+      );
     }
     streaming = false;
     await Promise.all(clients);
-    assert.deepEqual(failures, []);
+    assert.deepEqual(failures, [], haproxy.output().slice(-2000));
     assert.ok(answered.length >= 15, `only ${answered.length} payments`);
+    for (const name of Object.keys(servers)) {
+      assert.ok(
+        answered.some((p) => p.server === name),
+        `${name} carried payments`,
+      );
+    }
   });
 });

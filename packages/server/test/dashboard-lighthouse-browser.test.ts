@@ -10,9 +10,11 @@ import { inLanguage, linksOn, merchantWithData, walkPages } from './support/dash
 import { startTestService, type TestService } from './support/service.ts';
 
 /**
- * The Lighthouse gate: every page of the back office (the axe walk's pages, support/dashboard-walk.ts)
- * scores at least 95 in accessibility and in best practices, in headless Chromium, with no network
- * beyond the service on the loopback address.
+ * The Lighthouse gate: every page of the back office (the axe walk's pages, support/dashboard-walk.ts,
+ * which fails unless it reaches every GET page route the service registered) scores 100 in
+ * accessibility and in best practices, what docs/dashboard.md says, in headless Chromium, with no
+ * network beyond the service on the loopback address. Both categories are binary audits, the same
+ * on a loaded machine as on a quiet one.
  *
  * One language and the light theme: the axe walk (dashboard-quality-browser.test.ts) already checks
  * both languages and both themes on both databases, and Lighthouse's accessibility score is axe's
@@ -22,9 +24,9 @@ import { startTestService, type TestService } from './support/service.ts';
  * other browser tests run both), and one Lighthouse pass of every page is the slowest test of the
  * suite, so a second pass would double its time for nothing it could find.
  */
-const MINIMUM = 95;
+const MINIMUM = 100;
 
-describe('dashboard quality gates: Lighthouse accessibility and best practices â‰¥ 95 on every page', () => {
+describe('dashboard quality gates: Lighthouse accessibility and best practices 100 on every page', () => {
   let svc: TestService;
   let context: BrowserContext;
   let profile: string;
@@ -52,7 +54,7 @@ describe('dashboard quality gates: Lighthouse accessibility and best practices â
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  it('scores every page at least 95 in accessibility and best practices', async (t) => {
+  it('scores every page route 100 in accessibility and best practices', async (t) => {
     const baseUrl = svc.baseUrl as string;
     const walker = await context.newPage();
     const scores: string[] = [];
@@ -100,6 +102,7 @@ describe('dashboard quality gates: Lighthouse accessibility and best practices â
     });
     for (const line of scores) t.diagnostic(line);
     assert.deepEqual(failures, []);
-    assert.ok(visited.length >= 15, `walked ${visited.length} pages: ${visited.join(' ')}`);
+    // walkPages has checked that every GET page route was reached; this says how many pages that was.
+    t.diagnostic(`walked ${visited.length} pages`);
   });
 });

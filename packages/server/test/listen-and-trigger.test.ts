@@ -150,8 +150,15 @@ for (const kind of databaseKinds()) {
         forwardTo: receiver.url,
         print: () => {},
       });
-      await own.close();
-      await session.done;
+      // The stream is open (the session got its secret) before the service closes.
+      assert.match(session.secret, /^whsec_/);
+      const within = (promise: Promise<unknown>, ms: number) =>
+        Promise.race([
+          promise.then(() => 'done'),
+          new Promise((resolve) => setTimeout(resolve, ms, 'still waiting')),
+        ]);
+      assert.equal(await within(own.close(), 10_000), 'done', 'the service closes with a stream open');
+      assert.equal(await within(session.done, 5_000), 'done', 'the listening CLI sees its stream end');
     });
 
     it('refuses a live-mode key, and a missing key, on the event stream', async () => {
