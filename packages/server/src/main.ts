@@ -1,5 +1,6 @@
 import { COMMANDS, commandHelp, overview, PAYGATE_VERSION } from './cli/usage.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { requestStop, StopRequested } from './storage/stop-signal.ts';
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 
@@ -65,6 +66,7 @@ async function run(argv: string[]): Promise<number> {
     return configCommand(rest);
   }
   const config: Config = loadConfig();
+  stopOneShotOnSignal(command);
   // Each command loads only its own modules: a `paygate worker` process has no HTTP server and no
   // simulated gateway in memory, and `migrate` or `help` start quickly.
   switch (command) {
@@ -161,6 +163,11 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
+    // Asked to stop while it waited (for its database): nothing had started, nothing is left.
+    if (error instanceof StopRequested) {
+      process.stderr.write(`paygate: ${error.message} while starting; nothing had started\n`);
+      process.exit(0);
+    }
     // A configuration error (a bad variable, a port in use) is the operator's to fix: exit 2.
     if (error instanceof ConfigError) {
       process.stderr.write(`paygate: configuration error: ${error.message}\n`);
@@ -181,6 +188,8 @@ async function runUntilSignal<T extends { stop(): Promise<void> }>(
   announce?: (started: T, signal: string) => void,
 ): Promise<T> {
   const stop = (signal: string) => {
+    // A start still waiting (for its database) ends at once; a started one stops gracefully.
+    requestStop(signal);
     starting
       .then(async (started) => {
         announce?.(started, signal);
@@ -189,6 +198,10 @@ async function runUntilSignal<T extends { stop(): Promise<void> }>(
       .then(
         () => process.exit(0),
         (error: unknown) => {
+          if (error instanceof StopRequested) {
+            process.stderr.write(`paygate: ${error.message} while starting; nothing had started\n`);
+            process.exit(0);
+          }
           process.stderr.write(
             `shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`,
           );
@@ -199,4 +212,23 @@ async function runUntilSignal<T extends { stop(): Promise<void> }>(
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
   return starting;
+}
+
+/**
+ * A one-shot command (migrate, merchant create, reconcile, ...) asked to stop: a wait for its
+ * database ends at once (the command then exits 0, see above); work already under way is cut
+ * short a moment later with the conventional code, as a signal without a handler would.
+ */
+function stopOneShotOnSignal(command: string | undefined): void {
+  // The long-running roles stop through `runUntilSignal`.
+  if (command === undefined || command === 'start' || command === 'worker' || command === 'sim') return;
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    process.once(signal, () => {
+      requestStop(signal);
+      setTimeout(() => process.exit(code), 500).unref();
+    });
+  }
 }

@@ -109,7 +109,10 @@ if (databaseKinds().includes('postgres')) {
         assert.deepEqual((await db.query<{ one: number }>('SELECT 1 AS one')).rows, [{ one: 1 }]);
         const first = log.lines[0];
         assert.equal(first?.message, 'waiting for the database');
-        assert.match(String(first?.fields.cause), new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+        assert.equal(
+          String(first?.fields.cause),
+          `connection refused on 127.0.0.1:${port}: is PostgreSQL running and listening there? check the host and port in PAYGATE_DATABASE_URL`,
+        );
         assert.equal(log.lines.at(-1)?.message, 'database reachable');
       } finally {
         await db.close();
@@ -167,7 +170,7 @@ if (databaseKinds().includes('postgres')) {
           .split('\n')
           .map((line) => JSON.parse(line) as { msg: string; cause?: string });
         const waiting = lines.find((line) => line.msg === 'waiting for the database');
-        assert.match(waiting?.cause ?? '', new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${dbPort}`));
+        assert.match(waiting?.cause ?? '', new RegExp(`^connection refused on 127\\.0\\.0\\.1:${dbPort}: `));
         assert.ok(
           lines.some((line) => line.msg === 'database reachable'),
           stdout,
@@ -193,16 +196,37 @@ if (databaseKinds().includes('postgres')) {
         (error) =>
           error instanceof DatabaseError &&
           error.connectionFailed &&
-          /ECONNREFUSED .*\(gave up after [\d.]+ s of waiting\)/.test(error.message),
+          /^connection refused on 127\.0\.0\.1:\d+: .*\(gave up after [\d.]+ s of waiting\)$/.test(
+            error.message,
+          ),
       );
       const missing = new URL(url);
       missing.pathname = '/paygate_no_such_database';
       const log = recordingLog();
       await assert.rejects(
         openDatabase({ databaseUrl: missing.toString(), dataDir, database: settings, log }),
-        (error) => error instanceof DatabaseError && error.code === '3D000',
+        (error) =>
+          error instanceof DatabaseError &&
+          error.code === '3D000' &&
+          // PostgreSQL's own words, the server, the fix; never an internal statement name.
+          error.message ===
+            `database "paygate_no_such_database" does not exist on ${missing.hostname}:${missing.port || '5432'}: create the database (createdb) or check its name in PAYGATE_DATABASE_URL`,
       );
       assert.deepEqual(log.lines, []);
+      const unknownRole = new URL(url);
+      unknownRole.username = 'paygate_no_such_role';
+      unknownRole.password = 'the-password-never-printed';
+      await assert.rejects(
+        openDatabase({ databaseUrl: unknownRole.toString(), dataDir, database: settings, log }),
+        (error) =>
+          error instanceof DatabaseError &&
+          error.code === '28000' &&
+          /^role "paygate_no_such_role" does not exist on [^:]+:\d+: check the user in PAYGATE_DATABASE_URL/.test(
+            error.message,
+          ) &&
+          !error.message.includes('the-password-never-printed') &&
+          !/pg_[0-9a-f]{20}/.test(error.message),
+      );
     });
 
     it('fails a query to a server that went silent within the query timeout plus 2 s, naming the cause', async () => {
@@ -233,7 +257,10 @@ if (databaseKinds().includes('postgres')) {
       const started = performance.now();
       await assert.rejects(
         openPostgres({ connectionString: onPort(url, relay.port), ...settings }),
-        (error) => error instanceof DatabaseError && error.connectionFailed && /timeout/i.test(error.message),
+        (error) =>
+          error instanceof DatabaseError &&
+          error.connectionFailed &&
+          /^connection timed out on 127\.0\.0\.1:\d+: no answer: /.test(error.message),
       );
       const seconds = (performance.now() - started) / 1000;
       assert.ok(seconds < 4, `gave up after ${seconds} s`);

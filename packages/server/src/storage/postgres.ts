@@ -1,5 +1,4 @@
 import pg from 'pg';
-
 import {
   type Database,
   guarded,
@@ -12,6 +11,7 @@ import {
   Wakeups,
 } from './db.ts';
 import { listenWithReconnect } from './postgres-listen.ts';
+import { databaseStartError } from './start-errors.ts';
 
 const INT8_OID = 20;
 
@@ -150,10 +150,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const wakeups = new Wakeups((channel, payload) => plain.query(WAKE_UP_SQL, [channel, payload]));
   const plain = wrap(pool, false, (channel) => wakeups.notify(channel));
   try {
-    await plain.query('SELECT 1');
+    // The first connection, straight from the driver: its error is said with PostgreSQL's own
+    // message, the server and what to check (start-errors.ts), never a statement's name.
+    const first = await pool.connect();
+    first.release();
   } catch (error) {
     await pool.end().catch(() => {});
-    throw error;
+    throw databaseStartError(error, options.connectionString);
   }
 
   return {

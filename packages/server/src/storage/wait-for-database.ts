@@ -1,5 +1,6 @@
 import { type Backoff, backoffDelayMs } from '../domain/retry-schedules.ts';
 import { DatabaseError } from './db.ts';
+import { processStopping, unlessStopped } from './stop-signal.ts';
 
 /** The pauses between tries: 0.5 s doubling up to 10 s (the one back-off rule of domain/). */
 export const START_WAIT_BACKOFF: Backoff = { firstMs: 500, maxMs: 10_000 };
@@ -34,7 +35,9 @@ const realPause: Pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms
  * starting up, shutting down): a process started together with its database (compose, systemd
  * after a reboot) or during a failover waits for it, saying so on each try, instead of exiting.
  * Pauses are 0.5 s, 1 s, 2 s, ... up to 10 s, for at most `waitSeconds` in all; then, or at once
- * for any other error (a wrong password, a missing database), the error is thrown.
+ * for any other error (a wrong password, a missing database), the error is thrown. A stop request
+ * (`stopping`: SIGTERM, SIGINT) ends the wait at once, during a pause or a connection attempt,
+ * with its `StopRequested`.
  */
 export async function waitForDatabase<T>(
   open: () => Promise<T>,
@@ -42,6 +45,7 @@ export async function waitForDatabase<T>(
   log: StartWaitLog,
   clock: WaitClock = monotonicClock,
   pause: Pause = realPause,
+  stopping: AbortSignal = processStopping,
 ): Promise<T> {
   const startedAt = clock.now().getTime();
   const waitedSeconds = () => Math.round((clock.now().getTime() - startedAt) / 100) / 10;
@@ -49,7 +53,7 @@ export async function waitForDatabase<T>(
   for (;;) {
     tries += 1;
     try {
-      const opened = await open();
+      const opened = await unlessStopped(open(), stopping);
       if (tries > 1) log.info({ tries, waitedSeconds: waitedSeconds() }, 'database reachable');
       return opened;
     } catch (error) {
@@ -64,7 +68,7 @@ export async function waitForDatabase<T>(
         { cause: error.message, tries, waitedSeconds: waitedSeconds(), retryInMs: delayMs },
         'waiting for the database',
       );
-      await pause(delayMs);
+      await unlessStopped(pause(delayMs), stopping);
     }
   }
 }
