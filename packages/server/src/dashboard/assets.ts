@@ -5,42 +5,12 @@
 export { DASHBOARD_CSS } from './styles.ts';
 
 /**
- * Progressive behaviour of the forms marked `data-api`: each posts its fields as JSON to the
- * dashboard API with the session's CSRF token (from the page's meta tag) and, for refunds, a
- * fresh Idempotency-Key; the answer is announced in the form's live region.
+ * Progressive behaviour only: copy buttons, the browser's time zone, an invitation token from the
+ * link's fragment. Every form is a plain form post that works without this script (the walk of
+ * dashboard-forms-no-script-walk-browser.test.ts submits each one with JavaScript off).
  */
 export const DASHBOARD_JS = `
 (function () {
-  var csrf = document.querySelector('meta[name=csrf-token]');
-  function announce(form, kind, text) {
-    var out = form.querySelector('[data-out]');
-    out.setAttribute('role', kind);
-    out.textContent = text;
-  }
-  document.querySelectorAll('form[data-api]').forEach(function (form) {
-    form.addEventListener('submit', function (event) {
-      event.preventDefault();
-      var body = {};
-      var data = new FormData(form);
-      data.forEach(function (value, name) {
-        var field = form.querySelector('[name="' + name + '"]');
-        if (field.dataset.list !== undefined) body[name] = data.getAll(name).map(String);
-        else body[name] = field.type === 'number' || field.dataset.number !== undefined ? Number(value) : String(value);
-      });
-      var headers = { 'content-type': 'application/json' };
-      if (csrf) headers['x-csrf-token'] = csrf.content;
-      if (form.dataset.idempotent !== undefined) headers['idempotency-key'] = crypto.randomUUID();
-      fetch(form.dataset.api, { method: 'POST', headers: headers, body: JSON.stringify(body), credentials: 'same-origin' })
-        .then(function (response) { return response.json().then(function (json) { return { ok: response.ok, json: json }; }); })
-        .then(function (answer) {
-          if (!answer.ok) return announce(form, 'alert', form.dataset.failed + ': ' + answer.json.detail);
-          if (form.dataset.next) return window.location.assign(form.dataset.next);
-          var shown = form.dataset.show ? answer.json[form.dataset.show] : '';
-          announce(form, 'status', form.dataset.done + (shown ? ' ' + shown : ''));
-        })
-        .catch(function (error) { announce(form, 'alert', String(error)); });
-    });
-  });
   // Copy buttons beside the ids and URLs that tables shorten: added by the script, so a page
   // without it shows no dead button (the full text is still in the page to select).
   var copyLabel = document.body.dataset.copy || 'Copy';

@@ -8,7 +8,7 @@ import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
 import { statusBadge } from './status-badge.ts';
 import { timeTag } from './time.ts';
-import { actionForm } from './webhooks-pages.ts';
+import { postForm } from './webhooks-pages.ts';
 
 type Event = ReturnType<typeof dashboardEventResource>;
 type EventDetail = ReturnType<typeof dashboardEventDetailResource>;
@@ -110,13 +110,10 @@ export function eventDetailPage(frame: PageFrame, e: EventDetail, canRetry: bool
           (d) =>
             `<tr><td><a href="${h(href(`/dashboard/${mode}/webhooks/deliveries/${d.id}`, frame.lang))}"><code>${h(d.id)}</code></a></td><td><a href="${h(href(`/dashboard/${mode}/webhooks/${d.endpoint_id}`, frame.lang))}"><code>${h(d.endpoint_url)}</code></a></td><td>${statusBadge(d.status, frame.lang)}</td><td>${d.attempt_count}</td><td>${timeTag(frame, d.delivered_at)}</td>${
               canRetry
-                ? `<td>${actionForm(
-                    frame,
-                    `/webhook-deliveries/${d.id}/retry`,
-                    { button: m.retry, done: m.retried, show: 'status', tone: 'secondary' },
-                    '',
-                    `${m.retry}: ${d.endpoint_url}`,
-                  )}</td>`
+                ? `<td>${postForm(frame, `/webhooks/deliveries/${d.id}/retry`, m.retry, {
+                    tone: 'secondary',
+                    buttonLabel: `${m.retry}: ${d.endpoint_url}`,
+                  })}</td>`
                 : ''
             }</tr>`,
         )

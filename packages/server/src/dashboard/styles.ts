@@ -124,7 +124,6 @@ fieldset label { flex-direction: row; align-items: center; font-weight: 400; }
 legend { font-weight: 600; padding: 0 var(--space-1); }
 [role=alert], [role=status] { margin: var(--space-3) 0; font-weight: 600; overflow-wrap: anywhere; }
 [role=alert] { color: var(--bad-text); } [role=status] { color: var(--ok-text); }
-[data-out]:empty { display: none; }
 dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: var(--space-2) var(--space-5); margin: 0 0 var(--space-5); }
 dt { font-weight: 600; color: var(--text-muted); }
 dd { margin: 0; overflow-wrap: anywhere; }

@@ -43,28 +43,12 @@ function confirmLink(
 </form>`;
 }
 
-/** A form the page script posts as JSON to the dashboard API; its answer goes to the live region. */
-export function actionForm(
-  frame: PageFrame,
-  path: string,
-  labels: { button: string; done: string; show?: string; tone?: 'secondary' },
-  fields = '',
-  buttonLabel?: string,
-): string {
-  const show = labels.show ? ` data-show="${h(labels.show)}"` : '';
-  const aria = buttonLabel ? ` aria-label="${h(buttonLabel)}"` : '';
-  const tone = labels.tone ? ` class="${labels.tone}"` : '';
-  return `<form class="inline" data-api="${h(`/dashboard/api/v1/${frame.mode ?? 'test'}${path}`)}" data-failed="${h(labels.button)}" data-done="${h(labels.done)}"${show}>
-${fields}<button type="submit"${tone}${aria}>${h(labels.button)}</button><p data-out aria-live="polite"></p>
-</form>`;
-}
-
 /**
  * A plain form post to a page action of the endpoint (works without a script; the CSRF token is a
  * field): the action redirects to the page that shows the new state, or shows this page again
  * with `problem`, the refusal in the page's language, above the button.
  */
-function postForm(
+export function postForm(
   frame: PageFrame,
   path: string,
   button: string,

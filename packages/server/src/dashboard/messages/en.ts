@@ -310,7 +310,6 @@ export const en = {
   responseBody: 'Response body (first 4 KB)',
   none: 'none',
   retry: 'Retry now',
-  retried: 'Attempted; the delivery is now',
   backToWebhooks: 'Back to webhooks',
   nextAttempt: 'Next attempt',
   // The events page: every event of the mode, one event with its payload and deliveries.

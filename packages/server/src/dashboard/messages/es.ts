@@ -312,7 +312,6 @@ export const es: Messages = {
   responseBody: 'Cuerpo de la respuesta (primeros 4 KB)',
   none: 'ninguno',
   retry: 'Reintentar ahora',
-  retried: 'Intentado; la entrega está ahora',
   backToWebhooks: 'Volver a webhooks',
   nextAttempt: 'Próximo intento',
   // The events page: every event of the mode, one event with its payload and deliveries.
