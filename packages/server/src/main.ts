@@ -1,5 +1,6 @@
 import { COMMANDS, commandHelp, overview, PAYGATE_VERSION } from './cli/usage.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { DatabaseStartError } from './storage/start-errors.ts';
 import { requestStop, StopRequested } from './storage/stop-signal.ts';
 
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -168,7 +169,13 @@ run(process.argv.slice(2)).then(
       process.stderr.write(`paygate: ${error.message} while starting; nothing had started\n`);
       process.exit(0);
     }
-    // A configuration error (a bad variable, a port in use) is the operator's to fix: exit 2.
+    // A configuration error (a bad variable, a port in use, a database that refuses the URL's
+    // user or password or does not exist) is the operator's to fix: exit 2, which the restart
+    // policies of deploy/ do not retry.
+    if (error instanceof DatabaseStartError && !error.connectionFailed) {
+      process.stderr.write(`paygate: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
     if (error instanceof ConfigError) {
       process.stderr.write(`paygate: configuration error: ${error.message}\n`);
       process.exit(2);

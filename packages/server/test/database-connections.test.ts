@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -286,6 +286,39 @@ if (databaseKinds().includes('postgres')) {
         );
       } finally {
         await db.close();
+      }
+    });
+
+    it('a process whose database refuses its URL exits 2 (not retried by deploy/) and says why once', async () => {
+      const missing = new URL(url);
+      missing.pathname = '/paygate_no_such_database';
+      const clean = Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !k.startsWith('PAYGATE_')),
+      );
+      for (const args of [['start'], ['worker'], ['migrate']]) {
+        const run = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', new URL('../src/main.ts', import.meta.url).pathname, ...args],
+          {
+            env: {
+              ...clean,
+              NODE_ENV: 'production',
+              HOST: '127.0.0.1',
+              PORT: '0',
+              PAYGATE_DATABASE_URL: missing.toString(),
+              PAYGATE_ADMIN_TOKEN: 'adm_database_connections_test',
+              PAYGATE_MASTER_KEY: 'cd'.repeat(32),
+              PAYGATE_DATA_DIR: dataDir,
+            },
+            encoding: 'utf8',
+            timeout: 60_000,
+          },
+        );
+        assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+        const said = run.stderr.split('\n').filter((line) => line.includes('does not exist'));
+        assert.deepEqual(said, [
+          `paygate: configuration error: database "paygate_no_such_database" does not exist on ${missing.hostname}:${missing.port || '5432'}: create the database (createdb) or check its name in PAYGATE_DATABASE_URL`,
+        ]);
       }
     });
 
