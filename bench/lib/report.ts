@@ -415,7 +415,9 @@ function soakSection(soak: SoakResult | null): string {
       ? `RSS slope after warm-up: **${soak.slopeMBPerMinute} MB/min**. Samples (MB): ${samples}.`
       : [
           `After ${soak.warmUpSeconds} s of the same load not counted (V8 sizing its heap to the rate), over the ${soak.seconds} s measured: `,
-          `RSS growth (its peaks, second half against first) **${soak.envelopeGrowthMBPerMinute} MB/min**; `,
+          soak.troughGrowthMBPerMinute === undefined
+            ? `RSS growth (its peaks, second half against first) **${soak.envelopeGrowthMBPerMinute} MB/min**; `
+            : `RSS growth (its troughs, after full collections, second half against first) **${soak.troughGrowthMBPerMinute} MB/min**; its peaks ${soak.envelopeGrowthMBPerMinute} MB/min (one swing decides them); `,
           `least-squares slope ${soak.slopeMBPerMinute} MB/min (read with the saw of the full collections); `,
           `RSS ${soak.rssRangeMB?.[0]}-${soak.rssRangeMB?.[1]} MB; `,
           `the heap left by each full collection ${soak.liveHeapSlopeMBPerMinute} MB/min (what a leak grows). `,

@@ -42,10 +42,13 @@ export interface SoakSample {
   liveHeapMB?: number;
 }
 
-/** The soak's figure held to the goal: RSS growth after the warm-up (older soaks: their slope). */
+/**
+ * The soak's figure held to the goal: growth of RSS's troughs after the warm-up (older soaks: of
+ * its peaks, or their slope).
+ */
 export function soakGrowthMBPerMinute(soak: SoakResult): number {
   // Shrinking is no growth: only a positive figure counts against the goal.
-  return Math.max(0, soak.envelopeGrowthMBPerMinute ?? soak.slopeMBPerMinute);
+  return Math.max(0, soak.troughGrowthMBPerMinute ?? soak.envelopeGrowthMBPerMinute ?? soak.slopeMBPerMinute);
 }
 
 export interface SoakResult {
@@ -64,6 +67,11 @@ export interface SoakResult {
    * minute (`envelopeGrowthPerMinute` in bench/lib/soak.ts says why not the slope).
    */
   envelopeGrowthMBPerMinute?: number;
+  /**
+   * The goal's figure since issue 41: growth of RSS's troughs (just after full collections) over
+   * the measured window, MB per minute (`troughGrowthPerMinute` in bench/lib/soak.ts says why).
+   */
+  troughGrowthMBPerMinute?: number;
   /** The same over the heap left by each full collection in the window: what a leak grows. */
   liveHeapSlopeMBPerMinute?: number;
   /** Lowest and highest RSS in the measured window. */

@@ -63,6 +63,26 @@ export function envelopeGrowthPerMinute(samples: readonly SoakSample[], fromSeco
 }
 
 /**
+ * Growth of the RSS's lower envelope over the measured window, MB per minute: the lowest RSS of its
+ * second half less the lowest of its first half, over half the window. The goal's figure since
+ * issue 41: a trough is RSS just after a full collection gave memory back, so what stays there
+ * is what the process holds; a peak is wherever V8 let the heap grow before its next collection,
+ * and one swing higher in the second half (the quiet run of 2026-11-28: 47.96 MB/min by the peaks
+ * while RSS came back to 152-162 MB again and again) read as growth that was not there.
+ */
+export function troughGrowthPerMinute(samples: readonly SoakSample[], fromSeconds: number): number {
+  const window = samples.filter((s) => s.atSeconds >= fromSeconds);
+  const first = window[0];
+  const last = window[window.length - 1];
+  if (!first || !last || last.atSeconds - first.atSeconds < 60) return 0;
+  const middle = (first.atSeconds + last.atSeconds) / 2;
+  const trough = (part: SoakSample[]) => Math.min(...part.map((s) => s.rssMB));
+  const early = trough(window.filter((s) => s.atSeconds < middle));
+  const late = trough(window.filter((s) => s.atSeconds >= middle));
+  return round((late - early) / ((last.atSeconds - first.atSeconds) / 2 / 60), 2);
+}
+
+/**
  * The live heap's points: one per full collection, the heap it left (a sample whose count of full
  * collections did not move since the one before repeats an old figure and is left out).
  */
@@ -166,6 +186,7 @@ export async function runSoak(
       samples,
       slopeMBPerMinute: slopePerMinute(samples, warmUpSeconds, (s) => s.rssMB),
       envelopeGrowthMBPerMinute: envelopeGrowthPerMinute(samples, warmUpSeconds),
+      troughGrowthMBPerMinute: troughGrowthPerMinute(samples, warmUpSeconds),
       liveHeapSlopeMBPerMinute: slopePerMinute(liveHeapPoints(samples), warmUpSeconds, (s) => s.liveHeapMB),
       rssRangeMB: rss.length ? [Math.min(...rss), Math.max(...rss)] : undefined,
       requests: load.requests,

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SoakSample } from '../../bench/lib/results.ts';
-import { envelopeGrowthPerMinute, liveHeapPoints, slopePerMinute } from '../../bench/lib/soak.ts';
+import {
+  envelopeGrowthPerMinute,
+  liveHeapPoints,
+  slopePerMinute,
+  troughGrowthPerMinute,
+} from '../../bench/lib/soak.ts';
 
 /** 480 s every 10 s: RSS climbing to a peak and dropping back every 150 s, plus `leakPerMinute`. */
 function sawtooth(leakPerMinute: number): SoakSample[] {
@@ -46,6 +51,18 @@ describe('the soak figures', () => {
       slopePerMinute(liveHeapPoints(sawtooth(0)), 180, (s) => s.liveHeapMB),
       0,
     );
+  });
+
+  it("reads the troughs: a steady saw and one higher swing are no growth, a leak is (the goal's figure)", () => {
+    assert.equal(troughGrowthPerMinute(sawtooth(0), 180), 0);
+    // One swing that V8 let climb 150 MB higher, late in the window: the peaks read it as growth,
+    // the troughs (RSS after each full collection) do not.
+    const swing = sawtooth(0).map((s) => (s.atSeconds === 440 ? { ...s, rssMB: s.rssMB + 150 } : s));
+    assert.ok(envelopeGrowthPerMinute(swing, 180) > 30, 'the peaks are decided by one swing');
+    assert.equal(troughGrowthPerMinute(swing, 180), 0);
+    const growth = troughGrowthPerMinute(sawtooth(2), 180);
+    assert.ok(growth > 1.5 && growth < 2.5, `growth ${growth}`);
+    assert.equal(troughGrowthPerMinute(sawtooth(5), 450), 0, 'no figure from less than a minute');
   });
 
   it('has no figure from less than a minute', () => {
