@@ -11,7 +11,6 @@ import {
   storeResponse,
   tryLockKey,
 } from '../storage/repositories/idempotency-keys.ts';
-import { databaseWithin } from '../storage/within-transaction.ts';
 import type { AppContext } from './context.ts';
 
 export const IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -336,19 +335,5 @@ function assertSameRequest(
  */
 const sealedFor = (key: string) => `operator-idempotency:${key}`;
 const isOperatorKeySpace = (scope: TenantScope) => scope.merchantId === OPERATOR_KEY_SPACE.merchantId;
-
-/**
- * Runs one of the operator API's creating requests under its Idempotency-Key, in the operator's
- * key space (`runIdempotently`: replay, in flight, reuse): `work` gets a context whose database is
- * the key's transaction, so the use case's own transaction becomes a savepoint of it and what it
- * creates commits together with the stored answer, or neither does.
- */
-export function runOperatorIdempotently(
-  ctx: AppContext,
-  request: IdempotentRequest,
-  work: (ctx: AppContext) => Promise<WorkResult>,
-): Promise<IdempotentAnswer> {
-  return runIdempotently(ctx, request, (tx) => work({ ...ctx, db: databaseWithin(ctx.db, tx) }));
-}
 
 export { OPERATOR_KEY_SPACE };

@@ -1,11 +1,8 @@
 import type { Operation } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import {
-  OPERATOR_KEY_SPACE,
-  runOperatorIdempotently,
-  type WorkResult,
-} from '../../../app/idempotent-phases.ts';
+import type { WorkResult } from '../../../app/idempotent-phases.ts';
+import { OPERATOR_KEY_SPACE, runOperatorIdempotently } from '../../../app/operator-idempotency.ts';
 import {
   idempotentRequestOf,
   type OperationRequest,
