@@ -267,9 +267,11 @@ for (const kind of databaseKinds()) {
         });
         walked++;
         // A 404's detail echoes the id the caller sent (quoted, or HTML-escaped on a page that
-        // says the refusal); beyond that echo, nothing of A may show.
+        // says the refusal), and a page's navigation links its own path (the language and mode
+        // switches); beyond those echoes of the request, nothing of A may show.
         let shown = response.body;
         if (response.statusCode === 404) {
+          shown = shown.replaceAll(new URL(url, 'http://dashboard.invalid').pathname, '');
           for (const echoed of [paidA.id, endpointA, deliveryA, keyA, viewerId, 'https://a.example']) {
             shown = shown.replaceAll(`'${echoed}'`, '').replaceAll(`&#39;${echoed}&#39;`, '');
           }
