@@ -1,6 +1,7 @@
 // Where the machine's cores go during a load run. Everything shares the same 2 cores, so a rate is
 // only half a story: this says how much of them the service, PostgreSQL and the load generator
 // each took, read from /proc before and after the run (Linux only; elsewhere nothing is reported).
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { round } from './load.ts';
 
@@ -14,6 +15,11 @@ export interface CpuCounters {
   /** The whole machine, from /proc/stat: busy and total ticks over all cores. */
   machineBusy: number;
   machineTotal: number;
+  /**
+   * With the service's database named: the ticks of each of its backends (pid → ticks), so that
+   * PostgreSQL's share is the service's own backends', whatever else runs on the machine.
+   */
+  postgresByPid?: Record<string, number>;
 }
 
 /** Cores used on average over a run (1.0 = one core fully busy), per part, plus idle. */
@@ -62,14 +68,64 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-/** Reads the counters of the named processes, of PostgreSQL and of the machine; null off Linux. */
-export function readCpu(pids: Record<string, number>): CpuCounters | null {
+/**
+ * The PIDs of the backends connected to the database of `databaseUrl`, from PostgreSQL's own
+ * pg_stat_activity (the psql session that asks is left out).
+ */
+export function serviceBackendPids(databaseUrl: string): number[] {
+  const result = spawnSync(
+    'psql',
+    [
+      databaseUrl,
+      '-Atc',
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`pg_stat_activity could not be read: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean).map(Number);
+}
+
+/**
+ * Reads the counters of the named processes, of PostgreSQL and of the machine; null off Linux.
+ * With `serviceDatabaseUrl`, PostgreSQL is the service's own backends (by their PIDs from
+ * pg_stat_activity), not every process named postgres on the machine: another database's work,
+ * a benchmark's pgbench or a CI run beside it cannot move the figure. Without it (the embedded
+ * database, or baselines without a database of their own), every PostgreSQL process.
+ */
+export function readCpu(pids: Record<string, number>, serviceDatabaseUrl?: string): CpuCounters | null {
   if (process.platform !== 'linux') return null;
   const ticks: Record<string, number> = {};
   for (const [name, pid] of Object.entries(pids)) ticks[name] = processTicks(pid);
-  ticks.postgres = postgresTicks();
+  let postgresByPid: Record<string, number> | undefined;
+  if (serviceDatabaseUrl) {
+    postgresByPid = {};
+    for (const pid of serviceBackendPids(serviceDatabaseUrl)) postgresByPid[String(pid)] = processTicks(pid);
+    ticks.postgres = Object.values(postgresByPid).reduce((a, b) => a + b, 0);
+  } else {
+    ticks.postgres = postgresTicks();
+  }
   const machine = machineTicks();
-  return { atMs: performance.now(), ticks, machineBusy: machine.busy, machineTotal: machine.total };
+  return {
+    atMs: performance.now(),
+    ticks,
+    machineBusy: machine.busy,
+    machineTotal: machine.total,
+    ...(postgresByPid ? { postgresByPid } : {}),
+  };
+}
+
+/**
+ * The service's backends' ticks between two readings: each backend's growth since the first (a
+ * backend opened during the run counts from its start; one closed during it is lost after the
+ * first reading, the pool keeps its connections).
+ */
+export function backendTicksBetween(before: CpuCounters, after: CpuCounters): number | null {
+  if (!before.postgresByPid || !after.postgresByPid) return null;
+  let total = 0;
+  for (const [pid, ticks] of Object.entries(after.postgresByPid))
+    total += ticks - (before.postgresByPid[pid] ?? 0);
+  return total;
 }
 
 /**
@@ -83,8 +139,12 @@ export function cpuSplit(before: CpuCounters | null, after: CpuCounters | null):
   const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
   const split: CpuSplit = {};
   let named = 0;
+  const backends = backendTicksBetween(before, after);
   for (const name of Object.keys(after.ticks)) {
-    const used = (after.ticks[name] ?? 0) - (before.ticks[name] ?? 0);
+    const used =
+      name === 'postgres' && backends !== null
+        ? backends
+        : (after.ticks[name] ?? 0) - (before.ticks[name] ?? 0);
     named += used;
     split[name] = round(cores(used), 2);
   }

@@ -3,7 +3,7 @@
 // PostgreSQL and the load generator, a second API process can only use what the first leaves idle:
 // the CPU per request says whether it costs more, the idle cores whether there was room.
 import { readdirSync, readFileSync } from 'node:fs';
-import { readCpu } from './cpu.ts';
+import { backendTicksBetween, readCpu } from './cpu.ts';
 import { round, runLoad } from './load.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './postgres.ts';
 import type { BenchResults, ProcessScalingRun } from './results.ts';
@@ -69,7 +69,7 @@ export async function runProcessScaling(
       );
       for (const scenario of ['create', 'retrieve'] as const) {
         for (const connections of CONNECTIONS) {
-          const before = readCpu(pids);
+          const before = readCpu(pids, service.databaseUrl);
           const ownBefore = process.cpuUsage();
           const load = await runLoad({
             url: service.baseUrl,
@@ -81,7 +81,7 @@ export async function runProcessScaling(
                 : retrieveRequests(merchant, String(intent.id)),
             idReplacement: scenario === 'create',
           });
-          const after = readCpu(pids);
+          const after = readCpu(pids, service.databaseUrl);
           const own = process.cpuUsage(ownBefore);
           const seconds = before && after ? (after.atMs - before.atMs) / 1000 : 0;
           const micros = (ticks: number) =>
@@ -103,12 +103,9 @@ export async function runProcessScaling(
               before && after
                 ? {
                     paygate: micros(paygateTicks),
-                    // Summed over every postgres process on the machine: a backend of another
-                    // session that exits during the run makes the sum drop, and then it says nothing.
-                    postgres:
-                      (after.ticks.postgres ?? 0) >= (before.ticks.postgres ?? 0)
-                        ? micros((after.ticks.postgres ?? 0) - (before.ticks.postgres ?? 0))
-                        : null,
+                    // The service's own backends (their PIDs in pg_stat_activity): other work on
+                    // the machine does not move it.
+                    postgres: micros(backendTicksBetween(before, after) ?? 0),
                     // This process is the load generator (autocannon runs in it).
                     loadGenerator: round((own.user + own.system) / Math.max(1, load.requests), 0),
                   }

@@ -36,10 +36,17 @@ export interface Target {
   baseUrl: string;
   /** The webhook receiver's process, when the scenario delivers webhooks (its CPU is counted apart). */
   receiverPid?: number;
+  /** The service's own database: PostgreSQL's CPU is its backends' alone (cpu.ts serviceBackendPids). */
+  databaseUrl?: string;
 }
 
 export function targetOf(service: PaygateUnderTest): Target {
-  return { system: service.kind, pid: service.child.pid, baseUrl: service.baseUrl };
+  return {
+    system: service.kind,
+    pid: service.child.pid,
+    baseUrl: service.baseUrl,
+    ...(service.databaseUrl ? { databaseUrl: service.databaseUrl } : {}),
+  };
 }
 
 /** One load run, with the target process's peak RSS during it. */
@@ -55,9 +62,9 @@ export async function measure(
   // autocannon runs in this process: its CPU is the load generator's.
   const pids: Record<string, number> = { service: target.pid, loadGenerator: process.pid };
   if (target.receiverPid !== undefined) pids.receiver = target.receiverPid;
-  const cpuBefore = readCpu(pids);
+  const cpuBefore = readCpu(pids, target.databaseUrl);
   const load = await runLoad({ url: target.baseUrl, connections, durationSeconds, requests, idReplacement });
-  const cores = cpuSplit(cpuBefore, readCpu(pids));
+  const cores = cpuSplit(cpuBefore, readCpu(pids, target.databaseUrl));
   const memory = memoryOf(target.pid);
   return {
     system: target.system,

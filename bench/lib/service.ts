@@ -26,6 +26,8 @@ export interface PaygateUnderTest {
   child: NodeChild;
   baseUrl: string;
   adminToken: string;
+  /** PostgreSQL's URL of the service's own database (a PostgreSQL-backed service). */
+  databaseUrl?: string;
   /**
    * What the service's memory is made of right now (process.memoryUsage(), in bytes); with
    * BENCH_LIVE_HEAP in its environment also the heap its latest full collection left.
@@ -144,6 +146,7 @@ export async function startPaygate(options: {
     child,
     baseUrl,
     adminToken,
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     async memoryUsage() {
       rmSync(memoryReport, { force: true });
       child.signal('SIGUSR2');
