@@ -82,7 +82,9 @@ for (const kind of databaseKinds()) {
           const alert = posted.body.match(/<p role="alert">([^<]*)<\/p>/)?.[1] ?? '';
           assert.match(alert, said, `${route} ${lang}: ${alert}`);
           assert.ok(
-            posted.body.includes(`href="${gone.list}?lang=${lang}"`),
+            posted.body.includes(
+              `<a href="${gone.list}?lang=${lang}">${lang === 'en' ? 'Go back' : 'Volver'}</a>`,
+            ),
             `${route} ${lang}: the way back`,
           );
           const shown = await svc.app.inject({

@@ -51,11 +51,14 @@ ${details}
 }
 
 /** The action cannot be confirmed as asked (a bad amount, nothing left to do): why, and the way back. */
-export function confirmationProblem(frame: PageFrame, problem: string, backHref: string): string {
-  return page(
-    frame,
-    `<p role="alert">${h(problem)}</p><p><a href="${h(backHref)}">${h(t(frame.lang).back)}</a></p>`,
-  );
+export function confirmationProblem(
+  frame: PageFrame,
+  problem: string,
+  backHref: string,
+  /** The way back's words (default: back to payments, the refund's confirmation). */
+  backLabel: string = t(frame.lang).back,
+): string {
+  return page(frame, `<p role="alert">${h(problem)}</p><p><a href="${h(backHref)}">${h(backLabel)}</a></p>`);
 }
 
 /**

@@ -34,6 +34,7 @@ export const en = {
   refundAmount: 'Amount to refund (e.g. 10.50)',
   refundDone: 'Refund created',
   back: 'Back to payments',
+  goBack: 'Go back',
   users: 'Users',
   role: 'Role',
   invite: 'Invite',

@@ -32,6 +32,7 @@ export const es: Messages = {
   refundAmount: 'Importe a reembolsar (p. ej. 10,50)',
   refundDone: 'Reembolso creado',
   back: 'Volver a pagos',
+  goBack: 'Volver',
   users: 'Usuarios',
   role: 'Rol',
   invite: 'Invitar',

@@ -117,7 +117,7 @@ export function confirmedAction<Target>(
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return {
-        body: confirmationProblem(frame, problemText(ask.scope.locale, error), back),
+        body: confirmationProblem(frame, problemText(ask.scope.locale, error), back, ask.m.goBack),
         status: error.status,
       };
     }
@@ -146,7 +146,7 @@ export function confirmedAction<Target>(
       const frame = await pageFrame(ctx, ask.scope, pathOf(request), ask.m[action.title]);
       const said =
         error.code === 'resource_not_found' ? ask.m.confirmGone : problemText(ask.scope.locale, error);
-      const body = confirmationProblem(frame, said, action.list(ask));
+      const body = confirmationProblem(frame, said, action.list(ask), ask.m.goBack);
       return { gone: { body, status: error.status } };
     }
   };
