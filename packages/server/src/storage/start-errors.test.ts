@@ -55,6 +55,11 @@ describe('the first connection to PostgreSQL, said with its cause and what to ch
         true,
       ],
       [
+        serverError('53300', 'sorry, too many clients already'),
+        'sorry, too many clients already on db:5432: the server has no connection left (max_connections); Paygate tries again',
+        true,
+      ],
+      [
         serverError('57P03', 'the database system is starting up'),
         'the database system is starting up on db:5432: the server is starting up; Paygate tries again',
         true,

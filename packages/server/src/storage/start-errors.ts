@@ -58,9 +58,10 @@ export function databaseStartError(error: unknown, connectionString: string): Da
   const key = timedOut && !(code in FIXES) ? 'ETIMEDOUT' : code;
   const said = NETWORK[key] ?? driverMessage;
   const fix = FIXES[key] ?? 'check PAYGATE_DATABASE_URL';
+  // A server with no connection slot left (53300) will have one again: waited for, like a refusal.
   return new DatabaseStartError(
     code,
     `${said} on ${serverOf(connectionString)}: ${fix}`,
-    isConnectionFailure(error) || timedOut,
+    isConnectionFailure(error) || timedOut || code === '53300',
   );
 }
