@@ -406,7 +406,10 @@ if (deployTestsEnabled('deploy/test/multi-host.test.ts')) {
         PAYGATE_DATABASE_START_WAIT_SECONDS: '2',
       });
       assert.notEqual(await misdirected.exited(), 0, misdirected.output());
-      assert.match(misdirected.output(), /connect ECONNREFUSED 127\.0\.0\.1:5432/);
+      assert.match(
+        misdirected.output(),
+        /connection refused on 127\.0\.0\.1:5432: is PostgreSQL running and listening there\?/,
+      );
       // PostgreSQL answers on its address, not on loopback; the client has no way to the receiver.
       assert.equal(await client.probe(ADDRESSES.db, 5432), 'open');
       assert.equal(await client.probe('127.0.0.1', 5432), 'ECONNREFUSED');
