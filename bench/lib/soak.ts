@@ -51,14 +51,26 @@ export function slopePerMinute(
  * limit in proportion to it).
  */
 export function envelopeGrowthPerMinute(samples: readonly SoakSample[], fromSeconds: number): number {
+  return halvesGrowthPerMinute(samples, fromSeconds, Math.max);
+}
+
+/**
+ * How one end of RSS's range (`pick`: its highest or lowest sample) moved from the first half of
+ * the measured window to the second, MB per minute; 0 for less than a minute.
+ */
+function halvesGrowthPerMinute(
+  samples: readonly SoakSample[],
+  fromSeconds: number,
+  pick: (...values: number[]) => number,
+): number {
   const window = samples.filter((s) => s.atSeconds >= fromSeconds);
   const first = window[0];
   const last = window[window.length - 1];
   if (!first || !last || last.atSeconds - first.atSeconds < 60) return 0;
   const middle = (first.atSeconds + last.atSeconds) / 2;
-  const peak = (part: SoakSample[]) => Math.max(...part.map((s) => s.rssMB));
-  const early = peak(window.filter((s) => s.atSeconds < middle));
-  const late = peak(window.filter((s) => s.atSeconds >= middle));
+  const end = (part: SoakSample[]) => pick(...part.map((s) => s.rssMB));
+  const early = end(window.filter((s) => s.atSeconds < middle));
+  const late = end(window.filter((s) => s.atSeconds >= middle));
   return round((late - early) / ((last.atSeconds - first.atSeconds) / 2 / 60), 2);
 }
 
@@ -71,15 +83,7 @@ export function envelopeGrowthPerMinute(samples: readonly SoakSample[], fromSeco
  * while RSS came back to 152-162 MB again and again) read as growth that was not there.
  */
 export function troughGrowthPerMinute(samples: readonly SoakSample[], fromSeconds: number): number {
-  const window = samples.filter((s) => s.atSeconds >= fromSeconds);
-  const first = window[0];
-  const last = window[window.length - 1];
-  if (!first || !last || last.atSeconds - first.atSeconds < 60) return 0;
-  const middle = (first.atSeconds + last.atSeconds) / 2;
-  const trough = (part: SoakSample[]) => Math.min(...part.map((s) => s.rssMB));
-  const early = trough(window.filter((s) => s.atSeconds < middle));
-  const late = trough(window.filter((s) => s.atSeconds >= middle));
-  return round((late - early) / ((last.atSeconds - first.atSeconds) / 2 / 60), 2);
+  return halvesGrowthPerMinute(samples, fromSeconds, Math.min);
 }
 
 /**

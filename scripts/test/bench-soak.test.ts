@@ -69,3 +69,17 @@ describe('the soak figures', () => {
     assert.equal(envelopeGrowthPerMinute(sawtooth(5), 450), 0);
   });
 });
+
+describe('the figures written in bench/RESULTS.md and docs/decisions/benchmarks.md', () => {
+  it("are what the committed 2026-11-28 results give: the soak's troughs 2.04 and peaks 47.96 MB/min, 128 µs per delivery", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { recommendedDeliveryRun } = await import('../../bench/lib/report.ts');
+    const results = (name: string) =>
+      JSON.parse(readFileSync(new URL(`../../bench/results/${name}`, import.meta.url), 'utf8'));
+    const { soak } = results('2026-11-28.json');
+    assert.equal(troughGrowthPerMinute(soak.samples, soak.warmUpSeconds), 2.04);
+    assert.equal(envelopeGrowthPerMinute(soak.samples, soak.warmUpSeconds), 47.96);
+    const delivery = recommendedDeliveryRun(results('webhook-delivery-2026-11-28.json').runs);
+    assert.equal(delivery?.cpuMicrosPerDelivery?.workers, 128);
+  });
+});

@@ -5,6 +5,7 @@ import type { TenantScope } from '../domain/tenant.ts';
 import type { Queryable } from '../storage/db.ts';
 import {
   findStoredResponse,
+  isOperatorKeySpace,
   type KeyClaim,
   OPERATOR_KEY_SPACE,
   type StoredResponse,
@@ -334,6 +335,5 @@ function assertSameRequest(
  * secret): they are stored sealed under the master key, for their key, never in the clear.
  */
 const sealedFor = (key: string) => `operator-idempotency:${key}`;
-const isOperatorKeySpace = (scope: TenantScope) => scope.merchantId === OPERATOR_KEY_SPACE.merchantId;
 
 export { OPERATOR_KEY_SPACE };

@@ -9,9 +9,12 @@ export const OPERATOR_KEY_SPACE: TenantScope = { merchantId: 'operator', livemod
 
 /** The table of a scope's keys. */
 function tableOf(scope: TenantScope): 'idempotency_keys' | 'operator_idempotency_keys' {
-  return scope.merchantId === OPERATOR_KEY_SPACE.merchantId
-    ? 'operator_idempotency_keys'
-    : 'idempotency_keys';
+  return isOperatorKeySpace(scope) ? 'operator_idempotency_keys' : 'idempotency_keys';
+}
+
+/** Whether a scope is the operator's key space rather than a merchant's. */
+export function isOperatorKeySpace(scope: TenantScope): boolean {
+  return scope.merchantId === OPERATOR_KEY_SPACE.merchantId;
 }
 
 export interface StoredResponse {
