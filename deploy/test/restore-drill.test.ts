@@ -1,22 +1,26 @@
-// The restore drill of docs/operations.md ("Backups that restore"), on PostgreSQL 15 clusters of
-// this test's own (Debian's initdb and pg_ctl, loopback ports): Paygate takes payments on cluster A
-// with WAL archiving on; a base backup (pg_basebackup) is taken, then more payments, then a logical
-// dump (pg_dump); cluster A is destroyed. The base backup plus the WAL archive is restored into a
-// fresh cluster B (recovery.signal, restore_command), and the dump into a fresh database of B
-// (pg_restore). Paygate starts on each restore: every payment reads back as answered, and
-// `paygate reconcile` against the (still running) gateway finds nothing.
+// The restore drill of docs/operations.md ("Backups that restore"), its blocks run as printed by
+// the postgres user (deploy/test/doc-walk.ts) on a PostgreSQL 15 cluster of this test's own
+// (Debian's initdb, a loopback port, PGDATA and BACKUP in a temporary folder): WAL archiving is
+// turned on, Paygate takes payments, the base backup and the dump are taken, more payments follow,
+// the cluster is destroyed. The base backup plus the WAL archive is restored in its place, and the
+// dump into a fresh database. Paygate starts on each restore: every payment the restore holds
+// reads back as answered, and `paygate reconcile` against the (still running) gateway finds
+// nothing on the physical restore and exactly the later charges on the logical one.
 import assert from 'node:assert/strict';
-import { chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { type PaygateProcess, startPaygate } from '../../packages/server/test/support/processes.ts';
+import { DocShell, documentedBlocks } from './doc-walk.ts';
 import { createMerchant, deployTestsEnabled, freePort, run, secrets, takePayment, until } from './support.ts';
 
+const TEST = 'deploy/test/restore-drill.test.ts';
 const BIN = '/usr/lib/postgresql/15/bin';
 const root = mkdtempSync(join(tmpdir(), 'paygate-restore-'));
-const archive = join(root, 'archive');
+const pgdata = join(root, 'main');
+const backup = join(root, 'backup');
 
 /** Debian's PostgreSQL refuses to run as root: every server command runs as `postgres`. */
 const asPostgres = (tool: string, args: string[]) =>
@@ -34,52 +38,59 @@ async function sql<T extends Record<string, unknown>>(url: string, text: string)
   }
 }
 
-/** Starts the cluster in `dir` on `port`, its log beside it. */
-function startCluster(dir: string, port: number) {
-  asPostgres('pg_ctl', ['-D', dir, '-l', `${dir}.log`, '-o', `-p ${port}`, '-w', '-t', '120', 'start']);
+function startCluster(dir: string) {
+  asPostgres('pg_ctl', ['-D', dir, '-l', `${dir}.log`, '-w', '-t', '120', 'start']);
 }
 
-describe('restore drill: physical and logical backups restore, Paygate starts, reconcile finds nothing', () => {
+describe('restore drill, as docs/operations.md prints it: both backups restore, Paygate starts, reconcile finds what each lacks', () => {
   const processes: PaygateProcess[] = [];
   after(async () => {
     for (const p of processes) await p.stop();
-    for (const dir of ['a', 'b']) {
-      run(
-        'runuser',
-        ['-u', 'postgres', '--', join(BIN, 'pg_ctl'), '-D', join(root, dir), '-m', 'immediate', 'stop'],
-        {
-          cwd: root,
-          allowFailure: true,
-        },
-      );
+    for (const dir of [pgdata, `${pgdata}-restored`]) {
+      run('runuser', ['-u', 'postgres', '--', join(BIN, 'pg_ctl'), '-D', dir, '-m', 'immediate', 'stop'], {
+        cwd: root,
+        allowFailure: true,
+      });
     }
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('restores both backups with every payment, and reconciliation agrees', {
+  it('restores both backups with every payment they hold, and reconciliation finds what the dump missed', {
     skip: !deployTestsEnabled('restore-drill'),
   }, async () => {
-    mkdirSync(archive);
-    chownSync(root, 0, 0);
+    const [archiveOn, backups, physical, logical] = documentedBlocks(TEST);
+    assert.ok(archiveOn && backups && physical && logical, 'four blocks: archiving, backups, two restores');
+    mkdirSync(backup);
     run('chown', ['-R', 'postgres:postgres', root]);
-    const [portA, portB, apiPort, simPort] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
+    const [portA, apiPort, simPort] = await Promise.all([freePort(), freePort(), freePort()]);
     const baseUrl = `http://127.0.0.1:${apiPort}`;
 
-    // Cluster A, archiving every WAL segment (docs/operations.md: the physical backup).
-    asPostgres('initdb', ['-D', join(root, 'a'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    // The database host's cluster (Debian's would be /var/lib/postgresql/15/main on 5432).
+    asPostgres('initdb', ['-D', pgdata, '-A', 'trust', '-U', 'postgres', '--no-sync']);
     writeFileSync(
-      join(root, 'a', 'postgresql.auto.conf'),
-      `listen_addresses = '127.0.0.1'\nunix_socket_directories = '${root}'\nwal_level = replica\n` +
-        `archive_mode = on\narchive_command = 'test ! -f ${archive}/%f && cp %p ${archive}/%f'\n`,
+      join(pgdata, 'postgresql.conf'),
+      `listen_addresses = '127.0.0.1'\nunix_socket_directories = '${root}'\nport = ${portA}\n`,
+      { flag: 'a' },
     );
-    run('chown', ['postgres:postgres', join(root, 'a', 'postgresql.auto.conf')]);
-    startCluster(join(root, 'a'), portA);
+    startCluster(pgdata);
     await sql(urlOf(portA), 'CREATE DATABASE paygate');
+    // The shell of the docs: the postgres user, libpq's PGHOST/PGPORT naming the cluster.
+    const shell = new DocShell(
+      root,
+      {
+        PATH: process.env.PATH,
+        HOME: root,
+        LANG: 'C.UTF-8',
+        PGHOST: root,
+        PGPORT: String(portA),
+        PGDATA: pgdata,
+        BACKUP: backup,
+      },
+      'postgres',
+    );
+    await shell.run(archiveOn);
+    const [settings] = await sql<{ archive_mode: string }>(urlOf(portA), 'SHOW archive_mode');
+    assert.equal(settings?.archive_mode, 'on', 'archiving is on after the restart');
 
     const env = { ...secrets(), PAYGATE_SIM_URL: `http://127.0.0.1:${simPort}`, PORT: String(apiPort) };
     // The gateway outlives the database: one `paygate sim` for the whole drill.
@@ -102,35 +113,10 @@ describe('restore drill: physical and logical backups restore, Paygate starts, r
     const pay = async (amount: number) =>
       answered.push({ ...(await takePayment(baseUrl, merchant.key, amount)), amount });
     for (const amount of [1000, 1100, 1200]) await pay(amount);
-
-    asPostgres('pg_basebackup', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(portA),
-      '-U',
-      'postgres',
-      '-D',
-      join(root, 'base'),
-      '-X',
-      'stream',
-      '-c',
-      'fast',
-    ]);
-    // Payments after the base backup: only the WAL archive brings them back.
+    const inTheDump = answered.length;
+    await shell.run(backups);
+    // Payments after the backups: only the WAL archive brings them back.
     for (const amount of [1300, 1400]) await pay(amount);
-    asPostgres('pg_dump', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(portA),
-      '-U',
-      'postgres',
-      '-Fc',
-      '-f',
-      join(root, 'paygate.dump'),
-      'paygate',
-    ]);
     const [switched] = await sql<{ wal: string }>(
       urlOf(portA),
       'SELECT pg_walfile_name(pg_switch_wal()) AS wal',
@@ -147,46 +133,32 @@ describe('restore drill: physical and logical backups restore, Paygate starts, r
       JSON.stringify(answered),
     );
 
-    // The disaster: Paygate and cluster A are gone.
+    // The disaster: Paygate and the cluster are gone.
     await api.stop();
-    asPostgres('pg_ctl', ['-D', join(root, 'a'), '-m', 'immediate', 'stop']);
+    asPostgres('pg_ctl', ['-D', pgdata, '-m', 'immediate', 'stop']);
+    rmSync(pgdata, { recursive: true, force: true });
 
-    // Physical restore: the base backup into a fresh cluster, replaying the archive to its end.
-    run('cp', ['-a', join(root, 'base'), join(root, 'b')]);
-    writeFileSync(
-      join(root, 'b', 'postgresql.auto.conf'),
-      `listen_addresses = '127.0.0.1'\nunix_socket_directories = '${root}'\narchive_mode = off\n` +
-        `restore_command = 'cp ${archive}/%f %p'\n`,
-    );
-    writeFileSync(join(root, 'b', 'recovery.signal'), '');
-    run('chown', ['-R', 'postgres:postgres', join(root, 'b')]);
-    startCluster(join(root, 'b'), portB);
+    await shell.run(physical);
     await until('recovery to end', async () => {
       const [row] = await sql<{ recovering: boolean }>(
-        urlOf(portB),
+        urlOf(portA),
         'SELECT pg_is_in_recovery() AS recovering',
       );
       return row?.recovering === false;
     });
+    await shell.run(logical);
 
-    // Logical restore: the dump into a fresh database of the new cluster.
-    await sql(urlOf(portB), 'CREATE DATABASE paygate_logical');
-    asPostgres('pg_restore', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(portB),
-      '-U',
-      'postgres',
-      '-d',
-      'paygate_logical',
-      '--no-owner',
-      join(root, 'paygate.dump'),
-    ]);
-
-    for (const database of ['paygate', 'paygate_logical']) {
-      api = await startApi(urlOf(portB, database));
-      for (const payment of answered) {
+    const restores = [
+      { database: 'paygate', holds: answered, missing: [] as typeof answered },
+      {
+        database: 'paygate_restored',
+        holds: answered.slice(0, inTheDump),
+        missing: answered.slice(inTheDump),
+      },
+    ];
+    for (const { database, holds, missing } of restores) {
+      api = await startApi(urlOf(portA, database));
+      for (const payment of holds) {
         const read = await fetch(`${baseUrl}/v1/payment-intents/${payment.id}`, {
           headers: { 'x-api-key': merchant.key },
         });
@@ -200,15 +172,19 @@ describe('restore drill: physical and logical backups restore, Paygate starts, r
       }
       const reconcile = startPaygate('reconcile', ['reconcile', '--json'], {
         ...env,
-        PAYGATE_DATABASE_URL: urlOf(portB, database),
+        PAYGATE_DATABASE_URL: urlOf(portA, database),
       });
       const code = await reconcile.exited();
-      assert.equal(code, 0, `${database}: ${reconcile.output()}`);
+      assert.equal(code, missing.length === 0 ? 0 : 3, `${database}: ${reconcile.output()}`);
       const report = JSON.parse(reconcile.output().slice(reconcile.output().indexOf('{'))) as {
-        differences: unknown[];
+        differences: { kind: string; amount_minor?: number }[];
         gateways: { charges: number }[];
       };
-      assert.deepEqual(report.differences, [], database);
+      assert.deepEqual(
+        report.differences.map((d) => d.kind),
+        missing.map(() => 'unknown_to_paygate'),
+        `${database}: ${JSON.stringify(report.differences)}`,
+      );
       // It compared the payments, not an empty window.
       const compared = report.gateways.reduce((sum, g) => sum + g.charges, 0);
       assert.ok(compared >= answered.length, `${database}: compared ${compared} charges`);

@@ -11,9 +11,11 @@ export interface Block {
   line: number;
   text: string;
   skipped: boolean;
+  /** The test a skip mark names, which runs the block itself. */
+  coveredBy?: string;
 }
 
-const SKIP = /^<!-- doc-test: skip, covered by \S+ -->$/;
+const SKIP = /^<!-- doc-test: skip, covered by (\S+) -->$/;
 
 export function docsWithCommands(root: string): string[] {
   const docs = [
@@ -36,10 +38,22 @@ export function shBlocks(root: string, doc: string): Block[] {
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i] ?? '');
     let previous = start - 1;
     while (previous >= 0 && (lines[previous] ?? '').trim() === '') previous--;
-    const skipped = SKIP.test((lines[previous] ?? '').trim());
-    blocks.push({ doc, line: start + 1, text: body.join('\n'), skipped });
+    const coveredBy = SKIP.exec((lines[previous] ?? '').trim())?.[1];
+    blocks.push({ doc, line: start + 1, text: body.join('\n'), skipped: coveredBy !== undefined, coveredBy });
   }
   return blocks;
+}
+
+/**
+ * The blocks whose skip mark names `test` (repo-relative), in document order: the commands that
+ * test runs as printed (doc-test-marks.test.ts checks that each such test reads its blocks here).
+ */
+export function coveredBlocks(root: string, test: string): Block[] {
+  const found = docsWithCommands(root).flatMap((doc) =>
+    shBlocks(root, doc).filter((block) => block.coveredBy === test),
+  );
+  if (found.length === 0) throw new Error(`no doc block is marked as covered by ${test}`);
+  return found;
 }
 
 /** A command that keeps running until stopped, and what it prints once it is ready. */

@@ -29,6 +29,18 @@ const status =
 export const expectations: Record<string, Expectation> = {
   'docs/api.md:10': (stdout) => assert.match(stdout, /"\/v1\/payment-intents"/),
   'docs/payments.md:10': status('CREATED'),
+  // A live intent, made with the merchant's live key on its live Adyen account.
+  'docs/gateways.md:164': (stdout) => {
+    assert.match(stdout, /"livemode":\s*true/);
+    assert.match(stdout, /"gateway_id":\s*"adyen"/);
+    status('CREATED')(stdout, undefined as never, () => '');
+  },
+  'docs/operations.md:350': (stdout) => assert.match(stdout, /"resealed":\s*\{/),
+  'docs/operations.md:1270': (stdout) => assert.match(stdout, /"withdraw_on":\s*"2030-06-30"/),
+  'docs/operator-console.md:30': (stdout) => {
+    assert.match(stdout, /"object":\s*"operator"/);
+    assert.match(stdout, /Sign in at http:\/\/localhost:\d+\/operator\/sign-in/);
+  },
   'docs/quick-start.md:39': status('CREATED'),
   'docs/quick-start.md:56': status('SUCCEEDED'),
   // "the listen terminal shows: payment_intent.succeeded [evt_...] --> POST http://localhost:8000/webhooks/paygate [200]"

@@ -15,7 +15,7 @@ export interface Ports {
   fakeAdyen: number;
 }
 
-const OPENS_DATABASE = /\bpaygate -- (dashboard|merchant) /;
+const OPENS_DATABASE = /\bpaygate -- (dashboard|merchant|operator) /;
 
 export interface BlockRun {
   block: Block;
