@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { AppContext } from './app/context.ts';
 import { createAppContext } from './app/create-context.ts';
-import { ensureDemoMerchant, welcomeText } from './cli/demo-merchant.ts';
+import { ensureDemoMerchant, welcomeText } from './app/merchants/demo-merchant.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { invalid } from './config-values.ts';

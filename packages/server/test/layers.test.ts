@@ -1,40 +1,111 @@
-// The layer rules of docs/architecture.md, checked on the static imports of packages/server/src
-// (type-only imports count too: a layer that names another's types depends on it).
-//   - routes (http/routes/**) never import storage/: a route calls a use case in app/;
+// The layer rules of docs/architecture.md ("Rules that keep it this shape"), each a check on the
+// static imports of packages/server/src (type-only imports count too: a layer that names another's
+// types depends on it) or, for what imports cannot show, on the source text:
+//   - http/ calls app/ only: never storage/, webhooks/, gateways/, crypto/, mail/, workers/, cli/;
+//   - the back office's views (dashboard/) and the checkout frame (checkout/) never import storage/;
+//   - app/ never imports the layers above it (http/, dashboard/, cli/, workers/);
 //   - webhooks/ never imports app/: the delivery worker is below the use cases;
 //   - storage/ imports only domain/, its own files and libraries;
-//   - domain/ imports nothing with I/O: only domain/ files and a few pure libraries.
+//   - domain/ imports nothing with I/O (only domain/ files and a few pure libraries) and never
+//     reads the clock;
+//   - connectors (gateways/) never touch the database, the use cases or HTTP;
+//   - only main.ts, the command line's entry, imports cli/ (the composition root does not);
+//   - transactions are opened in app/ (and by storage/'s own helpers, and the delivery worker's
+//     attempt records in webhooks/, which is below app/ by design).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { type ImportEdge, serverImportGraph } from './support/import-graph.ts';
+import { type ImportEdge, serverImportGraph, serverSourceFiles, serverSrc } from './support/import-graph.ts';
 
 /** Libraries domain/ may use: none of them does I/O (node:crypto hashes and draws random bytes). */
 const PURE_LIBRARIES = new Set(['node:crypto', '@paygate/contract', 'currency-codes', 'otpauth']);
 
-const layer = (file: string) => file.split('/')[0] as string;
+const layer = (file: string) => (file.includes('/') ? (file.split('/')[0] as string) : file);
 const named = (edge: ImportEdge) => `${edge.from} -> ${edge.to ?? edge.specifier}`;
 
-/** Which rule an import breaks, or null. */
-function brokenRule(edge: ImportEdge): string | null {
-  const to = edge.to;
-  if (edge.from.startsWith('http/routes/') && to !== null && layer(to) === 'storage') {
-    return 'a route imports storage/';
-  }
-  if (layer(edge.from) === 'webhooks' && to !== null && layer(to) === 'app') return 'webhooks/ imports app/';
-  if (layer(edge.from) === 'storage' && to !== null && !['storage', 'domain'].includes(layer(to))) {
-    return 'storage/ imports outside storage/ and domain/';
-  }
-  if (layer(edge.from) === 'domain') {
-    if (to === null ? !PURE_LIBRARIES.has(edge.specifier) : layer(to) !== 'domain') {
-      return 'domain/ imports something other than domain/ and pure libraries';
-    }
-  }
-  return null;
+interface Rule {
+  name: string;
+  /** Whether an import (from a file of the rule's layer) breaks the rule. */
+  breaks: (edge: ImportEdge) => boolean;
+  /** The layers whose imports the rule reads. */
+  from: string[];
 }
+
+const importsLayer =
+  (...layers: string[]) =>
+  (edge: ImportEdge) =>
+    edge.to !== null && layers.includes(layer(edge.to));
+
+const RULES: Rule[] = [
+  {
+    name: 'http/ calls app/ only',
+    from: ['http'],
+    breaks: importsLayer('storage', 'webhooks', 'gateways', 'crypto', 'mail', 'workers', 'cli'),
+  },
+  {
+    name: 'the back office views never import storage/',
+    from: ['dashboard'],
+    breaks: importsLayer('storage', 'http'),
+  },
+  {
+    name: 'the checkout frame never imports storage/',
+    from: ['checkout'],
+    breaks: importsLayer('storage', 'app'),
+  },
+  {
+    name: 'app/ never imports the layers above it',
+    from: ['app'],
+    breaks: importsLayer('http', 'dashboard', 'cli', 'workers'),
+  },
+  { name: 'webhooks/ never imports app/', from: ['webhooks'], breaks: importsLayer('app', 'http') },
+  {
+    name: 'storage/ imports only domain/ and its own files',
+    from: ['storage'],
+    breaks: (edge) => edge.to !== null && !['storage', 'domain'].includes(layer(edge.to)),
+  },
+  {
+    name: 'domain/ imports only domain/ and pure libraries',
+    from: ['domain'],
+    breaks: (edge) => (edge.to === null ? !PURE_LIBRARIES.has(edge.specifier) : layer(edge.to) !== 'domain'),
+  },
+  {
+    name: 'connectors never touch the database',
+    from: ['gateways'],
+    breaks: importsLayer('storage', 'app', 'http', 'webhooks', 'workers', 'cli'),
+  },
+  {
+    name: 'only main.ts imports cli/',
+    from: ['*'],
+    breaks: (edge) => edge.from !== 'main.ts' && layer(edge.from) !== 'cli' && importsLayer('cli')(edge),
+  },
+];
+
+/** Which rules an import breaks. */
+function brokenRules(edge: ImportEdge): string[] {
+  return RULES.filter(
+    (rule) => (rule.from.includes('*') || rule.from.includes(layer(edge.from))) && rule.breaks(edge),
+  ).map((rule) => rule.name);
+}
+
+/** The source of each non-test file of a layer, without comments (a comment may name anything). */
+function sources(...layers: string[]): { file: string; code: string }[] {
+  return serverSourceFiles()
+    .filter((file) => layers.includes(layer(file)))
+    .map((file) => ({
+      file,
+      code: readFileSync(join(serverSrc, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/(^|[^:'"`])\/\/.*$/gm, '$1'),
+    }));
+}
+
+/** Where transactions may be opened: app/, storage/'s own helpers, the delivery worker's attempt records. */
+const OPENS_TRANSACTIONS = (file: string) =>
+  ['app', 'storage'].includes(layer(file)) || file === 'webhooks/attempt-outcomes.ts';
 
 describe('layer rules (docs/architecture.md)', () => {
   const edges = serverImportGraph();
-  const broken = edges.filter((edge) => brokenRule(edge) !== null);
 
   it('tells each kind of breach apart (the rules themselves)', () => {
     const edge = (from: string, to: string | null, specifier = to ?? ''): ImportEdge => ({
@@ -43,23 +114,56 @@ describe('layer rules (docs/architecture.md)', () => {
       specifier,
       typeOnly: false,
     });
-    assert.equal(brokenRule(edge('http/routes/v1/x.ts', 'storage/db.ts')), 'a route imports storage/');
-    assert.equal(brokenRule(edge('http/routes/v1/x.ts', 'app/payments/y.ts')), null);
-    assert.equal(brokenRule(edge('webhooks/x.ts', 'app/context.ts')), 'webhooks/ imports app/');
-    assert.equal(brokenRule(edge('webhooks/x.ts', 'storage/db.ts')), null);
-    assert.equal(
-      brokenRule(edge('storage/x.ts', 'app/context.ts')),
-      'storage/ imports outside storage/ and domain/',
-    );
-    assert.equal(brokenRule(edge('storage/x.ts', 'domain/ids.ts')), null);
-    assert.equal(brokenRule(edge('storage/x.ts', null, 'pg')), null);
-    assert.match(brokenRule(edge('domain/x.ts', null, 'node:fs')) ?? '', /^domain/);
-    assert.match(brokenRule(edge('domain/x.ts', 'clock.ts')) ?? '', /^domain/);
-    assert.equal(brokenRule(edge('domain/x.ts', null, 'node:crypto')), null);
+    assert.deepEqual(brokenRules(edge('http/routes/v1/x.ts', 'storage/db.ts')), ['http/ calls app/ only']);
+    assert.deepEqual(brokenRules(edge('http/plugins/auth.ts', 'storage/repositories/api-keys.ts')), [
+      'http/ calls app/ only',
+    ]);
+    assert.deepEqual(brokenRules(edge('http/routes/admin/x.ts', 'webhooks/sender.ts')), [
+      'http/ calls app/ only',
+    ]);
+    assert.deepEqual(brokenRules(edge('http/routes/v1/x.ts', 'app/payments/y.ts')), []);
+    assert.deepEqual(brokenRules(edge('dashboard/x.ts', 'storage/repositories/y.ts')), [
+      'the back office views never import storage/',
+    ]);
+    assert.deepEqual(brokenRules(edge('checkout/x.ts', 'storage/db.ts')), [
+      'the checkout frame never imports storage/',
+    ]);
+    assert.deepEqual(brokenRules(edge('app/x/y.ts', 'dashboard/i18n.ts')), [
+      'app/ never imports the layers above it',
+    ]);
+    assert.deepEqual(brokenRules(edge('app/x/y.ts', 'i18n/i18n.ts')), []);
+    assert.deepEqual(brokenRules(edge('webhooks/x.ts', 'app/context.ts')), ['webhooks/ never imports app/']);
+    assert.deepEqual(brokenRules(edge('webhooks/x.ts', 'storage/db.ts')), []);
+    assert.deepEqual(brokenRules(edge('storage/x.ts', 'app/context.ts')), [
+      'storage/ imports only domain/ and its own files',
+    ]);
+    assert.deepEqual(brokenRules(edge('storage/x.ts', 'domain/ids.ts')), []);
+    assert.deepEqual(brokenRules(edge('storage/x.ts', null, 'pg')), []);
+    assert.deepEqual(brokenRules(edge('domain/x.ts', null, 'node:fs')), [
+      'domain/ imports only domain/ and pure libraries',
+    ]);
+    assert.deepEqual(brokenRules(edge('domain/x.ts', 'clock.ts')), [
+      'domain/ imports only domain/ and pure libraries',
+    ]);
+    assert.deepEqual(brokenRules(edge('domain/x.ts', null, 'node:crypto')), []);
+    assert.deepEqual(brokenRules(edge('gateways/stripe/x.ts', 'storage/db.ts')), [
+      'connectors never touch the database',
+    ]);
+    assert.deepEqual(brokenRules(edge('service.ts', 'cli/demo-merchant.ts')), ['only main.ts imports cli/']);
+    assert.deepEqual(brokenRules(edge('main.ts', 'cli/sim-command.ts')), []);
   });
 
   it('reads every layer it judges', () => {
-    for (const name of ['http', 'webhooks', 'storage', 'domain']) {
+    for (const name of [
+      'http',
+      'dashboard',
+      'checkout',
+      'app',
+      'webhooks',
+      'storage',
+      'domain',
+      'gateways',
+    ]) {
       assert.ok(
         edges.some((e) => layer(e.from) === name),
         `imports of ${name}/ were read`,
@@ -67,10 +171,29 @@ describe('layer rules (docs/architecture.md)', () => {
     }
   });
 
-  it('has no breach', () => {
+  it('has no breach of an import rule', () => {
+    const broken = edges.flatMap((edge) => brokenRules(edge).map((rule) => `${named(edge)}: ${rule}`));
+    assert.deepEqual(broken, []);
+  });
+
+  it("opens transactions only in app/ (and storage/, and the delivery worker's attempt records)", () => {
+    const opening = sources(...new Set(serverSourceFiles().map(layer)))
+      .filter(({ code }) => /\.transaction\(/.test(code))
+      .map(({ file }) => file);
+    assert.ok(
+      opening.some((file) => layer(file) === 'app'),
+      "the check finds the use cases' transactions",
+    );
     assert.deepEqual(
-      broken.map((edge) => `${named(edge)}: ${brokenRule(edge)}`),
+      opening.filter((file) => !OPENS_TRANSACTIONS(file)),
       [],
     );
+  });
+
+  it('never reads the clock in domain/ (the caller passes now)', () => {
+    const reading = sources('domain')
+      .filter(({ code }) => /\bDate\.now\(|new Date\(\)|performance\.now\(/.test(code))
+      .map(({ file }) => file);
+    assert.deepEqual(reading, []);
   });
 });

@@ -1,5 +1,5 @@
 import type { searchAudit } from '../app/dashboard/audit.ts';
-import { t } from './i18n.ts';
+import { t } from '../i18n/i18n.ts';
 import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { timeTag } from './time.ts';
 

@@ -1,6 +1,6 @@
 import type { clientsWithDeprecations } from '../app/deprecations/client-deprecations.ts';
 import { affectedText } from '../app/deprecations/deprecation-mail.ts';
-import { fill, t } from './i18n.ts';
+import { fill, t } from '../i18n/i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { timeTag } from './time.ts';
 

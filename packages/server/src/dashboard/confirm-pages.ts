@@ -1,4 +1,4 @@
-import { t } from './i18n.ts';
+import { t } from '../i18n/i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 
 /** What a confirmation page asks: the one sentence of what will happen, and the form that does it. */

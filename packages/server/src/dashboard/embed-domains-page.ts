@@ -1,5 +1,5 @@
 import type { embedDomainResource } from '../app/resources/operator.ts';
-import { t } from './i18n.ts';
+import { t } from '../i18n/i18n.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 import { timeTag } from './time.ts';

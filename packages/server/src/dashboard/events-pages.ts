@@ -3,7 +3,7 @@ import type {
   dashboardEventDetailResource,
   dashboardEventResource,
 } from '../app/resources/dashboard-event.ts';
-import { fill, t } from './i18n.ts';
+import { fill, t } from '../i18n/i18n.ts';
 import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
 import { statusBadge } from './status-badge.ts';

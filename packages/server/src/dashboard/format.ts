@@ -1,6 +1,6 @@
 import { majorTextOfMinor } from '../domain/major-amount.ts';
 import { currencyExponent } from '../domain/money.ts';
-import type { Language } from './i18n.ts';
+import type { Language } from '../i18n/i18n.ts';
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 

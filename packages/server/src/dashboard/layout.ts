@@ -1,6 +1,6 @@
 import escapeHtml from 'escape-html';
 import type { DashboardRole } from '../domain/dashboard-roles.ts';
-import { type Language, roleLabel, t } from './i18n.ts';
+import { type Language, roleLabel, t } from '../i18n/i18n.ts';
 import { href, navigationItems, operatorNavigationItems } from './navigation.ts';
 
 export { href };

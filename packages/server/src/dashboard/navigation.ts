@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { type Language, type Messages, t } from './i18n.ts';
+import { type Language, type Messages, t } from '../i18n/i18n.ts';
 
 /** A link that keeps the page's language. */
 export function href(path: string, lang: Language, query: Record<string, string | undefined> = {}): string {

@@ -1,11 +1,10 @@
 import { affectedText } from '../app/deprecations/deprecation-mail.ts';
-import type { DeprecationDetail } from '../app/deprecations/retrieve-deprecation.ts';
+import type { DeprecationDetail, DeprecationRecord } from '../app/deprecations/retrieve-deprecation.ts';
 import type { ReconciliationReport } from '../app/gateways/reconcile-with-gateway.ts';
+import type { LateCaptureRecord } from '../app/late-captures/list-late-captures.ts';
 import { deprecatableClients } from '../domain/deprecations.ts';
-import type { DeprecationRecord } from '../storage/repositories/deprecations.ts';
-import type { LateCaptureRecord } from '../storage/repositories/late-captures.ts';
+import { fill, type Language, t } from '../i18n/i18n.ts';
 import { formatMoney } from './format.ts';
-import { fill, type Language, t } from './i18n.ts';
 import { emptyState, h, href, type PageFrame, page } from './layout.ts';
 import { differencesTable } from './reconciliation-page.ts';
 import { type SignInFormState, signInForm } from './sign-in-pages.ts';

@@ -1,5 +1,5 @@
 import type { AppError } from '../domain/errors.ts';
-import { fill, type Language, type Messages, t } from './i18n.ts';
+import { fill, type Language, type Messages, t } from '../i18n/i18n.ts';
 
 /**
  * A refusal as a page shows it, in the page's language. The domain says why in English (the

@@ -1,4 +1,4 @@
-import { fill, t } from './i18n.ts';
+import { fill, t } from '../i18n/i18n.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { DEFAULT_TIME_ZONE, exactTime, timeZones } from './time.ts';
 

@@ -1,4 +1,4 @@
-import { type Language, t } from './i18n.ts';
+import { type Language, t } from '../i18n/i18n.ts';
 import { h, page } from './layout.ts';
 import { href } from './navigation.ts';
 

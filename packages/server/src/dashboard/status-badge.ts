@@ -1,6 +1,6 @@
 import type { disputeReasons } from '@paygate/contract';
 import escapeHtml from 'escape-html';
-import type { Language } from './i18n.ts';
+import type { Language } from '../i18n/i18n.ts';
 
 /** The colour family of a status: success, failure, needs a look, under way, or settled without money. */
 type Tone = 'ok' | 'bad' | 'warn' | 'info' | 'neutral';

@@ -1,6 +1,6 @@
 import escapeHtml from 'escape-html';
 import { isTimeZone } from '../domain/time-zone.ts';
-import type { Language } from './i18n.ts';
+import type { Language } from '../i18n/i18n.ts';
 
 export { isTimeZone };
 

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from '../app/context.ts';
+import { createRetrySender } from '../app/webhooks/retry-webhook-delivery.ts';
 import type { TestClock } from '../clock.ts';
 import { newId } from '../domain/ids.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -116,6 +117,9 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
     }
   });
 
+  // Manual retries (the operator's and the dashboard's) are attempted from this process.
+  const retrySender = createRetrySender(ctx);
+  app.addHook('onClose', () => retrySender.close());
   await app.register(problemErrors);
   await app.register(rateLimiting, {
     perSecond: options.rateLimitPerSecond,
@@ -146,14 +150,14 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(gatewayAccountAdminRoutes, { ctx });
   await app.register(checkoutRoutes, { ctx });
   await app.register(apiReferenceRoutes);
-  await app.register(webhookAdminRoutes, { ctx });
+  await app.register(webhookAdminRoutes, { ctx, retrySender });
   await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   await app.register(deprecationAdminRoutes, { ctx });
   await app.register(operatorConsoleRoutes, { ctx });
   await app.register(reconciliationAdminRoutes, { ctx });
   await app.register(dashboardInvitationAdminRoutes, { ctx });
-  await app.register(dashboardRoutes, { ctx });
+  await app.register(dashboardRoutes, { ctx, retrySender });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

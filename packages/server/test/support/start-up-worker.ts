@@ -3,7 +3,7 @@
 // line. The parent sends the same URL to every worker at once, so the starts really overlap.
 import { createInterface } from 'node:readline';
 import { createAppContext } from '../../src/app/create-context.ts';
-import { ensureDemoMerchant } from '../../src/cli/demo-merchant.ts';
+import { ensureDemoMerchant } from '../../src/app/merchants/demo-merchant.ts';
 import { systemClock } from '../../src/clock.ts';
 import { GatewayRegistry } from '../../src/gateways/registry.ts';
 import { migrate } from '../../src/storage/migrate.ts';

@@ -26,6 +26,10 @@ import {
   markInvitationAccepted,
   type SessionRow,
 } from '../../storage/repositories/dashboard-users.ts';
+
+/** What a signed-in session resolves to, for the HTTP layer's request decoration. */
+export type { DashboardUserRow, SessionRow } from '../../storage/repositories/dashboard-users.ts';
+
 import { findMerchant } from '../../storage/repositories/merchants.ts';
 import type { AppContext } from '../context.ts';
 import { clearAttempts, countAttempt, takeBackAttempt } from './attempt-throttle.ts';

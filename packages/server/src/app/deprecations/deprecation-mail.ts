@@ -1,4 +1,4 @@
-import { fill, type Language, t } from '../../dashboard/i18n.ts';
+import { fill, type Language, t } from '../../i18n/i18n.ts';
 import type { DeprecationScope } from '../../domain/deprecations.ts';
 import type { MailToSend } from '../../mail/queue.ts';
 

@@ -6,6 +6,10 @@ import {
   listDeprecations,
   listRecipients,
 } from '../../storage/repositories/deprecations.ts';
+
+/** The record as the back office's pages show it. */
+export type { DeprecationRecord } from '../../storage/repositories/deprecations.ts';
+
 import type { AppContext } from '../context.ts';
 
 export interface DeprecationDetail extends DeprecationRecord {

@@ -13,6 +13,10 @@ import {
   listOperatorAudit,
   type OperatorUserRow,
 } from '../../storage/repositories/operator-users.ts';
+
+/** What a signed-in session resolves to, for the HTTP layer's request decoration. */
+export type { OperatorSessionRow, OperatorUserRow } from '../../storage/repositories/operator-users.ts';
+
 import type { AppContext } from '../context.ts';
 import { type AccountKind, openSession } from '../dashboard/accounts.ts';
 import { AUDIT_PAGE_LIMIT, auditPageOf, auditSide, parseBound } from '../dashboard/audit.ts';

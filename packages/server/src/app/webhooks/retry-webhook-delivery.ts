@@ -7,12 +7,24 @@ import {
   listAttempts,
 } from '../../storage/repositories/webhook-deliveries.ts';
 import { attemptDelivery, silentLogger, type WorkerLogger } from '../../webhooks/delivery-worker.ts';
-import type { WebhookSender } from '../../webhooks/sender.ts';
+import { createWebhookSender, type SenderOptions, type WebhookSender } from '../../webhooks/sender.ts';
 import type { AppContext } from '../context.ts';
 import type { DeliveryWithAttempts } from './delivery-attempts.ts';
 
 /** A manual attempt holds its delivery this long; longer than any attempt can take. */
 const MANUAL_LEASE_MS = 60_000;
+
+/** The sender of manual retries (the operator's and the dashboard's). */
+export type RetrySender = WebhookSender;
+
+/**
+ * One per HTTP process, made by its composition root (http/app.ts) and closed with it: the
+ * operator's and the dashboard's retries are attempted from the process that was asked, with the
+ * same address guard as the delivery worker's.
+ */
+export function createRetrySender(ctx: AppContext, options: SenderOptions = {}): RetrySender {
+  return createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback, ...options });
+}
 
 /**
  * Makes one attempt of a delivery now, whatever its state (a FAILED one too), and returns the
@@ -22,7 +34,7 @@ const MANUAL_LEASE_MS = 60_000;
  */
 export async function retryDelivery(
   ctx: AppContext,
-  sender: WebhookSender,
+  sender: RetrySender,
   id: string,
   logger: WorkerLogger = silentLogger,
   audit?: (tx: Queryable) => Promise<void>,

@@ -1,100 +1,16 @@
 import type { ApiKeyPermission, Credential } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { LRUCache } from 'lru-cache';
+import { ApiKeyCache } from '../../app/api-keys/key-cache.ts';
 import type { AppContext } from '../../app/context.ts';
-import { clockedCache } from '../../clock.ts';
 import { hashApiKey, hasPermission, parseApiKeyShape } from '../../domain/api-keys.ts';
 import { AuthenticationError, ValidationError } from '../../domain/errors.ts';
-import {
-  API_KEY_CHANGES_CHANNEL,
-  type ApiKeyRow,
-  findActiveApiKeyByHash,
-} from '../../storage/repositories/api-keys.ts';
 import type { Principal } from '../principal.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     credential?: Credential;
     permission?: ApiKeyPermission;
-  }
-}
-
-const KEY_CACHE_TTL_MS = 5_000;
-const KEY_CACHE_MAX_ENTRIES = 10_000;
-/** Unknown keys are remembered briefly: keys are random, so one that is unknown now stays so. */
-const UNKNOWN_KEY_CACHE_TTL_MS = 5_000;
-const UNKNOWN_KEY_CACHE_MAX_ENTRIES = 10_000;
-
-/**
- * Keys, remembered for a few seconds so that a busy merchant's requests do not each pay a
- * database round trip for authentication, and a flood of one unknown key costs one lookup (keys
- * are random: one unknown now stays unknown). A revocation or a disabled merchant is announced on
- * API_KEY_CHANGES_CHANNEL at its commit and every process forgets the key then; the TTL bounds
- * what a lost notification could cost.
- */
-class ApiKeyCache {
-  private readonly known: LRUCache<string, ApiKeyRow>;
-  private readonly unknown: LRUCache<string, true>;
-  private readonly inFlight = new Map<string, Promise<ApiKeyRow | null>>();
-  constructor(private readonly ctx: AppContext) {
-    this.known = clockedCache<string, ApiKeyRow>(ctx.clock, {
-      maxEntries: KEY_CACHE_MAX_ENTRIES,
-      ttlMs: KEY_CACHE_TTL_MS,
-    });
-    this.unknown = clockedCache<string, true>(ctx.clock, {
-      maxEntries: UNKNOWN_KEY_CACHE_MAX_ENTRIES,
-      ttlMs: UNKNOWN_KEY_CACHE_TTL_MS,
-    });
-  }
-
-  /** The cached answer: a row, `null` for a key known to be unknown, `undefined` when not cached. */
-  cached(keyHash: string): ApiKeyRow | null | undefined {
-    const row = this.known.get(keyHash);
-    // A rolled key's grace period ends on the clock, with no announcement: checked on every use.
-    if (row?.expires_at && row.expires_at <= this.ctx.clock.now()) {
-      this.known.delete(keyHash);
-      return undefined;
-    }
-    if (row) return row;
-    return this.unknown.get(keyHash) ? null : undefined;
-  }
-
-  /**
-   * One database lookup per key at a time: the concurrent first requests of a key this process
-   * has not seen lately (a burst after a restart) share it instead of each paying a round trip.
-   */
-  lookUp(keyHash: string): Promise<ApiKeyRow | null> {
-    const pending = this.inFlight.get(keyHash);
-    if (pending) return pending;
-    const lookup = findActiveApiKeyByHash(this.ctx.db, keyHash, this.ctx.clock.now())
-      .then((row) => {
-        // A revocation announced while the lookup ran (forget() dropped it) must not be undone
-        // by caching what was read before it.
-        if (this.inFlight.get(keyHash) === lookup) {
-          if (row) this.known.set(keyHash, row);
-          else this.unknown.set(keyHash, true);
-        }
-        return row;
-      })
-      .finally(() => {
-        if (this.inFlight.get(keyHash) === lookup) this.inFlight.delete(keyHash);
-      });
-    this.inFlight.set(keyHash, lookup);
-    return lookup;
-  }
-
-  /** A key revoked (its hash) or `*` (a merchant disabled or enabled): forget it now, not after the TTL. */
-  forget(keyHashOrAll: string): void {
-    if (keyHashOrAll === '*') {
-      this.known.clear();
-      this.unknown.clear();
-      this.inFlight.clear();
-    } else {
-      this.known.delete(keyHashOrAll);
-      this.unknown.delete(keyHashOrAll);
-      this.inFlight.delete(keyHashOrAll);
-    }
   }
 }
 
@@ -111,10 +27,7 @@ export const apiKeyAuth = fp(
   async (app: FastifyInstance, options: { ctx: AppContext }) => {
     app.decorateRequest('principal', null);
     const keys = new ApiKeyCache(options.ctx);
-    // Every process forgets a revoked key (or a disabled merchant's keys) when the change commits.
-    const stopListening = await options.ctx.db.listen(API_KEY_CHANGES_CHANNEL, (payload) =>
-      keys.forget(payload),
-    );
+    const stopListening = await keys.listen();
     app.addHook('onClose', async () => {
       // A database already gone (closed, or its connection lost) has no LISTEN left to end: the
       // close goes on instead of failing the shutdown.

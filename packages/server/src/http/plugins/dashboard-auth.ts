@@ -2,11 +2,15 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../app/context.ts';
-import { resolveSession, SESSION_LIFETIME_MS } from '../../app/dashboard/accounts.ts';
+import {
+  type DashboardUserRow,
+  resolveSession,
+  SESSION_LIFETIME_MS,
+  type SessionRow,
+} from '../../app/dashboard/accounts.ts';
 import { secretsEqual } from '../../domain/api-keys.ts';
 import { type DashboardAction, roleAllows } from '../../domain/dashboard-roles.ts';
 import { AppError, AuthenticationError } from '../../domain/errors.ts';
-import type { DashboardUserRow, SessionRow } from '../../storage/repositories/dashboard-users.ts';
 
 export const SESSION_COOKIE = 'paygate_session';
 export const CSRF_HEADER = 'x-csrf-token';

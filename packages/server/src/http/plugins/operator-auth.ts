@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../app/context.ts';
-import { resolveOperatorSession } from '../../app/operators/operator-accounts.ts';
+import {
+  type OperatorSessionRow,
+  type OperatorUserRow,
+  resolveOperatorSession,
+} from '../../app/operators/operator-accounts.ts';
 import { AuthenticationError } from '../../domain/errors.ts';
-import type { OperatorSessionRow, OperatorUserRow } from '../../storage/repositories/operator-users.ts';
 import { csrfRule, sessionCookieOptions } from './dashboard-auth.ts';
 
 export const OPERATOR_SESSION_COOKIE = 'paygate_operator_session';

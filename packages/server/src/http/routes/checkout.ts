@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.ts';
 import { isCanonicalEmbedOrigin } from '../../app/embed-domains/embed-origins.ts';
+import { resolveFrameAccess } from '../../app/embed-domains/frame-access.ts';
 import { checkoutGatewayOrigins } from '../../app/gateways/checkout-origins.ts';
 import { checkoutAssets, type ServedAsset } from '../../checkout/assets.ts';
-import { resolveFrameAccess } from '../../checkout/frame-access.ts';
 import { frameCsp, framePage } from '../../checkout/frame-page.ts';
 
 /**
@@ -80,7 +80,7 @@ export async function checkoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
           .send('<!doctype html><title>Bad request</title><p>origin and pk are required.</p>');
       }
-      const access = await resolveFrameAccess(ctx.db, request.query.pk, parentOrigin, ctx.clock.now());
+      const access = await resolveFrameAccess(ctx, request.query.pk, parentOrigin);
       // Only the card entry origins of the gateways this key's merchant can pay with in its mode
       // (a frame that takes no payment opens none).
       const origins =

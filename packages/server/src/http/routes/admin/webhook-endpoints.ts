@@ -10,21 +10,18 @@ import { listEndpointDeliveries } from '../../../app/webhooks/list-endpoint-deli
 import { listWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import { resendFailedDeliveries } from '../../../app/webhooks/resend-failed-deliveries.ts';
 import { retrieveWebhookEndpoint } from '../../../app/webhooks/retrieve-webhook-endpoint.ts';
-import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
+import { type RetrySender, retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { rotateWebhookSecret } from '../../../app/webhooks/rotate-webhook-secret.ts';
 import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
-import { createWebhookSender, type SenderOptions } from '../../../webhooks/sender.ts';
 import { route } from '../../declare-route.ts';
 import { creatingRoute } from './creating-route.ts';
 
-/** The operator's webhook routes. Manual retries are sent from this process, with its own sender. */
+/** The operator's webhook routes. Manual retries are sent from this process, with its retry sender. */
 export async function webhookAdminRoutes(
   app: FastifyInstance,
-  { ctx, sender: senderOptions }: { ctx: AppContext; sender?: SenderOptions },
+  { ctx, retrySender: sender }: { ctx: AppContext; retrySender: RetrySender },
 ): Promise<void> {
-  const sender = createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback, ...senderOptions });
-  app.addHook('onClose', () => sender.close());
   const _config = { credential: 'admin' as const, rateLimit: false };
   creatingRoute(app, ctx, operations.adminCreateWebhookEndpoint, async (request, keyed) => {
     const { endpoint, secret } = await createWebhookEndpoint(keyed, request.params.id, {

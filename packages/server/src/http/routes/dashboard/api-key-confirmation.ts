@@ -5,7 +5,7 @@ import { rollApiKey } from '../../../app/api-keys/roll-api-key.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { GRACE_CHOICES, graceLabel } from '../../../dashboard/api-keys-page.ts';
-import { fill, keyKindLabel } from '../../../dashboard/i18n.ts';
+import { fill, keyKindLabel } from '../../../i18n/i18n.ts';
 import { exactTime } from '../../../dashboard/time.ts';
 import { NotFoundError, ValidationError } from '../../../domain/errors.ts';
 import { type Asking, confirmedAction } from './confirmed-action.ts';

@@ -9,7 +9,7 @@ import { takeFlash } from '../../../app/dashboard/flash.ts';
 import { createApiKey } from '../../../app/merchants/create-merchant.ts';
 import { createdApiKeyResource } from '../../../app/resources/operator.ts';
 import { apiKeysPage } from '../../../dashboard/api-keys-page.ts';
-import { t } from '../../../dashboard/i18n.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { route } from '../../declare-route.ts';
 import { SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';

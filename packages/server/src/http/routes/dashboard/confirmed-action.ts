@@ -6,7 +6,7 @@ import {
   confirmationProblem,
   secretPage,
 } from '../../../dashboard/confirm-pages.ts';
-import { type Messages, t } from '../../../dashboard/i18n.ts';
+import { type Messages, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import type { DashboardAction } from '../../../domain/dashboard-roles.ts';

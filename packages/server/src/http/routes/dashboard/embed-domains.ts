@@ -8,7 +8,7 @@ import { registerEmbedDomain } from '../../../app/embed-domains/register-embed-d
 import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { type EmbedDomainsOutcome, embedDomainsPage } from '../../../dashboard/embed-domains-page.ts';
-import { fill, t } from '../../../dashboard/i18n.ts';
+import { fill, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';

@@ -13,7 +13,7 @@ import {
   eventDetailPage,
   eventsPage,
 } from '../../../dashboard/events-pages.ts';
-import { t } from '../../../dashboard/i18n.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';

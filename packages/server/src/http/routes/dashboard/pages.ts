@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DASHBOARD_CSS, DASHBOARD_ICON, DASHBOARD_JS } from '../../../dashboard/assets.ts';
-import { pickLanguage } from '../../../dashboard/i18n.ts';
+import { pickLanguage } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { paymentDetail } from '../../../app/payments/payment-detail.ts';
 import { exportPaymentsCsv, searchPayments } from '../../../app/payments/search-payments.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { t } from '../../../dashboard/i18n.ts';
+import { t } from '../../../i18n/i18n.ts';
 import {
   type PaymentsPageFilter,
   paymentDetailPage,

@@ -9,7 +9,7 @@ import { createRefund } from '../../../app/refunds/create-refund.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { confirmationPage, confirmationProblem } from '../../../dashboard/confirm-pages.ts';
 import { formatMoney } from '../../../dashboard/format.ts';
-import { fill, type Language, t } from '../../../dashboard/i18n.ts';
+import { fill, type Language, t } from '../../../i18n/i18n.ts';
 import type { PageFrame } from '../../../dashboard/layout.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';

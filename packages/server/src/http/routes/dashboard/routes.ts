@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
+import type { RetrySender } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { dashboardApiKeyConfirmationRoutes } from './api-key-confirmation.ts';
 import { dashboardApiKeyFormRoutes } from './api-key-forms.ts';
 import { dashboardApiKeyRoutes } from './api-keys.ts';
@@ -38,7 +39,10 @@ export const dashboardPageUrls = (): string[] => [...pageUrls].sort();
  * The back office: its JSON API and its pages. Every signed-in request starts the same way
  * (scope.ts), once, before its handler; the handlers read the result with `scopeOf`.
  */
-export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function dashboardRoutes(
+  app: FastifyInstance,
+  { ctx, retrySender }: { ctx: AppContext; retrySender: RetrySender },
+): Promise<void> {
   app.decorateRequest('dashboardScope', null);
   app.addHook('preHandler', startDashboardRequest(ctx));
   app.addHook('onRoute', (route) => {
@@ -71,6 +75,6 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     dashboardSettingsRoutes,
     dashboardEventRoutes,
   ]) {
-    await app.register(routes, { ctx });
+    await app.register(routes, { ctx, retrySender });
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard/accounts.ts';
-import { type Language, type Messages, pickLanguage, t } from '../../../dashboard/i18n.ts';
+import { type Language, type Messages, pickLanguage, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { acceptInvitationPage, type SignInFormState, signInPage } from '../../../dashboard/sign-in-pages.ts';

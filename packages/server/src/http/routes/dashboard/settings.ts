@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { changeTimeZone } from '../../../app/dashboard/time-zone.ts';
-import { t } from '../../../dashboard/i18n.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { settingsPage } from '../../../dashboard/settings-page.ts';
 import { acceptForms, formField, pageAction } from './page-actions.ts';

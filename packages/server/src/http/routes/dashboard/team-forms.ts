@@ -5,7 +5,7 @@ import { listAudit } from '../../../app/dashboard/audit.ts';
 import { changeUserRole } from '../../../app/dashboard/change-user-role.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
-import { t } from '../../../dashboard/i18n.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { type TeamOutcome, teamPage } from '../../../dashboard/pages.ts';
 import { problemText } from '../../../dashboard/problems.ts';

@@ -9,7 +9,7 @@ import {
   startTotpEnrolment,
   totpStatus,
 } from '../../../app/dashboard/totp.ts';
-import { type Messages, t } from '../../../dashboard/i18n.ts';
+import { type Messages, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { type TotpOutcome, totpPage } from '../../../dashboard/totp-page.ts';

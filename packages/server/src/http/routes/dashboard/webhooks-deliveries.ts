@@ -4,23 +4,19 @@ import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
 import { tenantDelivery } from '../../../app/webhooks/endpoint-lookups.ts';
-import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
+import { type RetrySender, retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
-import { createWebhookSender } from '../../../webhooks/sender.ts';
 import { route } from '../../declare-route.ts';
 import { scopeOf } from './scope.ts';
 
 /**
  * The delivery log: search, one delivery's attempts, a manual retry. A retry is attempted from
- * this process, with its own sender, exactly as the operator's retry is.
+ * this process, with the process's retry sender, exactly as the operator's retry is.
  */
 export async function dashboardWebhookDeliveryRoutes(
   app: FastifyInstance,
-  { ctx }: { ctx: AppContext },
+  { ctx, retrySender: sender }: { ctx: AppContext; retrySender: RetrySender },
 ): Promise<void> {
-  const sender = createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback });
-  app.addHook('onClose', () => sender.close());
-
   route(app, operations.dashboardSearchWebhookDeliveries, async (request) => {
     const found = await searchDeliveryLog(ctx, scopeOf(request), {
       endpointId: request.query.endpoint_id,

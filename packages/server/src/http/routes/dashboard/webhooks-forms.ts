@@ -9,18 +9,17 @@ import { createWebhookEndpoint } from '../../../app/webhooks/create-webhook-endp
 import { enableEndpoint } from '../../../app/webhooks/enable-webhook-endpoint.ts';
 import { tenantDelivery, tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
 import { resendFailedDeliveries } from '../../../app/webhooks/resend-failed-deliveries.ts';
-import { retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
+import { type RetrySender, retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import { secretPage } from '../../../dashboard/confirm-pages.ts';
-import { fill, t } from '../../../dashboard/i18n.ts';
+import { fill, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import type { RefusedForm } from '../../../dashboard/webhooks-pages.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { type EventType, eventTypes } from '../../../domain/events.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
-import { createWebhookSender } from '../../../webhooks/sender.ts';
 import { onOwn } from './on-own.ts';
 import { acceptForms, formList, formText, pageAction } from './page-actions.ts';
 import { html, pageFrame } from './page-kit.ts';
@@ -65,11 +64,9 @@ function eventTypeOf(value: string): EventType {
  */
 export async function dashboardWebhookFormRoutes(
   app: FastifyInstance,
-  { ctx }: { ctx: AppContext },
+  { ctx, retrySender: sender }: { ctx: AppContext; retrySender: RetrySender },
 ): Promise<void> {
   acceptForms(app);
-  const sender = createWebhookSender({ testAllowsLoopback: ctx.testWebhooksAllowLoopback });
-  app.addHook('onClose', () => sender.close());
   const own = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
   const endpointPage = (scope: DashboardScope, id: string, query?: Record<string, string>) =>
     href(`/dashboard/${scope.mode}/webhooks/${id}`, scope.locale, query);

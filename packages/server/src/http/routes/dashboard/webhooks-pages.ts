@@ -6,7 +6,7 @@ import { tenantDelivery, tenantEndpoint } from '../../../app/webhooks/endpoint-l
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { countOf } from '../../../dashboard/format.ts';
-import { fill, type Language, t } from '../../../dashboard/i18n.ts';
+import { fill, type Language, t } from '../../../i18n/i18n.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { statusLabel } from '../../../dashboard/status-badge.ts';
 import {

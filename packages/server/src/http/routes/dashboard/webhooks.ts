@@ -7,6 +7,7 @@ import { createWebhookEndpoint } from '../../../app/webhooks/create-webhook-endp
 import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-endpoint.ts';
 import { tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
+import type { RetrySender } from '../../../app/webhooks/retry-webhook-delivery.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
 import { route } from '../../declare-route.ts';
 import { onOwn } from './on-own.ts';
@@ -19,7 +20,7 @@ import { dashboardWebhookPageRoutes } from './webhooks-pages.ts';
 /** Webhook endpoints of the signed-in user's merchant, in the mode the path names. */
 export async function dashboardWebhookRoutes(
   app: FastifyInstance,
-  { ctx }: { ctx: AppContext },
+  { ctx, retrySender }: { ctx: AppContext; retrySender: RetrySender },
 ): Promise<void> {
   const ownEndpoint = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
 
@@ -54,7 +55,7 @@ export async function dashboardWebhookRoutes(
   );
 
   await app.register(dashboardWebhookEndpointActionRoutes, { ctx });
-  await app.register(dashboardWebhookDeliveryRoutes, { ctx });
+  await app.register(dashboardWebhookDeliveryRoutes, { ctx, retrySender });
   await app.register(dashboardWebhookPageRoutes, { ctx });
-  await app.register(dashboardWebhookFormRoutes, { ctx });
+  await app.register(dashboardWebhookFormRoutes, { ctx, retrySender });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { fill, type Language, type Messages, pickLanguage, t } from '../../../dashboard/i18n.ts';
+import { fill, type Language, type Messages, pickLanguage, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import type { OperatorView } from '../../../dashboard/operator-pages.ts';
 import { problemText } from '../../../dashboard/problems.ts';

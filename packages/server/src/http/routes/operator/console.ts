@@ -14,7 +14,7 @@ import {
   signOutOperator,
 } from '../../../app/operators/operator-accounts.ts';
 import { deprecationResource } from '../../../app/resources/deprecation.ts';
-import { pickLanguage, t } from '../../../dashboard/i18n.ts';
+import { pickLanguage, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import {
   type OperatorView,

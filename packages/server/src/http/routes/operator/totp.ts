@@ -8,7 +8,7 @@ import {
   totpStatus,
 } from '../../../app/dashboard/totp.ts';
 import { operatorTotpHolder } from '../../../app/operators/operator-accounts.ts';
-import { pickLanguage } from '../../../dashboard/i18n.ts';
+import { pickLanguage } from '../../../i18n/i18n.ts';
 import { type OperatorView, operatorTotpPage } from '../../../dashboard/operator-pages.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { AppError } from '../../../domain/errors.ts';

@@ -1,8 +1,8 @@
-import { isCanonicalEmbedOrigin } from '../app/embed-domains/embed-origins.ts';
-import { hashApiKey, parseApiKeyShape } from '../domain/api-keys.ts';
-import type { Queryable } from '../storage/db.ts';
-import { findActiveApiKeyByHash } from '../storage/repositories/api-keys.ts';
-import { listEmbedDomains } from '../storage/repositories/embed-domains.ts';
+import { hashApiKey, parseApiKeyShape } from '../../domain/api-keys.ts';
+import { findActiveApiKeyByHash } from '../../storage/repositories/api-keys.ts';
+import { listEmbedDomains } from '../../storage/repositories/embed-domains.ts';
+import type { AppContext } from '../context.ts';
+import { isCanonicalEmbedOrigin } from './embed-origins.ts';
 
 /**
  * What the frame may do for the page that asks for it:
@@ -18,11 +18,12 @@ export type FrameAccess =
   | { mode: 'denied' | 'invalid_key'; frameAncestors: string[] };
 
 export async function resolveFrameAccess(
-  q: Queryable,
+  ctx: AppContext,
   publishableKey: string,
   pageOrigin: string,
-  now: Date,
 ): Promise<FrameAccess> {
+  const q = ctx.db;
+  const now = ctx.clock.now();
   const shape = parseApiKeyShape(publishableKey);
   if (shape?.kind !== 'publishable') return { mode: 'invalid_key', frameAncestors: [pageOrigin] };
   const key = await findActiveApiKeyByHash(q, hashApiKey(publishableKey), now);

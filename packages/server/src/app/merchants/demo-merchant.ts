@@ -1,6 +1,6 @@
-import type { AppContext } from '../app/context.ts';
-import { type CreatedMerchant, insertMerchantWithKeys } from '../app/merchants/create-merchant.ts';
-import { countMerchants } from '../storage/repositories/merchants.ts';
+import { countMerchants } from '../../storage/repositories/merchants.ts';
+import type { AppContext } from '../context.ts';
+import { type CreatedMerchant, insertMerchantWithKeys } from './create-merchant.ts';
 
 // Any constant works; it only has to be the same in every process that starts.
 const DEMO_MERCHANT_LOCK = 7_351_994_202;
