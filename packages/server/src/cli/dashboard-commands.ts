@@ -1,43 +1,18 @@
-import { createAppContext } from '../app/create-context.ts';
 import { inviteUser } from '../app/dashboard/accounts.ts';
-import { systemClock } from '../clock.ts';
+import { dashboardInvitationResource } from '../app/resources/dashboard.ts';
 import type { Config } from '../config.ts';
-import { GatewayRegistry } from '../gateways/registry.ts';
-import { migrate } from '../storage/migrate.ts';
-import { openDatabase } from '../storage/open.ts';
+import { withAppContext } from './app-context.ts';
 
 /**
  * `paygate dashboard invite-owner <merchant id> <e-mail>`: the operator's way to give a merchant
  * its first dashboard owner (the same use case as POST /admin/v1/merchants/{id}/dashboard-invitations).
  */
 export async function inviteOwnerCommand(config: Config, merchantId: string, email: string): Promise<number> {
-  const db = await openDatabase(config);
-  try {
-    if (config.migrateOnStart) await migrate(db);
-    const ctx = createAppContext({
-      db,
-      clock: systemClock,
-      gateways: new GatewayRegistry([]),
-      masterKey: config.masterKey,
-      publicUrl: config.publicUrl,
-    });
+  return withAppContext(config, async (ctx) => {
     const invitation = await inviteUser(ctx, merchantId, { email, role: 'owner' }, null);
     process.stdout.write(
-      `${JSON.stringify(
-        {
-          object: 'dashboard_invitation',
-          email: invitation.email,
-          role: invitation.role,
-          expires_at: invitation.expiresAt.toISOString(),
-          token: invitation.token,
-          accept_url: invitation.acceptUrl,
-        },
-        null,
-        2,
-      )}\nGive the token to the owner; it is shown only now and works once.\n`,
+      `${JSON.stringify(dashboardInvitationResource(invitation), null, 2)}\nGive the token to the owner; it is shown only now and works once.\n`,
     );
     return 0;
-  } finally {
-    await db.close();
-  }
+  });
 }

@@ -1,23 +1,9 @@
-import { createAppContext } from '../app/create-context.ts';
 import { createMerchant } from '../app/merchants/create-merchant.ts';
-import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { GatewayRegistry } from '../gateways/registry.ts';
-import { migrate } from '../storage/migrate.ts';
-import { openDatabase } from '../storage/open.ts';
+import { withAppContext } from './app-context.ts';
 
 export async function createMerchantCommand(config: Config, name: string): Promise<number> {
-  const db = await openDatabase(config);
-  try {
-    if (config.migrateOnStart) await migrate(db);
-    const ctx = createAppContext({
-      db,
-      clock: systemClock,
-      gateways: new GatewayRegistry([]),
-      masterKey: config.masterKey,
-      publicUrl: config.publicUrl,
-      testWebhooksAllowLoopback: config.testWebhooksAllowLoopback,
-    });
+  return withAppContext(config, async (ctx) => {
     const { merchant, keys } = await createMerchant(ctx, name);
     process.stdout.write(
       `${JSON.stringify(
@@ -37,7 +23,5 @@ export async function createMerchantCommand(config: Config, name: string): Promi
       )}\nThese keys are shown only now; they are stored hashed.\n`,
     );
     return 0;
-  } finally {
-    await db.close();
-  }
+  });
 }

@@ -1,11 +1,7 @@
-import { createAppContext } from '../app/create-context.ts';
 import { createOperator } from '../app/operators/operator-accounts.ts';
-import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
-import { GatewayRegistry } from '../gateways/registry.ts';
-import { migrate } from '../storage/migrate.ts';
-import { openDatabase } from '../storage/open.ts';
+import { withAppContext } from './app-context.ts';
 
 /** `paygate operator create <e-mail>`: an operator of the console, with the password from the environment. */
 export async function createOperatorCommand(
@@ -17,26 +13,17 @@ export async function createOperatorCommand(
     process.stderr.write("paygate: set PAYGATE_OPERATOR_PASSWORD to the new operator's password\n");
     return 1;
   }
-  const db = await openDatabase(config);
-  try {
-    if (config.migrateOnStart) await migrate(db);
-    const ctx = createAppContext({
-      db,
-      clock: systemClock,
-      gateways: new GatewayRegistry([]),
-      masterKey: config.masterKey,
-      publicUrl: config.publicUrl,
-    });
-    const operator = await createOperator(ctx, { email, password });
-    process.stdout.write(
-      `${JSON.stringify({ object: 'operator', ...operator }, null, 2)}\nSign in at ${config.publicUrl}/operator/sign-in\n`,
-    );
-    return 0;
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    process.stderr.write(`paygate: ${error.message}\n`);
-    return 1;
-  } finally {
-    await db.close();
-  }
+  return withAppContext(config, async (ctx) => {
+    try {
+      const operator = await createOperator(ctx, { email, password });
+      process.stdout.write(
+        `${JSON.stringify({ object: 'operator', ...operator }, null, 2)}\nSign in at ${config.publicUrl}/operator/sign-in\n`,
+      );
+      return 0;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      process.stderr.write(`paygate: ${error.message}\n`);
+      return 1;
+    }
+  });
 }

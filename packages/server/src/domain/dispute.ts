@@ -1,18 +1,10 @@
+import { disputeReasons, disputeStatuses } from '@paygate/contract';
 import type { EventType } from './events.ts';
 
-export const disputeStatuses = ['NEEDS_RESPONSE', 'UNDER_REVIEW', 'WON', 'LOST'] as const;
+// The lists are the contract's (the API's enums): one list, read by the domain and the connectors.
+export { disputeReasons, disputeStatuses };
 export type DisputeStatus = (typeof disputeStatuses)[number];
 
-export const disputeReasons = [
-  'fraudulent',
-  'duplicate',
-  'product_not_received',
-  'product_unacceptable',
-  'subscription_canceled',
-  'credit_not_processed',
-  'unrecognized',
-  'general',
-] as const;
 export type DisputeReason = (typeof disputeReasons)[number];
 
 /** The ledger rows a dispute writes: the amount taken back, and the amount returned when won. */

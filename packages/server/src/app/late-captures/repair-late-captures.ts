@@ -9,7 +9,10 @@ import {
   type LateCaptureRecord,
   updateLateCaptureRepair,
 } from '../../storage/repositories/late-captures.ts';
-import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import {
+  findPaymentIntentById,
+  type PaymentIntentRecord,
+} from '../../storage/repositories/payment-intents.ts';
 import { findRefundByGatewayKey, type RefundRecord } from '../../storage/repositories/refunds.ts';
 import type { BatchResult } from '../batch-result.ts';
 import type { AppContext } from '../context.ts';
@@ -57,17 +60,7 @@ export async function applyLateCaptureRefundOutcome(
         tried: true,
         updatedAt: now,
       });
-      await insertEvent(
-        tx,
-        intent.merchantId,
-        intent.id,
-        buildEvent(
-          'payment_intent.late_capture_refunded',
-          { ...paymentIntentResource(intent, { kind: 'event' }) },
-          intent.livemode,
-          now,
-        ),
-      );
+      await recordLateCaptureRefunded(tx, intent, now);
       return repaired;
     }
     case 'failed':
@@ -159,20 +152,27 @@ export async function followRefundOnLateCapture(
     updatedAt: now,
   });
   const intent = await findPaymentIntentById(tx, capture.paymentIntentId);
-  if (intent) {
-    await insertEvent(
-      tx,
-      intent.merchantId,
-      intent.id,
-      buildEvent(
-        'payment_intent.late_capture_refunded',
-        { ...paymentIntentResource(intent, { kind: 'event' }) },
-        intent.livemode,
-        now,
-      ),
-    );
-  }
+  if (intent) await recordLateCaptureRefunded(tx, intent, now);
   return null;
+}
+
+/** `payment_intent.late_capture_refunded`: the merchant hears that the late capture went back. */
+async function recordLateCaptureRefunded(
+  tx: Queryable,
+  intent: PaymentIntentRecord,
+  now: Date,
+): Promise<void> {
+  await insertEvent(
+    tx,
+    intent.merchantId,
+    intent.id,
+    buildEvent(
+      'payment_intent.late_capture_refunded',
+      { ...paymentIntentResource(intent, { kind: 'event' }) },
+      intent.livemode,
+      now,
+    ),
+  );
 }
 
 /**

@@ -111,3 +111,21 @@ export function paymentDetailResource(detail: {
 }
 
 export type PaymentDetailResource = ReturnType<typeof paymentDetailResource>;
+
+/** A dashboard invitation as made (the token is in it once: the operator API, the team API, the CLI). */
+export function dashboardInvitationResource(invitation: {
+  token: string;
+  email: string;
+  role: string;
+  expiresAt: Date;
+  acceptUrl: string;
+}) {
+  return {
+    object: 'dashboard_invitation' as const,
+    email: invitation.email,
+    role: invitation.role,
+    expires_at: invitation.expiresAt.toISOString(),
+    token: invitation.token,
+    accept_url: invitation.acceptUrl,
+  };
+}

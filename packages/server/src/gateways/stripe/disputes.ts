@@ -1,4 +1,9 @@
-import type { DisputeReason, DisputeReport, DisputeStatus } from '../../domain/dispute.ts';
+import {
+  type DisputeReason,
+  type DisputeReport,
+  type DisputeStatus,
+  disputeReasons,
+} from '../../domain/dispute.ts';
 import { type GatewayNotification, GatewayNotificationError } from '../connector.ts';
 import { stringOf } from '../reply-meaning.ts';
 
@@ -30,16 +35,7 @@ const STATUSES: Readonly<Record<string, DisputeStatus>> = {
 };
 
 /** Stripe's reasons that are also Paygate's; the rest (bank_cannot_process, ...) read `general`. */
-const REASONS: ReadonlySet<string> = new Set([
-  'fraudulent',
-  'duplicate',
-  'product_not_received',
-  'product_unacceptable',
-  'subscription_canceled',
-  'credit_not_processed',
-  'unrecognized',
-  'general',
-]);
+const REASONS: ReadonlySet<string> = new Set(disputeReasons);
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

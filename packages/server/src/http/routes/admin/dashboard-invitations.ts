@@ -2,6 +2,7 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard/accounts.ts';
+import { dashboardInvitationResource } from '../../../app/resources/dashboard.ts';
 import { creatingRoute } from './creating-route.ts';
 
 /** The operator invites a merchant's first dashboard owner; owners invite everyone else. */
@@ -18,14 +19,7 @@ export async function dashboardInvitationAdminRoutes(
     );
     return {
       status: 201,
-      body: {
-        object: 'dashboard_invitation',
-        email: invitation.email,
-        role: invitation.role,
-        expires_at: invitation.expiresAt.toISOString(),
-        token: invitation.token,
-        accept_url: invitation.acceptUrl,
-      },
+      body: dashboardInvitationResource(invitation),
     };
   });
 }

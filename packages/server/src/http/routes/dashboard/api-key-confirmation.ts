@@ -5,9 +5,9 @@ import { rollApiKey } from '../../../app/api-keys/roll-api-key.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { GRACE_CHOICES, graceLabel } from '../../../dashboard/api-keys-page.ts';
-import { fill, keyKindLabel } from '../../../i18n/i18n.ts';
 import { exactTime } from '../../../dashboard/time.ts';
 import { NotFoundError, ValidationError } from '../../../domain/errors.ts';
+import { fill, keyKindLabel } from '../../../i18n/i18n.ts';
 import { type Asking, confirmedAction } from './confirmed-action.ts';
 
 /** The grace period a roll asks for: one of the keys page's choices (a hand-made URL gets a 400). */

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { pageLimit, searchAudit } from '../../../app/dashboard/audit.ts';
 import { auditForbiddenPage, auditPage } from '../../../dashboard/audit-page.ts';
-import { t } from '../../../i18n/i18n.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { dashboardPage, html } from './page-kit.ts';
 
 type AuditPageQuery = Partial<

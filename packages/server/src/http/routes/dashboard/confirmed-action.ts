@@ -6,11 +6,11 @@ import {
   confirmationProblem,
   secretPage,
 } from '../../../dashboard/confirm-pages.ts';
-import { type Messages, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import type { DashboardAction } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { type Messages, t } from '../../../i18n/i18n.ts';
 import { acceptForms, pageAction } from './page-actions.ts';
 import { dashboardPage, html, pageFrame, text } from './page-kit.ts';
 import type { DashboardScope } from './scope.ts';

@@ -8,11 +8,11 @@ import { registerEmbedDomain } from '../../../app/embed-domains/register-embed-d
 import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { type EmbedDomainsOutcome, embedDomainsPage } from '../../../dashboard/embed-domains-page.ts';
-import { fill, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, NotFoundError } from '../../../domain/errors.ts';
+import { fill, t } from '../../../i18n/i18n.ts';
 import { route } from '../../declare-route.ts';
 import { confirmedAction } from './confirmed-action.ts';
 import { acceptForms, formText, pageAction } from './page-actions.ts';

@@ -13,10 +13,10 @@ import {
   eventDetailPage,
   eventsPage,
 } from '../../../dashboard/events-pages.ts';
-import { t } from '../../../i18n/i18n.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { route } from '../../declare-route.ts';
 import { sendCsv } from './csv-download.ts';
 import { dashboardPage, html, text } from './page-kit.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { endpointsNeedingAttention } from '../../../app/webhooks/list-endpoints-needing-attention.ts';
-import { type Messages, t } from '../../../i18n/i18n.ts';
 import { DASHBOARD_CSP, type PageFrame } from '../../../dashboard/layout.ts';
+import { type Messages, t } from '../../../i18n/i18n.ts';
 import { type DashboardScope, scopeOf } from './scope.ts';
 
 /** A page answer: the strict CSP, never cached, never sniffed. */

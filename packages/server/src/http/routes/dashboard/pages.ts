@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DASHBOARD_CSS, DASHBOARD_ICON, DASHBOARD_JS } from '../../../dashboard/assets.ts';
-import { pickLanguage } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
+import { pickLanguage } from '../../../i18n/i18n.ts';
 
 /**
  * The back office's stylesheet, script and icon, and its front door (`/dashboard`). Its pages are

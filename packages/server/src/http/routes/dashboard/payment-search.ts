@@ -4,7 +4,6 @@ import type { AppContext } from '../../../app/context.ts';
 import { paymentDetail } from '../../../app/payments/payment-detail.ts';
 import { exportPaymentsCsv, searchPayments } from '../../../app/payments/search-payments.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
-import { t } from '../../../i18n/i18n.ts';
 import {
   type PaymentsPageFilter,
   paymentDetailPage,
@@ -14,6 +13,7 @@ import { problemText } from '../../../dashboard/problems.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { minorFromMajorText } from '../../../domain/major-amount.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { route } from '../../declare-route.ts';
 import { sendCsv } from './csv-download.ts';
 import { dashboardPage, html, text } from './page-kit.ts';

@@ -3,10 +3,10 @@ import type { AppContext } from '../../../app/context.ts';
 import { resolveSession } from '../../../app/dashboard/accounts.ts';
 import { rememberLanguage } from '../../../app/dashboard/remember-language.ts';
 import { adoptBrowserTimeZone } from '../../../app/dashboard/time-zone.ts';
-import { type Language, pickLanguage } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import type { DashboardRole } from '../../../domain/dashboard-roles.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
+import { type Language, pickLanguage } from '../../../i18n/i18n.ts';
 import { dashboardCallerOf, SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
 
 export type Mode = 'test' | 'live';

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard/accounts.ts';
-import { type Language, type Messages, pickLanguage, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { acceptInvitationPage, type SignInFormState, signInPage } from '../../../dashboard/sign-in-pages.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { type Language, type Messages, pickLanguage, t } from '../../../i18n/i18n.ts';
 import { dashboardCallerOf, SESSION_COOKIE, sessionCookieOptions } from '../../plugins/dashboard-auth.ts';
 import { acceptForms, pageAction } from './page-actions.ts';
 import { html, text } from './page-kit.ts';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { changeTimeZone } from '../../../app/dashboard/time-zone.ts';
-import { t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { settingsPage } from '../../../dashboard/settings-page.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { acceptForms, formField, pageAction } from './page-actions.ts';
 import { dashboardPage, html, text } from './page-kit.ts';
 

@@ -4,8 +4,8 @@ import { pendingInvitations } from '../../../app/dashboard/list-pending-invitati
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
 import { removeUser } from '../../../app/dashboard/remove-user.ts';
 import { revokeInvitation } from '../../../app/dashboard/revoke-invitation.ts';
-import { fill, roleLabel } from '../../../i18n/i18n.ts';
 import { AppError, NotFoundError } from '../../../domain/errors.ts';
+import { fill, roleLabel } from '../../../i18n/i18n.ts';
 import { type Asking, confirmedAction } from './confirmed-action.ts';
 
 /**

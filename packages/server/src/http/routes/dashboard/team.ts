@@ -4,6 +4,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { inviteUser } from '../../../app/dashboard/accounts.ts';
 import { exportAuditCsv, searchAudit } from '../../../app/dashboard/audit.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
+import { dashboardInvitationResource } from '../../../app/resources/dashboard.ts';
 import { route } from '../../declare-route.ts';
 import { sendCsv } from './csv-download.ts';
 import { scopeOf } from './scope.ts';
@@ -13,14 +14,7 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
   route(app, operations.dashboardInviteUser, async (request, reply) => {
     const scope = scopeOf(request);
     const invitation = await inviteUser(ctx, scope.merchantId, request.body, scope.user.id, scope.locale);
-    return reply.code(201).send({
-      object: 'dashboard_invitation',
-      email: invitation.email,
-      role: invitation.role,
-      expires_at: invitation.expiresAt.toISOString(),
-      token: invitation.token,
-      accept_url: invitation.acceptUrl,
-    });
+    return reply.code(201).send(dashboardInvitationResource(invitation));
   });
 
   route(app, operations.dashboardListUsers, async (request) => ({

@@ -9,11 +9,11 @@ import {
   startTotpEnrolment,
   totpStatus,
 } from '../../../app/dashboard/totp.ts';
-import { type Messages, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { type TotpOutcome, totpPage } from '../../../dashboard/totp-page.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { type Messages, t } from '../../../i18n/i18n.ts';
 import { dashboardCallerOf, SESSION_COOKIE } from '../../plugins/dashboard-auth.ts';
 import { acceptForms, formField, pageAction } from './page-actions.ts';
 import { dashboardPage, html, pageFrame, text } from './page-kit.ts';

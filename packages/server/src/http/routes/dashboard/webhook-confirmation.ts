@@ -10,10 +10,10 @@ import {
   rotationAlreadyOpen,
 } from '../../../app/webhooks/rotate-webhook-secret.ts';
 import { graceLabel } from '../../../dashboard/api-keys-page.ts';
-import { fill } from '../../../i18n/i18n.ts';
 import { exactTime } from '../../../dashboard/time.ts';
 import { ROTATION_CHOICES } from '../../../dashboard/webhooks-pages.ts';
 import { ValidationError } from '../../../domain/errors.ts';
+import { fill } from '../../../i18n/i18n.ts';
 import { type Asking, confirmedAction } from './confirmed-action.ts';
 
 /**

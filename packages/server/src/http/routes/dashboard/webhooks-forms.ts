@@ -13,13 +13,13 @@ import { type RetrySender, retryDelivery } from '../../../app/webhooks/retry-web
 import { sendTestWebhookEvent } from '../../../app/webhooks/send-test-webhook-event.ts';
 import { updateWebhookEndpoint } from '../../../app/webhooks/update-webhook-endpoint.ts';
 import { secretPage } from '../../../dashboard/confirm-pages.ts';
-import { fill, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import type { RefusedForm } from '../../../dashboard/webhooks-pages.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { type EventType, eventTypes } from '../../../domain/events.ts';
 import type { TenantScope } from '../../../domain/tenant.ts';
+import { fill, t } from '../../../i18n/i18n.ts';
 import { onOwn } from './on-own.ts';
 import { acceptForms, formList, formText, pageAction } from './page-actions.ts';
 import { html, pageFrame } from './page-kit.ts';

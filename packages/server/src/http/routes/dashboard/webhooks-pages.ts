@@ -6,7 +6,6 @@ import { tenantDelivery, tenantEndpoint } from '../../../app/webhooks/endpoint-l
 import { listTenantWebhookEndpoints } from '../../../app/webhooks/list-webhook-endpoints.ts';
 import { searchDeliveryLog } from '../../../app/webhooks/search-delivery-log.ts';
 import { countOf } from '../../../dashboard/format.ts';
-import { fill, type Language, t } from '../../../i18n/i18n.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { statusLabel } from '../../../dashboard/status-badge.ts';
 import {
@@ -20,6 +19,7 @@ import {
 } from '../../../dashboard/webhooks-pages.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { ValidationError } from '../../../domain/errors.ts';
+import { fill, type Language, t } from '../../../i18n/i18n.ts';
 import { dashboardPage, html, pageFrame, text } from './page-kit.ts';
 import type { DashboardScope } from './scope.ts';
 

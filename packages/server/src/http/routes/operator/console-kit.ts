@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { fill, type Language, type Messages, pickLanguage, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import type { OperatorView } from '../../../dashboard/operator-pages.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
+import { fill, type Language, type Messages, pickLanguage, t } from '../../../i18n/i18n.ts';
 import { type OperatorCaller, operatorCallerOf, operatorPageCaller } from '../../plugins/operator-auth.ts';
 import { html, text } from '../dashboard/page-kit.ts';
 

@@ -14,7 +14,6 @@ import {
   signOutOperator,
 } from '../../../app/operators/operator-accounts.ts';
 import { deprecationResource } from '../../../app/resources/deprecation.ts';
-import { pickLanguage, t } from '../../../i18n/i18n.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import {
   type OperatorView,
@@ -26,6 +25,7 @@ import {
 } from '../../../dashboard/operator-pages.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { pickLanguage, t } from '../../../i18n/i18n.ts';
 import { route } from '../../declare-route.ts';
 import {
   OPERATOR_SESSION_COOKIE,

@@ -8,10 +8,10 @@ import {
   totpStatus,
 } from '../../../app/dashboard/totp.ts';
 import { operatorTotpHolder } from '../../../app/operators/operator-accounts.ts';
-import { pickLanguage } from '../../../i18n/i18n.ts';
 import { type OperatorView, operatorTotpPage } from '../../../dashboard/operator-pages.ts';
 import { problemText } from '../../../dashboard/problems.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { pickLanguage } from '../../../i18n/i18n.ts';
 import { type OperatorCaller, operatorCallerOf } from '../../plugins/operator-auth.ts';
 import { html } from '../dashboard/page-kit.ts';
 import { consoleGet, consolePost, field } from './console-kit.ts';
