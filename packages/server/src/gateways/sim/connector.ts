@@ -1,20 +1,23 @@
 import { type Clock, systemClock } from '../../clock.ts';
 import { currencyExponent } from '../../domain/money.ts';
-import {
-  type ChargeOutcome,
-  type ChargeRequest,
-  type GatewayConnector,
-  type GatewayNotification,
-  GatewayNotificationError,
-  type RefundOutcome,
-  type RefundRequest,
-  type SyncChargeRequest,
-  type SyncRefundRequest,
-} from '../connector.ts';
-import { createGatewayHttpExecutor, type ReplyHeaders } from '../http-executor.ts';
+import { type GatewayConnector, type GatewayNotification, GatewayNotificationError } from '../connector.ts';
+import { createGatewayHttpExecutor } from '../http-executor.ts';
 import { verifyTimestampedSignature } from '../timestamped-signature.ts';
 import { readSimBooks } from './books.ts';
-import { chargeOutcomeOf, errorOf, isObject, refundOutcomeOf } from './wire.ts';
+import {
+  buildCreateCharge,
+  buildCreateRefund,
+  buildReadBooks,
+  buildRetrieveCharge,
+  buildRetrieveRefund,
+  chargeOutcomeOf,
+  isObject,
+  parseBooksReply,
+  parseChargeReply,
+  parseRefundLookupReply,
+  parseRefundReply,
+  refundOutcomeOf,
+} from './wire.ts';
 
 export interface SimConnectorOptions {
   /**
@@ -44,8 +47,7 @@ export const SIM_CURRENCIES: ReadonlySet<string> = new Set([
   'KWD',
 ]);
 
-/** Seconds to wait after a 503 without a usable Retry-After; the contract caps it at 60. */
-const DEFAULT_RETRY_AFTER_SECONDS = 5;
+/** `Retry-After` is capped at the contract's 60 seconds. */
 const MAX_RETRY_AFTER_SECONDS = 60;
 const MAX_REPLY_BYTES = 1024 * 1024;
 
@@ -58,24 +60,6 @@ function minimumFor(currency: string): number {
   return 50;
 }
 
-type Reply =
-  | { kind: 'answer'; status: number; headers: ReplyHeaders; body: unknown }
-  | { kind: 'none'; detail: string };
-
-/**
- * The connector of gateway `sim`, the simulated external gateway of test mode
- * (`packages/gateway-sim`), spoken to over HTTP like any real gateway.
- */
-/** Where a charge or refund is read back: by the gateway's reference when known, else by our key. */
-function syncPath(
-  resource: 'charges' | 'refunds',
-  request: { idempotencyKey: string; gatewayReference: string | null },
-): string {
-  return request.gatewayReference
-    ? `/v1/${resource}/${encodeURIComponent(request.gatewayReference)}`
-    : `/v1/${resource}?idempotency_key=${encodeURIComponent(request.idempotencyKey)}`;
-}
-
 /** The sim gateway sends one notification per request, so it also parses a single one. */
 export type SimConnector = GatewayConnector & {
   parseNotification(
@@ -84,9 +68,13 @@ export type SimConnector = GatewayConnector & {
   ): GatewayNotification;
 };
 
+/**
+ * The connector of gateway `sim`, the simulated external gateway of test mode
+ * (`packages/gateway-sim`), spoken to over HTTP like any real gateway: built like Stripe's, from
+ * the pure requests and readings of `wire.ts` and the shared executor.
+ */
 export function createSimConnector(options: SimConnectorOptions): SimConnector {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const timeoutMs = options.requestTimeoutMs ?? 10_000;
+  const account = { baseUrl: options.baseUrl.replace(/\/+$/, ''), apiSecret: options.apiSecret };
   const clock = options.clock ?? systemClock;
   const livemode = options.account === 'live';
   const id = livemode ? 'sim_live' : 'sim';
@@ -95,90 +83,13 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
       throw new Error(`gateway ${id} never takes ${request.livemode ? 'live' : 'test'}-mode ${what}`);
     }
   };
-
   const execute = createGatewayHttpExecutor({
     gatewayId: id,
     clock,
-    timeoutMs,
+    timeoutMs: options.requestTimeoutMs ?? 10_000,
     maxReplyBytes: MAX_REPLY_BYTES,
     maxRetryAfterSeconds: MAX_RETRY_AFTER_SECONDS,
   });
-
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Reply> {
-    const reply = await execute({
-      method,
-      url: `${baseUrl}${path}`,
-      headers: {
-        authorization: `Bearer ${options.apiSecret}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (reply.kind === 'none') return { kind: 'none', detail: reply.detail };
-    let parsed: unknown;
-    try {
-      parsed = reply.text ? JSON.parse(reply.text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { kind: 'answer', status: reply.status, headers: reply.headers, body: parsed };
-  }
-
-  function retryAfterSeconds(headers: ReplyHeaders): number {
-    const value = headers.get('retry-after')?.trim() ?? '';
-    let seconds = DEFAULT_RETRY_AFTER_SECONDS;
-    if (/^\d+$/.test(value)) seconds = Number(value);
-    else if (value !== '' && !Number.isNaN(Date.parse(value))) {
-      seconds = Math.ceil((Date.parse(value) - clock.now().getTime()) / 1000);
-    }
-    return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds));
-  }
-
-  /**
-   * What a reply that is not a resource means. A 503/429 or a refusal of our credentials is a
-   * definite "not taken"; a 4xx refusal of the request itself is a failure; anything else,
-   * including a 5xx or a reused idempotency key, leaves the outcome unknown.
-   */
-  function refusal(
-    reply: Reply,
-  ):
-    | { kind: 'unavailable'; retryAfterSeconds: number; detail: string }
-    | { kind: 'failed'; message: string }
-    | { kind: 'indeterminate'; detail: string } {
-    if (reply.kind === 'none') return { kind: 'indeterminate', detail: reply.detail };
-    const { code, message } = errorOf(reply.body);
-    const detail = `simulated gateway answered ${reply.status} ${code}: ${message}`;
-    if (reply.status === 503 || reply.status === 429) {
-      return { kind: 'unavailable', retryAfterSeconds: retryAfterSeconds(reply.headers), detail };
-    }
-    if (reply.status === 401 || reply.status === 403) {
-      return { kind: 'unavailable', retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, detail };
-    }
-    if (reply.status >= 400 && reply.status < 500 && code !== 'idempotency_key_in_use') {
-      return { kind: 'failed', message: detail };
-    }
-    return { kind: 'indeterminate', detail };
-  }
-
-  function chargeOutcome(reply: Reply, idempotencyKey: string): ChargeOutcome {
-    if (reply.kind === 'answer' && reply.status === 200) return chargeOutcomeOf(reply.body, idempotencyKey);
-    const meaning = refusal(reply);
-    if (meaning.kind !== 'failed') return meaning;
-    return {
-      kind: 'failed',
-      gatewayReference: null,
-      failureCode: 'gateway_rejected',
-      message: meaning.message,
-    };
-  }
-
-  function refundOutcome(reply: Reply, idempotencyKey: string): RefundOutcome {
-    if (reply.kind === 'answer' && reply.status === 200) return refundOutcomeOf(reply.body, idempotencyKey);
-    const meaning = refusal(reply);
-    if (meaning.kind !== 'failed') return meaning;
-    return { kind: 'failed', gatewayReference: null, message: meaning.message };
-  }
 
   function parseNotification(
     rawBody: Buffer,
@@ -200,71 +111,37 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
     allowsLivemode: livemode,
     currencies: SIM_CURRENCIES,
     minimumAmountMinor: minimumFor,
-
-    async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+    async charge(request) {
       rightMode(request, 'charges');
-      const reply = await call('POST', '/v1/charges', {
-        idempotency_key: request.idempotencyKey,
-        reference: request.paymentIntentId,
-        amount_minor: request.amountMinor,
-        currency: request.currency,
-        token: request.paymentMethodToken,
-        return_url: request.returnUrl,
-      });
-      return chargeOutcome(reply, request.idempotencyKey);
+      return parseChargeReply(await execute(buildCreateCharge(account, request)), request.idempotencyKey);
     },
-
-    async syncCharge(request: SyncChargeRequest): Promise<ChargeOutcome> {
+    async syncCharge(request) {
       // A 404 here means the gateway has no such charge: nothing was charged, so it reads as failed.
-      return chargeOutcome(await call('GET', syncPath('charges', request)), request.idempotencyKey);
+      return parseChargeReply(await execute(buildRetrieveCharge(account, request)), request.idempotencyKey);
     },
-
-    async refund(request: RefundRequest): Promise<RefundOutcome> {
+    async refund(request) {
       rightMode(request, 'refunds');
-      const reply = await call('POST', '/v1/refunds', {
-        idempotency_key: request.idempotencyKey,
-        reference: request.paymentIntentId,
-        charge: request.chargeReference,
-        amount_minor: request.amountMinor,
-        currency: request.currency,
-      });
-      return refundOutcome(reply, request.idempotencyKey);
+      return parseRefundReply(await execute(buildCreateRefund(account, request)), request.idempotencyKey);
     },
-
-    async syncRefund(request: SyncRefundRequest): Promise<RefundOutcome> {
-      const reply = await call('GET', syncPath('refunds', request));
-      // Looked up by our key, a 404 means the gateway made no refund with it: nothing was
-      // refunded, and the same request may be sent again (app/refunds/reconcile-refunds.ts).
-      if (!request.gatewayReference && reply.kind === 'answer' && reply.status === 404) {
-        return {
-          kind: 'unavailable',
-          retryAfterSeconds: 0,
-          detail: 'the simulated gateway has no such refund',
-        };
-      }
-      return refundOutcome(reply, request.idempotencyKey);
+    async syncRefund(request) {
+      return parseRefundLookupReply(await execute(buildRetrieveRefund(account, request)), request);
     },
-
     parseNotifications(rawBody, headers) {
       return { items: [parseNotification(rawBody, headers)], acknowledgement: null };
     },
-
     parseNotification,
-
     hostedFields() {
-      return { url: `${baseUrl}/hosted-fields`, origin: new URL(baseUrl).origin, component: 'sim' };
+      return {
+        url: `${account.baseUrl}/hosted-fields`,
+        origin: new URL(account.baseUrl).origin,
+        component: 'sim',
+      };
     },
-
     readBooks(window) {
-      return readSimBooks(async (path) => {
-        const reply = await call('GET', path);
-        if (reply.kind !== 'answer' || reply.status !== 200) {
-          throw new Error(
-            reply.kind === 'none' ? reply.detail : `simulated gateway answered ${reply.status} to ${path}`,
-          );
-        }
-        return reply.body;
-      }, window);
+      return readSimBooks(
+        async (path) => parseBooksReply(await execute(buildReadBooks(account, path)), path),
+        window,
+      );
     },
   };
 }

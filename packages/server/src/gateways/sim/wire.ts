@@ -1,7 +1,18 @@
-// The simulated gateway's wire format, read defensively: anything unexpected becomes
-// `indeterminate` (an outcome we cannot read is never success).
+// The simulated gateway's wire format as pure functions, like Stripe's and Adyen's: requests built
+// from our domain, answers read back defensively (anything unexpected becomes `indeterminate`: an
+// outcome we cannot read is never success). Nothing here sends anything; the shared executor does.
 import { simDeclineReason } from '../../domain/decline-codes.ts';
-import type { ChargeOutcome, FailureCode, RefundOutcome } from '../connector.ts';
+import type {
+  ChargeOutcome,
+  ChargeRequest,
+  FailureCode,
+  RefundOutcome,
+  RefundRequest,
+  SyncChargeRequest,
+  SyncRefundRequest,
+} from '../connector.ts';
+import type { GatewayHttpReply, GatewayHttpRequest } from '../http-executor.ts';
+import { jsonObjectOf, meaningOfRefusal } from '../reply-meaning.ts';
 
 type Json = Record<string, unknown>;
 
@@ -89,4 +100,121 @@ export function errorOf(body: unknown): { code: string; message: string } {
     code: typeof error.code === 'string' ? error.code : 'unknown',
     message: typeof error.message === 'string' ? error.message : 'no message',
   };
+}
+
+// --- requests and replies, as pure functions (the shared executor sends them) --------------------
+
+/** Which simulator account a connector speaks for, and how it authenticates. */
+export interface SimAccount {
+  /** The simulated gateway's base URL, e.g. `http://127.0.0.1:8081`. */
+  baseUrl: string;
+  apiSecret: string;
+}
+
+function request(account: SimAccount, method: 'GET' | 'POST', path: string, body?: Json): GatewayHttpRequest {
+  return {
+    method,
+    url: `${account.baseUrl.replace(/\/+$/, '')}${path}`,
+    headers: {
+      authorization: `Bearer ${account.apiSecret}`,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  };
+}
+
+/** Where a charge or refund is read back: by the gateway's reference when known, else by our key. */
+function syncPath(
+  resource: 'charges' | 'refunds',
+  read: { idempotencyKey: string; gatewayReference: string | null },
+): string {
+  return read.gatewayReference
+    ? `/v1/${resource}/${encodeURIComponent(read.gatewayReference)}`
+    : `/v1/${resource}?idempotency_key=${encodeURIComponent(read.idempotencyKey)}`;
+}
+
+export function buildCreateCharge(account: SimAccount, charge: ChargeRequest): GatewayHttpRequest {
+  return request(account, 'POST', '/v1/charges', {
+    idempotency_key: charge.idempotencyKey,
+    reference: charge.paymentIntentId,
+    amount_minor: charge.amountMinor,
+    currency: charge.currency,
+    token: charge.paymentMethodToken,
+    return_url: charge.returnUrl,
+  });
+}
+
+export function buildRetrieveCharge(account: SimAccount, read: SyncChargeRequest): GatewayHttpRequest {
+  return request(account, 'GET', syncPath('charges', read));
+}
+
+export function buildCreateRefund(account: SimAccount, refund: RefundRequest): GatewayHttpRequest {
+  return request(account, 'POST', '/v1/refunds', {
+    idempotency_key: refund.idempotencyKey,
+    reference: refund.paymentIntentId,
+    charge: refund.chargeReference,
+    amount_minor: refund.amountMinor,
+    currency: refund.currency,
+  });
+}
+
+export function buildRetrieveRefund(account: SimAccount, read: SyncRefundRequest): GatewayHttpRequest {
+  return request(account, 'GET', syncPath('refunds', read));
+}
+
+/** A GET of the simulator's books (`readSimBooks` names the path). */
+export function buildReadBooks(account: SimAccount, path: string): GatewayHttpRequest {
+  return request(account, 'GET', path);
+}
+
+const GATEWAY = 'simulated gateway';
+
+/** The refusal's meaning, the same for every gateway; a reused idempotency key leaves it unknown. */
+function meaning(reply: GatewayHttpReply) {
+  return meaningOfRefusal(
+    reply,
+    GATEWAY,
+    (text) => {
+      const { code, message } = errorOf(jsonObjectOf(text));
+      return `${code}: ${message}`;
+    },
+    (_status, text) => errorOf(jsonObjectOf(text)).code === 'idempotency_key_in_use',
+  );
+}
+
+/** A charge's answer (create or read back). A 404 read back means no such charge: it failed. */
+export function parseChargeReply(reply: GatewayHttpReply, idempotencyKey: string): ChargeOutcome {
+  if (reply.kind === 'answer' && reply.status === 200)
+    return chargeOutcomeOf(jsonObjectOf(reply.text), idempotencyKey);
+  const meant = meaning(reply);
+  if (meant.kind !== 'failed') return meant;
+  return { kind: 'failed', gatewayReference: null, failureCode: 'gateway_rejected', message: meant.detail };
+}
+
+export function parseRefundReply(reply: GatewayHttpReply, idempotencyKey: string): RefundOutcome {
+  if (reply.kind === 'answer' && reply.status === 200)
+    return refundOutcomeOf(jsonObjectOf(reply.text), idempotencyKey);
+  const meant = meaning(reply);
+  if (meant.kind !== 'failed') return meant;
+  return { kind: 'failed', gatewayReference: null, message: meant.detail };
+}
+
+/**
+ * A refund read back by our key: a 404 means the gateway made no refund with it, so nothing was
+ * refunded and the same request may be sent again (app/refunds/reconcile-refunds.ts).
+ */
+export function parseRefundLookupReply(reply: GatewayHttpReply, read: SyncRefundRequest): RefundOutcome {
+  if (!read.gatewayReference && reply.kind === 'answer' && reply.status === 404) {
+    return { kind: 'unavailable', retryAfterSeconds: 0, detail: 'the simulated gateway has no such refund' };
+  }
+  return parseRefundReply(reply, read.idempotencyKey);
+}
+
+/** A books page's JSON; a failed read throws (the reconciliation job retries at its next tick). */
+export function parseBooksReply(reply: GatewayHttpReply, path: string): unknown {
+  if (reply.kind !== 'answer' || reply.status !== 200) {
+    throw new Error(reply.kind === 'none' ? reply.detail : `${GATEWAY} answered ${reply.status} to ${path}`);
+  }
+  return reply.text ? JSON.parse(reply.text) : undefined;
 }
