@@ -34,7 +34,9 @@ mmdebstrap --quiet --variant=minbase --mode=root --format=directory \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
   bookworm "$root" "$MIRROR"
-rm -rf "$root/var/lib/apt/lists/"* "$root/var/cache/apt/"* "$root/var/lib/postgresql/15"
+# No Debian cluster: the public image creates none (createcluster.conf), so that PostgreSQL's tools
+# (`docker exec ... pg_dump`) find the server on the default port, not a "main" cluster's 5433.
+rm -rf "$root/var/lib/apt/lists/"* "$root/var/cache/apt/"* "$root/var/lib/postgresql/15" "$root/etc/postgresql/15"
 mkdir -p "$root/usr/local/etc/haproxy" "$root/var/lib/postgresql/data" "$root/data" "$root/run/postgresql"
 chroot "$root" chown postgres:postgres /var/lib/postgresql/data /run/postgresql
 chroot "$root" chown redis:redis /data

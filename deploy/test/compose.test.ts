@@ -1,164 +1,206 @@
-// deploy/compose.yaml brought up with podman-compose: a payment through HAProxy and two API
-// processes, its signed webhook delivered by the worker, then everything brought down.
+// The operator's compose walk (docs/operations.md, "Compose: one host, every part"), as printed:
+// every block the docs mark as covered by this test runs in one bash shell, in order, on a clean
+// copy of the repository, with podman and podman-compose 1.0.3 (the docs' first block makes
+// `docker` mean them). After each block the test checks what the docs say it does: the stack
+// healthy behind HAProxy, a test payment SUCCEEDED and its webhook at the receiver with a valid
+// signature, the payment in the restored database, no failed request during the rolling restart,
+// and nothing left after `down -v`.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { verifySignature } from '../../packages/server/src/webhooks/signing.ts';
-import {
-  buildImage,
-  createMerchant,
-  deployTestsEnabled,
-  freePort,
-  podman,
-  run,
-  secrets,
-  takePayment,
-  until,
-} from './support.ts';
+import { DocShell, documentedBlocks } from './doc-walk.ts';
+import { deployTestsEnabled, podman, run, until } from './support.ts';
 
-const TAG = 'localhost/paygate:deploy-test';
+const TEST = 'deploy/test/compose.test.ts';
+/** podman-compose names the project after the compose file's folder, as Docker Compose does. */
+const PROJECT = 'deploy';
+const BASE = 'http://127.0.0.1:8080';
 
-/** A receiver run inside the worker's container: the worker reaches it on loopback (test mode allows it). */
-const RECEIVER = `
-const http = require('node:http');
-const fs = require('node:fs');
-http.createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('base64');
-    fs.appendFileSync('/tmp/received.jsonl', JSON.stringify({ signature: req.headers['service-signature'], body }) + '\\n');
-    res.end('ok');
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket.end() !== undefined));
+    socket.on('error', () => resolve(false));
   });
-}).listen(9099, '127.0.0.1');
-`;
+}
 
-if (deployTestsEnabled('deploy/test/compose.test.ts')) {
-  describe('deploy/compose.yaml (podman-compose)', () => {
-    const project = `paygate-compose-${process.pid}`;
-    const dir = mkdtempSync(join(tmpdir(), 'paygate-compose-'));
-    const envFile = join(dir, 'paygate.env');
-    const secret = secrets();
-    let port = 0;
-    let env: NodeJS.ProcessEnv;
-    const compose = (args: string[], allowFailure = false) =>
-      run(
-        'podman-compose',
-        ['-p', project, '-f', 'deploy/compose.yaml', '-f', 'deploy/test/compose.sim.yaml', ...args],
-        { env, allowFailure, timeoutMs: 600_000 },
-      );
+/** The receiver's /tmp/webhooks.log: the Service-Signature header's line, then the body's, per request. */
+function receivedWebhooks(log: string): { signature: string; body: string }[] {
+  const lines = log.split('\n');
+  const found: { signature: string; body: string }[] = [];
+  lines.forEach((line, i) => {
+    const match = /^(t=\d+,v1=\S+)$/.exec(line);
+    if (match?.[1]) found.push({ signature: match[1], body: lines[i + 1] ?? '' });
+  });
+  return found;
+}
 
-    before(async () => {
-      const started = performance.now();
-      buildImage(TAG);
-      run('deploy/build-service-images.sh', [], { timeoutMs: 900_000 });
-      process.stdout.write(`images ready in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-      port = await freePort();
-      const password = randomBytes(12).toString('hex');
-      writeFileSync(
-        envFile,
-        [
-          `POSTGRES_PASSWORD=${password}`,
-          `PAYGATE_DATABASE_URL=postgres://paygate:${password}@db:5432/paygate`,
-          `PAYGATE_MASTER_KEY=${secret.PAYGATE_MASTER_KEY}`,
-          `PAYGATE_ADMIN_TOKEN=${secret.PAYGATE_ADMIN_TOKEN}`,
-          'PAYGATE_PUBLIC_URL=http://lb:8080',
-          'PAYGATE_SIM=on',
-          'PAYGATE_SIM_URL=http://sim:8081',
-          '',
-        ].join('\n'),
-        { mode: 0o600 },
-      );
-      // podman-compose runs plain `podman`: runc and the limits of this machine kind come from a
-      // containers.conf of the test's own.
-      const containersConf = join(dir, 'containers.conf');
-      writeFileSync(
-        containersConf,
-        '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]\n\n[engine]\nruntime = "runc"\n',
-      );
-      env = {
-        ...process.env,
-        CONTAINERS_CONF: containersConf,
-        PAYGATE_IMAGE: TAG,
-        PAYGATE_ENV_FILE: envFile,
-        PAYGATE_HTTP_PORT: String(port),
-      };
-    });
+if (deployTestsEnabled(TEST)) {
+  describe('the compose walk of docs/operations.md, as printed (podman-compose)', () => {
+    const base = mkdtempSync(join(tmpdir(), 'paygate-compose-walk-'));
+    const clone = join(base, 'paygate');
+    const blocks = documentedBlocks(TEST);
+    let shell: DocShell;
+
     after(() => {
-      // What the services said, for a failure's diagnosis (nothing is left after a passing run).
-      for (const service of ['migrate', 'api1', 'api2', 'worker', 'scheduler']) {
-        const logs = podman(['logs', '--tail', '20', `${project}_${service}_1`], { allowFailure: true });
+      // What the services said, for a failure's diagnosis; then whatever a failed walk left.
+      for (const service of ['migrate', 'api1', 'api2', 'scheduler', 'sim']) {
+        const logs = podman(['logs', '--tail', '20', `${PROJECT}_${service}_1`], { allowFailure: true });
         if (logs.status === 0) process.stdout.write(`--- ${service}\n${logs.stdout}${logs.stderr}`);
       }
-      compose(['down', '-v', '-t', '10'], true);
-      rmSync(dir, { recursive: true, force: true });
+      const left = podman(['ps', '-aq', '--filter', `label=io.podman.compose.project=${PROJECT}`], {
+        allowFailure: true,
+      });
+      for (const id of left.stdout.split('\n').filter(Boolean))
+        podman(['rm', '-f', id], { allowFailure: true });
+      podman(['volume', 'rm', '-f', `${PROJECT}_db-data`], { allowFailure: true });
+      podman(['network', 'rm', '-f', `${PROJECT}_default`], { allowFailure: true });
+      rmSync(base, { recursive: true, force: true });
     });
 
-    it('comes up, takes a payment through HAProxy, delivers its signed webhook, and comes down', async () => {
+    it('runs every step as printed: build, up, a payment and its webhook, backup and restore, rolling restart, down', async () => {
+      assert.equal(
+        blocks.length,
+        7,
+        'the walk has seven blocks: podman, secrets, up, payment, backup, restart, down',
+      );
+      assert.equal(await portInUse(8080), false, 'the docs publish port 8080: it must be free');
+      mkdirSync(clone);
+      run('bash', [
+        '-c',
+        `git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C '${clone}'`,
+      ]);
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([name]) => !name.startsWith('PAYGATE_') && name !== 'CONTAINERS_CONF',
+        ),
+      );
+      shell = new DocShell(clone, env);
+      const step = (i: number) => {
+        const block = blocks[i];
+        assert.ok(block);
+        return block;
+      };
+      const [podmanSetup, secretsBlock, up, payment, backup, restart, down] = [0, 1, 2, 3, 4, 5, 6].map(
+        step,
+      ) as [
+        ReturnType<typeof step>,
+        ReturnType<typeof step>,
+        ReturnType<typeof step>,
+        ReturnType<typeof step>,
+        ReturnType<typeof step>,
+        ReturnType<typeof step>,
+        ReturnType<typeof step>,
+      ];
+
       let started = performance.now();
-      compose(['up', '-d']);
-      const baseUrl = `http://127.0.0.1:${port}`;
-      await until(
-        'both API processes healthy behind HAProxy',
-        async () => {
-          const answers = await Promise.all([1, 2, 3, 4].map(() => fetch(`${baseUrl}/healthz`)));
-          return answers.every((answer) => answer.ok);
-        },
-        300_000,
-      );
-      process.stdout.write(`compose up: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-      const migrate = await until('the one-shot migrations exited', async () => {
-        const state = podman([
-          'inspect',
-          `${project}_migrate_1`,
-          '--format',
-          '{{.State.Status}} {{.State.ExitCode}}',
-        ]);
-        return state.stdout.startsWith('exited') && state.stdout.trim();
-      });
-      assert.equal(migrate, 'exited 0', 'the migrations ran once and exited');
-
-      const worker = `${project}_worker_1`;
-      podman(['exec', '-d', worker, 'node', '-e', RECEIVER]);
-      const { id: merchantId, key } = await createMerchant(baseUrl, secret.PAYGATE_ADMIN_TOKEN);
-      const endpoint = await fetch(`${baseUrl}/admin/v1/merchants/${merchantId}/webhook-endpoints`, {
-        method: 'POST',
-        headers: { 'x-admin-token': secret.PAYGATE_ADMIN_TOKEN, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: 'http://127.0.0.1:9099/hook', livemode: false }),
-      });
-      assert.equal(endpoint.status, 201, await endpoint.clone().text());
-      const endpointSecret = ((await endpoint.json()) as { secret: string }).secret;
-
-      const payment = await takePayment(baseUrl, key);
-      assert.equal(payment.status, 'SUCCEEDED');
-      const delivery = await until(
-        'the payment_intent.succeeded webhook',
-        async () => {
-          const received = podman(['exec', worker, 'cat', '/tmp/received.jsonl'], { allowFailure: true });
-          return received.stdout
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as { signature: string; body: string })
-            .find((d) => {
-              const event = JSON.parse(Buffer.from(d.body, 'base64').toString('utf8'));
-              return event.type === 'payment_intent.succeeded' && event.data.object.id === payment.id;
-            });
-        },
-        120_000,
-      );
-      const body = Buffer.from(delivery.body, 'base64');
-      assert.doesNotThrow(() =>
-        verifySignature(body, delivery.signature, [endpointSecret], { nowSeconds: Date.now() / 1000 }),
+      await shell.run(podmanSetup);
+      await shell.run(secretsBlock);
+      process.stdout.write(
+        `podman set-up and secrets: ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
       );
 
       started = performance.now();
-      compose(['down', '-v', '-t', '10']);
-      process.stdout.write(`compose down: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-      const left = podman(['ps', '-a', '--filter', `label=io.podman.compose.project=${project}`, '-q']);
-      assert.equal(left.stdout.trim(), '', 'no container left');
+      await shell.run(up);
+      process.stdout.write(`build and up: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+      const migrate = podman([
+        'inspect',
+        `${PROJECT}_migrate_1`,
+        '--format',
+        '{{.State.Status}} {{.State.ExitCode}}',
+      ]);
+      assert.equal(migrate.stdout.trim(), 'exited 0', 'the one-shot migrations ran and exited');
+      for (const api of ['api1', 'api2'])
+        await until(`${api}'s declared health check passes`, async () => {
+          const check = podman(['healthcheck', 'run', `${PROJECT}_${api}_1`], { allowFailure: true });
+          return check.status === 0;
+        });
+      for (const api of ['api1', 'api2']) {
+        const health = podman(['inspect', `${PROJECT}_${api}_1`, '--format', '{{.Config.Healthcheck}}']);
+        assert.match(health.stdout, /readyz/, `${api}'s health check is the compose file's`);
+      }
+      for (const other of ['paygate-worker', `${PROJECT}_scheduler_1`, `${PROJECT}_migrate_1`]) {
+        const health = podman(['inspect', other, '--format', '{{.Config.Healthcheck}}']);
+        assert.doesNotMatch(
+          health.stdout,
+          /fetch\(/,
+          `${other} is not checked on the API port it does not serve`,
+        );
+      }
+
+      const paid = await shell.run(payment);
+      const secret = /^(whsec_[\w-]+)$/m.exec(paid)?.[1];
+      assert.ok(secret, `the endpoint's signing secret was printed:\n${paid}`);
+      assert.match(paid, /^SUCCEEDED$/m, 'the test payment succeeded');
+      // The block shows the receiver's log after 5 s; a slower delivery shows in the same log later.
+      const isSucceeded = (d: { body: string }) =>
+        (JSON.parse(d.body) as { type: string }).type === 'payment_intent.succeeded';
+      const succeeded =
+        receivedWebhooks(paid).find(isSucceeded) ??
+        (await until('payment_intent.succeeded at the receiver', async () => {
+          const log = podman(['exec', 'paygate-worker', 'cat', '/tmp/webhooks.log'], { allowFailure: true });
+          return receivedWebhooks(log.stdout).find(isSucceeded);
+        }));
+      assert.doesNotThrow(() =>
+        verifySignature(Buffer.from(succeeded.body), succeeded.signature, [secret], {
+          nowSeconds: Date.now() / 1000,
+        }),
+      );
+      const intentId = (JSON.parse(succeeded.body) as { data: { object: { id: string } } }).data.object.id;
+
+      const restored = await shell.run(backup);
+      assert.match(
+        restored,
+        new RegExp(`${intentId}\\s*\\|\\s*SUCCEEDED`),
+        'the payment is in the restored database',
+      );
+
+      // Requests through HAProxy all along the rolling restart: none may fail.
+      let requests = 0;
+      const failures: string[] = [];
+      let restarting = true;
+      const load = (async () => {
+        while (restarting) {
+          requests++;
+          try {
+            const answer = await fetch(`${BASE}/healthz`);
+            if (!answer.ok) failures.push(`HTTP ${answer.status}`);
+          } catch (error) {
+            failures.push(String(error));
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      try {
+        await shell.run(restart);
+      } finally {
+        restarting = false;
+        await load;
+      }
+      process.stdout.write(
+        `rolling restart: ${requests} requests through HAProxy, ${failures.length} failed\n`,
+      );
+      assert.ok(requests > 100, 'requests were sent all along the restart');
+      assert.deepEqual(failures, [], 'no request failed during the rolling restart');
+
+      started = performance.now();
+      await shell.run(down);
+      process.stdout.write(`down: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+      const containers = podman(['ps', '-aq', '--filter', `label=io.podman.compose.project=${PROJECT}`]);
+      assert.equal(containers.stdout.trim(), '', 'no container left');
+      assert.notEqual(
+        podman(['volume', 'exists', `${PROJECT}_db-data`], { allowFailure: true }).status,
+        0,
+        'no volume left',
+      );
+      assert.notEqual(
+        podman(['network', 'exists', `${PROJECT}_default`], { allowFailure: true }).status,
+        0,
+        'no network left',
+      );
     });
   });
 }

@@ -1,7 +1,13 @@
 // The service image: built from the real deploy/Containerfile (on the stand-in base image), run
-// as its entry point's commands against the host's PostgreSQL, taking a payment.
+// as its entry point's commands against the host's PostgreSQL, taking a payment; and the commands
+// of docs/operations.md's "Container image" as printed (the podman block, then build, check,
+// migrate, the API and the worker), on a PostgreSQL container the env file names.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { DocShell, documentedBlocks } from './doc-walk.ts';
 import {
   buildImage,
   createMerchant,
@@ -10,15 +16,17 @@ import {
   hostDatabase,
   LIMITS,
   podman,
+  run,
   secrets,
   takePayment,
   until,
 } from './support.ts';
 
+const TEST = 'deploy/test/image.test.ts';
 const TAG = 'localhost/paygate:deploy-test';
 const MAX_IMAGE_BYTES = 250_000_000;
 
-if (deployTestsEnabled('deploy/test/image.test.ts')) {
+if (deployTestsEnabled(TEST)) {
   describe('the container image (podman)', () => {
     let database: Awaited<ReturnType<typeof hostDatabase>>;
     const container = `paygate-image-test-${process.pid}`;
@@ -237,6 +245,86 @@ if (deployTestsEnabled('deploy/test/image.test.ts')) {
         'migrate',
       ]);
       assert.match(embedded.stdout, /^applied: 001_foundation, /);
+    });
+    it("runs docs/operations.md's container commands as printed, and the API they start takes a payment", async () => {
+      const [podmanBlock, imageBlock] = documentedBlocks(TEST);
+      assert.ok(podmanBlock && imageBlock, 'two blocks: podman, then the image commands');
+      const base = mkdtempSync(join(tmpdir(), 'paygate-image-docs-'));
+      const clone = join(base, 'paygate');
+      const dbContainer = `paygate-image-docs-db-${process.pid}`;
+      mkdirSync(clone);
+      run('bash', [
+        '-c',
+        `git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C '${clone}'`,
+      ]);
+      try {
+        const shell = new DocShell(
+          clone,
+          Object.fromEntries(
+            Object.entries(process.env).filter(
+              ([name]) => !name.startsWith('PAYGATE_') && name !== 'CONTAINERS_CONF',
+            ),
+          ),
+        );
+        await shell.run(podmanBlock);
+        // The database the env file names: a PostgreSQL container on podman's default network,
+        // reached by its address (the container's `localhost` is its own).
+        const password = secret.PAYGATE_MASTER_KEY.slice(0, 24);
+        podman([
+          'run',
+          '-d',
+          '--name',
+          dbContainer,
+          ...LIMITS,
+          '-e',
+          `POSTGRES_PASSWORD=${password}`,
+          '-e',
+          'POSTGRES_USER=paygate',
+          'docker.io/library/postgres:15-bookworm',
+        ]);
+        const address = podman([
+          'inspect',
+          dbContainer,
+          '--format',
+          '{{.NetworkSettings.IPAddress}}',
+        ]).stdout.trim();
+        await until(
+          'PostgreSQL accepts connections',
+          async () =>
+            podman(['exec', dbContainer, 'pg_isready', '-U', 'paygate', '-h', '127.0.0.1'], {
+              allowFailure: true,
+            }).status === 0,
+        );
+        writeFileSync(
+          join(clone, 'paygate.env'),
+          [
+            `PAYGATE_DATABASE_URL=postgres://paygate:${password}@${address}:5432/paygate`,
+            `PAYGATE_MASTER_KEY=${secret.PAYGATE_MASTER_KEY}`,
+            `PAYGATE_ADMIN_TOKEN=${secret.PAYGATE_ADMIN_TOKEN}`,
+            'PAYGATE_PUBLIC_URL=http://127.0.0.1:8080',
+            'PAYGATE_SIM=on',
+            '',
+          ].join('\n'),
+        );
+        const printed = await shell.run(imageBlock);
+        assert.match(printed, /The configuration is valid/);
+        assert.match(printed, /applied: 001_foundation, /);
+        const baseUrl = 'http://127.0.0.1:8080';
+        await until(
+          'the API answers on the published port',
+          async () => (await fetch(`${baseUrl}/readyz`)).ok,
+        );
+        const { key } = await createMerchant(baseUrl, secret.PAYGATE_ADMIN_TOKEN);
+        const payment = await takePayment(baseUrl, key);
+        assert.equal(payment.status, 'SUCCEEDED');
+        await until('the worker has started', async () =>
+          podman(['logs', 'paygate-worker']).stdout.includes('webhook delivery worker started'),
+        );
+      } finally {
+        for (const name of ['paygate-api', 'paygate-worker', dbContainer])
+          podman(['rm', '-f', '-t', '5', name], { allowFailure: true });
+        rmSync(base, { recursive: true, force: true });
+      }
     });
   });
 }

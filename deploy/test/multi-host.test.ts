@@ -15,9 +15,11 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { verifySignature } from '../../packages/server/src/webhooks/signing.ts';
 import type { PaygateProcess } from '../../packages/server/test/support/processes.ts';
+import { type Block, documentedBlocks } from './doc-walk.ts';
 import { type Agent, type Host, Network } from './netns.ts';
 import { buildCli, builtMain, deployTestsEnabled, repoRoot, run, secrets, until } from './support.ts';
 
+const TEST = 'deploy/test/multi-host.test.ts';
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 /** The hosts' network, private as a data centre's would be. */
 const ADDRESSES = {
@@ -36,6 +38,50 @@ const ADDRESSES = {
 } as const;
 const LAN = '10.231.0.0/24';
 const RECEIVER_PORT = 8443;
+
+interface DocumentedCommand {
+  hosts: string[];
+  env: Record<string, string>;
+  args: string[];
+}
+
+/**
+ * The deployment docs/operations.md prints for several hosts: `NAME=value` lines are the shared
+ * environment; `[NAME=value ...] paygate <args>  # on <host>[ and <host>]` (or `# once, from any
+ * host`: here api1) a command per host. `fill` replaces the reader's own values (`$DB_PASSWORD`,
+ * the `...` secrets).
+ */
+function documentedDeployment(blocks: Block[], fill: Record<string, string>) {
+  const [block] = blocks;
+  assert.ok(block && blocks.length === 1, 'one block');
+  const env: Record<string, string> = {};
+  const commands: DocumentedCommand[] = [];
+  for (const raw of block.text.split('\n')) {
+    const hash = raw.search(/(^|\s)#/);
+    let code = (hash < 0 ? raw : raw.slice(0, hash)).trim();
+    const comment = hash < 0 ? '' : raw.slice(hash).replace(/^\s*#\s*/, '');
+    for (const [placeholder, value] of Object.entries(fill)) code = code.replaceAll(placeholder, value);
+    if (code === '') continue;
+    const words = code.split(/\s+/);
+    const at = words.indexOf('paygate');
+    const assignments = Object.fromEntries(
+      (at < 0 ? words : words.slice(0, at)).map((word) => {
+        const eq = word.indexOf('=');
+        assert.ok(eq > 0, `not NAME=value: ${word} (${raw})`);
+        return [word.slice(0, eq), word.slice(eq + 1)];
+      }),
+    );
+    if (at < 0) {
+      Object.assign(env, assignments);
+      continue;
+    }
+    const hosts =
+      /^on (.+)$/.exec(comment)?.[1]?.split(' and ') ?? (/from any host/.test(comment) ? ['api1'] : []);
+    assert.ok(hosts.length > 0, `no host named for: ${raw}`);
+    commands.push({ hosts, env: assignments, args: words.slice(at + 1) });
+  }
+  return { env, commands };
+}
 
 /** deploy/haproxy.cfg as shipped, with the hosts' addresses where compose's DNS names its services. */
 function haproxyConfig(): string {
@@ -76,7 +122,7 @@ interface Delivery {
   body: string;
 }
 
-if (deployTestsEnabled('deploy/test/multi-host.test.ts')) {
+if (deployTestsEnabled(TEST)) {
   describe('several hosts: each process in a network namespace of its own', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paygate-multihost-'));
     // PostgreSQL runs as the postgres user: it must reach its directory.
@@ -230,31 +276,33 @@ if (deployTestsEnabled('deploy/test/multi-host.test.ts')) {
       figures.push(`hosts and PostgreSQL up in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
       started = performance.now();
-      env = {
-        ...secret,
-        NODE_ENV: 'production',
-        HOST: '0.0.0.0',
-        PORT: '8080',
-        PAYGATE_DATABASE_URL: `postgres://paygate:${dbPassword}@${ADDRESSES.db}:5432/paygate`,
-        PAYGATE_PUBLIC_URL: baseUrl,
-        PAYGATE_SIM: 'on',
-        PAYGATE_SIM_PORT: '8081',
-        PAYGATE_SIM_URL: `http://${ADDRESSES.sim}:8081`,
-        PAYGATE_MIGRATE_ON_START: 'false',
-        PAYGATE_WEBHOOK_POLL_MS: '500',
-        PAYGATE_LOG_LEVEL: 'info',
-      };
-      const migrate = paygate(host.api1, 'migrate', ['migrate']);
-      assert.equal(await migrate.exited(), 0, migrate.output());
-      const sim = paygate(host.sim, 'sim', ['sim']);
-      const api = [
-        paygate(host.api1, 'api1', ['start', '--role=api']),
-        paygate(host.api2, 'api2', ['start', '--role=api']),
-      ];
-      const worker = paygate(host.worker, 'worker', ['start', '--role=worker'], {
-        NODE_EXTRA_CA_CERTS: cert,
+      // docs/operations.md's block, as printed: the shared environment, then each command on the
+      // hosts its comment names (`paygate` being the built CLI, as the block says of a checkout).
+      const documented = documentedDeployment(documentedBlocks(TEST), {
+        $DB_PASSWORD: dbPassword,
+        'PAYGATE_MASTER_KEY=...': `PAYGATE_MASTER_KEY=${secret.PAYGATE_MASTER_KEY}`,
+        'PAYGATE_ADMIN_TOKEN=...': `PAYGATE_ADMIN_TOKEN=${secret.PAYGATE_ADMIN_TOKEN}`,
       });
-      paygate(host.scheduler, 'scheduler', ['start', '--role=scheduler']);
+      assert.equal(documented.env.PAYGATE_PUBLIC_URL, baseUrl, "the docs name HAProxy's address");
+      assert.equal(documented.env.PAYGATE_SIM_URL, `http://${ADDRESSES.sim}:8081`);
+      // The test's own additions: a faster delivery poll and the log lines it waits for.
+      env = { ...documented.env, PAYGATE_WEBHOOK_POLL_MS: '500', PAYGATE_LOG_LEVEL: 'info' };
+      const started_: Record<string, PaygateProcess> = {};
+      for (const command of documented.commands) {
+        for (const name of command.hosts) {
+          const label = command.hosts.length === 1 && command.args[0] === 'migrate' ? 'migrate' : name;
+          const extra = name === 'worker' ? { ...command.env, NODE_EXTRA_CA_CERTS: cert } : command.env;
+          const started = paygate(host[name as keyof typeof host], label, command.args, extra);
+          started_[label] = started;
+          if (label === 'migrate') assert.equal(await started.exited(), 0, started.output());
+        }
+      }
+      const [sim, worker, api1, api2] = [started_.sim, started_.worker, started_.api1, started_.api2];
+      assert.ok(
+        sim && worker && api1 && api2 && started_.scheduler,
+        `the block starts every role: ${Object.keys(started_)}`,
+      );
+      const api = [api1, api2];
       const haproxyCfg = join(dir, 'haproxy.cfg');
       writeFileSync(haproxyCfg, haproxyConfig());
       processes.push(hosts().start(host.lb, 'haproxy', ['haproxy', '-db', '-f', haproxyCfg], {}));

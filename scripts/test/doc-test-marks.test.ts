@@ -17,7 +17,7 @@ const docs = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
 ];
-const MARK = /^<!-- doc-test: skip, covered by (\S+) -->$/;
+const MARK = /^<!-- doc-test: skip, covered by (\S+(?: and \S+)*) -->$/;
 /** The folders whose *.test.ts scripts/test.mjs runs (npm test). */
 const NPM_TEST_ROOTS = ['packages/', 'examples/', 'clients/', 'scripts/'];
 
@@ -34,7 +34,8 @@ function marks(): Mark[] {
     lines.forEach((line, i) => {
       const match = MARK.exec(line.trim());
       if (match?.[1])
-        found.push({ where: `${doc}:${i + 1}`, covering: match[1], nextLine: lines[i + 1] ?? '' });
+        for (const covering of match[1].split(' and '))
+          found.push({ where: `${doc}:${i + 1}`, covering, nextLine: lines[i + 1] ?? '' });
       else if (line.includes('doc-test:'))
         found.push({ where: `${doc}:${i + 1}`, covering: '', nextLine: line });
     });
@@ -43,15 +44,13 @@ function marks(): Mark[] {
 }
 
 /**
- * Tests that cover a block without yet reading it from the docs (they run the same steps in their
- * own words): issue 41's item 13 is open until this list is empty.
+ * Tests that cover a block without reading it from the docs: their blocks run `systemctl`, which
+ * needs systemd as init, and neither this machine's CI nor its containers boot one yet. They run
+ * the same steps in their own words (processes in place of units; systemd-analyze on the units).
  */
 const NOT_YET_READING_THEIR_BLOCKS = new Set([
-  'deploy/test/compose.test.ts',
   'deploy/test/rolling-restart.test.ts',
-  'deploy/test/image.test.ts',
   'deploy/test/systemd.test.ts',
-  'deploy/test/multi-host.test.ts',
 ]);
 
 describe('doc-test skip marks', () => {

@@ -11,11 +11,11 @@ export interface Block {
   line: number;
   text: string;
   skipped: boolean;
-  /** The test a skip mark names, which runs the block itself. */
-  coveredBy?: string;
+  /** The tests a skip mark names (`covered by A and B`), which run the block themselves. */
+  coveredBy?: string[];
 }
 
-const SKIP = /^<!-- doc-test: skip, covered by (\S+) -->$/;
+const SKIP = /^<!-- doc-test: skip, covered by (\S+(?: and \S+)*) -->$/;
 
 export function docsWithCommands(root: string): string[] {
   const docs = [
@@ -38,7 +38,7 @@ export function shBlocks(root: string, doc: string): Block[] {
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i] ?? '');
     let previous = start - 1;
     while (previous >= 0 && (lines[previous] ?? '').trim() === '') previous--;
-    const coveredBy = SKIP.exec((lines[previous] ?? '').trim())?.[1];
+    const coveredBy = SKIP.exec((lines[previous] ?? '').trim())?.[1]?.split(' and ');
     blocks.push({ doc, line: start + 1, text: body.join('\n'), skipped: coveredBy !== undefined, coveredBy });
   }
   return blocks;
@@ -50,7 +50,7 @@ export function shBlocks(root: string, doc: string): Block[] {
  */
 export function coveredBlocks(root: string, test: string): Block[] {
   const found = docsWithCommands(root).flatMap((doc) =>
-    shBlocks(root, doc).filter((block) => block.coveredBy === test),
+    shBlocks(root, doc).filter((block) => block.coveredBy?.includes(test)),
   );
   if (found.length === 0) throw new Error(`no doc block is marked as covered by ${test}`);
   return found;

@@ -36,7 +36,7 @@ export const expectations: Record<string, Expectation> = {
     status('CREATED')(stdout, undefined as never, () => '');
   },
   'docs/operations.md:350': (stdout) => assert.match(stdout, /"resealed":\s*\{/),
-  'docs/operations.md:1270': (stdout) => assert.match(stdout, /"withdraw_on":\s*"2030-06-30"/),
+  'docs/operations.md:1372': (stdout) => assert.match(stdout, /"withdraw_on":\s*"2030-06-30"/),
   'docs/operator-console.md:30': (stdout) => {
     assert.match(stdout, /"object":\s*"operator"/);
     assert.match(stdout, /Sign in at http:\/\/localhost:\d+\/operator\/sign-in/);
