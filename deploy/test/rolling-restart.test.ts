@@ -4,12 +4,28 @@
 // turn gets SIGTERM (it stops listening, finishes its in-flight requests, exits 0) and is started
 // again. No request may fail, every payment answered reads SUCCEEDED, and each restarted process
 // carries payments through HAProxy again (HAProxy names the server of each answer).
+// The order is docs/operations.md's block, read from it: its migration command runs as printed
+// first; its `systemctl restart` lines (systemd is not init here) become their process equivalent:
+// each API instance in the loop's order, stopped with SIGTERM and started again, waited for on
+// /readyz before the next.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { type PaygateProcess, startPaygate } from '../../packages/server/test/support/processes.ts';
+import { DocShell, documentedBlocks } from './doc-walk.ts';
 import { startHaproxy } from './haproxy.ts';
-import { createMerchant, deployTestsEnabled, freePort, hostDatabase, secrets, until } from './support.ts';
+import {
+  buildCli,
+  createMerchant,
+  deployTestsEnabled,
+  freePort,
+  hostDatabase,
+  repoRoot,
+  secrets,
+  until,
+} from './support.ts';
+
+const TEST = 'deploy/test/rolling-restart.test.ts';
 
 describe('rolling restart of the API processes under load', () => {
   const processes: PaygateProcess[] = [];
@@ -20,7 +36,7 @@ describe('rolling restart of the API processes under load', () => {
   });
 
   it('answers every request while each API process in turn is stopped with SIGTERM and started again', {
-    skip: !deployTestsEnabled('rolling-restart'),
+    skip: !deployTestsEnabled(TEST),
   }, async () => {
     const database = await hostDatabase();
     cleanups.push(database.drop);
@@ -41,6 +57,25 @@ describe('rolling restart of the API processes under load', () => {
       // process) is not what this test measures.
       PAYGATE_RATE_LIMIT_PER_SECOND: '100000',
     };
+    // The docs' block: migrate first (as printed), then the API instances one at a time, each
+    // waited for on /readyz, then the worker and the scheduler (this test runs no worker).
+    const [block] = documentedBlocks(TEST);
+    assert.ok(block);
+    const migrateLine = block.text.split('\n').find((line) => /^node \S+main\.js migrate$/.test(line.trim()));
+    assert.ok(migrateLine, 'the block migrates first');
+    assert.match(
+      block.text,
+      /for port in \d+ \d+; do\n\s+systemctl restart paygate-api@\$port\n\s+until curl -fsS localhost:\$port\/readyz; do sleep 1; done\ndone/,
+      'the block restarts the API instances one at a time, each ready before the next',
+    );
+    buildCli();
+    const migrated = await new DocShell(repoRoot, {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...env,
+      PAYGATE_LOG_LEVEL: 'warn',
+    }).run({ ...block, text: migrateLine });
+    assert.match(migrated, /^applied: 001_foundation, /m);
     processes.push(startPaygate('sim', ['sim'], { ...env, PAYGATE_SIM_PORT: String(simPort) }));
     const startApi = async (port: number) => {
       const api = startPaygate(`api-${port}`, ['start', '--role', 'api'], { ...env, PORT: String(port) });

@@ -15,7 +15,33 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { withoutComment } from '../../scripts/test/doc-commands/blocks.ts';
+import { documentedBlocks } from './doc-walk.ts';
 import { deployTestsEnabled, repoRoot, run } from './support.ts';
+
+const TEST = 'deploy/test/systemd.test.ts';
+
+/**
+ * What docs/operations.md's install blocks do with units (they cannot run here: systemctl needs
+ * systemd as init, and they name other hosts): the unit files they copy into /etc/systemd/system
+ * and the units they verify, enable, restart or disable.
+ */
+function documentedUnits() {
+  const copied: string[] = [];
+  const named: string[] = [];
+  for (const block of documentedBlocks(TEST)) {
+    for (const raw of block.text.split('\n')) {
+      const line = withoutComment(raw).trim();
+      for (const cp of line.matchAll(/\bcp ((?:deploy\/\S+ )+)\/etc\/systemd\/system\//g))
+        copied.push(...(cp[1] ?? '').trim().split(' '));
+      const systemctl = /\bsystemctl (?:enable --now|disable --now|restart|start|stop) ([^&;|]+)/.exec(line);
+      if (systemctl?.[1]) named.push(...systemctl[1].trim().split(/\s+/));
+      const verify = /\bsystemd-analyze verify \/etc\/systemd\/system\/(\S+)/.exec(line);
+      if (verify?.[1]) named.push(verify[1]);
+    }
+  }
+  return { copied, named };
+}
 
 const unitsDir = join(repoRoot, 'deploy/systemd');
 const units = readdirSync(unitsDir);
@@ -41,7 +67,7 @@ const HA_HARDENING = [
   'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX',
 ];
 
-if (deployTestsEnabled('deploy/test/systemd.test.ts')) {
+if (deployTestsEnabled(TEST)) {
   describe('systemd units', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paygate-units-'));
     for (const unit of units) copyFileSync(join(unitsDir, unit), join(dir, unit));
@@ -68,6 +94,36 @@ if (deployTestsEnabled('deploy/test/systemd.test.ts')) {
       const result = verify(names);
       assert.equal(result.status, 0, result.stderr);
       assert.equal(result.stderr.trim(), '', 'systemd-analyze said something');
+    });
+
+    it('copies, verifies and enables in docs/operations.md only the units shipped here', () => {
+      const { copied, named } = documentedUnits();
+      assert.ok(
+        copied.includes('deploy/systemd/*') && named.includes('paygate.target'),
+        JSON.stringify({ copied, named }),
+      );
+      const shipped = new Set<string>();
+      for (const source of copied) {
+        const files = source.endsWith('/*')
+          ? readdirSync(join(repoRoot, source.slice(0, -2))).map((f) => `${source.slice(0, -1)}${f}`)
+          : [source];
+        for (const file of files) {
+          assert.ok(readFileSync(join(repoRoot, file), 'utf8').includes('[Unit]'), `${file} is a unit`);
+          shipped.add(file.slice(file.lastIndexOf('/') + 1));
+        }
+      }
+      // Debian's own etcd and patroni units are the ones the HA block disables.
+      const debians = new Set(['etcd', 'patroni']);
+      for (const unit of named) {
+        const file = unit.includes('.') ? unit : `${unit}.service`;
+        const template = file.replace(/@[^.]+\./, '@.');
+        assert.ok(
+          shipped.has(file) || shipped.has(template) || debians.has(unit),
+          `${unit} is not a unit the docs copy`,
+        );
+      }
+      // The instance the docs verify is one this test verifies (first test above).
+      assert.ok(named.includes('paygate-api@8081.service'));
     });
 
     it('would catch a mistake (the check is not blind)', () => {
