@@ -1,15 +1,11 @@
 import type { IdPrefix } from '../domain/ids.ts';
 import { decodeListCursor, encodeListCursor, type ListPosition } from '../domain/list-cursor.ts';
+import { type Page, pageResource } from './resources/list.ts';
 
 // Cursor pagination of the operator's lists, like the transaction list: newest first, an opaque
 // cursor naming the last row shown.
 
-export interface Page<T> {
-  object: 'list';
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+export type { Page };
 
 export interface PageRequest {
   limit?: number | undefined;
@@ -30,10 +26,9 @@ export function toPage<Row extends { id: string; position: string }, T>(
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   const hasMore = rows.length > limit;
-  return {
-    object: 'list',
-    data: shown.map(show),
-    has_more: hasMore,
-    next_cursor: hasMore && last ? encodeListCursor({ createdAt: last.position, id: last.id }) : null,
-  };
+  return pageResource(
+    shown.map(show),
+    hasMore,
+    hasMore && last ? encodeListCursor({ createdAt: last.position, id: last.id }) : null,
+  );
 }

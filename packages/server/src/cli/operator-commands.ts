@@ -1,4 +1,5 @@
 import { createOperator } from '../app/operators/operator-accounts.ts';
+import { operatorResource } from '../app/resources/operator.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { withAppContext } from './app-context.ts';
@@ -17,7 +18,7 @@ export async function createOperatorCommand(
     try {
       const operator = await createOperator(ctx, { email, password });
       process.stdout.write(
-        `${JSON.stringify({ object: 'operator', ...operator }, null, 2)}\nSign in at ${config.publicUrl}/operator/sign-in\n`,
+        `${JSON.stringify(operatorResource(operator), null, 2)}\nSign in at ${config.publicUrl}/operator/sign-in\n`,
       );
       return 0;
     } catch (error) {

@@ -2,9 +2,9 @@ import type { apiKeyResource } from '../app/resources/operator.ts';
 
 type ApiKey = ReturnType<typeof apiKeyResource>;
 
+import { fill, keyKindLabel, type Language, t } from '../i18n/i18n.ts';
 import { countOf } from './format.ts';
 import { csrfField } from './forms.ts';
-import { fill, keyKindLabel, type Language, t } from '../i18n/i18n.ts';
 import { h, href, type PageFrame, page } from './layout.ts';
 import { statusBadge } from './status-badge.ts';
 import { timeTag } from './time.ts';

@@ -1,6 +1,6 @@
 import type { operatorAuditLog } from '../app/operators/operator-accounts.ts';
-import { auditFilterForm, auditPager } from './audit-page.ts';
 import { t } from '../i18n/i18n.ts';
+import { auditFilterForm, auditPager } from './audit-page.ts';
 import { emptyState, h } from './layout.ts';
 import { consoleFrame, consolePage, type OperatorView, when } from './operator-pages.ts';
 

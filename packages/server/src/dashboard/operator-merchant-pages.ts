@@ -1,7 +1,7 @@
 import type { GatewayAccount as GatewayAccountSchema, Merchant as MerchantSchema } from '@paygate/contract';
 import type { Static } from 'typebox';
-import { confirmationPage } from './confirm-pages.ts';
 import { fill, type Language, t } from '../i18n/i18n.ts';
+import { confirmationPage } from './confirm-pages.ts';
 import { emptyState, h, href } from './layout.ts';
 import { consoleFrame, consolePage, type OperatorView, postForm, when } from './operator-pages.ts';
 import { statusBadge } from './status-badge.ts';

@@ -1,7 +1,7 @@
 import type { OverviewResource } from '../app/resources/dashboard.ts';
 import { OVERVIEW_DAYS } from '../domain/overview.ts';
-import { formatMoney } from './format.ts';
 import { fill, type Language, t } from '../i18n/i18n.ts';
+import { formatMoney } from './format.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 
 type Totals = OverviewResource['today'][number];

@@ -1,7 +1,7 @@
 import { type PaymentIntent, paymentIntentStatuses } from '@paygate/contract';
 import type { PaymentDetailResource } from '../app/resources/dashboard.ts';
-import { formatMoney } from './format.ts';
 import { fill, t } from '../i18n/i18n.ts';
+import { formatMoney } from './format.ts';
 import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
 import { disputeReasonLabel, statusBadge, statusLabel } from './status-badge.ts';

@@ -1,7 +1,7 @@
 import type { ReconciliationReport } from '../app/gateways/reconcile-with-gateway.ts';
 import type { DifferenceKind } from '../app/gateways/reconciliation-differences.ts';
-import { formatMoney } from './format.ts';
 import { fill, type Language, type Messages, t } from '../i18n/i18n.ts';
+import { formatMoney } from './format.ts';
 import { emptyState, h, type PageFrame, page } from './layout.ts';
 import { statusBadge } from './status-badge.ts';
 

@@ -1,5 +1,5 @@
-import { csrfField } from './forms.ts';
 import { type Language, t } from '../i18n/i18n.ts';
+import { csrfField } from './forms.ts';
 import { h, type PageFrame, page } from './layout.ts';
 import { href } from './navigation.ts';
 

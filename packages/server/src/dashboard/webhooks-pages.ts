@@ -1,7 +1,7 @@
 import { eventTypes, webhookDeliveryStatuses } from '@paygate/contract';
 import type { webhookDeliveryResource, webhookEndpointResource } from '../app/resources/operator.ts';
-import { graceLabel } from './api-keys-page.ts';
 import { t } from '../i18n/i18n.ts';
+import { graceLabel } from './api-keys-page.ts';
 import { emptyState, h, type PageFrame, page, pager } from './layout.ts';
 import { href } from './navigation.ts';
 import { statusBadge, statusLabel } from './status-badge.ts';

@@ -1,5 +1,5 @@
-import { fill, type Language, t } from '../../i18n/i18n.ts';
 import type { DeprecationScope } from '../../domain/deprecations.ts';
+import { fill, type Language, t } from '../../i18n/i18n.ts';
 import type { MailToSend } from '../../mail/queue.ts';
 
 /** What a deprecation affects, in words of `lang`: "paygate-node older than 2.0.0, ...". */

@@ -3,6 +3,7 @@ import type { Queryable } from '../../storage/db.ts';
 import { deleteEmbedDomain } from '../../storage/repositories/embed-domains.ts';
 import { findMerchant } from '../../storage/repositories/merchants.ts';
 import type { AppContext } from '../context.ts';
+import { removedEmbedDomainResource } from '../resources/operator.ts';
 import { canonicalEmbedOrigin } from './embed-origins.ts';
 
 /** Removes an origin from the merchant's embed domains: the frame is refused there from now on. */
@@ -19,11 +20,6 @@ export async function removeEmbedDomain(
     if (!(await deleteEmbedDomain(tx, merchantId, canonical)))
       throw new NotFoundError('embed domain', canonical);
     await audit?.(tx, canonical);
-    return {
-      object: 'embed_domain' as const,
-      merchant_id: merchantId,
-      origin: canonical,
-      deleted: true as const,
-    };
+    return removedEmbedDomainResource(merchantId, canonical);
   });
 }

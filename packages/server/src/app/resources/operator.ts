@@ -156,3 +156,33 @@ export function apiKeyResource(row: Omit<ApiKeyRow, 'key_hash'>, key?: string): 
     ...(key !== undefined ? { key } : {}),
   };
 }
+
+/** The answer to a resend of an endpoint's failed deliveries: how many were queued again. */
+export function webhookResendResource(endpointId: string, queued: number) {
+  return { object: 'webhook_resend' as const, endpoint_id: endpointId, queued };
+}
+
+/** A test event sent to an endpoint: the event and the delivery that carries it. */
+export function webhookTestEventResource(endpointId: string, sent: { eventId: string; deliveryId: string }) {
+  return {
+    object: 'webhook_test_event' as const,
+    endpoint_id: endpointId,
+    event_id: sent.eventId,
+    delivery_id: sent.deliveryId,
+  };
+}
+
+/** An endpoint's signing secret, revealed (answered with cache-control: no-store). */
+export function webhookEndpointSecretResource(endpointId: string, secret: string) {
+  return { object: 'webhook_endpoint_secret' as const, endpoint_id: endpointId, secret };
+}
+
+/** An embed domain removed. */
+export function removedEmbedDomainResource(merchantId: string, origin: string) {
+  return { object: 'embed_domain' as const, merchant_id: merchantId, origin, deleted: true as const };
+}
+
+/** An operator of the console, as `paygate operator create` prints it. */
+export function operatorResource(operator: { id: string; email: string }) {
+  return { object: 'operator' as const, id: operator.id, email: operator.email };
+}

@@ -7,6 +7,7 @@ import {
   retrieveDeprecation,
 } from '../../../app/deprecations/retrieve-deprecation.ts';
 import { deprecationResource, deprecationSummaryResource } from '../../../app/resources/deprecation.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { route } from '../../declare-route.ts';
 import { creatingRoute } from './creating-route.ts';
 
@@ -19,10 +20,9 @@ export async function deprecationAdminRoutes(
     status: 201,
     body: deprecationResource(await announceDeprecation(keyed, request.body)),
   }));
-  route(app, operations.adminListDeprecations, async () => ({
-    object: 'list' as const,
-    data: (await listAnnouncedDeprecations(ctx)).map(deprecationSummaryResource),
-  }));
+  route(app, operations.adminListDeprecations, async () =>
+    listResource((await listAnnouncedDeprecations(ctx)).map(deprecationSummaryResource)),
+  );
   route(app, operations.adminRetrieveDeprecation, async (request) =>
     deprecationResource(await retrieveDeprecation(ctx, request.params.id)),
   );

@@ -4,6 +4,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { embedDomainsOf } from '../../../app/embed-domains/list-embed-domains.ts';
 import { registerEmbedDomain } from '../../../app/embed-domains/register-embed-domain.ts';
 import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { route } from '../../declare-route.ts';
 import { creatingRoute } from './creating-route.ts';
@@ -18,10 +19,9 @@ export async function embedDomainAdminRoutes(
     return { status: created ? 201 : 200, body: embedDomainResource(domain) };
   });
 
-  route(app, operations.adminListEmbedDomains, async (request) => ({
-    object: 'list' as const,
-    data: (await embedDomainsOf(ctx.db, request.params.id)).map(embedDomainResource),
-  }));
+  route(app, operations.adminListEmbedDomains, async (request) =>
+    listResource((await embedDomainsOf(ctx.db, request.params.id)).map(embedDomainResource)),
+  );
 
   route(app, operations.adminRemoveEmbedDomain, (request) =>
     removeEmbedDomain(ctx, request.params.id, request.body.origin),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { listLateCapturesFor } from '../../../app/late-captures/list-late-captures.ts';
 import { retrieveLateCapture } from '../../../app/late-captures/retrieve-late-capture.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { lateCaptureResource } from '../../../app/resources/operator.ts';
 import { route } from '../../declare-route.ts';
 
@@ -16,7 +17,7 @@ export async function lateCaptureAdminRoutes(
       repairStatus: request.query.repair_status ?? null,
       limit: request.query.limit ?? 20,
     });
-    return { object: 'list', data: captures.map(lateCaptureResource) };
+    return listResource(captures.map(lateCaptureResource));
   });
   route(app, operations.adminRetrieveLateCapture, async (request) => {
     return lateCaptureResource(await retrieveLateCapture(ctx, request.params.id));

@@ -1,7 +1,13 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { webhookDeliveryResource, webhookEndpointResource } from '../../../app/resources/operator.ts';
+import { listResource } from '../../../app/resources/list.ts';
+import {
+  webhookDeliveryResource,
+  webhookEndpointResource,
+  webhookResendResource,
+  webhookTestEventResource,
+} from '../../../app/resources/operator.ts';
 import { closeWebhookRotation } from '../../../app/webhooks/close-webhook-rotation.ts';
 import { createWebhookEndpoint } from '../../../app/webhooks/create-webhook-endpoint.ts';
 import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-endpoint.ts';
@@ -48,11 +54,11 @@ export async function webhookAdminRoutes(
 
   route(app, operations.adminListWebhookDeliveries, async (request) => {
     const deliveries = await listEndpointDeliveries(ctx, request.params.id, request.query.limit ?? 20);
-    return { object: 'list', data: deliveries.map(webhookDeliveryResource) };
+    return listResource(deliveries.map(webhookDeliveryResource));
   });
   route(app, operations.adminResendFailedWebhooks, async (request) => {
     const queued = await resendFailedDeliveries(ctx, request.params.id, request.body.since);
-    return { object: 'webhook_resend', endpoint_id: request.params.id, queued };
+    return webhookResendResource(request.params.id, queued);
   });
   creatingRoute(app, ctx, operations.adminSendTestWebhookEvent, async (request, keyed) => {
     // No body at all is the default type (Fastify leaves the body undefined then, whatever the schema).
@@ -60,12 +66,7 @@ export async function webhookAdminRoutes(
     const sent = await sendTestWebhookEvent(keyed, request.params.id, type);
     return {
       status: 200,
-      body: {
-        object: 'webhook_test_event',
-        endpoint_id: request.params.id,
-        event_id: sent.eventId,
-        delivery_id: sent.deliveryId,
-      },
+      body: webhookTestEventResource(request.params.id, sent),
     };
   });
   route(app, operations.adminRetryWebhookDelivery, async (request) =>

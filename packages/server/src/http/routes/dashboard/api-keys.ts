@@ -7,6 +7,7 @@ import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { takeFlash } from '../../../app/dashboard/flash.ts';
 import { createApiKey } from '../../../app/merchants/create-merchant.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { createdApiKeyResource } from '../../../app/resources/operator.ts';
 import { apiKeysPage } from '../../../dashboard/api-keys-page.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
@@ -24,10 +25,9 @@ export async function dashboardApiKeyRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  route(app, operations.dashboardListApiKeys, async (request) => ({
-    object: 'list' as const,
-    data: await listApiKeysOfTenant(ctx, scopeOf(request)),
-  }));
+  route(app, operations.dashboardListApiKeys, async (request) =>
+    listResource(await listApiKeysOfTenant(ctx, scopeOf(request))),
+  );
 
   route(app, operations.dashboardCreateApiKey, async (request, reply) => {
     const scope = scopeOf(request);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { listClients } from '../../../app/clients/client-telemetry.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { clientsWithDeprecations } from '../../../app/deprecations/client-deprecations.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { clientsPage } from '../../../dashboard/clients-page.ts';
 import { route } from '../../declare-route.ts';
 import { modePage } from './page-kit.ts';
@@ -13,10 +14,9 @@ export async function dashboardClientRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  route(app, operations.dashboardListClients, async (request) => ({
-    object: 'list' as const,
-    data: await listClients(ctx, scopeOf(request)),
-  }));
+  route(app, operations.dashboardListClients, async (request) =>
+    listResource(await listClients(ctx, scopeOf(request))),
+  );
 
   modePage(app, ctx, 'clients', 'clients', async ({ scope, frame }) =>
     clientsPage(frame, await clientsWithDeprecations(ctx, scope)),

@@ -6,6 +6,7 @@ import { canonicalEmbedOrigin, isCanonicalEmbedOrigin } from '../../../app/embed
 import { embedDomainsOf } from '../../../app/embed-domains/list-embed-domains.ts';
 import { registerEmbedDomain } from '../../../app/embed-domains/register-embed-domain.ts';
 import { removeEmbedDomain } from '../../../app/embed-domains/remove-embed-domain.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { embedDomainResource } from '../../../app/resources/operator.ts';
 import { type EmbedDomainsOutcome, embedDomainsPage } from '../../../dashboard/embed-domains-page.ts';
 import { href } from '../../../dashboard/navigation.ts';
@@ -35,7 +36,7 @@ export async function dashboardEmbedDomainRoutes(
 
   route(app, operations.dashboardListEmbedDomains, async (request) => {
     const rows = await embedDomainsOf(ctx.db, scopeOf(request).merchantId);
-    return { object: 'list' as const, data: rows.map(embedDomainResource) };
+    return listResource(rows.map(embedDomainResource));
   });
 
   route(app, operations.dashboardAddEmbedDomain, async (request, reply) => {

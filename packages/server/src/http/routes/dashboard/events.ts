@@ -7,6 +7,7 @@ import {
   dashboardEventDetailResource,
   dashboardEventResource,
 } from '../../../app/resources/dashboard-event.ts';
+import { browsePageResource } from '../../../app/resources/list.ts';
 import {
   type EventsPageFilter,
   type EventsView,
@@ -62,13 +63,7 @@ export async function dashboardEventRoutes(
 ): Promise<void> {
   route(app, operations.dashboardSearchEvents, async (request) => {
     const found = await searchEvents(ctx, scopeOf(request), request.query);
-    return {
-      object: 'list' as const,
-      data: found.events.map(dashboardEventResource),
-      has_more: found.hasMore,
-      next_cursor: found.nextCursor,
-      previous_cursor: found.previousCursor,
-    };
+    return browsePageResource(found.events.map(dashboardEventResource), found);
   });
 
   // A stream of CSV text, which Fastify sends as it is (the schema is there for the OpenAPI

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { paymentDetail } from '../../../app/payments/payment-detail.ts';
 import { exportPaymentsCsv, searchPayments } from '../../../app/payments/search-payments.ts';
+import { browsePageResource } from '../../../app/resources/list.ts';
 import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import {
   type PaymentsPageFilter,
@@ -108,13 +109,10 @@ export async function dashboardPaymentSearchRoutes(
   route(app, operations.dashboardSearchPayments, async (request) => {
     const scope = scopeOf(request);
     const found = await searchPayments(ctx, scope, request.query);
-    return {
-      object: 'list' as const,
-      data: found.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' })),
-      has_more: found.hasMore,
-      next_cursor: found.nextCursor,
-      previous_cursor: found.previousCursor,
-    };
+    return browsePageResource(
+      found.intents.map((intent) => paymentIntentResource(intent, { kind: 'event' })),
+      found,
+    );
   });
 
   // The answer is a stream of CSV text, which Fastify sends as it is (the schema is there for the

@@ -2,21 +2,9 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard/accounts.ts';
-import type { DashboardRole } from '../../../domain/dashboard-roles.ts';
+import { dashboardSessionResource, signedOutResource } from '../../../app/resources/sessions.ts';
 import { route } from '../../declare-route.ts';
 import { dashboardCallerOf, SESSION_COOKIE, sessionCookieOptions } from '../../plugins/dashboard-auth.ts';
-
-function sessionBody(
-  user: { id: string; email: string; role: DashboardRole; merchant_id: string },
-  session: { csrf_token: string; expires_at: Date },
-) {
-  return {
-    object: 'dashboard_session' as const,
-    user: { id: user.id, email: user.email, role: user.role, merchant_id: user.merchant_id },
-    csrf_token: session.csrf_token,
-    expires_at: session.expires_at.toISOString(),
-  };
-}
 
 /** Sign-in, sign-out (here or everywhere) and accepting an invitation. */
 export async function dashboardSessionRoutes(
@@ -31,12 +19,12 @@ export async function dashboardSessionRoutes(
     const opened = await signIn(ctx, request.body);
     reply.setCookie(SESSION_COOKIE, opened.sessionId, cookieOptions);
     const expiresAt = new Date(ctx.clock.now().getTime() + cookieOptions.maxAge * 1000);
-    return sessionBody(opened.user, { csrf_token: opened.csrfToken, expires_at: expiresAt });
+    return dashboardSessionResource(opened.user, { csrf_token: opened.csrfToken, expires_at: expiresAt });
   });
 
   route(app, operations.dashboardGetSession, async (request) => {
     const caller = dashboardCallerOf(request);
-    return sessionBody(caller.user, caller.session);
+    return dashboardSessionResource(caller.user, caller.session);
   });
 
   // Signing out changes nothing of the merchant's, so every role may (action `read`); the CSRF
@@ -45,17 +33,17 @@ export async function dashboardSessionRoutes(
     const caller = dashboardCallerOf(request);
     await signOut(ctx, caller.user, caller.sessionId);
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
-    return { object: 'signed_out' as const, sessions_ended: 1 };
+    return signedOutResource(1);
   });
 
   route(app, operations.dashboardSignOutEverywhere, async (request, reply) => {
     const ended = await signOutEverywhere(ctx, dashboardCallerOf(request).user);
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
-    return { object: 'signed_out' as const, sessions_ended: ended };
+    return signedOutResource(ended);
   });
 
   route(app, operations.dashboardAcceptInvitation, async (request) => {
     await acceptInvitation(ctx, request.body, request.ip);
-    return { object: 'signed_out' as const, sessions_ended: 0 };
+    return signedOutResource(0);
   });
 }

@@ -5,6 +5,12 @@ import { changeUserRole } from '../../../app/dashboard/change-user-role.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { removeUser } from '../../../app/dashboard/remove-user.ts';
 import { revokeInvitation } from '../../../app/dashboard/revoke-invitation.ts';
+import { listResource } from '../../../app/resources/list.ts';
+import {
+  dashboardUserResource,
+  invitationRevocationResource,
+  removedDashboardUserResource,
+} from '../../../app/resources/sessions.ts';
 import { route } from '../../declare-route.ts';
 import { scopeOf } from './scope.ts';
 
@@ -16,34 +22,22 @@ export async function dashboardTeamChangeRoutes(
   route(app, operations.dashboardChangeUserRole, async (request) => {
     const { merchantId, user } = scopeOf(request);
     const member = await changeUserRole(ctx, merchantId, user.id, request.params.id, request.body.role);
-    return {
-      object: 'dashboard_user' as const,
-      id: member.id,
-      email: member.email,
-      role: member.role,
-      created_at: member.created_at.toISOString(),
-    };
+    return dashboardUserResource(member);
   });
 
   route(app, operations.dashboardRemoveUser, async (request) => {
     const { merchantId, user } = scopeOf(request);
     const removed = await removeUser(ctx, merchantId, user.id, request.params.id);
-    return {
-      object: 'dashboard_user' as const,
-      id: removed.id,
-      removed: true as const,
-      sessions_ended: removed.sessionsEnded,
-    };
+    return removedDashboardUserResource(removed);
   });
 
-  route(app, operations.dashboardListInvitations, async (request) => ({
-    object: 'list' as const,
-    data: await pendingInvitations(ctx, scopeOf(request).merchantId),
-  }));
+  route(app, operations.dashboardListInvitations, async (request) =>
+    listResource(await pendingInvitations(ctx, scopeOf(request).merchantId)),
+  );
 
   route(app, operations.dashboardRevokeInvitation, async (request) => {
     const { merchantId, user } = scopeOf(request);
     const revoked = await revokeInvitation(ctx, merchantId, user.id, request.body.email);
-    return { object: 'invitation_revocation' as const, email: revoked.email, revoked: revoked.revoked };
+    return invitationRevocationResource(revoked);
   });
 }

@@ -5,6 +5,7 @@ import { inviteUser } from '../../../app/dashboard/accounts.ts';
 import { exportAuditCsv, searchAudit } from '../../../app/dashboard/audit.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
 import { dashboardInvitationResource } from '../../../app/resources/dashboard.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { route } from '../../declare-route.ts';
 import { sendCsv } from './csv-download.ts';
 import { scopeOf } from './scope.ts';
@@ -17,15 +18,14 @@ export async function dashboardTeamRoutes(app: FastifyInstance, { ctx }: { ctx: 
     return reply.code(201).send(dashboardInvitationResource(invitation));
   });
 
-  route(app, operations.dashboardListUsers, async (request) => ({
-    object: 'list' as const,
-    data: await listTeamMembers(ctx, scopeOf(request).merchantId),
-  }));
+  route(app, operations.dashboardListUsers, async (request) =>
+    listResource(await listTeamMembers(ctx, scopeOf(request).merchantId)),
+  );
 
-  route(app, operations.dashboardAuditLog, async (request) => ({
-    object: 'list' as const,
-    ...(await searchAudit(ctx, scopeOf(request).merchantId, request.query)),
-  }));
+  route(app, operations.dashboardAuditLog, async (request) => {
+    const { data, ...paging } = await searchAudit(ctx, scopeOf(request).merchantId, request.query);
+    return { ...listResource(data), ...paging };
+  });
 
   // Every entry the same filters find (owners only, as the log), streamed.
   route(app, operations.dashboardExportAuditLog, async (request, reply) => {

@@ -8,6 +8,7 @@ import {
   startTotpEnrolment,
   totpStatus,
 } from '../../../app/dashboard/totp.ts';
+import { totpEnrolmentResource, totpResource } from '../../../app/resources/sessions.ts';
 import { route } from '../../declare-route.ts';
 import { scopeOf } from './scope.ts';
 
@@ -16,19 +17,13 @@ import { scopeOf } from './scope.ts';
  * of the merchant changes); each change still needs the CSRF token, and turning it off a code.
  */
 export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  route(app, operations.dashboardTotpStatus, async (request) => ({
-    object: 'totp' as const,
-    ...(await totpStatus(ctx, scopeOf(request).user.id)),
-  }));
+  route(app, operations.dashboardTotpStatus, async (request) =>
+    totpResource(await totpStatus(ctx, scopeOf(request).user.id)),
+  );
 
   route(app, operations.dashboardTotpEnrol, async (request) => {
     const started = await startTotpEnrolment(ctx, dashboardTotpHolder(scopeOf(request).user));
-    return {
-      object: 'totp_enrolment' as const,
-      secret: started.secret,
-      otpauth_uri: started.otpauthUri,
-      qr_svg: started.qrSvg,
-    };
+    return totpEnrolmentResource(started);
   });
 
   route(app, operations.dashboardTotpConfirm, async (request) => {
@@ -37,11 +32,11 @@ export async function dashboardTotpRoutes(app: FastifyInstance, { ctx }: { ctx: 
       dashboardTotpHolder(scopeOf(request).user),
       request.body.code,
     );
-    return { object: 'totp' as const, enabled: true, recovery_codes: done.recoveryCodes };
+    return totpResource({ enabled: true, recovery_codes: done.recoveryCodes });
   });
 
   route(app, operations.dashboardTotpDisable, async (request) => {
     await disableTotp(ctx, dashboardTotpHolder(scopeOf(request).user), request.body.code);
-    return { object: 'totp' as const, enabled: false };
+    return totpResource({ enabled: false });
   });
 }

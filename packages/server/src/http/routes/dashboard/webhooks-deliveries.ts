@@ -2,6 +2,7 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
+import { browsePageResource } from '../../../app/resources/list.ts';
 import { webhookDeliveryResource } from '../../../app/resources/operator.ts';
 import { tenantDelivery } from '../../../app/webhooks/endpoint-lookups.ts';
 import { type RetrySender, retryDelivery } from '../../../app/webhooks/retry-webhook-delivery.ts';
@@ -27,13 +28,7 @@ export async function dashboardWebhookDeliveryRoutes(
       cursor: request.query.cursor,
       before: request.query.before,
     });
-    return {
-      object: 'list' as const,
-      data: found.deliveries.map(webhookDeliveryResource),
-      has_more: found.hasMore,
-      next_cursor: found.nextCursor,
-      previous_cursor: found.previousCursor,
-    };
+    return browsePageResource(found.deliveries.map(webhookDeliveryResource), found);
   });
 
   route(app, operations.dashboardRetrieveWebhookDelivery, async (request) =>

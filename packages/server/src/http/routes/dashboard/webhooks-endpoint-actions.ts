@@ -1,7 +1,12 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
-import { webhookEndpointResource } from '../../../app/resources/operator.ts';
+import {
+  webhookEndpointResource,
+  webhookEndpointSecretResource,
+  webhookResendResource,
+  webhookTestEventResource,
+} from '../../../app/resources/operator.ts';
 import { closeWebhookRotation } from '../../../app/webhooks/close-webhook-rotation.ts';
 import { enableEndpoint } from '../../../app/webhooks/enable-webhook-endpoint.ts';
 import { tenantEndpoint } from '../../../app/webhooks/endpoint-lookups.ts';
@@ -61,7 +66,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       (audited) => revealWebhookSecret(audited, scopeOf(request), request.params.id),
     );
     reply.header('cache-control', 'no-store');
-    return { object: 'webhook_endpoint_secret' as const, endpoint_id: request.params.id, secret };
+    return webhookEndpointSecretResource(request.params.id, secret);
   });
 
   route(app, operations.dashboardRotateWebhookSecret, async (request, reply) => {
@@ -97,7 +102,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       'webhook_endpoint.failed_resent',
       (audited) => resendFailedDeliveries(audited, request.params.id, request.body.since),
     );
-    return { object: 'webhook_resend' as const, endpoint_id: request.params.id, queued };
+    return webhookResendResource(request.params.id, queued);
   });
 
   route(app, operations.dashboardSendTestWebhookEvent, async (request) => {
@@ -110,11 +115,6 @@ export async function dashboardWebhookEndpointActionRoutes(
       (audited) =>
         sendTestWebhookEvent(audited, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),
     );
-    return {
-      object: 'webhook_test_event' as const,
-      endpoint_id: request.params.id,
-      event_id: sent.eventId,
-      delivery_id: sent.deliveryId,
-    };
+    return webhookTestEventResource(request.params.id, sent);
   });
 }

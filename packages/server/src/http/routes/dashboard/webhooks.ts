@@ -2,6 +2,7 @@ import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { auditedDashboardChange } from '../../../app/dashboard/audit-dashboard-action.ts';
+import { listResource } from '../../../app/resources/list.ts';
 import { webhookEndpointResource } from '../../../app/resources/operator.ts';
 import { createWebhookEndpoint } from '../../../app/webhooks/create-webhook-endpoint.ts';
 import { disableWebhookEndpoint } from '../../../app/webhooks/disable-webhook-endpoint.ts';
@@ -26,7 +27,7 @@ export async function dashboardWebhookRoutes(
 
   route(app, operations.dashboardListWebhookEndpoints, async (request) => {
     const found = await listTenantWebhookEndpoints(ctx, scopeOf(request));
-    return { object: 'list' as const, data: found.map((endpoint) => webhookEndpointResource(endpoint)) };
+    return listResource(found.map((endpoint) => webhookEndpointResource(endpoint)));
   });
 
   route(app, operations.dashboardCreateWebhookEndpoint, async (request, reply) => {

@@ -14,6 +14,7 @@ import {
   signOutOperator,
 } from '../../../app/operators/operator-accounts.ts';
 import { deprecationResource } from '../../../app/resources/deprecation.ts';
+import { operatorSessionResource, signedOutResource } from '../../../app/resources/sessions.ts';
 import { href } from '../../../dashboard/navigation.ts';
 import {
   type OperatorView,
@@ -87,19 +88,18 @@ export async function operatorConsoleRoutes(
   route(app, operations.operatorSignIn, async (request, reply) => {
     const opened = await signInOperator(ctx, request.body);
     reply.setCookie(OPERATOR_SESSION_COOKIE, opened.sessionId, cookieOptions);
-    return {
-      object: 'operator_session' as const,
-      operator: { id: opened.user.id, email: opened.user.email },
-      csrf_token: opened.csrfToken,
-      expires_at: new Date(ctx.clock.now().getTime() + cookieOptions.maxAge * 1000).toISOString(),
-    };
+    return operatorSessionResource(
+      opened.user,
+      opened.csrfToken,
+      new Date(ctx.clock.now().getTime() + cookieOptions.maxAge * 1000),
+    );
   });
 
   route(app, operations.operatorSignOut, async (request, reply) => {
     const caller = operatorCallerOf(request);
     await signOutOperator(ctx, caller.operator.id, caller.sessionId);
     reply.clearCookie(OPERATOR_SESSION_COOKIE, cookieOptions);
-    return { object: 'signed_out' as const };
+    return signedOutResource();
   });
 
   // The header's sign-out: a plain form (CSRF field), so that it works without a script.
