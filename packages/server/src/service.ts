@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import type { AppContext } from './app/context.ts';
 import { createAppContext } from './app/create-context.ts';
 import { ensureDemoMerchant, welcomeText } from './app/merchants/demo-merchant.ts';
+import { backOfficeWing } from './backoffice/wing.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { invalid } from './config-values.ts';
@@ -107,6 +108,7 @@ export async function startService(
   });
 
   const http = await buildHttpApp(ctx, {
+    backOffice: backOfficeWing(ctx),
     adminToken: config.adminToken,
     rateLimitPerSecond: config.rateLimitPerSecond,
     unauthenticatedRateLimitPerSecond: config.unauthenticatedRateLimitPerSecond,

@@ -163,7 +163,7 @@ for (const kind of databaseKinds()) {
         [`POST /dashboard/test/webhooks/${endpointA}/disable`]: undefined,
         [`POST /dashboard/test/webhooks/${endpointA}/reveal-secret`]: undefined,
         [`POST /dashboard/test/webhooks/${endpointA}/rotate-secret`]: { expires_in_seconds: '3600' },
-        // The webhooks and embedding-domains pages' plain form posts (webhooks-forms.ts, embed-domains.ts).
+        // The webhooks and embedding-domains pages' plain form posts (backoffice/dashboard/webhooks/forms.ts, embed-domains/routes.ts).
         'POST /dashboard/test/webhooks': { url: 'http://127.0.0.1:9/other-hooks' },
         [`POST /dashboard/test/webhooks/${endpointA}`]: { enabled_events: ['refund.failed'] },
         [`POST /dashboard/test/webhooks/${endpointA}/enable`]: undefined,

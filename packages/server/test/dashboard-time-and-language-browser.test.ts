@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { formatMoney } from '../src/dashboard/format.ts';
-import { exactTime } from '../src/dashboard/time.ts';
+import { formatMoney } from '../src/backoffice/kit/format.ts';
+import { exactTime } from '../src/backoffice/kit/time.ts';
 import { launchChromium, seriousViolations } from './support/browser.ts';
 import { englishOnlyTexts, visibleText } from './support/catalogue-texts.ts';
 import { signIn, TEST_PASSWORD } from './support/dashboard.ts';

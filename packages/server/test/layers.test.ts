@@ -1,9 +1,10 @@
 // The layer rules of docs/architecture.md ("Rules that keep it this shape"), each a check on the
 // static imports of packages/server/src (type-only imports count too: a layer that names another's
 // types depends on it) or, for what imports cannot show, on the source text:
-//   - http/ calls app/ only: never storage/, webhooks/, gateways/, crypto/, mail/, workers/, cli/;
-//   - the back office's views (dashboard/) and the checkout frame (checkout/) never import storage/;
-//   - app/ never imports the layers above it (http/, dashboard/, cli/, workers/);
+//   - http/ calls app/ only: never storage/, webhooks/, gateways/, crypto/, mail/, workers/, cli/,
+//     nor the back office (backoffice/), which the composition root adds;
+//   - the back office (backoffice/) and the checkout frame (checkout/) never import storage/;
+//   - app/ never imports the layers above it (http/, backoffice/, cli/, workers/);
 //   - webhooks/ never imports app/: the delivery worker is below the use cases;
 //   - storage/ imports only domain/, its own files and libraries;
 //   - domain/ imports nothing with I/O (only domain/ files and a few pure libraries) and never
@@ -41,12 +42,12 @@ const RULES: Rule[] = [
   {
     name: 'http/ calls app/ only',
     from: ['http'],
-    breaks: importsLayer('storage', 'webhooks', 'gateways', 'crypto', 'mail', 'workers', 'cli'),
+    breaks: importsLayer('storage', 'webhooks', 'gateways', 'crypto', 'mail', 'workers', 'cli', 'backoffice'),
   },
   {
-    name: 'the back office views never import storage/',
-    from: ['dashboard'],
-    breaks: importsLayer('storage', 'http'),
+    name: 'the back office never imports storage/',
+    from: ['backoffice'],
+    breaks: importsLayer('storage', 'webhooks', 'gateways', 'crypto', 'workers', 'cli'),
   },
   {
     name: 'the checkout frame never imports storage/',
@@ -56,7 +57,7 @@ const RULES: Rule[] = [
   {
     name: 'app/ never imports the layers above it',
     from: ['app'],
-    breaks: importsLayer('http', 'dashboard', 'cli', 'workers'),
+    breaks: importsLayer('http', 'backoffice', 'cli', 'workers'),
   },
   { name: 'webhooks/ never imports app/', from: ['webhooks'], breaks: importsLayer('app', 'http') },
   {
@@ -122,13 +123,15 @@ describe('layer rules (docs/architecture.md)', () => {
       'http/ calls app/ only',
     ]);
     assert.deepEqual(brokenRules(edge('http/routes/v1/x.ts', 'app/payments/y.ts')), []);
-    assert.deepEqual(brokenRules(edge('dashboard/x.ts', 'storage/repositories/y.ts')), [
-      'the back office views never import storage/',
+    assert.deepEqual(brokenRules(edge('backoffice/dashboard/x/page.ts', 'storage/repositories/y.ts')), [
+      'the back office never imports storage/',
     ]);
+    assert.deepEqual(brokenRules(edge('http/app.ts', 'backoffice/wing.ts')), ['http/ calls app/ only']);
+    assert.deepEqual(brokenRules(edge('backoffice/dashboard/routes.ts', 'http/declare-route.ts')), []);
     assert.deepEqual(brokenRules(edge('checkout/x.ts', 'storage/db.ts')), [
       'the checkout frame never imports storage/',
     ]);
-    assert.deepEqual(brokenRules(edge('app/x/y.ts', 'dashboard/i18n.ts')), [
+    assert.deepEqual(brokenRules(edge('app/x/y.ts', 'backoffice/kit/layout.ts')), [
       'app/ never imports the layers above it',
     ]);
     assert.deepEqual(brokenRules(edge('app/x/y.ts', 'i18n/i18n.ts')), []);
@@ -156,7 +159,7 @@ describe('layer rules (docs/architecture.md)', () => {
   it('reads every layer it judges', () => {
     for (const name of [
       'http',
-      'dashboard',
+      'backoffice',
       'checkout',
       'app',
       'webhooks',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createOperator } from '../src/app/operators/operator-accounts.ts';
-import { operatorNavigationEntries } from '../src/dashboard/navigation.ts';
+import { operatorNavigationEntries } from '../src/backoffice/kit/navigation.ts';
 import { totpCodeAt } from '../src/domain/totp.ts';
 import { launchChromium, screenshotsFor, seriousViolations } from './support/browser.ts';
 import { signIn as dashboardSignIn, TEST_PASSWORD } from './support/dashboard.ts';

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from '../app/context.ts';
-import { createRetrySender } from '../app/webhooks/retry-webhook-delivery.ts';
+import { createRetrySender, type RetrySender } from '../app/webhooks/retry-webhook-delivery.ts';
 import type { TestClock } from '../clock.ts';
 import { newId } from '../domain/ids.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -10,9 +10,7 @@ import { adminAuth } from './plugins/admin-auth.ts';
 import { apiKeyAuth } from './plugins/auth.ts';
 import { cardGuard } from './plugins/card-guard.ts';
 import { clientTelemetry } from './plugins/client-telemetry.ts';
-import { dashboardAuth } from './plugins/dashboard-auth.ts';
 import { inputHygiene } from './plugins/input-hygiene.ts';
-import { operatorAuth } from './plugins/operator-auth.ts';
 import { problemErrors } from './plugins/problem-errors.ts';
 import { rateLimiting } from './plugins/rate-limit.ts';
 import { keepRouteCatalogue } from './route-catalogue.ts';
@@ -28,11 +26,9 @@ import { testClockRoutes } from './routes/admin/test-clock.ts';
 import { webhookAdminRoutes, webhookEndpointManagementRoutes } from './routes/admin/webhook-endpoints.ts';
 import { apiReferenceRoutes } from './routes/api-reference.ts';
 import { checkoutRoutes } from './routes/checkout.ts';
-import { dashboardRoutes } from './routes/dashboard/routes.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
-import { operatorConsoleRoutes } from './routes/operator/console.ts';
 import { disputeRoutes } from './routes/v1/disputes.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
@@ -42,7 +38,20 @@ import { validatorCompiler } from './validation.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * The back office (the merchant dashboard and the operator console, `backoffice/`), which the
+ * composition root adds to the API this module builds: http/ never imports it.
+ */
+export interface BackOfficeWing {
+  /** Its session plugins, registered where the API registers its own authentication. */
+  authentication(app: FastifyInstance): Promise<void>;
+  /** Its pages, forms and JSON routes, registered after the API's routes. */
+  routes(app: FastifyInstance, shared: { retrySender: RetrySender }): Promise<void>;
+}
+
 export interface HttpOptions {
+  /** The back office; absent, the process serves the API alone. */
+  backOffice?: BackOfficeWing;
   adminToken: string;
   rateLimitPerSecond: number;
   /** Per client address, for requests that fail authentication; default rateLimitPerSecond. */
@@ -129,8 +138,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   });
   await app.register(apiKeyAuth, { ctx });
   await app.register(adminAuth, { adminToken: options.adminToken });
-  await app.register(dashboardAuth, { ctx });
-  await app.register(operatorAuth, { ctx });
+  // The back office's sessions authenticate at the same point of the hook order as the API's keys.
+  await options.backOffice?.authentication(app);
   await app.register(clientTelemetry, { ctx });
   await app.register(inputHygiene);
   await app.register(cardGuard);
@@ -154,10 +163,9 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(webhookEndpointManagementRoutes, { ctx });
   await app.register(lateCaptureAdminRoutes, { ctx });
   await app.register(deprecationAdminRoutes, { ctx });
-  await app.register(operatorConsoleRoutes, { ctx });
   await app.register(reconciliationAdminRoutes, { ctx });
   await app.register(dashboardInvitationAdminRoutes, { ctx });
-  await app.register(dashboardRoutes, { ctx, retrySender });
+  await options.backOffice?.routes(app, { retrySender });
   if (options.testClock)
     await app.register(testClockRoutes, { clock: options.testClock, onAdvance: options.onTestClockAdvance });
   return app;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
+import { knownStatuses, statusLabel } from '../../src/backoffice/kit/status-badge.ts';
 import { en } from '../../src/i18n/messages/en.ts';
 import { es } from '../../src/i18n/messages/es.ts';
-import { knownStatuses, statusLabel } from '../../src/dashboard/status-badge.ts';
 
 // What the Spanish walks look for: English a Spanish page must not show, and the text a reader sees.
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { navigationEntries } from '../../src/dashboard/navigation.ts';
-import { dashboardPageUrls } from '../../src/http/routes/dashboard/routes.ts';
+import { dashboardPageUrls } from '../../src/backoffice/dashboard/routes.ts';
+import { navigationEntries } from '../../src/backoffice/kit/navigation.ts';
 import { type DashboardUser, dashboardRequest, firstOwner, teamMember } from './dashboard.ts';
 import { paymentHelpers } from './payments.ts';
 import { freshKey, type MerchantKeys, type TestService } from './service.ts';

@@ -3,6 +3,7 @@ import { type GatewaySim, startGatewaySim } from '@paygate/gateway-sim';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../../src/app/context.ts';
 import { createAppContext } from '../../src/app/create-context.ts';
+import { backOfficeWing } from '../../src/backoffice/wing.ts';
 import { ShiftedClock } from '../../src/clock.ts';
 import type { GatewayConnector } from '../../src/gateways/connector.ts';
 import { GatewayRegistry } from '../../src/gateways/registry.ts';
@@ -115,6 +116,7 @@ export async function startTestService(
     publicUrl: 'http://localhost:8080',
   });
   const app = await buildHttpApp(ctx, {
+    backOffice: backOfficeWing(ctx),
     adminToken: ADMIN_TOKEN,
     rateLimitPerSecond: options.rateLimitPerSecond ?? 100_000,
     ...(options.unauthenticatedRateLimitPerSecond !== undefined
