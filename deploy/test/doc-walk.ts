@@ -3,8 +3,9 @@
 // bash (`set -euo pipefail`), with what earlier blocks exported or defined (variables and shell
 // functions) carried over, in a directory of the test's choosing (a clean copy of the repository).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { type Block, coveredBlocks } from '../../scripts/test/doc-commands/blocks.ts';
 import { repoRoot } from './support.ts';
 
@@ -24,9 +25,11 @@ export class DocShell {
     /** The user the docs say runs the commands (`postgres` for the database host's); the test's own by default. */
     private readonly user?: string,
   ) {
-    this.state = join(cwd, '.doc-shell-state.sh');
-    if (!existsSync(this.state)) writeFileSync(this.state, '');
-    if (user) spawnSync('chown', [user, this.state]);
+    // The shell's variables and functions between blocks, kept outside the directory it works in
+    // (a checkout must not gain a file).
+    this.state = join(mkdtempSync(join(tmpdir(), 'paygate-doc-shell-')), 'state.sh');
+    writeFileSync(this.state, '');
+    if (user) spawnSync('chown', ['-R', user, dirname(this.state)]);
   }
 
   /** Runs one block as printed; resolves with what it printed, rejects with both streams when it fails. */
