@@ -96,66 +96,11 @@ export function confirmedAction<Target>(
   action: ConfirmedAction<Target>,
 ): void {
   acceptForms(app);
-  const asking = (request: FastifyRequest, scope: DashboardScope, from: unknown): Asking => ({
-    scope,
-    m: t(scope.locale),
-    params: request.params as Record<string, string>,
-    input: (name) => text(from, name),
-    link: (path, query) => href(path, scope.locale, query),
-  });
-  // The page's own path (the pattern filled in), for its navigation and its form's target.
-  const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? action.url;
-
-  /** The confirmation page, or why it cannot be asked; `problem` is a refused POST's reason. */
-  const render = async (request: FastifyRequest, ask: Asking, target: Target, problem?: AppError) => {
-    const path = pathOf(request);
-    const frame = await pageFrame(ctx, ask.scope, path, ask.m[action.title]);
-    const back = action.back(target, ask);
-    let asked: Asked;
-    try {
-      asked = await action.ask(target, ask);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return {
-        body: confirmationProblem(frame, problemText(ask.scope.locale, error), back, ask.m.goBack),
-        status: error.status,
-      };
-    }
-    const body = confirmationPage(frame, {
-      ...asked,
-      action: ask.link(path),
-      cancelHref: back,
-      ...(problem ? { problem: problemText(ask.scope.locale, problem) } : {}),
-    });
-    return { body, status: problem?.status ?? 200 };
-  };
-
-  /**
-   * What the action is on, or the page saying it is gone: a repeated POST (a second click, the
-   * browser's resend) or a hand-made one for something already removed answers a dashboard page in
-   * the user's language with the way back to its list, never the API's JSON problem.
-   */
-  const loadOrGone = async (
-    request: FastifyRequest,
-    ask: Asking,
-  ): Promise<{ target: Target } | { gone: { body: string; status: number } }> => {
-    try {
-      return { target: await action.load(ask) };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      const frame = await pageFrame(ctx, ask.scope, pathOf(request), ask.m[action.title]);
-      const said =
-        error.code === 'resource_not_found' ? ask.m.confirmGone : problemText(ask.scope.locale, error);
-      const body = confirmationProblem(frame, said, action.list(ask), ask.m.goBack);
-      return { gone: { body, status: error.status } };
-    }
-  };
-
   dashboardPage(app, ctx, action.url, async (request, reply, { scope }) => {
     const ask = asking(request, scope, request.query);
-    const loaded = await loadOrGone(request, ask);
+    const loaded = await loadOrGone(ctx, action, request, ask);
     if ('gone' in loaded) return html(reply, loaded.gone.body, loaded.gone.status);
-    const shown = await render(request, ask, loaded.target);
+    const shown = await render(ctx, action, request, ask, loaded.target);
     return html(reply, shown.body, shown.status);
   });
 
@@ -165,7 +110,7 @@ export function confirmedAction<Target>(
     action.role,
     async (request, reply, scope) => {
       const ask = asking(request, scope, request.body);
-      const loaded = await loadOrGone(request, ask);
+      const loaded = await loadOrGone(ctx, action, request, ask);
       if ('gone' in loaded) return html(reply, loaded.gone.body, loaded.gone.status);
       const { target } = loaded;
       let done: Done;
@@ -175,14 +120,79 @@ export function confirmedAction<Target>(
         done = await action.run(target, ask);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        const shown = await render(request, ask, target, error);
+        const shown = await render(ctx, action, request, ask, target, error);
         return html(reply, shown.body, shown.status);
       }
       if ('redirect' in done) return reply.redirect(done.redirect, 303);
       // A secret is the answer of this POST, once (no-store): never in a URL.
-      const frame = await pageFrame(ctx, scope, pathOf(request), ask.m[done.title]);
+      const frame = await pageFrame(ctx, scope, pathOf(request, action), ask.m[done.title]);
       return html(reply, secretPage(frame, done.secret));
     },
     CONFIRMED,
   );
 }
+
+const asking = (request: FastifyRequest, scope: DashboardScope, from: unknown): Asking => ({
+  scope,
+  m: t(scope.locale),
+  params: request.params as Record<string, string>,
+  input: (name) => text(from, name),
+  link: (path, query) => href(path, scope.locale, query),
+});
+// The page's own path (the pattern filled in), for its navigation and its form's target.
+const pathOf = <Target>(request: FastifyRequest, action: ConfirmedAction<Target>) =>
+  request.url.split('?')[0] ?? action.url;
+
+/** The confirmation page, or why it cannot be asked; `problem` is a refused POST's reason. */
+const render = async <Target>(
+  ctx: AppContext,
+  action: ConfirmedAction<Target>,
+  request: FastifyRequest,
+  ask: Asking,
+  target: Target,
+  problem?: AppError,
+) => {
+  const path = pathOf(request, action);
+  const frame = await pageFrame(ctx, ask.scope, path, ask.m[action.title]);
+  const back = action.back(target, ask);
+  let asked: Asked;
+  try {
+    asked = await action.ask(target, ask);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return {
+      body: confirmationProblem(frame, problemText(ask.scope.locale, error), back, ask.m.goBack),
+      status: error.status,
+    };
+  }
+  const body = confirmationPage(frame, {
+    ...asked,
+    action: ask.link(path),
+    cancelHref: back,
+    ...(problem ? { problem: problemText(ask.scope.locale, problem) } : {}),
+  });
+  return { body, status: problem?.status ?? 200 };
+};
+
+/**
+ * What the action is on, or the page saying it is gone: a repeated POST (a second click, the
+ * browser's resend) or a hand-made one for something already removed answers a dashboard page in
+ * the user's language with the way back to its list, never the API's JSON problem.
+ */
+const loadOrGone = async <Target>(
+  ctx: AppContext,
+  action: ConfirmedAction<Target>,
+  request: FastifyRequest,
+  ask: Asking,
+): Promise<{ target: Target } | { gone: { body: string; status: number } }> => {
+  try {
+    return { target: await action.load(ask) };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const frame = await pageFrame(ctx, ask.scope, pathOf(request, action), ask.m[action.title]);
+    const said =
+      error.code === 'resource_not_found' ? ask.m.confirmGone : problemText(ask.scope.locale, error);
+    const body = confirmationProblem(frame, said, action.list(ask), ask.m.goBack);
+    return { gone: { body, status: error.status } };
+  }
+};

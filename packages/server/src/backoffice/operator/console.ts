@@ -88,7 +88,26 @@ export async function operatorConsoleRoutes(
 ): Promise<void> {
   const cookieOptions = operatorCookieOptions(ctx.publicUrl);
   acceptForms(app);
+  sessionApiRoutes(app, ctx, cookieOptions);
+  signInFormRoutes(app, ctx, cookieOptions);
+  deprecationRoutes(app, ctx);
+  consoleGet(app, ctx, '/operator/reconciliation', async (_request, view) =>
+    operatorReconciliationPage(
+      view,
+      await listLateCapturesFor(ctx, { repairStatus: null, limit: 50 }),
+      await readBooks(ctx),
+    ),
+  );
 
+  consoleGet(app, ctx, '/operator/audit', operatorAuditRoute(ctx));
+  await operatorMerchantRoutes(app, ctx);
+  await operatorTotpRoutes(app, ctx);
+}
+
+type CookieOptions = ReturnType<typeof operatorCookieOptions>;
+
+/** The console's JSON API for scripts: sign in and out, announce a deprecation. */
+function sessionApiRoutes(app: FastifyInstance, ctx: AppContext, cookieOptions: CookieOptions): void {
   route(app, operations.operatorSignIn, async (request, reply) => {
     const opened = await signInOperator(ctx, request.body);
     reply.setCookie(OPERATOR_SESSION_COOKIE, opened.sessionId, cookieOptions);
@@ -119,7 +138,9 @@ export async function operatorConsoleRoutes(
     const announced = await announce(ctx, operatorCallerOf(request), request.body);
     return reply.code(201).send(deprecationResource(announced));
   });
+}
 
+function signInFormRoutes(app: FastifyInstance, ctx: AppContext, cookieOptions: CookieOptions): void {
   // The sign-in page's plain form (no script needed), guarded like the dashboard's by a
   // pre-session token (dashboard/session/sign-in-token.ts); the JSON API above stays for scripts.
   const signInCookie: SignInCookie = {
@@ -178,7 +199,10 @@ export async function operatorConsoleRoutes(
       303,
     ),
   );
+}
 
+/** Deprecation notices: the list with its form, one announcement. */
+function deprecationRoutes(app: FastifyInstance, ctx: AppContext): void {
   const deprecationsPage = async (view: OperatorView) =>
     operatorDeprecationsPage(
       view,
@@ -206,17 +230,4 @@ export async function operatorConsoleRoutes(
   consoleGet<{ Params: { id: string } }>(app, ctx, '/operator/deprecations/:id', async (request, view) =>
     operatorDeprecationPage(view, await retrieveDeprecation(ctx, request.params.id)),
   );
-
-  consoleGet(app, ctx, '/operator/reconciliation', async (_request, view) =>
-    operatorReconciliationPage(
-      view,
-      await listLateCapturesFor(ctx, { repairStatus: null, limit: 50 }),
-      await readBooks(ctx),
-    ),
-  );
-
-  consoleGet(app, ctx, '/operator/audit', operatorAuditRoute(ctx));
-
-  await operatorMerchantRoutes(app, ctx);
-  await operatorTotpRoutes(app, ctx);
 }

@@ -28,20 +28,25 @@ export async function dashboardApiKeyConfirmationRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const keysPage = ({ scope, link }: Asking, query?: Record<string, string>) =>
-    link(`/dashboard/${scope.mode}/api-keys`, query);
-  const keyOf = async ({ scope, params }: Asking, { live }: { live: boolean }) => {
-    const id = params.id ?? '';
-    const key = (await listApiKeysOfTenant(ctx, scope)).find((k) => k.id === id && (!live || !k.revoked_at));
-    if (!key) throw new NotFoundError('api_key', id);
-    return key;
-  };
+  revokeConfirmation(app, ctx);
+  rollConfirmation(app, ctx);
+}
 
+const keysPage = ({ scope, link }: Asking, query?: Record<string, string>) =>
+  link(`/dashboard/${scope.mode}/api-keys`, query);
+const keyOf = async (ctx: AppContext, { scope, params }: Asking, { live }: { live: boolean }) => {
+  const id = params.id ?? '';
+  const key = (await listApiKeysOfTenant(ctx, scope)).find((k) => k.id === id && (!live || !k.revoked_at));
+  if (!key) throw new NotFoundError('api_key', id);
+  return key;
+};
+
+function revokeConfirmation(app: FastifyInstance, ctx: AppContext): void {
   confirmedAction(app, ctx, {
     url: '/dashboard/:mode/api-keys/:id/revoke',
     role: 'operate',
     title: 'confirmRevokeTitle',
-    load: (ask) => keyOf(ask, { live: false }),
+    load: (ask) => keyOf(ctx, ask, { live: false }),
     list: (ask) => keysPage(ask),
     back: (_key, ask) => keysPage(ask),
     ask: (key, { m, scope }) => ({
@@ -56,14 +61,16 @@ export async function dashboardApiKeyConfirmationRoutes(
       return { redirect: keysPage(ask, { revoked: key.id }) };
     },
   });
+}
 
+function rollConfirmation(app: FastifyInstance, ctx: AppContext): void {
   // Rolling replaces a key; with no grace period the old one stops at once, which breaks every
   // integration still using it. The keys page's Roll opens this statement of exactly that.
   confirmedAction(app, ctx, {
     url: '/dashboard/:mode/api-keys/:id/roll',
     role: 'operate',
     title: 'confirmRollTitle',
-    load: (ask) => keyOf(ask, { live: true }),
+    load: (ask) => keyOf(ctx, ask, { live: true }),
     list: (ask) => keysPage(ask),
     back: (_key, ask) => keysPage(ask),
     ask: (key, { m, scope, input }) => {

@@ -28,12 +28,21 @@ export async function dashboardEmbedDomainRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  // Embedding domains serve both modes: their audit entries name none.
-  const audited = (request: FastifyRequest, action: string) => {
-    const { merchantId, user } = scopeOf(request);
-    return auditDashboardAction(ctx, { merchantId, user }, action);
-  };
+  embedDomainApiRoutes(app, ctx);
+  dashboardPage(app, ctx, '/dashboard/embed-domains', async (request, reply, { scope }) =>
+    html(reply, await domainsPage(ctx, scope, request.query)),
+  );
+  // The page's own forms in a child plugin: the API keeps refusing form bodies.
+  await app.register(async (forms) => embedDomainForms(forms, ctx));
+}
 
+// Embedding domains serve both modes: their audit entries name none.
+const audited = (ctx: AppContext, request: FastifyRequest, action: string) => {
+  const { merchantId, user } = scopeOf(request);
+  return auditDashboardAction(ctx, { merchantId, user }, action);
+};
+
+function embedDomainApiRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, operations.dashboardListEmbedDomains, async (request) => {
     const rows = await embedDomainsOf(ctx.db, scopeOf(request).merchantId);
     return listResource(rows.map(embedDomainResource));
@@ -44,7 +53,7 @@ export async function dashboardEmbedDomainRoutes(
       ctx,
       scopeOf(request).merchantId,
       request.body.origin,
-      audited(request, 'embed_domain.added'),
+      audited(ctx, request, 'embed_domain.added'),
     );
     return reply.code(created ? 201 : 200).send(embedDomainResource(domain));
   });
@@ -54,90 +63,84 @@ export async function dashboardEmbedDomainRoutes(
       ctx,
       scopeOf(request).merchantId,
       request.body.origin,
-      audited(request, 'embed_domain.removed'),
+      audited(ctx, request, 'embed_domain.removed'),
     ),
   );
+}
 
-  /** The page, with the status line of an action's redirect (said only when it is true) or a refusal. */
-  const domainsPage = async (
-    scope: DashboardScope,
-    query: unknown,
-    refused?: EmbedDomainsOutcome['refused'],
-  ) => {
-    const m = t(scope.locale);
-    const domains = (await embedDomainsOf(ctx.db, scope.merchantId)).map(embedDomainResource);
-    const listed = (origin: string | undefined) => domains.some((d) => d.origin === origin);
-    const added = text(query, 'added');
-    const removed = text(query, 'removed');
-    const notice =
-      added !== undefined && listed(added)
-        ? fill(m.domainAddedNotice, { origin: added })
-        : removed !== undefined && !listed(removed) && isCanonicalEmbedOrigin(removed)
-          ? fill(m.domainRemovedNotice, { origin: removed })
-          : undefined;
-    const frame = await pageFrame(ctx, scope, '/dashboard/embed-domains', m.embedDomains);
-    return embedDomainsPage(frame, domains, roleAllows(scope.role, 'operate'), {
-      notice: refused ? undefined : notice,
-      refused,
-    });
-  };
+/** The page, with the status line of an action's redirect (said only when it is true) or a refusal. */
+const domainsPage = async (
+  ctx: AppContext,
+  scope: DashboardScope,
+  query: unknown,
+  refused?: EmbedDomainsOutcome['refused'],
+) => {
+  const m = t(scope.locale);
+  const domains = (await embedDomainsOf(ctx.db, scope.merchantId)).map(embedDomainResource);
+  const listed = (origin: string | undefined) => domains.some((d) => d.origin === origin);
+  const added = text(query, 'added');
+  const removed = text(query, 'removed');
+  const notice =
+    added !== undefined && listed(added)
+      ? fill(m.domainAddedNotice, { origin: added })
+      : removed !== undefined && !listed(removed) && isCanonicalEmbedOrigin(removed)
+        ? fill(m.domainRemovedNotice, { origin: removed })
+        : undefined;
+  const frame = await pageFrame(ctx, scope, '/dashboard/embed-domains', m.embedDomains);
+  return embedDomainsPage(frame, domains, roleAllows(scope.role, 'operate'), {
+    notice: refused ? undefined : notice,
+    refused,
+  });
+};
 
-  dashboardPage(app, ctx, '/dashboard/embed-domains', async (request, reply, { scope }) =>
-    html(reply, await domainsPage(scope, request.query)),
-  );
-  await app.register(async (forms) => {
-    // The page's own forms: plain posts, the same use cases (and audit entries) as the API's.
-    acceptForms(forms);
-    pageAction(forms, '/dashboard/embed-domains', 'operate', async (request, reply, scope) => {
-      const origin = formText(request, 'origin');
-      try {
-        const { domain } = await registerEmbedDomain(
-          ctx,
-          scope.merchantId,
-          origin,
-          audited(request, 'embed_domain.added'),
-        );
-        return reply.redirect(href('/dashboard/embed-domains', scope.locale, { added: domain.origin }), 303);
-      } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'resource_not_found') throw error;
-        const refused = { problem: problemText(scope.locale, error), origin };
-        return html(reply, await domainsPage(scope, {}, refused), error.status);
-      }
-    });
+function embedDomainForms(forms: FastifyInstance, ctx: AppContext): void {
+  // The page's own forms: plain posts, the same use cases (and audit entries) as the API's.
+  acceptForms(forms);
+  pageAction(forms, '/dashboard/embed-domains', 'operate', async (request, reply, scope) => {
+    const origin = formText(request, 'origin');
+    try {
+      const { domain } = await registerEmbedDomain(
+        ctx,
+        scope.merchantId,
+        origin,
+        audited(ctx, request, 'embed_domain.added'),
+      );
+      return reply.redirect(href('/dashboard/embed-domains', scope.locale, { added: domain.origin }), 303);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code === 'resource_not_found') throw error;
+      const refused = { problem: problemText(scope.locale, error), origin };
+      return html(reply, await domainsPage(ctx, scope, {}, refused), error.status);
+    }
+  });
 
-    // Removing stops the checkout on that site at once: a confirmation says so first.
-    confirmedAction(forms, ctx, {
-      url: '/dashboard/embed-domains/remove',
-      role: 'operate',
-      title: 'confirmRemoveDomainTitle',
-      load: async ({ scope, input }) => {
-        const origin = canonicalEmbedOrigin(input('origin') ?? '');
-        const rows = await embedDomainsOf(ctx.db, scope.merchantId);
-        if (!rows.some((row) => row.origin === origin)) throw new NotFoundError('embed domain', origin);
-        return origin;
-      },
-      list: ({ link }) => link('/dashboard/embed-domains'),
-      back: (_origin, { link }) => link('/dashboard/embed-domains'),
-      ask: (origin, { m }) => ({
-        statement: fill(m.confirmRemoveDomain, { origin }),
-        details: [fill(m.confirmRemoveDomainEffect, { origin })],
-        fields: { origin },
-        button: fill(m.confirmRemoveDomainButton, { origin }),
-        destructive: true,
-      }),
-      run: async (origin, { scope, link }) => {
-        await removeEmbedDomain(
-          ctx,
-          scope.merchantId,
-          origin,
-          auditDashboardAction(
-            ctx,
-            { merchantId: scope.merchantId, user: scope.user },
-            'embed_domain.removed',
-          ),
-        );
-        return { redirect: link('/dashboard/embed-domains', { removed: origin }) };
-      },
-    });
+  // Removing stops the checkout on that site at once: a confirmation says so first.
+  confirmedAction(forms, ctx, {
+    url: '/dashboard/embed-domains/remove',
+    role: 'operate',
+    title: 'confirmRemoveDomainTitle',
+    load: async ({ scope, input }) => {
+      const origin = canonicalEmbedOrigin(input('origin') ?? '');
+      const rows = await embedDomainsOf(ctx.db, scope.merchantId);
+      if (!rows.some((row) => row.origin === origin)) throw new NotFoundError('embed domain', origin);
+      return origin;
+    },
+    list: ({ link }) => link('/dashboard/embed-domains'),
+    back: (_origin, { link }) => link('/dashboard/embed-domains'),
+    ask: (origin, { m }) => ({
+      statement: fill(m.confirmRemoveDomain, { origin }),
+      details: [fill(m.confirmRemoveDomainEffect, { origin })],
+      fields: { origin },
+      button: fill(m.confirmRemoveDomainButton, { origin }),
+      destructive: true,
+    }),
+    run: async (origin, { scope, link }) => {
+      await removeEmbedDomain(
+        ctx,
+        scope.merchantId,
+        origin,
+        auditDashboardAction(ctx, { merchantId: scope.merchantId, user: scope.user }, 'embed_domain.removed'),
+      );
+      return { redirect: link('/dashboard/embed-domains', { removed: origin }) };
+    },
   });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentIntent } from '@paygate/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { requestHash } from '../../../app/idempotent-phases.ts';
@@ -83,12 +83,9 @@ export async function dashboardRefundConfirmationRoutes(
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
   acceptForms(app);
-  const intentOf = async (scope: DashboardScope, id: string) =>
-    paymentIntentResource(await retrievePaymentIntent(ctx, scope, id), { kind: 'event' });
-
   dashboardPage<Params>(app, ctx, '/dashboard/:mode/payments/:id/refund', async (request, reply, start) => {
     const { scope } = start;
-    const intent = await intentOf(scope, request.params.id);
+    const intent = await intentOf(ctx, scope, request.params.id);
     const frame = await start.frame(
       `/dashboard/${scope.mode}/payments/${intent.id}/refund`,
       t(scope.locale).confirmRefundTitle,
@@ -104,48 +101,55 @@ export async function dashboardRefundConfirmationRoutes(
     }
   });
 
-  pageAction<Params>(
-    app,
-    '/dashboard/:mode/payments/:id/refund',
-    'operate',
-    async (request, reply, scope) => {
-      const { id } = request.params;
-      const amountText = formField(request, 'amount_minor');
-      if (!/^\d{1,12}$/.test(amountText)) throw new ValidationError('amount_minor', 'must be a whole number');
-      const key = formField(request, 'idempotency_key');
-      if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH)
-        throw new ValidationError('idempotency_key', 'is too long');
-      const body = { payment_intent_id: id, amount_minor: Number(amountText) };
-      const path = `/dashboard/${scope.mode}/payments/${id}/refund`;
-      const audit = auditDashboardAction(ctx, scope, 'refund.created');
-      const answer = await createRefund(
-        ctx,
-        {
-          scope,
-          key,
-          method: 'POST',
-          path,
-          hash: requestHash('POST', path, body),
-          serialize: (_status, resource) => JSON.stringify(resource),
-          problem: (error) => problemDocument(error, request.id),
-        },
-        body,
-        (tx, refund) => audit(tx, refund.id),
-      );
-      const answered = JSON.parse(answer.body) as { id?: string; detail?: string };
-      if (answer.status >= 400) {
-        const intent = await intentOf(scope, id);
-        const frame = await pageFrame(ctx, scope, path, t(scope.locale).confirmRefundTitle);
-        return html(
-          reply,
-          refundConfirmation(frame, intent, body.amount_minor, randomUUID(), answered.detail),
-          answer.status,
-        );
-      }
-      return reply.redirect(
-        href(`/dashboard/${scope.mode}/payments/${id}`, scope.locale, { refund: answered.id }),
-        303,
-      );
+  pageAction<Params>(app, '/dashboard/:mode/payments/:id/refund', 'operate', (request, reply, scope) =>
+    refundFromForm(ctx, request, reply, scope),
+  );
+}
+
+const intentOf = async (ctx: AppContext, scope: DashboardScope, id: string) =>
+  paymentIntentResource(await retrievePaymentIntent(ctx, scope, id), { kind: 'event' });
+
+/** The confirmation's POST: the refund through the API's own use case and idempotency, then its page. */
+async function refundFromForm(
+  ctx: AppContext,
+  request: FastifyRequest<Params>,
+  reply: FastifyReply,
+  scope: DashboardScope,
+) {
+  const { id } = request.params;
+  const amountText = formField(request, 'amount_minor');
+  if (!/^\d{1,12}$/.test(amountText)) throw new ValidationError('amount_minor', 'must be a whole number');
+  const key = formField(request, 'idempotency_key');
+  if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) throw new ValidationError('idempotency_key', 'is too long');
+  const body = { payment_intent_id: id, amount_minor: Number(amountText) };
+  const path = `/dashboard/${scope.mode}/payments/${id}/refund`;
+  const audit = auditDashboardAction(ctx, scope, 'refund.created');
+  const answer = await createRefund(
+    ctx,
+    {
+      scope,
+      key,
+      method: 'POST',
+      path,
+      hash: requestHash('POST', path, body),
+      serialize: (_status, resource) => JSON.stringify(resource),
+      problem: (error) => problemDocument(error, request.id),
     },
+    body,
+    (tx, refund) => audit(tx, refund.id),
+  );
+  const answered = JSON.parse(answer.body) as { id?: string; detail?: string };
+  if (answer.status >= 400) {
+    const intent = await intentOf(ctx, scope, id);
+    const frame = await pageFrame(ctx, scope, path, t(scope.locale).confirmRefundTitle);
+    return html(
+      reply,
+      refundConfirmation(frame, intent, body.amount_minor, randomUUID(), answered.detail),
+      answer.status,
+    );
+  }
+  return reply.redirect(
+    href(`/dashboard/${scope.mode}/payments/${id}`, scope.locale, { refund: answered.id }),
+    303,
   );
 }

@@ -124,7 +124,11 @@ export async function dashboardPaymentSearchRoutes(
     const scope = scopeOf(request);
     return paymentDetail(ctx, scope, request.params.id);
   });
+  paymentPages(app, ctx);
+}
 
+/** The payments page (search and its filters) and one payment's page. */
+function paymentPages(app: FastifyInstance, ctx: AppContext): void {
   dashboardPage(app, ctx, '/dashboard/:mode/payments', async (request, reply, { scope, frame: frameOf }) => {
     const frame = await frameOf(`/dashboard/${scope.mode}/payments`, t(scope.locale).payments);
     const filter: PaymentsPageFilter = {};

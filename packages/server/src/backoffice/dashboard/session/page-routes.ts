@@ -49,7 +49,19 @@ export async function dashboardSessionPageRoutes(
     path: '/dashboard',
     secure: cookieOptions.secure,
   };
+  signInForm(app, ctx, cookieOptions, signInCookie);
+  acceptInvitationForm(app, ctx, signInCookie);
+  signOutForms(app, ctx, cookieOptions);
+}
 
+type CookieOptions = ReturnType<typeof sessionCookieOptions>;
+
+function signInForm(
+  app: FastifyInstance,
+  ctx: AppContext,
+  cookieOptions: CookieOptions,
+  signInCookie: SignInCookie,
+): void {
   const drawSignIn = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -95,7 +107,9 @@ export async function dashboardSessionPageRoutes(
       return drawSignIn(request, reply, { email, problem }, error.status);
     }
   });
+}
 
+function acceptInvitationForm(app: FastifyInstance, ctx: AppContext, signInCookie: SignInCookie): void {
   const drawAccept = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -132,7 +146,9 @@ export async function dashboardSessionPageRoutes(
     }
     return reply.redirect(href('/dashboard/sign-in', lang, { done: 'accepted' }), 303);
   });
+}
 
+function signOutForms(app: FastifyInstance, ctx: AppContext, cookieOptions: CookieOptions): void {
   // The header's sign-outs: plain forms with the CSRF field; every role may (action `read`).
   pageAction(app, '/dashboard/sign-out', 'read', async (request, reply, scope) => {
     const caller = dashboardCallerOf(request);

@@ -44,37 +44,47 @@ export async function dashboardTeamFormRoutes(
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
   acceptForms(app);
-
-  const drawTeam = async (reply: FastifyReply, scope: DashboardScope, outcome: TeamOutcome, status = 200) => {
-    const { merchantId } = scope;
-    const users = await listTeamMembers(ctx, merchantId);
-    const owner = roleAllows(scope.role, 'administer');
-    const audit = owner ? await listAudit(ctx, merchantId) : null;
-    const invitations = owner ? await pendingInvitations(ctx, merchantId) : null;
-    const frame = await pageFrame(ctx, scope, '/dashboard/team', t(scope.locale).team);
-    return html(reply, teamPage(frame, { users, audit, invitations }, outcome), status);
-  };
-
   dashboardPage(app, ctx, '/dashboard/team', async (request, reply, { scope }) => {
     const outcome: TeamOutcome = {};
     for (const [name, param] of Object.entries(OUTCOME_QUERY)) {
       const value = text(request.query, param);
       if (value) outcome[name as keyof typeof OUTCOME_QUERY] = value;
     }
-    return drawTeam(reply, scope, outcome);
+    return drawTeam(ctx, reply, scope, outcome);
   });
+  teamForms(app, ctx);
+}
 
-  const refused = (
-    reply: FastifyReply,
-    scope: DashboardScope,
-    error: unknown,
-    typed?: TeamOutcome['typed'],
-  ) => {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
-    const problem = problemText(scope.locale, error);
-    return drawTeam(reply, scope, typed ? { problem, typed } : { problem }, error.status);
-  };
+const drawTeam = async (
+  ctx: AppContext,
+  reply: FastifyReply,
+  scope: DashboardScope,
+  outcome: TeamOutcome,
+  status = 200,
+) => {
+  const { merchantId } = scope;
+  const users = await listTeamMembers(ctx, merchantId);
+  const owner = roleAllows(scope.role, 'administer');
+  const audit = owner ? await listAudit(ctx, merchantId) : null;
+  const invitations = owner ? await pendingInvitations(ctx, merchantId) : null;
+  const frame = await pageFrame(ctx, scope, '/dashboard/team', t(scope.locale).team);
+  return html(reply, teamPage(frame, { users, audit, invitations }, outcome), status);
+};
 
+const refused = (
+  ctx: AppContext,
+  reply: FastifyReply,
+  scope: DashboardScope,
+  error: unknown,
+  typed?: TeamOutcome['typed'],
+) => {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  const problem = problemText(scope.locale, error);
+  return drawTeam(ctx, reply, scope, typed ? { problem, typed } : { problem }, error.status);
+};
+
+/** Inviting a user, changing a member's role. */
+function teamForms(app: FastifyInstance, ctx: AppContext): void {
   pageAction(app, '/dashboard/team/invitations', 'administer', async (request, reply, scope) => {
     const body = request.body as Record<string, unknown> | undefined;
     const typed = {
@@ -92,7 +102,7 @@ export async function dashboardTeamFormRoutes(
       );
       return reply.redirect(href('/dashboard/team', scope.locale, { invited: invitation.email }), 303);
     } catch (error) {
-      return refused(reply, scope, error, typed);
+      return refused(ctx, reply, scope, error, typed);
     }
   });
 
@@ -107,7 +117,7 @@ export async function dashboardTeamFormRoutes(
       );
       return reply.redirect(href('/dashboard/team', scope.locale, { role_changed: member.email }), 303);
     } catch (error) {
-      return refused(reply, scope, error);
+      return refused(ctx, reply, scope, error);
     }
   });
 }

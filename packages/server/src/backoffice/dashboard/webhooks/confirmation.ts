@@ -28,15 +28,24 @@ export async function dashboardWebhookConfirmationRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const endpointOf = ({ scope, params }: Asking) => tenantEndpoint(ctx, scope, params.id ?? '');
-  const endpointPage = (id: string, { scope, link }: Asking, query?: Record<string, string>) =>
-    link(`/dashboard/${scope.mode}/webhooks/${id}`, query);
+  disableConfirmation(app, ctx);
+  rotateConfirmation(app, ctx);
+  revealConfirmation(app, ctx);
+}
 
+const endpointOf =
+  (ctx: AppContext) =>
+  ({ scope, params }: Asking) =>
+    tenantEndpoint(ctx, scope, params.id ?? '');
+const endpointPage = (id: string, { scope, link }: Asking, query?: Record<string, string>) =>
+  link(`/dashboard/${scope.mode}/webhooks/${id}`, query);
+
+function disableConfirmation(app: FastifyInstance, ctx: AppContext): void {
   confirmedAction(app, ctx, {
     url: '/dashboard/:mode/webhooks/:id/disable',
     role: 'operate',
     title: 'confirmDisableTitle',
-    load: endpointOf,
+    load: endpointOf(ctx),
     list: ({ scope, link }) => link(`/dashboard/${scope.mode}/webhooks`),
     back: (endpoint, ask) => endpointPage(endpoint.id, ask),
     ask: (endpoint, { m }) => ({
@@ -56,7 +65,9 @@ export async function dashboardWebhookConfirmationRoutes(
       return { redirect: endpointPage(endpoint.id, ask, { disabled: '1' }) };
     },
   });
+}
 
+function rotateConfirmation(app: FastifyInstance, ctx: AppContext): void {
   // Rotating: a new secret signs from now on, the current one beside it until the chosen time.
   // The page states that time exactly; the new secret is the answer of the POST, shown once.
   const rotationOf = (input: Asking['input']) => {
@@ -69,7 +80,7 @@ export async function dashboardWebhookConfirmationRoutes(
     url: '/dashboard/:mode/webhooks/:id/rotate-secret',
     role: 'operate',
     title: 'confirmRotateTitle',
-    load: endpointOf,
+    load: endpointOf(ctx),
     list: ({ scope, link }) => link(`/dashboard/${scope.mode}/webhooks`),
     back: (endpoint, ask) => endpointPage(endpoint.id, ask),
     ask: (endpoint, { m, scope, input }) => {
@@ -115,12 +126,14 @@ export async function dashboardWebhookConfirmationRoutes(
       };
     },
   });
+}
 
+function revealConfirmation(app: FastifyInstance, ctx: AppContext): void {
   confirmedAction(app, ctx, {
     url: '/dashboard/:mode/webhooks/:id/reveal-secret',
     role: 'operate',
     title: 'confirmRevealTitle',
-    load: endpointOf,
+    load: endpointOf(ctx),
     list: ({ scope, link }) => link(`/dashboard/${scope.mode}/webhooks`),
     back: (endpoint, ask) => endpointPage(endpoint.id, ask),
     ask: (endpoint, { m }) => ({

@@ -31,15 +31,22 @@ export async function dashboardWebhookEndpointActionRoutes(
   app: FastifyInstance,
   { ctx }: { ctx: AppContext },
 ): Promise<void> {
-  const own = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
+  endpointStateRoutes(app, ctx);
+  endpointSecretRoutes(app, ctx);
+  endpointDeliveryRoutes(app, ctx);
+}
 
+const own = (ctx: AppContext) => (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
+
+/** One endpoint: read, change, enable. */
+function endpointStateRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, operations.dashboardRetrieveWebhookEndpoint, async (request) =>
-    webhookEndpointResource(await own(scopeOf(request), request.params.id)),
+    webhookEndpointResource(await own(ctx)(scopeOf(request), request.params.id)),
   );
 
   route(app, operations.dashboardUpdateWebhookEndpoint, async (request) =>
     webhookEndpointResource(
-      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.updated', (audited) =>
+      await onOwn(ctx, request, request.params.id, own(ctx), 'webhook_endpoint.updated', (audited) =>
         updateWebhookEndpoint(audited, request.params.id, {
           url: request.body.url,
           enabledEvents: request.body.enabled_events,
@@ -50,18 +57,21 @@ export async function dashboardWebhookEndpointActionRoutes(
 
   route(app, operations.dashboardEnableWebhookEndpoint, async (request) =>
     webhookEndpointResource(
-      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.enabled', (audited) =>
+      await onOwn(ctx, request, request.params.id, own(ctx), 'webhook_endpoint.enabled', (audited) =>
         enableEndpoint(audited, request.params.id),
       ),
     ),
   );
+}
 
+/** Its signing secret: revealed, rotated, the rotation closed (answered no-store). */
+function endpointSecretRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, operations.dashboardRevealWebhookSecret, async (request, reply) => {
     const secret = await onOwn(
       ctx,
       request,
       request.params.id,
-      own,
+      own(ctx),
       'webhook_endpoint.secret_revealed',
       (audited) => revealWebhookSecret(audited, scopeOf(request), request.params.id),
     );
@@ -74,7 +84,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       ctx,
       request,
       request.params.id,
-      own,
+      own(ctx),
       'webhook_endpoint.rotation_opened',
       (audited) =>
         rotateWebhookSecret(audited, request.params.id, {
@@ -87,18 +97,21 @@ export async function dashboardWebhookEndpointActionRoutes(
 
   route(app, operations.dashboardCloseWebhookRotation, async (request) =>
     webhookEndpointResource(
-      await onOwn(ctx, request, request.params.id, own, 'webhook_endpoint.rotation_closed', (audited) =>
+      await onOwn(ctx, request, request.params.id, own(ctx), 'webhook_endpoint.rotation_closed', (audited) =>
         closeWebhookRotation(audited, request.params.id),
       ),
     ),
   );
+}
 
+/** Its deliveries: the failed resent, a test event sent. */
+function endpointDeliveryRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(app, operations.dashboardResendFailedWebhooks, async (request) => {
     const queued = await onOwn(
       ctx,
       request,
       request.params.id,
-      own,
+      own(ctx),
       'webhook_endpoint.failed_resent',
       (audited) => resendFailedDeliveries(audited, request.params.id, request.body.since),
     );
@@ -110,7 +123,7 @@ export async function dashboardWebhookEndpointActionRoutes(
       ctx,
       request,
       request.params.id,
-      own,
+      own(ctx),
       'webhook_endpoint.test_event_sent',
       (audited) =>
         sendTestWebhookEvent(audited, request.params.id, request.body?.type ?? 'payment_intent.succeeded'),

@@ -64,46 +64,57 @@ function eventTypeOf(value: string): EventType {
  */
 export async function dashboardWebhookFormRoutes(
   app: FastifyInstance,
-  { ctx, retrySender: sender }: { ctx: AppContext; retrySender: RetrySender },
+  { ctx, retrySender }: { ctx: AppContext; retrySender: RetrySender },
 ): Promise<void> {
   acceptForms(app);
-  const own = (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
-  const endpointPage = (scope: DashboardScope, id: string, query?: Record<string, string>) =>
-    href(`/dashboard/${scope.mode}/webhooks/${id}`, scope.locale, query);
+  addEndpointForm(app, ctx);
+  endpointForms(app, ctx);
+  testEventForm(app, ctx);
+  deliveryRetryForm(app, ctx, retrySender);
+}
 
-  /** An action on one endpoint: `change` runs on the caller's own endpoint, then the redirect. */
-  const onEndpoint = (
-    path: string,
-    form: RefusedForm['form'],
-    fields: (request: FastifyRequest) => RefusedForm['values'],
-    audit: string,
-    change: (
-      request: FastifyRequest<Params>,
-      scope: DashboardScope,
-      audited: AppContext,
-    ) => Promise<Record<string, string>>,
-  ) =>
-    pageAction<Params>(
-      app,
-      `/dashboard/:mode/webhooks/:id${path}`,
-      'operate',
-      async (request, reply, scope) => {
-        const { id } = request.params;
-        return orRefused(
-          reply,
-          scope,
-          { form, values: fields(request) },
-          async () => {
-            const query = await onOwn(ctx, request, id, own, audit, (audited) =>
-              change(request, scope, audited),
-            );
-            return reply.redirect(endpointPage(scope, id, query), 303);
-          },
-          (refused) => endpointPageOf(ctx, scope, id, {}, refused),
-        );
-      },
-    );
+const own = (ctx: AppContext) => (scope: TenantScope, id: string) => tenantEndpoint(ctx, scope, id);
+const endpointPage = (scope: DashboardScope, id: string, query?: Record<string, string>) =>
+  href(`/dashboard/${scope.mode}/webhooks/${id}`, scope.locale, query);
 
+/** An action on one endpoint: `change` runs on the caller's own endpoint, then the redirect. */
+function onEndpoint(
+  app: FastifyInstance,
+  ctx: AppContext,
+  path: string,
+  form: RefusedForm['form'],
+  fields: (request: FastifyRequest) => RefusedForm['values'],
+  audit: string,
+  change: (
+    request: FastifyRequest<Params>,
+    scope: DashboardScope,
+    audited: AppContext,
+  ) => Promise<Record<string, string>>,
+) {
+  return pageAction<Params>(
+    app,
+    `/dashboard/:mode/webhooks/:id${path}`,
+    'operate',
+    async (request, reply, scope) => {
+      const { id } = request.params;
+      return orRefused(
+        reply,
+        scope,
+        { form, values: fields(request) },
+        async () => {
+          const query = await onOwn(ctx, request, id, own(ctx), audit, (audited) =>
+            change(request, scope, audited),
+          );
+          return reply.redirect(endpointPage(scope, id, query), 303);
+        },
+        (refused) => endpointPageOf(ctx, scope, id, {}, refused),
+      );
+    },
+  );
+}
+
+/** Adding an endpoint: its secret is shown once, on the page this answers with. */
+function addEndpointForm(app: FastifyInstance, ctx: AppContext): void {
   pageAction(app, '/dashboard/:mode/webhooks', 'operate', async (request, reply, scope) => {
     const url = formText(request, 'url');
     return orRefused(
@@ -139,8 +150,13 @@ export async function dashboardWebhookFormRoutes(
       async (refused) => (await webhooksPageOf(ctx, scope, {}, { refused })).body,
     );
   });
+}
 
+/** The forms of one endpoint's page: edit, enable, close a rotation, resend the failed. */
+function endpointForms(app: FastifyInstance, ctx: AppContext): void {
   onEndpoint(
+    app,
+    ctx,
     '',
     'edit',
     (request) => ({ url: formText(request, 'url'), enabled_events: formList(request, 'enabled_events') }),
@@ -166,6 +182,8 @@ export async function dashboardWebhookFormRoutes(
     ],
   ] as const) {
     onEndpoint(
+      app,
+      ctx,
       path,
       form,
       () => ({}),
@@ -178,6 +196,8 @@ export async function dashboardWebhookFormRoutes(
   }
 
   onEndpoint(
+    app,
+    ctx,
     '/resend-failed',
     'resend',
     (request) => ({ since: formText(request, 'since') }),
@@ -187,7 +207,9 @@ export async function dashboardWebhookFormRoutes(
       return { resent: String(queued) };
     },
   );
+}
 
+function testEventForm(app: FastifyInstance, ctx: AppContext): void {
   // A test event's page is its delivery's: the redirect goes there, where its attempts will show.
   pageAction<Params>(
     app,
@@ -201,8 +223,13 @@ export async function dashboardWebhookFormRoutes(
         scope,
         { form: 'test', values: { type } },
         async () => {
-          const sent = await onOwn(ctx, request, id, own, 'webhook_endpoint.test_event_sent', (audited) =>
-            sendTestWebhookEvent(audited, id, eventTypeOf(type)),
+          const sent = await onOwn(
+            ctx,
+            request,
+            id,
+            own(ctx),
+            'webhook_endpoint.test_event_sent',
+            (audited) => sendTestWebhookEvent(audited, id, eventTypeOf(type)),
           );
           return reply.redirect(
             href(`/dashboard/${scope.mode}/webhooks/deliveries/${sent.deliveryId}`, scope.locale, {
@@ -215,7 +242,9 @@ export async function dashboardWebhookFormRoutes(
       );
     },
   );
+}
 
+function deliveryRetryForm(app: FastifyInstance, ctx: AppContext, sender: RetrySender): void {
   pageAction<Params>(
     app,
     '/dashboard/:mode/webhooks/deliveries/:id/retry',

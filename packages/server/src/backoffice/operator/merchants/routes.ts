@@ -33,25 +33,37 @@ type AccountParams = { Params: { id: string; account_id: string } };
  * transaction: an action and its audit line commit together, or neither does.
  */
 export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const audit = (caller: OperatorCaller, action: string) =>
-    auditOperatorAction(ctx, caller.operator.id, action);
+  merchantListRoutes(app, ctx);
+  merchantStateRoutes(app, ctx);
+  merchantOwnerAndAccountRoutes(app, ctx);
+  accountRotationRoutes(app, ctx);
+}
 
-  const merchantsPage = async (request: FastifyRequest, view: OperatorView) =>
-    operatorMerchantsPage(
-      view,
-      await listMerchants(ctx, { limit: 50, cursor: text(request.query, 'cursor') }),
-    );
+const audit = (ctx: AppContext, caller: OperatorCaller, action: string) =>
+  auditOperatorAction(ctx, caller.operator.id, action);
 
-  const merchantPage = async (merchantId: string, view: OperatorView) => {
-    const [merchant, accounts, invitations] = await Promise.all([
-      retrieveMerchant(ctx, merchantId),
-      listGatewayAccounts(ctx, merchantId, { limit: 100 }),
-      pendingInvitations(ctx, merchantId),
-    ]);
-    return operatorMerchantPage(view, { merchant, accounts: accounts.data, invitations });
-  };
+const merchantsPage = async (ctx: AppContext, request: FastifyRequest, view: OperatorView) =>
+  operatorMerchantsPage(view, await listMerchants(ctx, { limit: 50, cursor: text(request.query, 'cursor') }));
 
-  consoleGet(app, ctx, '/operator/merchants', merchantsPage);
+const merchantPage = async (ctx: AppContext, merchantId: string, view: OperatorView) => {
+  const [merchant, accounts, invitations] = await Promise.all([
+    retrieveMerchant(ctx, merchantId),
+    listGatewayAccounts(ctx, merchantId, { limit: 100 }),
+    pendingInvitations(ctx, merchantId),
+  ]);
+  return operatorMerchantPage(view, { merchant, accounts: accounts.data, invitations });
+};
+
+const rotatePage = async (ctx: AppContext, params: AccountParams['Params'], view: OperatorView) =>
+  rotateAccountConfirmation(
+    view,
+    await retrieveMerchant(ctx, params.id),
+    await retrieveGatewayAccount(ctx, params.id, params.account_id),
+  );
+
+/** The merchants' list and a new merchant. */
+function merchantListRoutes(app: FastifyInstance, ctx: AppContext): void {
+  consoleGet(app, ctx, '/operator/merchants', (request, view) => merchantsPage(ctx, request, view));
 
   consolePost(
     app,
@@ -59,14 +71,17 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
     async (request, caller) => {
       const name = field(request, 'name').trim();
       if (name.length > 200) throw new ValidationError('name', 'must be at most 200 characters long');
-      const { merchant } = await createMerchant(ctx, name, audit(caller, 'merchant.created'));
+      const { merchant } = await createMerchant(ctx, name, audit(ctx, caller, 'merchant.created'));
       return { path: `/operator/merchants/${merchant.id}`, done: 'created', what: name };
     },
-    merchantsPage,
+    (request, view) => merchantsPage(ctx, request, view),
   );
+}
 
+/** A merchant's page, disabling (through its confirmation) and enabling it. */
+function merchantStateRoutes(app: FastifyInstance, ctx: AppContext): void {
   consoleGet<MerchantParams>(app, ctx, '/operator/merchants/:id', (request, view) =>
-    merchantPage(request.params.id, view),
+    merchantPage(ctx, request.params.id, view),
   );
 
   consoleGet<MerchantParams>(app, ctx, '/operator/merchants/:id/disable', async (request, view) =>
@@ -81,7 +96,7 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
         ctx,
         request.params.id,
         false,
-        audit(caller, 'merchant.disabled'),
+        audit(ctx, caller, 'merchant.disabled'),
       );
       return { path: `/operator/merchants/${merchant.id}`, done: 'disabled', what: merchant.name };
     },
@@ -97,13 +112,16 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
         ctx,
         request.params.id,
         true,
-        audit(caller, 'merchant.enabled'),
+        audit(ctx, caller, 'merchant.enabled'),
       );
       return { path: `/operator/merchants/${merchant.id}`, done: 'enabled', what: merchant.name };
     },
-    (request, view) => merchantPage(request.params.id, view),
+    (request, view) => merchantPage(ctx, request.params.id, view),
   );
+}
 
+/** A merchant's first owner invited, a gateway account added. */
+function merchantOwnerAndAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   consolePost<MerchantParams>(
     app,
     '/operator/merchants/:id/invitations',
@@ -115,11 +133,11 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
         { email: field(request, 'email'), role: 'owner' },
         null,
         language,
-        audit(caller, 'invitation.created'),
+        audit(ctx, caller, 'invitation.created'),
       );
       return { path: `/operator/merchants/${request.params.id}`, done: 'invited', what: invited.email };
     },
-    (request, view) => merchantPage(request.params.id, view),
+    (request, view) => merchantPage(ctx, request.params.id, view),
   );
 
   consolePost<MerchantParams>(
@@ -136,7 +154,7 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
           credentials: group(request, 'credentials'),
           settings: group(request, 'settings'),
         },
-        audit(caller, 'gateway_account.added'),
+        audit(ctx, caller, 'gateway_account.added'),
       );
       return {
         path: `/operator/merchants/${request.params.id}`,
@@ -144,21 +162,17 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
         what: account.gateway_id,
       };
     },
-    (request, view) => merchantPage(request.params.id, view),
+    (request, view) => merchantPage(ctx, request.params.id, view),
   );
+}
 
-  const rotatePage = async (params: AccountParams['Params'], view: OperatorView) =>
-    rotateAccountConfirmation(
-      view,
-      await retrieveMerchant(ctx, params.id),
-      await retrieveGatewayAccount(ctx, params.id, params.account_id),
-    );
-
+/** A gateway account's credentials rotated, through its confirmation. */
+function accountRotationRoutes(app: FastifyInstance, ctx: AppContext): void {
   consoleGet<AccountParams>(
     app,
     ctx,
     '/operator/merchants/:id/gateway-accounts/:account_id/rotate',
-    (request, view) => rotatePage(request.params, view),
+    (request, view) => rotatePage(ctx, request.params, view),
   );
 
   consolePost<AccountParams>(
@@ -171,10 +185,10 @@ export async function operatorMerchantRoutes(app: FastifyInstance, ctx: AppConte
         id,
         account_id,
         { credentials: group(request, 'credentials') },
-        audit(caller, 'gateway_account.credentials_rotated'),
+        audit(ctx, caller, 'gateway_account.credentials_rotated'),
       );
       return { path: `/operator/merchants/${id}`, done: 'rotated', what: account.gateway_id };
     },
-    (request, view) => rotatePage(request.params, view),
+    (request, view) => rotatePage(ctx, request.params, view),
   );
 }
