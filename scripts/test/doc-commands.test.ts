@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Block, docsWithCommands, shBlocks } from './doc-commands/blocks.ts';
-import { expectations, overrides } from './doc-commands/expectations.ts';
+import { expectationOf, overrides } from './doc-commands/expectations.ts';
 import { DocSession, type Ports } from './doc-commands/session.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -130,7 +130,7 @@ describe('every documented command, as written, on a fresh checkout', () => {
           if (block.skipped) continue;
           const run = session.run(block, env);
           const received = () => (existsSync(receivedFile) ? readFileSync(receivedFile, 'utf8') : '');
-          expectations[`${doc}:${block.line}`]?.(run.stdout, session, received);
+          expectationOf(block)?.(run.stdout, session, received);
         }
       } catch (error) {
         console.error(`${doc}: ${String(error)}`); // at once: a reporter shows nested failures only at the end

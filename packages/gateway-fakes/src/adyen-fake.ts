@@ -378,43 +378,46 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     return refund(psp ?? '', body);
   }
 
-  const started = await startFakeServer(options.port ?? 0, async (request) => {
-    if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
-    const report = journal.serve(request);
-    if (report) return report;
-    const browserAnswer = await browser.handle(request);
-    if (browserAnswer) return browserAnswer;
-    if (request.headers['x-api-key'] !== options.apiKey)
-      return serviceError(401, '000', 'HTTP Status Response - Unauthorized', 'security');
-    const found = operationOf(request.method, request.path);
-    if (!found) return serviceError(404, '000', 'Not found');
-    let body: Json;
-    try {
-      body = JSON.parse(request.rawBody) as Json;
-    } catch {
-      return serviceError(400, '702', 'Structure of request is not valid JSON');
-    }
-    const refused = recordViolations(
-      violations,
-      found.operation,
-      spec.validate('POST', found.operation, body),
-    );
-    if (refused !== null) {
-      return serviceError(400, '702', `Request does not match Adyen's description: ${refused}`);
-    }
-    const run = () =>
-      idempotency.run(
-        request,
-        `${request.path} ${request.rawBody}`,
-        {
-          conflict: serviceError(422, '704', 'request already processed or in progress'),
-          mismatch: serviceError(422, '704', 'Idempotency-Key reused with another request body'),
-        },
-        () => api(found.operation, found.psp, body),
+  const started = await startFakeServer(
+    options.port ?? 0,
+    notifier.answersAfter(async (request) => {
+      if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
+      const report = journal.serve(request);
+      if (report) return report;
+      const browserAnswer = await browser.handle(request);
+      if (browserAnswer) return browserAnswer;
+      if (request.headers['x-api-key'] !== options.apiKey)
+        return serviceError(401, '000', 'HTTP Status Response - Unauthorized', 'security');
+      const found = operationOf(request.method, request.path);
+      if (!found) return serviceError(404, '000', 'Not found');
+      let body: Json;
+      try {
+        body = JSON.parse(request.rawBody) as Json;
+      } catch {
+        return serviceError(400, '702', 'Structure of request is not valid JSON');
+      }
+      const refused = recordViolations(
+        violations,
+        found.operation,
+        spec.validate('POST', found.operation, body),
       );
-    if (found.psp === null) return run();
-    return failures.apply(request, serviceError(500, '905', 'Internal error', 'internal'), run);
-  });
+      if (refused !== null) {
+        return serviceError(400, '702', `Request does not match Adyen's description: ${refused}`);
+      }
+      const run = () =>
+        idempotency.run(
+          request,
+          `${request.path} ${request.rawBody}`,
+          {
+            conflict: serviceError(422, '704', 'request already processed or in progress'),
+            mismatch: serviceError(422, '704', 'Idempotency-Key reused with another request body'),
+          },
+          () => api(found.operation, found.psp, body),
+        );
+      if (found.psp === null) return run();
+      return failures.apply(request, serviceError(500, '905', 'Internal error', 'internal'), run);
+    }),
+  );
   baseUrl = started.url;
 
   // Settles every received refund in one batched notification, as Adyen reports them.

@@ -93,7 +93,28 @@ export class Notifier {
   /** Every notification sent (or held), in order, for `resend`. */
   private readonly sent: Array<{ body: string; headers: Record<string, string> }> = [];
 
+  /** Whether answers wait for the notifications sent while they were worked out (`answersAfter`). */
+  private outrun = false;
+
   constructor(private targetUrl: string | null) {}
+
+  /**
+   * Makes the notifications outrun the answers: while on, an answer goes out only once the
+   * notifications sent so far have landed, as a gateway's webhook may reach the service before its
+   * own answer does (Adyen notifies as it answers). The order is then certain, not a race.
+   */
+  outrunAnswers(on: boolean): void {
+    this.outrun = on;
+  }
+
+  /** `handler`, whose answers wait for the notifications while `outrunAnswers` is on. */
+  answersAfter(handler: FakeHandler): FakeHandler {
+    return async (request) => {
+      const answer = await handler(request);
+      if (this.outrun) await this.idle();
+      return answer;
+    };
+  }
 
   /** Where later notifications go (a service that started after its fake). */
   retarget(url: string | null): void {
@@ -235,6 +256,8 @@ export interface GatewayFake {
   releaseNotifications(order?: 'as_sent' | 'last_first'): number;
   /** Sends the last `count` notifications again, byte for byte, as a gateway redelivers. */
   resendNotifications(count: number): number;
+  /** Answers only once the notifications they sent have landed (see `Notifier.outrunAnswers`). */
+  notificationsOutrunAnswers(on: boolean): void;
   /** The status and body of every notification delivered, in order. */
   readonly delivered: ReadonlyArray<{ status: number; body: string }>;
   idle(): Promise<void>;
@@ -259,6 +282,7 @@ export function gatewayFake(
     holdNotifications: () => notifier.hold(),
     releaseNotifications: (order) => notifier.release(order),
     resendNotifications: (count) => notifier.resend(count),
+    notificationsOutrunAnswers: (on) => notifier.outrunAnswers(on),
     delivered: notifier.delivered,
     idle: () => notifier.idle(),
     close: () => started.close(),

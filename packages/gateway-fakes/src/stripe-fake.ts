@@ -355,53 +355,56 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     return redirectTo(back.toString());
   }
 
-  const started = await startFakeServer(options.port ?? 0, async (request) => {
-    if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
-    const browserAnswer = await browser.handle(request);
-    if (browserAnswer) return browserAnswer;
-    if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
-      return error(401, 'invalid_request_error', 'Invalid API Key provided.');
-    }
-    // The lists are reads without a body; the trimmed description holds only the POSTs of both.
-    if (request.method === 'GET' && request.path === '/v1/refunds') return listRefunds(request.query);
-    if (request.method === 'GET' && request.path === '/v1/payment_intents') {
-      return listPage([...intents.values()], request.query, '/v1/payment_intents');
-    }
-    const operation = operationOf(request.method, request.path);
-    if (!operation)
-      return error(
-        404,
-        'invalid_request_error',
-        `Unrecognized request URL (${request.method}: ${request.path}).`,
-      );
-    const body = decodeStripeForm(request.rawBody);
-    const problems = spec.validate(request.method, operation.split(' ')[1]!, structuredClone(body));
-    const refused = recordViolations(violations, operation, problems);
-    if (refused !== null) {
-      return error(400, 'invalid_request_error', `Request does not match Stripe's description: ${refused}`);
-    }
-    const run = () =>
-      idempotency.run(
-        request,
-        `${operation} ${request.rawBody}`,
-        {
-          conflict: error(
-            409,
-            'idempotency_error',
-            'There is currently another in-progress request using this Idempotent Key.',
-            { code: 'idempotency_key_in_use' },
-          ),
-          mismatch: error(
-            400,
-            'idempotency_error',
-            'Keys for idempotent requests can only be used with the same parameters they were first used with.',
-          ),
-        },
-        () => api(request, operation, body),
-      );
-    if (operation !== 'POST /v1/refunds') return run();
-    return failures.apply(request, error(500, 'api_error', 'An unknown error occurred.'), run);
-  });
+  const started = await startFakeServer(
+    options.port ?? 0,
+    notifier.answersAfter(async (request) => {
+      if (request.path.startsWith('/redirect/3ds/')) return challenge(request);
+      const browserAnswer = await browser.handle(request);
+      if (browserAnswer) return browserAnswer;
+      if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
+        return error(401, 'invalid_request_error', 'Invalid API Key provided.');
+      }
+      // The lists are reads without a body; the trimmed description holds only the POSTs of both.
+      if (request.method === 'GET' && request.path === '/v1/refunds') return listRefunds(request.query);
+      if (request.method === 'GET' && request.path === '/v1/payment_intents') {
+        return listPage([...intents.values()], request.query, '/v1/payment_intents');
+      }
+      const operation = operationOf(request.method, request.path);
+      if (!operation)
+        return error(
+          404,
+          'invalid_request_error',
+          `Unrecognized request URL (${request.method}: ${request.path}).`,
+        );
+      const body = decodeStripeForm(request.rawBody);
+      const problems = spec.validate(request.method, operation.split(' ')[1]!, structuredClone(body));
+      const refused = recordViolations(violations, operation, problems);
+      if (refused !== null) {
+        return error(400, 'invalid_request_error', `Request does not match Stripe's description: ${refused}`);
+      }
+      const run = () =>
+        idempotency.run(
+          request,
+          `${operation} ${request.rawBody}`,
+          {
+            conflict: error(
+              409,
+              'idempotency_error',
+              'There is currently another in-progress request using this Idempotent Key.',
+              { code: 'idempotency_key_in_use' },
+            ),
+            mismatch: error(
+              400,
+              'idempotency_error',
+              'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+            ),
+          },
+          () => api(request, operation, body),
+        );
+      if (operation !== 'POST /v1/refunds') return run();
+      return failures.apply(request, error(500, 'api_error', 'An unknown error occurred.'), run);
+    }),
+  );
   baseUrl = started.url;
 
   // Settles pending refunds with one event each, as Stripe reports them.

@@ -331,22 +331,54 @@ for (const kind of databaseKinds()) {
       await settleAutomaticRefund(intent.id, 'adyen', 0);
     });
 
-    it('adyen: a /payments answer that authorised another amount (a partial authorisation) does not make it SUCCEEDED', async () => {
-      const created = await api('POST', '/v1/payment-intents', {
-        amount_minor: 5_000,
-        currency: 'EUR',
-        gateway_id: 'adyen',
+    // Adyen notifies as it answers: the AUTHORISATION notification may settle the charge before
+    // the /payments answer is applied, or after. The confirm answers the same either way.
+    for (const order of ['answer first', 'notification first'] as const) {
+      const arrange = () => {
+        if (order === 'answer first') running.adyen.holdNotifications();
+        else running.adyen.notificationsOutrunAnswers(true);
+      };
+      const restore = async () => {
+        running.adyen.notificationsOutrunAnswers(false);
+        running.adyen.releaseNotifications();
+        await running.adyen.idle();
+      };
+
+      it(`adyen, ${order}: a /payments answer that authorised another amount (a partial authorisation) does not make it SUCCEEDED`, async () => {
+        const created = await api('POST', '/v1/payment-intents', {
+          amount_minor: 5_000,
+          currency: 'EUR',
+          gateway_id: 'adyen',
+        });
+        assert.equal(created.statusCode, 200, created.body);
+        arrange();
+        const confirmed = await api('POST', `/v1/payment-intents/${created.json().id}/confirm`, {
+          payment_method_token: ADYEN_TEST_TOKENS.partial,
+        }).finally(restore);
+        assert.equal(confirmed.statusCode, 402, 'the answer authorised 2,500 of 5,000');
+        assert.equal(confirmed.json().code, 'gateway_rejected');
+        assert.equal(confirmed.json().payment_intent.status, 'FAILED');
+        await expectRefusedCapture(created.json().id, { amount_minor: 2_500, currency: 'EUR' });
+        await settleAutomaticRefund(created.json().id, 'adyen', 2_500);
       });
-      assert.equal(created.statusCode, 200, created.body);
-      const confirmed = await api('POST', `/v1/payment-intents/${created.json().id}/confirm`, {
-        payment_method_token: ADYEN_TEST_TOKENS.partial,
+
+      it(`adyen, ${order}: a refusal answers 402 card_declined with the failed intent`, async () => {
+        const created = await api('POST', '/v1/payment-intents', {
+          amount_minor: 4_000,
+          currency: 'EUR',
+          gateway_id: 'adyen',
+        });
+        assert.equal(created.statusCode, 200, created.body);
+        arrange();
+        const confirmed = await api('POST', `/v1/payment-intents/${created.json().id}/confirm`, {
+          payment_method_token: ADYEN_TEST_TOKENS.decline,
+        }).finally(restore);
+        assert.equal(confirmed.statusCode, 402, confirmed.body);
+        assert.equal(confirmed.json().code, 'card_declined');
+        assert.equal(confirmed.json().payment_intent.status, 'FAILED');
+        assert.equal(confirmed.json().payment_intent.last_payment_error.code, 'card_declined');
       });
-      assert.equal(confirmed.statusCode, 402, 'the answer authorised 2,500 of 5,000');
-      assert.equal(confirmed.json().code, 'gateway_rejected');
-      await running.adyen.idle();
-      await expectRefusedCapture(created.json().id, { amount_minor: 2_500, currency: 'EUR' });
-      await settleAutomaticRefund(created.json().id, 'adyen', 2_500);
-    });
+    }
 
     it('stripe: a partial amount_received does not read as the full payment', async () => {
       const intent = await paidIntent('stripe', STRIPE_TEST_PAYMENT_METHODS.challenge, 5_000);

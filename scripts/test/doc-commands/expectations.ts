@@ -1,7 +1,10 @@
-// What the docs say a command answers or prints, checked after the block ran ("doc:line" of the
-// ```sh fence). Placeholders a doc means as the reader's own values are in `overrides`.
+// What the docs say a command answers or prints, checked after the block ran. Each is keyed
+// "doc » a piece of the block's text" that one running ```sh block of the doc holds (not a line
+// number, which every edit above it moved). Placeholders a doc means as the reader's own values
+// are in `overrides`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import type { Block } from './blocks.ts';
 import type { DocSession } from './session.ts';
 
 /** The text `read` returns once it matches (a background command prints a moment later), up to 30 s. */
@@ -27,24 +30,25 @@ const status =
     );
 
 export const expectations: Record<string, Expectation> = {
-  'docs/api.md:10': (stdout) => assert.match(stdout, /"\/v1\/payment-intents"/),
-  'docs/payments.md:10': status('CREATED'),
+  "docs/api.md » jq '.paths | keys'": (stdout) => assert.match(stdout, /"\/v1\/payment-intents"/),
+  'docs/payments.md » Idempotency-Key: order-1042-payment': status('CREATED'),
   // A live intent, made with the merchant's live key on its live Adyen account.
-  'docs/gateways.md:164': (stdout) => {
+  'docs/gateways.md » export LIVE_KEY=': (stdout) => {
     assert.match(stdout, /"livemode":\s*true/);
     assert.match(stdout, /"gateway_id":\s*"adyen"/);
     status('CREATED')(stdout, undefined as never, () => '');
   },
-  'docs/operations.md:350': (stdout) => assert.match(stdout, /"resealed":\s*\{/),
-  'docs/operations.md:1372': (stdout) => assert.match(stdout, /"withdraw_on":\s*"2030-06-30"/),
-  'docs/operator-console.md:30': (stdout) => {
+  'docs/operations.md » export PAYGATE_NEW_MASTER_KEY=': (stdout) => assert.match(stdout, /"resealed":\s*\{/),
+  'docs/operations.md » /admin/v1/deprecations': (stdout) =>
+    assert.match(stdout, /"withdraw_on":\s*"2030-06-30"/),
+  'docs/operator-console.md » operator create ops@example.com': (stdout) => {
     assert.match(stdout, /"object":\s*"operator"/);
     assert.match(stdout, /Sign in at http:\/\/localhost:\d+\/operator\/sign-in/);
   },
-  'docs/quick-start.md:39': status('CREATED'),
-  'docs/quick-start.md:56': status('SUCCEEDED'),
+  'docs/quick-start.md » Idempotency-Key: order-1001': status('CREATED'),
+  'docs/quick-start.md » "payment_method_token": "tok_sim_approve"': status('SUCCEEDED'),
   // "the listen terminal shows: payment_intent.succeeded [evt_...] --> POST http://localhost:8000/webhooks/paygate [200]"
-  'docs/quick-start.md:74': (_stdout, session, received) => {
+  'docs/quick-start.md » -- listen --forward-to': (_stdout, session, received) => {
     const shown =
       /payment_intent\.succeeded \[evt_\w+\] --> POST http:\/\/localhost:\d+\/webhooks\/paygate \[200\]/;
     const log = eventually(
@@ -55,6 +59,21 @@ export const expectations: Record<string, Expectation> = {
     assert.match(received(), /^POST \/webhooks\/paygate$/m, 'the receiver got the event');
   },
 };
+
+/** Splits an expectation's key into its doc and the piece of text that finds its block. */
+export function expectationKey(key: string): { doc: string; piece: string } {
+  const [doc = '', piece = ''] = key.split(' » ');
+  return { doc, piece };
+}
+
+/** The expectation of a block, if one names it. */
+export function expectationOf(block: Block): Expectation | undefined {
+  for (const [key, expectation] of Object.entries(expectations)) {
+    const { doc, piece } = expectationKey(key);
+    if (doc === block.doc && block.text.includes(piece)) return expectation;
+  }
+  return undefined;
+}
 
 export const overrides: Record<string, Record<string, string>> = {
   // The Stripe account's own keys: the fake's (`npm run fake:stripe`), as the doc's last section says.

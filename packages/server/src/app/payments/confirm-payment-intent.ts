@@ -108,7 +108,23 @@ export async function confirmPaymentIntent(
       { retryAfterSeconds: applied.unavailable.retryAfterSeconds },
     );
   }
-  return applied;
+  return { ...applied, failure: applied.failure ?? failureSettledMeanwhile(applied.intent) };
+}
+
+/**
+ * The decline of this confirm's charge when the gateway's notification settled it before the
+ * gateway's answer came back (Adyen notifies as it answers): the answer then changes nothing, but
+ * the confirm still answers 402 as it would have, not 200, whichever arrived first. Only this
+ * confirm's attempt was open (the open-attempt index), and only an attempt's failure makes an
+ * intent FAILED, so a FAILED intent here failed through this charge.
+ */
+function failureSettledMeanwhile(intent: PaymentIntentRecord): AppliedOutcome['failure'] {
+  const error = intent.status === 'FAILED' ? intent.lastPaymentError : null;
+  if (!error) return null;
+  return {
+    code: error.code === 'card_declined' ? 'card_declined' : 'gateway_rejected',
+    message: error.message,
+  };
 }
 
 /**
