@@ -11,7 +11,11 @@ export function IdOf(prefix: string) {
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC instant' });
 
 /** Amounts are integers in minor units of the currency, never floats. */
-export const AmountMinor = Type.Integer({ minimum: 1, maximum: 999_999_999_999 });
+export const AmountMinor = Type.Integer({
+  minimum: 1,
+  maximum: 999_999_999_999,
+  description: 'an integer amount in minor units of the currency, never a float',
+});
 
 /** Shape only; whether the code is ISO 4217 is checked by the money module, for a precise error. */
 export const CurrencyCode = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency code' });
@@ -29,5 +33,5 @@ export const Livemode = Type.Boolean({ description: 'false for test data' });
  */
 export const ResourceVersion = Type.Integer({
   minimum: 1,
-  description: 'grows by one with each change of the object; keep the highest seen',
+  description: '1 when created, one more with each change: keep the highest seen, drop an older state',
 });

@@ -27,21 +27,24 @@ export const DisputeIdParams = Type.Object(
  * and `dispute.closed` carry it as `data.object`. The amount taken back is a DISPUTE transaction,
  * and the amount returned when the merchant wins a DISPUTE_REVERSAL.
  */
-export const Dispute = Type.Object({
-  id: IdOf('dp'),
-  object: Type.Literal('dispute'),
-  payment_intent_id: IdOf('pi'),
-  amount_minor: AmountMinor,
-  currency: Type.String({ description: 'ISO 4217 code, upper case' }),
-  reason: DisputeReason,
-  status: DisputeStatus,
-  evidence_due_by: Type.Union([Timestamp, Type.Null()], {
-    description: 'When the gateway must have the merchant’s evidence; null when it gave no date',
-  }),
-  gateway_id: Type.String(),
-  livemode: Livemode,
-  version: ResourceVersion,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const Dispute = Type.Object(
+  {
+    id: IdOf('dp'),
+    object: Type.Literal('dispute'),
+    payment_intent_id: IdOf('pi'),
+    amount_minor: AmountMinor,
+    currency: Type.String({ description: 'ISO 4217 code, upper case' }),
+    reason: DisputeReason,
+    status: DisputeStatus,
+    evidence_due_by: Type.Union([Timestamp, Type.Null()], {
+      description: 'When the gateway must have the merchant’s evidence; null when it gave no date',
+    }),
+    gateway_id: Type.String(),
+    livemode: Livemode,
+    version: ResourceVersion,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: 'A chargeback the gateway reported against a payment: open, then WON or LOST' },
+);
 export type Dispute = Static<typeof Dispute>;

@@ -68,15 +68,35 @@ export const CheckoutBlock = Type.Object({
   component: Type.Union([Type.String(), Type.Null()]),
 });
 
+/** Why a payment attempt failed: the payer's bank said no, or the gateway refused the request. */
+export const failureCodes = ['card_declined', 'gateway_rejected'] as const;
+
+/** The documented values of `last_payment_error.decline_code`; more may be added later. */
+export const declineCodes = [
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'incorrect_number',
+  'do_not_honor',
+  'fraudulent',
+  'lost_or_stolen',
+  'card_not_supported',
+  'currency_not_supported',
+  'processing_error',
+  'authentication_required',
+  'generic_decline',
+] as const;
+
 /** Why the last payment attempt failed; null unless the intent is FAILED. */
 export const LastPaymentError = Type.Object(
   {
-    code: Type.String({ description: 'stable reason: card_declined or gateway_rejected' }),
+    code: Type.Enum(failureCodes, {
+      description: 'stable, to branch on: card_declined (ask for another card) or gateway_rejected',
+    }),
     decline_code: Type.Union([Type.String(), Type.Null()], {
       description:
-        "why the card was declined, in Paygate's vocabulary (insufficient_funds, expired_card, incorrect_cvc, " +
-        'incorrect_number, do_not_honor, fraudulent, lost_or_stolen, card_not_supported, currency_not_supported, ' +
-        'processing_error, authentication_required, generic_decline), or null when the gateway gave no reason',
+        `why the card was declined, in one vocabulary for every gateway (${declineCodes.join(', ')}), ` +
+        'or null when the gateway gave no reason; treat a value you do not know like generic_decline',
     }),
     gateway_code: Type.Union([Type.String(), Type.Null()], {
       description:
@@ -84,28 +104,50 @@ export const LastPaymentError = Type.Object(
     }),
     message: Type.String({ description: 'a human-readable explanation, safe to show to the payer' }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'Why the last payment attempt of a FAILED intent failed',
+  },
 );
 export type LastPaymentError = Static<typeof LastPaymentError>;
 
-export const PaymentIntent = Type.Object({
-  id: IdOf('pi'),
-  object: Type.Literal('payment_intent'),
-  amount_minor: AmountMinor,
-  currency: Type.String({ description: 'ISO 4217 code, upper case' }),
-  status: PaymentIntentStatus,
-  gateway_id: Type.String(),
-  redirect_url: Type.Union([Type.String(), Type.Null()]),
-  return_url: Type.Union([Type.String(), Type.Null()]),
-  metadata: Metadata,
-  livemode: Livemode,
-  amount_refunded_minor: Type.Integer({ minimum: 0 }),
-  payment_method: Type.Null(),
-  last_payment_error: Type.Union([LastPaymentError, Type.Null()]),
-  version: ResourceVersion,
-  created_at: Timestamp,
-  expires_at: Timestamp,
-  client_secret: Type.Optional(Type.String()),
-  checkout: Type.Optional(CheckoutBlock),
-});
+export const PaymentIntent = Type.Object(
+  {
+    id: IdOf('pi'),
+    object: Type.Literal('payment_intent'),
+    amount_minor: AmountMinor,
+    currency: Type.String({ description: 'ISO 4217 code, upper case' }),
+    status: PaymentIntentStatus,
+    gateway_id: Type.String({ description: 'the gateway account that takes the payment' }),
+    redirect_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'where to send the payer when the status is REQUIRES_ACTION; null otherwise',
+    }),
+    return_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'where the gateway sends the payer back after a redirect; null when none was given',
+    }),
+    metadata: Metadata,
+    livemode: Livemode,
+    amount_refunded_minor: Type.Integer({
+      minimum: 0,
+      description: 'how much of the amount has been refunded, in minor units',
+    }),
+    payment_method: Type.Null({ description: 'always null: no card data is ever captured' }),
+    last_payment_error: Type.Union([LastPaymentError, Type.Null()], {
+      description: 'why the last payment attempt failed; null unless the status is FAILED',
+    }),
+    version: ResourceVersion,
+    created_at: Timestamp,
+    expires_at: Type.String({
+      format: 'date-time',
+      description: 'when a CREATED or REQUIRES_ACTION intent expires (ISO 8601 UTC instant)',
+    }),
+    client_secret: Type.Optional(
+      Type.String({
+        description: 'present when read with a secret key; hand it to the browser component, never log it',
+      }),
+    ),
+    checkout: Type.Optional(CheckoutBlock),
+  },
+  { description: 'A payment intent: one payment of an amount, from creation to its outcome' },
+);
 export type PaymentIntent = Static<typeof PaymentIntent>;

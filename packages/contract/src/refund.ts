@@ -33,16 +33,19 @@ export const RefundIdParams = Type.Object(
  * A refund of part or all of a SUCCEEDED payment intent. PENDING until the gateway settles it;
  * `refund.succeeded` and `refund.failed` carry it as `data.object`.
  */
-export const Refund = Type.Object({
-  id: IdOf('re'),
-  object: Type.Literal('refund'),
-  payment_intent_id: IdOf('pi'),
-  amount_minor: AmountMinor,
-  currency: Type.String({ description: 'ISO 4217 code, upper case (the intent currency)' }),
-  status: RefundStatus,
-  metadata: Metadata,
-  livemode: Livemode,
-  version: ResourceVersion,
-  created_at: Timestamp,
-});
+export const Refund = Type.Object(
+  {
+    id: IdOf('re'),
+    object: Type.Literal('refund'),
+    payment_intent_id: IdOf('pi'),
+    amount_minor: AmountMinor,
+    currency: Type.String({ description: 'ISO 4217 code, upper case (the intent currency)' }),
+    status: RefundStatus,
+    metadata: Metadata,
+    livemode: Livemode,
+    version: ResourceVersion,
+    created_at: Timestamp,
+  },
+  { description: 'A refund of part or all of a SUCCEEDED payment intent' },
+);
 export type Refund = Static<typeof Refund>;

@@ -14,20 +14,23 @@ export const TRANSACTION_LIST_MAX_LIMIT = 100;
  * DISPUTE for an amount a chargeback took back and a DISPUTE_REVERSAL for one a won dispute
  * returned (both APPROVED when written: the gateway already moved the money).
  */
-export const Transaction = Type.Object({
-  id: IdOf('txn'),
-  object: Type.Literal('transaction'),
-  type: TransactionType,
-  status: TransactionStatus,
-  amount_minor: AmountMinor,
-  currency: Type.String({ description: 'ISO 4217 code, upper case' }),
-  payment_intent_id: IdOf('pi'),
-  refund_id: Type.Union([IdOf('re'), Type.Null()], { description: 'null except for REFUND' }),
-  gateway_id: Type.String(),
-  livemode: Livemode,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const Transaction = Type.Object(
+  {
+    id: IdOf('txn'),
+    object: Type.Literal('transaction'),
+    type: TransactionType,
+    status: TransactionStatus,
+    amount_minor: AmountMinor,
+    currency: Type.String({ description: 'ISO 4217 code, upper case' }),
+    payment_intent_id: IdOf('pi'),
+    refund_id: Type.Union([IdOf('re'), Type.Null()], { description: 'null except for REFUND' }),
+    gateway_id: Type.String(),
+    livemode: Livemode,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: 'One ledger line: a PAYMENT, a REFUND, a DISPUTE or a DISPUTE_REVERSAL' },
+);
 export type Transaction = Static<typeof Transaction>;
 
 export const ListTransactionsQuery = Type.Object(

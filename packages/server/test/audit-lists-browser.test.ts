@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { recordAudit } from '../src/app/dashboard/audit.ts';
+import { recordAudit } from '../src/app/back-office-users/audit.ts';
 import { createOperator, recordOperatorAction } from '../src/app/operators/operator-accounts.ts';
 import { launchChromium, signedInPage } from './support/browser.ts';
 import { cursorWithAlteredMac } from './support/cursors.ts';

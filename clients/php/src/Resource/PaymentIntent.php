@@ -1,11 +1,15 @@
 <?php
 
+// Generated from packages/contract by packages/contract/scripts/generate-clients.ts.
+// Do not edit: change the contract and run `npm run clients`.
+
 declare(strict_types=1);
 
 namespace Paygate\Resource;
 
 /**
- * A payment intent (id prefix pi_). Amounts are integers in minor units of the currency.
+ * A payment intent: one payment of an amount, from creation to its outcome. Members the API adds
+ * later are kept and readable by their API name.
  */
 final class PaymentIntent extends ApiResource
 {
@@ -18,44 +22,54 @@ final class PaymentIntent extends ApiResource
     public const STATUS_EXPIRED = 'EXPIRED';
 
     public readonly string $id;
+    /** An integer amount in minor units of the currency, never a float. */
     public readonly int $amountMinor;
+    /** ISO 4217 code, upper case. */
     public readonly ?string $currency;
     public readonly ?string $status;
+    /** The gateway account that takes the payment. */
     public readonly ?string $gatewayId;
     /** Where to send the payer when the status is REQUIRES_ACTION; null otherwise. */
     public readonly ?string $redirectUrl;
+    /** Where the gateway sends the payer back after a redirect; null when none was given. */
     public readonly ?string $returnUrl;
+    /** At most 50 keys; key at most 40 characters; value a string of at most 500 characters. */
     public readonly ?\stdClass $metadata;
+    /** False for test data. */
     public readonly ?bool $livemode;
-    public readonly ?string $createdAt;
-    public readonly ?string $expiresAt;
+    /** How much of the amount has been refunded, in minor units. */
     public readonly ?int $amountRefundedMinor;
-    /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
-    public readonly ?int $version;
     /** Why the last payment attempt failed; null unless the status is FAILED. */
     public readonly ?LastPaymentError $lastPaymentError;
+    /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+    public readonly ?int $version;
+    /** ISO 8601 UTC instant. */
+    public readonly ?string $createdAt;
+    /** When a CREATED or REQUIRES_ACTION intent expires (ISO 8601 UTC instant). */
+    public readonly ?string $expiresAt;
     /** Present when read with a secret key; hand it to the browser component, never log it. */
     public readonly ?string $clientSecret;
 
     public static function fromJson(\stdClass $values): static
     {
-        $intent = new static($values);
-        $intent->id = Fields::string($values, 'id');
-        $intent->amountMinor = Fields::int($values, 'amount_minor');
-        $intent->currency = Fields::optionalString($values, 'currency');
-        $intent->status = Fields::optionalString($values, 'status');
-        $intent->gatewayId = Fields::optionalString($values, 'gateway_id');
-        $intent->redirectUrl = Fields::optionalString($values, 'redirect_url');
-        $intent->returnUrl = Fields::optionalString($values, 'return_url');
-        $intent->metadata = Fields::optionalObject($values, 'metadata');
-        $intent->livemode = Fields::optionalBool($values, 'livemode');
-        $intent->createdAt = Fields::optionalString($values, 'created_at');
-        $intent->expiresAt = Fields::optionalString($values, 'expires_at');
-        $intent->amountRefundedMinor = Fields::optionalInt($values, 'amount_refunded_minor');
-        $intent->version = Fields::optionalInt($values, 'version');
-        $lastPaymentError = Fields::optionalObject($values, 'last_payment_error');
-        $intent->lastPaymentError = $lastPaymentError === null ? null : LastPaymentError::fromJson($lastPaymentError);
-        $intent->clientSecret = Fields::optionalString($values, 'client_secret');
-        return $intent;
+        $object = new static($values);
+        $object->id = Fields::string($values, 'id');
+        $object->amountMinor = Fields::int($values, 'amount_minor');
+        $object->currency = Fields::optionalString($values, 'currency');
+        $object->status = Fields::optionalString($values, 'status');
+        $object->gatewayId = Fields::optionalString($values, 'gateway_id');
+        $object->redirectUrl = Fields::optionalString($values, 'redirect_url');
+        $object->returnUrl = Fields::optionalString($values, 'return_url');
+        $object->metadata = Fields::optionalObject($values, 'metadata');
+        $object->livemode = Fields::optionalBool($values, 'livemode');
+        $object->amountRefundedMinor = Fields::optionalInt($values, 'amount_refunded_minor');
+        $object->lastPaymentError = LastPaymentError::fromOptional(
+            Fields::optionalObject($values, 'last_payment_error'),
+        );
+        $object->version = Fields::optionalInt($values, 'version');
+        $object->createdAt = Fields::optionalString($values, 'created_at');
+        $object->expiresAt = Fields::optionalString($values, 'expires_at');
+        $object->clientSecret = Fields::optionalString($values, 'client_secret');
+        return $object;
     }
 }

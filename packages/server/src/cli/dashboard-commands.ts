@@ -1,4 +1,4 @@
-import { inviteUser } from '../app/dashboard/accounts.ts';
+import { inviteUser } from '../app/back-office-users/accounts.ts';
 import { dashboardInvitationResource } from '../app/resources/dashboard.ts';
 import type { Config } from '../config.ts';
 import { withAppContext } from './app-context.ts';

@@ -3,21 +3,10 @@
 // it. Pure: the connectors read their gateway's answers and call these; the gateway's code itself
 // travels beside it unchanged as `gateway_code`.
 
-/** The documented values of `last_payment_error.decline_code` (docs/payments.md). */
-export const DECLINE_CODES = [
-  'insufficient_funds',
-  'expired_card',
-  'incorrect_cvc',
-  'incorrect_number',
-  'do_not_honor',
-  'fraudulent',
-  'lost_or_stolen',
-  'card_not_supported',
-  'currency_not_supported',
-  'processing_error',
-  'authentication_required',
-  'generic_decline',
-] as const;
+import { declineCodes } from '@paygate/contract';
+
+/** The documented values of `last_payment_error.decline_code` (the contract's, docs/payments.md). */
+export const DECLINE_CODES = declineCodes;
 export type DeclineCode = (typeof DECLINE_CODES)[number];
 
 /** Why a charge was declined: ours (`declineCode`) and the gateway's own code, unchanged. */

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../storage/db.ts';
 import { databaseWithin } from '../../storage/within-transaction.ts';
+import { recordAudit } from '../back-office-users/audit.ts';
 import type { AppContext } from '../context.ts';
-import { recordAudit } from './audit.ts';
 
 /** Who did a dashboard action: the user, their merchant, and the mode when the action has one. */
 export interface DashboardActor {

@@ -1,7 +1,7 @@
 import type { DashboardRole } from '../../domain/dashboard-roles.ts';
 import { type TeamMemberRow, updateUserRole } from '../../storage/repositories/dashboard-team.ts';
+import { recordAudit } from '../back-office-users/audit.ts';
 import type { AppContext } from '../context.ts';
-import { recordAudit } from './audit.ts';
 import { isLastOwner, lastOwnerRefused, lockedMember } from './team-member-checks.ts';
 
 /** Gives a user of the merchant another role; the last owner stays an owner. */

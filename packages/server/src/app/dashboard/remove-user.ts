@@ -1,7 +1,7 @@
 import { markUserRemoved } from '../../storage/repositories/dashboard-team.ts';
 import { deleteSessionsOfUser } from '../../storage/repositories/dashboard-users.ts';
+import { recordAudit } from '../back-office-users/audit.ts';
 import type { AppContext } from '../context.ts';
-import { recordAudit } from './audit.ts';
 import { isLastOwner, lastOwnerRefused, lockedMember } from './team-member-checks.ts';
 
 /** Removes a user from the team: their sessions end in the same transaction, so at once. */

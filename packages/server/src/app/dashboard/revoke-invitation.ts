@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../domain/errors.ts';
 import { expirePendingInvitations } from '../../storage/repositories/dashboard-team.ts';
+import { recordAudit } from '../back-office-users/audit.ts';
 import type { AppContext } from '../context.ts';
-import { recordAudit } from './audit.ts';
 
 /** Revokes every pending invitation of the address; answers how many there were. */
 export async function revokeInvitation(

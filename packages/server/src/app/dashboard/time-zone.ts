@@ -1,8 +1,8 @@
 import { ValidationError } from '../../domain/errors.ts';
 import { isTimeZone } from '../../domain/time-zone.ts';
 import { setUserTimeZone } from '../../storage/repositories/dashboard-users.ts';
+import { recordAudit } from '../back-office-users/audit.ts';
 import type { AppContext } from '../context.ts';
-import { recordAudit } from './audit.ts';
 
 /**
  * The time zone a user reads times in. `offered` is the browser's (the page script's cookie):

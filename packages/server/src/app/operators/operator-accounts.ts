@@ -17,10 +17,10 @@ import {
 /** What a signed-in session resolves to, for the HTTP layer's request decoration. */
 export type { OperatorSessionRow, OperatorUserRow } from '../../storage/repositories/operator-users.ts';
 
+import { type AccountKind, openSession } from '../back-office-users/accounts.ts';
+import { AUDIT_PAGE_LIMIT, auditPageOf, auditSide, parseBound } from '../back-office-users/audit.ts';
+import type { TotpHolder } from '../back-office-users/totp.ts';
 import type { AppContext } from '../context.ts';
-import { type AccountKind, openSession } from '../dashboard/accounts.ts';
-import { AUDIT_PAGE_LIMIT, auditPageOf, auditSide, parseBound } from '../dashboard/audit.ts';
-import type { TotpHolder } from '../dashboard/totp.ts';
 
 /** Writes one line of the operators' audit log: who did what, to what, when. */
 export function recordOperatorAction(

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { resolveSession } from '../../app/back-office-users/accounts.ts';
 import type { AppContext } from '../../app/context.ts';
-import { resolveSession } from '../../app/dashboard/accounts.ts';
 import { rememberLanguage } from '../../app/dashboard/remember-language.ts';
 import { adoptBrowserTimeZone } from '../../app/dashboard/time-zone.ts';
 import type { DashboardRole } from '../../domain/dashboard-roles.ts';

@@ -1,13 +1,13 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppContext } from '../../app/context.ts';
 import {
   type DashboardUserRow,
   resolveSession,
   SESSION_LIFETIME_MS,
   type SessionRow,
-} from '../../app/dashboard/accounts.ts';
+} from '../../app/back-office-users/accounts.ts';
+import type { AppContext } from '../../app/context.ts';
 import { secretsEqual } from '../../domain/api-keys.ts';
 import { type DashboardAction, roleAllows } from '../../domain/dashboard-roles.ts';
 import { AppError, AuthenticationError } from '../../domain/errors.ts';

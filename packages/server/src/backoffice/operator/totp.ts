@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app/context.ts';
 import {
   confirmTotpEnrolment,
   disableTotp,
   pendingEnrolment,
   startTotpEnrolment,
   totpStatus,
-} from '../../app/dashboard/totp.ts';
+} from '../../app/back-office-users/totp.ts';
+import type { AppContext } from '../../app/context.ts';
 import { operatorTotpHolder } from '../../app/operators/operator-accounts.ts';
 import { AppError } from '../../domain/errors.ts';
 import { pickLanguage } from '../../i18n/i18n.ts';
@@ -17,7 +17,7 @@ import { consoleGet, consolePost, field } from './console-kit.ts';
 import { type OperatorView, operatorTotpPage } from './pages.ts';
 
 /**
- * The operator's own second factor, with the dashboard's TOTP use cases (app/dashboard/totp.ts):
+ * The operator's own second factor, with the dashboard's TOTP use cases (app/back-office-users/totp.ts):
  * the same enrolment, codes, recovery codes and throttle, audited in the operators' log.
  */
 export async function operatorTotpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

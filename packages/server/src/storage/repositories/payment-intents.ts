@@ -9,7 +9,8 @@ import type { KeyClaim } from './idempotency-keys.ts';
  * and the gateway's own code when it gave one, a message.
  */
 export interface LastPaymentError {
-  code: string;
+  /** `card_declined` or `gateway_rejected` (the connectors' FailureCode, the contract's failureCodes). */
+  code: 'card_declined' | 'gateway_rejected';
   declineCode: string | null;
   gatewayCode: string | null;
   message: string;
@@ -92,6 +93,12 @@ function firstIntent(
   return row ? intentOfRow(row) : null;
 }
 
+/** The stored failure code: only the confirm writes it, with one of the two; anything else is loud. */
+function failureCodeOf(code: string): LastPaymentError['code'] {
+  if (code === 'card_declined' || code === 'gateway_rejected') return code;
+  throw new Error(`payment_intents.last_error_code holds an unknown code: ${code}`);
+}
+
 /** The record of one row selected with {@link INTENT_SELECT_COLUMNS}. */
 export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): PaymentIntentRecord {
   return {
@@ -101,7 +108,7 @@ export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): Pa
       row.last_error_code === null
         ? null
         : {
-            code: row.last_error_code,
+            code: failureCodeOf(row.last_error_code),
             declineCode: row.last_error_decline_code,
             gatewayCode: row.last_error_gateway_code,
             message: row.last_error_message ?? '',

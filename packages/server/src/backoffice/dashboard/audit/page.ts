@@ -1,4 +1,4 @@
-import type { searchAudit } from '../../../app/dashboard/audit.ts';
+import type { searchAudit } from '../../../app/back-office-users/audit.ts';
 import { t } from '../../../i18n/i18n.ts';
 import { emptyState, h, type PageFrame, page, pager } from '../../kit/layout.ts';
 import { timeTag } from '../../kit/time.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { pageLimit, searchAudit } from '../../../app/back-office-users/audit.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { pageLimit, searchAudit } from '../../../app/dashboard/audit.ts';
 import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { t } from '../../../i18n/i18n.ts';

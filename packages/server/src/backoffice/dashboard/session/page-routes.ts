@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  acceptInvitation,
+  signIn,
+  signOut,
+  signOutEverywhere,
+} from '../../../app/back-office-users/accounts.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard/accounts.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { type Language, type Messages, pickLanguage, t } from '../../../i18n/i18n.ts';
 import { dashboardCallerOf, SESSION_COOKIE, sessionCookieOptions } from '../../kit/dashboard-auth.ts';

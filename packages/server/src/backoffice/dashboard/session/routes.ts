@@ -1,7 +1,12 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
+import {
+  acceptInvitation,
+  signIn,
+  signOut,
+  signOutEverywhere,
+} from '../../../app/back-office-users/accounts.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { acceptInvitation, signIn, signOut, signOutEverywhere } from '../../../app/dashboard/accounts.ts';
 import { dashboardSessionResource, signedOutResource } from '../../../app/resources/sessions.ts';
 import { route } from '../../../http/declare-route.ts';
 import { dashboardCallerOf, SESSION_COOKIE, sessionCookieOptions } from '../../kit/dashboard-auth.ts';

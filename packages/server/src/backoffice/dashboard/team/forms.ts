@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { inviteUser } from '../../../app/back-office-users/accounts.ts';
+import { listAudit } from '../../../app/back-office-users/audit.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { inviteUser } from '../../../app/dashboard/accounts.ts';
-import { listAudit } from '../../../app/dashboard/audit.ts';
 import { changeUserRole } from '../../../app/dashboard/change-user-role.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';

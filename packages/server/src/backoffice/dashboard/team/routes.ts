@@ -1,8 +1,8 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
+import { inviteUser } from '../../../app/back-office-users/accounts.ts';
+import { exportAuditCsv, searchAudit } from '../../../app/back-office-users/audit.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { inviteUser } from '../../../app/dashboard/accounts.ts';
-import { exportAuditCsv, searchAudit } from '../../../app/dashboard/audit.ts';
 import { listTeamMembers } from '../../../app/dashboard/list-team-members.ts';
 import { dashboardInvitationResource } from '../../../app/resources/dashboard.ts';
 import { listResource } from '../../../app/resources/list.ts';

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../app/context.ts';
-import { holdFlash, takeFlash } from '../../../app/dashboard/flash.ts';
 import {
   confirmTotpEnrolment,
   dashboardTotpHolder,
@@ -8,7 +6,9 @@ import {
   pendingEnrolment,
   startTotpEnrolment,
   totpStatus,
-} from '../../../app/dashboard/totp.ts';
+} from '../../../app/back-office-users/totp.ts';
+import type { AppContext } from '../../../app/context.ts';
+import { holdFlash, takeFlash } from '../../../app/dashboard/flash.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { type Messages, t } from '../../../i18n/i18n.ts';
 import { dashboardCallerOf, SESSION_COOKIE } from '../../kit/dashboard-auth.ts';

@@ -1,13 +1,13 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../app/context.ts';
 import {
   confirmTotpEnrolment,
   dashboardTotpHolder,
   disableTotp,
   startTotpEnrolment,
   totpStatus,
-} from '../../../app/dashboard/totp.ts';
+} from '../../../app/back-office-users/totp.ts';
+import type { AppContext } from '../../../app/context.ts';
 import { totpEnrolmentResource, totpResource } from '../../../app/resources/sessions.ts';
 import { route } from '../../../http/declare-route.ts';
 import { scopeOf } from '../scope.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { pageLimit } from '../../../app/back-office-users/audit.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { pageLimit } from '../../../app/dashboard/audit.ts';
 import { operatorAuditLog } from '../../../app/operators/operator-accounts.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { text } from '../../dashboard/page-kit.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { inviteUser } from '../../../app/back-office-users/accounts.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { inviteUser } from '../../../app/dashboard/accounts.ts';
 import { pendingInvitations } from '../../../app/dashboard/list-pending-invitations.ts';
 import { addGatewayAccount } from '../../../app/gateways/add-gateway-account.ts';
 import { listGatewayAccounts } from '../../../app/gateways/list-gateway-accounts.ts';

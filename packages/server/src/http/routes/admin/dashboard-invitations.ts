@@ -1,7 +1,7 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance } from 'fastify';
+import { inviteUser } from '../../../app/back-office-users/accounts.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { inviteUser } from '../../../app/dashboard/accounts.ts';
 import { dashboardInvitationResource } from '../../../app/resources/dashboard.ts';
 import { creatingRoute } from './creating-route.ts';
 

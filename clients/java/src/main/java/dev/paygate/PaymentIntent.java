@@ -1,3 +1,5 @@
+// Generated from packages/contract by packages/contract/scripts/generate-clients.ts.
+// Do not edit: change the contract and run `npm run clients`.
 package dev.paygate;
 
 import com.google.gson.JsonElement;
@@ -5,50 +7,75 @@ import com.google.gson.JsonObject;
 import java.util.Map;
 import java.util.Optional;
 
-/** A payment intent. Money is in minor units, as a {@code long}. */
+/**
+ * A payment intent: one payment of an amount, from creation to its outcome. Immutable; members the
+ * API adds later are kept in {@link #toJsonObject()}.
+ */
 public final class PaymentIntent extends ApiResource {
+  public static final String STATUS_CREATED = "CREATED";
+  public static final String STATUS_REQUIRES_ACTION = "REQUIRES_ACTION";
+  public static final String STATUS_PROCESSING = "PROCESSING";
+  public static final String STATUS_SUCCEEDED = "SUCCEEDED";
+  public static final String STATUS_FAILED = "FAILED";
+  public static final String STATUS_CANCELED = "CANCELED";
+  public static final String STATUS_EXPIRED = "EXPIRED";
+
   PaymentIntent(JsonObject json, ResponseInfo lastResponse) {
     super(json, lastResponse);
   }
 
-  /** Builds one from JSON, e.g. the {@code data.object} of a payment intent event. */
+  /** Builds one from JSON, e.g. the {@code data.object} of an event. */
   public static PaymentIntent fromJson(JsonObject json) {
     return new PaymentIntent(json, null);
   }
 
+  /** An integer amount in minor units of the currency, never a float. */
   public long amountMinor() {
     return JsonObjects.integer(json(), "amount_minor");
   }
 
-  public long amountRefundedMinor() {
-    return JsonObjects.integer(json(), "amount_refunded_minor");
-  }
-
-  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
-  public long version() {
-    return JsonObjects.integer(json(), "version");
-  }
-
+  /** ISO 4217 code, upper case. */
   public String currency() {
     return JsonObjects.string(json(), "currency");
   }
 
-  /** CREATED, REQUIRES_ACTION, PROCESSING, SUCCEEDED, FAILED, CANCELED or EXPIRED. */
+  /**
+   * One of {@link #STATUS_CREATED}, {@link #STATUS_REQUIRES_ACTION}, {@link #STATUS_PROCESSING},
+   * {@link #STATUS_SUCCEEDED}, {@link #STATUS_FAILED}, {@link #STATUS_CANCELED}, {@link
+   * #STATUS_EXPIRED}.
+   */
   public String status() {
     return JsonObjects.string(json(), "status");
   }
 
+  /** The gateway account that takes the payment. */
   public String gatewayId() {
     return JsonObjects.string(json(), "gateway_id");
   }
 
+  /** Where to send the payer when the status is REQUIRES_ACTION; empty otherwise. */
   public Optional<String> redirectUrl() {
     return Optional.ofNullable(JsonObjects.string(json(), "redirect_url"));
   }
 
-  /** Where the gateway sends the payer back after a redirect, when the intent was created with one. */
+  /** Where the gateway sends the payer back after a redirect; empty when none was given. */
   public Optional<String> returnUrl() {
     return Optional.ofNullable(JsonObjects.string(json(), "return_url"));
+  }
+
+  /** At most 50 keys; key at most 40 characters; value a string of at most 500 characters. */
+  public Map<String, String> metadata() {
+    return JsonObjects.stringMap(json(), "metadata");
+  }
+
+  /** False for test data. */
+  public boolean livemode() {
+    return JsonObjects.bool(json(), "livemode");
+  }
+
+  /** How much of the amount has been refunded, in minor units. */
+  public long amountRefundedMinor() {
+    return JsonObjects.integer(json(), "amount_refunded_minor");
   }
 
   /** Why the last payment attempt failed; empty unless the status is FAILED. */
@@ -59,25 +86,23 @@ public final class PaymentIntent extends ApiResource {
         : Optional.empty();
   }
 
-  /** Present when read with a secret key; hand it to the browser component, never log it. */
-  public Optional<String> clientSecret() {
-    return Optional.ofNullable(JsonObjects.string(json(), "client_secret"));
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  public long version() {
+    return JsonObjects.integer(json(), "version");
   }
 
-  public Map<String, String> metadata() {
-    return JsonObjects.stringMap(json(), "metadata");
-  }
-
-  public boolean livemode() {
-    return JsonObjects.bool(json(), "livemode");
-  }
-
+  /** ISO 8601 UTC instant. */
   public String createdAt() {
     return JsonObjects.string(json(), "created_at");
   }
 
-  /** When a CREATED or REQUIRES_ACTION intent expires (ISO 8601). */
+  /** When a CREATED or REQUIRES_ACTION intent expires (ISO 8601 UTC instant). */
   public String expiresAt() {
     return JsonObjects.string(json(), "expires_at");
+  }
+
+  /** Present when read with a secret key; hand it to the browser component, never log it. */
+  public Optional<String> clientSecret() {
+    return Optional.ofNullable(JsonObjects.string(json(), "client_secret"));
   }
 }

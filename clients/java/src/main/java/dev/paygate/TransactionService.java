@@ -68,7 +68,7 @@ public final class TransactionService {
       if (data != null && data.isJsonArray()) {
         JsonArray items = data.getAsJsonArray();
         for (JsonElement item : items) {
-          if (item.isJsonObject()) buffered.addLast(new Transaction(item.getAsJsonObject()));
+          if (item.isJsonObject()) buffered.addLast(Transaction.fromJson(item.getAsJsonObject()));
         }
       }
       String next = JsonObjects.string(page, "next_cursor");

@@ -1,0 +1,177 @@
+// Generated from packages/contract by packages/contract/scripts/generate-clients.ts.
+// Do not edit: change the contract and run `npm run clients`.
+// Resource shapes as the API returns them (snake_case, as on the wire).
+
+/** At most 50 string keys of at most 40 characters, each a string of at most 500. */
+export type Metadata = Record<string, string>;
+
+/** The values of PaymentIntentStatus. */
+export type PaymentIntentStatus =
+  | 'CREATED'
+  | 'REQUIRES_ACTION'
+  | 'PROCESSING'
+  | 'SUCCEEDED'
+  | 'FAILED'
+  | 'CANCELED'
+  | 'EXPIRED';
+
+/** The values of FailureCode. */
+export type FailureCode = 'card_declined' | 'gateway_rejected';
+
+/** The values of DeclineCode documented so far (more may be added later: treat one you do not know as the most general). */
+export type DeclineCode =
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'incorrect_number'
+  | 'do_not_honor'
+  | 'fraudulent'
+  | 'lost_or_stolen'
+  | 'card_not_supported'
+  | 'currency_not_supported'
+  | 'processing_error'
+  | 'authentication_required'
+  | 'generic_decline';
+
+/** The values of RefundStatus. */
+export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** The values of DisputeStatus. */
+export type DisputeStatus = 'NEEDS_RESPONSE' | 'UNDER_REVIEW' | 'WON' | 'LOST';
+
+/** The values of DisputeReason. */
+export type DisputeReason =
+  | 'fraudulent'
+  | 'duplicate'
+  | 'product_not_received'
+  | 'product_unacceptable'
+  | 'subscription_canceled'
+  | 'credit_not_processed'
+  | 'unrecognized'
+  | 'general';
+
+/** The values of TransactionType. */
+export type TransactionType = 'PAYMENT' | 'REFUND' | 'DISPUTE' | 'DISPUTE_REVERSAL';
+
+/** The values of TransactionStatus. */
+export type TransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED';
+
+/** Why the last payment attempt of a FAILED intent failed. */
+export interface LastPaymentError {
+  /** Stable, to branch on: card_declined (ask for another card) or gateway_rejected. */
+  code: FailureCode;
+  /** Why the card was declined, in one vocabulary for every gateway (insufficient_funds, expired_card, incorrect_cvc, incorrect_number, do_not_honor, fraudulent, lost_or_stolen, card_not_supported, currency_not_supported, processing_error, authentication_required, generic_decline), or null when the gateway gave no reason; treat a value you do not know like generic_decline. */
+  decline_code: DeclineCode | (string & {}) | null;
+  /** The gateway's own code for the decline, unchanged (Stripe's decline_code, Adyen's refusalReasonCode), or null. */
+  gateway_code: string | null;
+  /** A human-readable explanation, safe to show to the payer. */
+  message: string;
+}
+
+/** A payment intent: one payment of an amount, from creation to its outcome. */
+export interface PaymentIntent {
+  /** Identifier with prefix pi_. */
+  id: string;
+  object: 'payment_intent';
+  /** An integer amount in minor units of the currency, never a float. */
+  amount_minor: number;
+  /** ISO 4217 code, upper case. */
+  currency: string;
+  status: PaymentIntentStatus;
+  /** The gateway account that takes the payment. */
+  gateway_id: string;
+  /** Where to send the payer when the status is REQUIRES_ACTION; null otherwise. */
+  redirect_url: string | null;
+  /** Where the gateway sends the payer back after a redirect; null when none was given. */
+  return_url: string | null;
+  /** At most 50 keys; key at most 40 characters; value a string of at most 500 characters. */
+  metadata: Metadata;
+  /** False for test data. */
+  livemode: boolean;
+  /** How much of the amount has been refunded, in minor units. */
+  amount_refunded_minor: number;
+  /** Always null: no card data is ever captured. */
+  payment_method: null;
+  /** Why the last payment attempt failed; null unless the status is FAILED. */
+  last_payment_error: LastPaymentError | null;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
+  /** ISO 8601 UTC instant. */
+  created_at: string;
+  /** When a CREATED or REQUIRES_ACTION intent expires (ISO 8601 UTC instant). */
+  expires_at: string;
+  /** Present when read with a secret key; hand it to the browser component, never log it. */
+  client_secret?: string;
+}
+
+/** A refund of part or all of a SUCCEEDED payment intent. */
+export interface Refund {
+  /** Identifier with prefix re_. */
+  id: string;
+  object: 'refund';
+  /** Identifier with prefix pi_. */
+  payment_intent_id: string;
+  /** An integer amount in minor units of the currency, never a float. */
+  amount_minor: number;
+  /** ISO 4217 code, upper case (the intent currency). */
+  currency: string;
+  status: RefundStatus;
+  /** At most 50 keys; key at most 40 characters; value a string of at most 500 characters. */
+  metadata: Metadata;
+  /** False for test data. */
+  livemode: boolean;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
+  /** ISO 8601 UTC instant. */
+  created_at: string;
+}
+
+/** A chargeback the gateway reported against a payment: open, then WON or LOST. */
+export interface Dispute {
+  /** Identifier with prefix dp_. */
+  id: string;
+  object: 'dispute';
+  /** Identifier with prefix pi_. */
+  payment_intent_id: string;
+  /** An integer amount in minor units of the currency, never a float. */
+  amount_minor: number;
+  /** ISO 4217 code, upper case. */
+  currency: string;
+  reason: DisputeReason;
+  status: DisputeStatus;
+  /** When the gateway must have the merchant’s evidence; null when it gave no date. */
+  evidence_due_by: string | null;
+  gateway_id: string;
+  /** False for test data. */
+  livemode: boolean;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
+  /** ISO 8601 UTC instant. */
+  created_at: string;
+  /** ISO 8601 UTC instant. */
+  updated_at: string;
+}
+
+/** One ledger line: a PAYMENT, a REFUND, a DISPUTE or a DISPUTE_REVERSAL. */
+export interface Transaction {
+  /** Identifier with prefix txn_. */
+  id: string;
+  object: 'transaction';
+  type: TransactionType;
+  status: TransactionStatus;
+  /** An integer amount in minor units of the currency, never a float. */
+  amount_minor: number;
+  /** ISO 4217 code, upper case. */
+  currency: string;
+  /** Identifier with prefix pi_. */
+  payment_intent_id: string;
+  /** Null except for REFUND. */
+  refund_id: string | null;
+  gateway_id: string;
+  /** False for test data. */
+  livemode: boolean;
+  /** ISO 8601 UTC instant. */
+  created_at: string;
+  /** ISO 8601 UTC instant. */
+  updated_at: string;
+}
