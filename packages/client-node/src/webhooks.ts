@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InvalidPayloadError, PaygateConfigurationError, WebhookSignatureError } from './errors.ts';
-import type { Dispute, PaymentIntent, Refund } from './types.ts';
+import { type EventObjects, type EventType, knownEventTypes } from './generated/resources.ts';
+
+export type { EventType };
 
 /** The specification's anti-replay window, in seconds, applied in both directions. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -9,28 +11,7 @@ const MAX_SIGNATURES = 16;
 const SIGNATURE_HEX = /^[0-9a-f]{64}$/;
 const EVENT_ID = /^evt_[0-9A-Za-z]{24}$/;
 
-interface EventObjects {
-  'payment_intent.requires_action': PaymentIntent;
-  'payment_intent.succeeded': PaymentIntent;
-  'payment_intent.failed': PaymentIntent;
-  'payment_intent.canceled': PaymentIntent;
-  'payment_intent.expired': PaymentIntent;
-  /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
-  'payment_intent.late_capture_refunded': PaymentIntent;
-  /** The gateway reversed the capture of a succeeded payment: the money did not reach the merchant. */
-  'payment_intent.late_captured': PaymentIntent;
-  'payment_intent.capture_reversed': PaymentIntent;
-  'refund.succeeded': Refund;
-  'refund.failed': Refund;
-  /** A chargeback was opened against a payment. */
-  'dispute.created': Dispute;
-  /** An open dispute changed (status, reason or evidence due date). */
-  'dispute.updated': Dispute;
-  /** A dispute was decided: WON or LOST. */
-  'dispute.closed': Dispute;
-}
-
-export type EventType = keyof EventObjects;
+// The event types and the resource each carries are generated from the contract.
 
 interface Envelope<Type extends string, DataObject> {
   id: string;
@@ -47,25 +28,11 @@ export type KnownWebhookEvent = { [Type in EventType]: Envelope<Type, EventObjec
 export type UnknownWebhookEvent = Envelope<string, Record<string, unknown>>;
 export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
-const knownEventTypes: ReadonlySet<string> = new Set<EventType>([
-  'payment_intent.requires_action',
-  'payment_intent.succeeded',
-  'payment_intent.failed',
-  'payment_intent.canceled',
-  'payment_intent.expired',
-  'payment_intent.late_capture_refunded',
-  'payment_intent.late_captured',
-  'payment_intent.capture_reversed',
-  'refund.succeeded',
-  'refund.failed',
-  'dispute.created',
-  'dispute.updated',
-  'dispute.closed',
-]);
+const knownTypes: ReadonlySet<string> = new Set<string>(knownEventTypes);
 
 /** True for the event types this client version knows; the rest are to be acknowledged and ignored. */
 export function isKnownEvent(event: WebhookEvent): event is KnownWebhookEvent {
-  return knownEventTypes.has(event.type);
+  return knownTypes.has(event.type);
 }
 
 export interface ConstructEventOptions {

@@ -22,6 +22,7 @@ export const problemStatusByCode = {
   currency_not_supported: 422,
   amount_below_minimum: 422,
   amount_exceeds_refundable: 422,
+  amount_exceeds_capturable: 422,
   rate_limited: 429,
   internal_error: 500,
   gateway_unavailable: 503,

@@ -11,6 +11,8 @@ import { Refund } from './refund.ts';
  */
 export const eventObjectByType = {
   'payment_intent.requires_action': 'payment_intent',
+  /** A manual intent's payment is authorised: capture it (or cancel to void it) before capture_before. */
+  'payment_intent.requires_capture': 'payment_intent',
   'payment_intent.succeeded': 'payment_intent',
   'payment_intent.failed': 'payment_intent',
   'payment_intent.canceled': 'payment_intent',
@@ -33,9 +35,12 @@ export const eventTypes = Object.keys(eventObjectByType) as EventType[];
 
 const eventSummaries: Record<EventType, string> = {
   'payment_intent.requires_action': 'The payer must complete a challenge at redirect_url.',
+  'payment_intent.requires_capture':
+    'The payment is authorised and waits for its capture (capture_method manual): capture it, or cancel it to release the authorisation, before capture_before.',
   'payment_intent.succeeded': 'The payment succeeded.',
   'payment_intent.failed': 'The payment failed (declined or rejected by the gateway).',
-  'payment_intent.canceled': 'The merchant canceled the intent.',
+  'payment_intent.canceled':
+    'The intent was canceled: by the merchant, or (a manual intent) its authorisation was voided or lapsed; cancellation_reason says which.',
   'payment_intent.expired': 'The intent expired before it was paid.',
   'payment_intent.late_captured':
     "The gateway captured the payer's money after the intent was canceled, expired or failed: the PAYMENT transaction is APPROVED and an automatic refund of the same amount is under way. The intent keeps its status.",

@@ -49,6 +49,7 @@ import { LateCapture, LateCaptureIdParams, LateCaptureList, ListLateCapturesQuer
 import { operatorConsoleOperations } from './operator-console.ts';
 import {
   CancelPaymentIntentBody,
+  CapturePaymentIntentBody,
   ConfirmPaymentIntentBody,
   CreatePaymentIntentBody,
   PaymentIntent,
@@ -324,10 +325,25 @@ export const operations = {
     otherResponses: { 402: PaymentIntentProblem },
     tag: 'Payment intents',
   },
+  capturePaymentIntent: {
+    method: 'POST',
+    path: '/v1/payment-intents/{id}/capture',
+    summary: 'Capture all or part of a REQUIRES_CAPTURE payment intent (capture_method manual)',
+    credential: 'secret',
+    permission: 'payment_intents:write',
+    idempotencyKeyRequired: true,
+    params: PaymentIntentIdParams,
+    querystring: NoQuery,
+    body: CapturePaymentIntentBody,
+    response: PaymentIntent,
+    otherResponses: { 402: PaymentIntentProblem },
+    tag: 'Payment intents',
+  },
   cancelPaymentIntent: {
     method: 'POST',
     path: '/v1/payment-intents/{id}/cancel',
-    summary: 'Cancel a payment intent that is CREATED or REQUIRES_ACTION',
+    summary:
+      'Cancel a payment intent that is CREATED or REQUIRES_ACTION, or void one that is REQUIRES_CAPTURE',
     credential: 'secret',
     permission: 'payment_intents:write',
     params: PaymentIntentIdParams,

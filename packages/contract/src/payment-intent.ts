@@ -5,6 +5,7 @@ export const paymentIntentStatuses = [
   'CREATED',
   'REQUIRES_ACTION',
   'PROCESSING',
+  'REQUIRES_CAPTURE',
   'SUCCEEDED',
   'FAILED',
   'CANCELED',
@@ -12,6 +13,24 @@ export const paymentIntentStatuses = [
 ] as const;
 
 export const PaymentIntentStatus = Type.Enum(paymentIntentStatuses);
+
+/** `automatic`: the charge is captured at confirm; `manual`: authorised, then captured by `/capture`. */
+export const captureMethods = ['automatic', 'manual'] as const;
+export const CaptureMethod = Type.Enum(captureMethods, {
+  description:
+    'automatic (the default): the payment is captured when it is authorised; manual: it is authorised ' +
+    '(REQUIRES_CAPTURE) and captured later by POST /v1/payment-intents/{id}/capture, or voided by cancel',
+});
+
+/** Why an intent was canceled: the merchant's reasons, a void, or an authorisation that lapsed. */
+export const cancellationReasons = [
+  'duplicate',
+  'fraudulent',
+  'requested_by_customer',
+  'abandoned',
+  'requested',
+  'authorization_expired',
+] as const;
 
 export const CreatePaymentIntentBody = Type.Object(
   {
@@ -21,6 +40,7 @@ export const CreatePaymentIntentBody = Type.Object(
     metadata: Type.Optional(Metadata),
     return_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL' })),
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, default: 86_400 })),
+    capture_method: Type.Optional(CaptureMethod),
   },
   { additionalProperties: false },
 );
@@ -50,6 +70,20 @@ export const CancelPaymentIntentBody = Type.Object(
   { additionalProperties: false },
 );
 export type CancelPaymentIntentBody = Static<typeof CancelPaymentIntentBody>;
+
+export const CapturePaymentIntentBody = Type.Object(
+  {
+    amount_minor: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 999_999_999_999,
+        description: 'minor units to capture, at most amount_capturable_minor; omitted means all of it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CapturePaymentIntentBody = Static<typeof CapturePaymentIntentBody>;
 
 export const PaymentIntentIdParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64 }) },
@@ -146,6 +180,26 @@ export const PaymentIntent = Type.Object(
         description: 'present when read with a secret key; hand it to the browser component, never log it',
       }),
     ),
+    capture_method: CaptureMethod,
+    amount_capturable_minor: Type.Integer({
+      minimum: 0,
+      description: 'what a capture may take now: the authorised amount while REQUIRES_CAPTURE, else 0',
+    }),
+    amount_captured_minor: Type.Integer({
+      minimum: 0,
+      description:
+        'what was captured, in minor units: the amount of a SUCCEEDED intent (a manual one: what its capture took)',
+    }),
+    capture_before: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'when the gateway drops the authorisation of a REQUIRES_CAPTURE intent (ISO 8601 UTC instant): ' +
+        'not captured by then, the intent is CANCELED with cancellation_reason authorization_expired; null otherwise',
+    }),
+    cancellation_reason: Type.Union([Type.Enum(cancellationReasons), Type.Null()], {
+      description:
+        "why a CANCELED intent was canceled: the merchant's reason, requested (a void of an authorisation) or " +
+        'authorization_expired; null otherwise',
+    }),
     checkout: Type.Optional(CheckoutBlock),
   },
   { description: 'A payment intent: one payment of an amount, from creation to its outcome' },

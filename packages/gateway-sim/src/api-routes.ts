@@ -27,7 +27,23 @@ const chargeBody = {
     currency,
     token: { type: 'string', minLength: 1, maxLength: 255 },
     return_url: { type: ['string', 'null'], maxLength: 2048 },
+    // false: authorise only; the capture (or the void) is a call of its own.
+    capture: { type: 'boolean' },
   },
+} as const;
+
+const captureBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['idempotency_key', 'amount_minor'],
+  properties: { idempotency_key: idempotencyKey, amount_minor: amountMinor },
+} as const;
+
+const voidBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['idempotency_key'],
+  properties: { idempotency_key: idempotencyKey },
 } as const;
 
 const refundBody = {
@@ -99,6 +115,7 @@ interface ChargeBody {
   currency: string;
   token: string;
   return_url?: string | null;
+  capture?: boolean;
 }
 
 interface RefundBody {
@@ -172,6 +189,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<
       currency: body.currency,
       token: body.token,
       returnUrl: httpUrlOrNull(body.return_url),
+      capture: body.capture !== false,
     });
     // tok_sim_hang: the charge is made, but the answer is withheld so that the caller times out.
     if (hang) await ctx.hang();
@@ -193,6 +211,36 @@ export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<
     if (!charge) throw new SimError(404, 'charge_not_found', 'No such charge.');
     return charge;
   });
+
+  // An authorised charge's capture (all or part) and its void, once per idempotency key.
+  app.post<{ Params: { id: string }; Body: { idempotency_key: string; amount_minor: number } }>(
+    '/v1/charges/:id/capture',
+    { schema: { body: captureBody } },
+    async (request, reply) => {
+      const { charge, replayed, hang } = ctx.ledger.callOnAuthorization({
+        livemode: accountOf(request).livemode,
+        idempotencyKey: request.body.idempotency_key,
+        chargeId: request.params.id,
+        amountMinor: request.body.amount_minor,
+      });
+      // A capture amount ending in 13 is made, but its answer is withheld: the caller times out.
+      if (hang) await ctx.hang();
+      return replay(reply, replayed).send(charge);
+    },
+  );
+  app.post<{ Params: { id: string }; Body: { idempotency_key: string } }>(
+    '/v1/charges/:id/void',
+    { schema: { body: voidBody } },
+    async (request, reply) => {
+      const { charge, replayed } = ctx.ledger.callOnAuthorization({
+        livemode: accountOf(request).livemode,
+        idempotencyKey: request.body.idempotency_key,
+        chargeId: request.params.id,
+        amountMinor: null,
+      });
+      return replay(reply, replayed).send(charge);
+    },
+  );
 
   app.post<{ Body: RefundBody }>('/v1/refunds', { schema: { body: refundBody } }, async (request, reply) => {
     const body = request.body;

@@ -7,7 +7,14 @@ export interface SimClock {
   now(): Date;
 }
 
-export type ChargeStatus = 'succeeded' | 'failed' | 'requires_action';
+/**
+ * `requires_capture`: authorised, not captured (a charge made with `capture: false`) until it is
+ * captured (`succeeded`), voided or lapsed at `capture_before` (`canceled`).
+ */
+export type ChargeStatus = 'succeeded' | 'failed' | 'requires_action' | 'requires_capture' | 'canceled';
+
+/** How long an authorisation stands before the simulator drops it: 7 days, as Stripe's cards. */
+export const AUTHORIZATION_VALID_SECONDS = 7 * 24 * 60 * 60;
 export type RefundStatus = 'succeeded' | 'failed' | 'pending';
 
 /** A charge as the simulator's API shows it (snake_case, like most gateways' JSON). */
@@ -24,6 +31,12 @@ export interface ChargeResource {
   redirect_url: string | null;
   return_url: string | null;
   amount_refunded_minor: number;
+  /** `manual`: made with `capture: false`, authorised only until its capture. */
+  capture_method: 'automatic' | 'manual';
+  /** What was captured: the amount of an automatic success, a manual charge's capture, else 0. */
+  amount_captured_minor: number;
+  /** When a `requires_capture` charge's authorisation lapses (unix seconds); null otherwise. */
+  capture_before: number | null;
   /** Which account made it: the test account, or the live-capable one. */
   livemode: boolean;
   created: number;
@@ -51,6 +64,17 @@ export interface ChargeInput {
   currency: string;
   token: string;
   returnUrl: string | null;
+  /** False: authorise only (`requires_capture`); the capture is a call of its own. */
+  capture: boolean;
+}
+
+/** A capture or a void of an authorised charge. */
+export interface AuthorizationCall {
+  livemode: boolean;
+  idempotencyKey: string;
+  chargeId: string;
+  /** A capture's amount (a void has none). */
+  amountMinor: number | null;
 }
 
 export interface RefundInput {
@@ -95,6 +119,11 @@ export class Ledger {
   private readonly refundIdByKey = new Map<string, string>();
   private readonly pendingRefundIds = new Set<string>();
   private readonly refundIdsByCharge = new Map<string, string[]>();
+  /** Captures and voids by idempotency key: the first answer (or refusal) is the answer to a repeat. */
+  private readonly authorizationCalls = new Map<
+    string,
+    { fingerprint: string; answer: ChargeResource | SimError }
+  >();
   /** The `created` second of the newest object forgotten; the books are whole only after it. */
   private forgottenThrough = Number.NEGATIVE_INFINITY;
 
@@ -121,7 +150,13 @@ export class Ledger {
 
   /** Creates a charge, or returns the one already made with this idempotency key. */
   createCharge(input: ChargeInput): { charge: ChargeResource; replayed: boolean; hang: boolean } {
-    const fingerprint = JSON.stringify([input.reference, input.amountMinor, input.currency, input.token]);
+    const fingerprint = JSON.stringify([
+      input.reference,
+      input.amountMinor,
+      input.currency,
+      input.token,
+      input.capture,
+    ]);
     const existing = this.chargeByKey(input.idempotencyKey, input.livemode);
     if (existing) {
       if (this.charges.get(existing.id)?.fingerprint !== fingerprint) {
@@ -153,6 +188,9 @@ export class Ledger {
       redirect_url: null,
       return_url: input.returnUrl,
       amount_refunded_minor: 0,
+      capture_method: input.capture ? 'automatic' : 'manual',
+      amount_captured_minor: input.amountMinor,
+      capture_before: null,
       livemode: input.livemode,
       created: this.nowSeconds(),
     };
@@ -161,8 +199,10 @@ export class Ledger {
     if (behaviour === null) this.fail(charge, 'gateway_rejected', 'Unknown payment-method token.');
     if (behaviour === 'challenge') {
       charge.status = 'requires_action';
+      charge.amount_captured_minor = 0;
       charge.redirect_url = this.challengeUrl(id);
     }
+    if (!input.capture) this.authorise(charge);
     this.forgetOld();
     this.charges.set(id, { resource: charge, fingerprint });
     this.chargeIdByKey.set(scopedKey(input.livemode, input.idempotencyKey), id);
@@ -173,6 +213,7 @@ export class Ledger {
   charge(id: string, livemode?: boolean): ChargeResource | null {
     const found = this.charges.get(id);
     if (!found || (livemode !== undefined && found.resource.livemode !== livemode)) return null;
+    this.lapseIfDue(found.resource);
     return { ...found.resource };
   }
 
@@ -197,9 +238,95 @@ export class Ledger {
     if (!found) throw new SimError(404, 'charge_not_found', 'No such charge.');
     const charge = found.resource;
     if (charge.status !== 'requires_action') return { charge: { ...charge }, changed: false };
-    if (decision === 'approve') charge.status = 'succeeded';
-    else this.fail(charge, 'card_declined', 'The payer declined the authentication.');
+    if (decision === 'approve') {
+      charge.status = 'succeeded';
+      charge.amount_captured_minor = charge.amount_minor;
+      if (charge.capture_method === 'manual') this.authorise(charge);
+    } else this.fail(charge, 'card_declined', 'The payer declined the authentication.');
     return { charge: { ...charge }, changed: true };
+  }
+
+  /**
+   * Captures all or part of a `requires_capture` charge, or voids it (`amountMinor` null), once
+   * per idempotency key: a repeat with the same body gets the first answer, the same refusal too.
+   * Test amounts of a capture: ending in 99, the gateway refuses it (the authorisation stands);
+   * ending in 13, it is made but the answer is withheld (`hang`), so that the caller times out.
+   */
+  callOnAuthorization(call: AuthorizationCall): { charge: ChargeResource; replayed: boolean; hang: boolean } {
+    const key = scopedKey(call.livemode, `authorization:${call.idempotencyKey}`);
+    const fingerprint = JSON.stringify([call.chargeId, call.amountMinor]);
+    const known = this.authorizationCalls.get(key);
+    if (known) {
+      if (known.fingerprint !== fingerprint) {
+        throw new SimError(
+          409,
+          'idempotency_key_in_use',
+          'This idempotency key was used with other parameters.',
+        );
+      }
+      if (known.answer instanceof SimError) throw known.answer;
+      return { charge: { ...known.answer }, replayed: true, hang: false };
+    }
+    const found = this.charges.get(call.chargeId);
+    if (!found || found.resource.livemode !== call.livemode) {
+      throw new SimError(404, 'charge_not_found', 'No such charge.');
+    }
+    const charge = found.resource;
+    this.lapseIfDue(charge);
+    const answer = this.decideOnAuthorization(charge, call.amountMinor);
+    if (answer instanceof SimError && answer.status >= 500) throw answer;
+    this.authorizationCalls.set(key, { fingerprint, answer });
+    if (answer instanceof SimError) throw answer;
+    return {
+      charge: answer,
+      replayed: false,
+      hang: call.amountMinor !== null && call.amountMinor % 100 === 13,
+    };
+  }
+
+  private decideOnAuthorization(
+    charge: ChargeResource,
+    amountMinor: number | null,
+  ): ChargeResource | SimError {
+    const what = amountMinor === null ? 'voided' : 'captured';
+    if (charge.status !== 'requires_capture') {
+      return new SimError(409, 'charge_not_authorized', `A ${charge.status} charge cannot be ${what}.`);
+    }
+    if (amountMinor === null) {
+      charge.status = 'canceled';
+      charge.capture_before = null;
+      return { ...charge };
+    }
+    if (amountMinor > charge.amount_minor) {
+      return new SimError(400, 'amount_exceeds_authorized', 'The amount is more than was authorised.');
+    }
+    if (amountMinor % 100 === 99) {
+      return new SimError(402, 'capture_declined', 'The issuer declined the capture.');
+    }
+    charge.status = 'succeeded';
+    charge.amount_captured_minor = amountMinor;
+    charge.capture_before = null;
+    return { ...charge };
+  }
+
+  /** An authorisation stands until `capture_before`; then the charge reads `canceled`. */
+  private lapseIfDue(charge: ChargeResource): void {
+    if (
+      charge.status === 'requires_capture' &&
+      charge.capture_before !== null &&
+      this.nowSeconds() >= charge.capture_before
+    ) {
+      charge.status = 'canceled';
+      charge.capture_before = null;
+      charge.failure_message = 'The authorisation lapsed.';
+    }
+  }
+
+  private authorise(charge: ChargeResource): void {
+    if (charge.status !== 'succeeded') return;
+    charge.status = 'requires_capture';
+    charge.amount_captured_minor = 0;
+    charge.capture_before = this.nowSeconds() + AUTHORIZATION_VALID_SECONDS;
   }
 
   /** Creates a refund, or returns the one already made with this idempotency key. */
@@ -226,7 +353,7 @@ export class Ledger {
     if (charge.currency !== input.currency) {
       throw new SimError(400, 'currency_mismatch', `The charge is in ${charge.currency}.`);
     }
-    if (input.amountMinor > charge.amount_minor - this.committedRefundsMinor(charge.id)) {
+    if (input.amountMinor > charge.amount_captured_minor - this.committedRefundsMinor(charge.id)) {
       throw new SimError(400, 'amount_exceeds_refundable', 'The amount is more than remains refundable.');
     }
     const refund: RefundResource = {
@@ -363,6 +490,7 @@ export class Ledger {
 
   private fail(charge: ChargeResource, code: 'card_declined' | 'gateway_rejected', message: string): void {
     charge.status = 'failed';
+    charge.amount_captured_minor = 0;
     charge.failure_code = code;
     charge.failure_message = message;
   }

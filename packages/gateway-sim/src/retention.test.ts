@@ -21,6 +21,7 @@ function ledgerWith(retention: { maxAgeSeconds: number; maxCharges: number }) {
       currency: 'USD',
       token,
       returnUrl: null,
+      capture: true,
     };
     return ledger.createCharge(input).charge;
   };

@@ -183,6 +183,30 @@ for (const kind of databaseKinds()) {
         assert.equal((await intentStatus(created.id)).status, 'CREATED');
         assert.equal((await intentStatus(liveIntent.id)).status, 'CREATED');
       },
+      'POST /v1/payment-intents/:id/capture': async () => {
+        for (const { who, key } of foreignKeys()) {
+          const response = await svc.request({
+            method: 'POST',
+            url: `/v1/payment-intents/${created.id}/capture`,
+            key,
+            headers: { 'idempotency-key': `capture-${who.replace(/\W+/g, '-')}` },
+            body: {},
+          });
+          assertNotFound(response, who);
+        }
+        assertNotFound(
+          await svc.request({
+            method: 'POST',
+            url: `/v1/payment-intents/${liveIntent.id}/capture`,
+            key: owner.secretTest,
+            headers: { 'idempotency-key': 'capture-live-from-test' },
+            body: {},
+          }),
+          'a live intent captured with the test key',
+        );
+        assert.equal((await intentStatus(created.id)).status, 'CREATED');
+        assert.equal((await intentStatus(liveIntent.id)).status, 'CREATED');
+      },
       'POST /v1/payment-intents/:id/cancel': async () => {
         for (const { who, key } of foreignKeys()) {
           const response = await svc.request({

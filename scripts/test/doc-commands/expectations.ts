@@ -38,6 +38,10 @@ export const expectations: Record<string, Expectation> = {
     assert.match(stdout, /"gateway_id":\s*"adyen"/);
     status('CREATED')(stdout, undefined as never, () => '');
   },
+  'docs/payments.md » order-1043-capture': (stdout) => {
+    assert.match(stdout, /"status":"REQUIRES_CAPTURE","amount_capturable_minor":5000/);
+    assert.match(stdout, /"status":"SUCCEEDED","amount_captured_minor":4000/);
+  },
   'docs/operations.md » export PAYGATE_NEW_MASTER_KEY=': (stdout) => assert.match(stdout, /"resealed":\s*\{/),
   'docs/operations.md » /admin/v1/deprecations': (stdout) =>
     assert.match(stdout, /"withdraw_on":\s*"2030-06-30"/),

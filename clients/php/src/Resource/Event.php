@@ -10,21 +10,7 @@ namespace Paygate\Resource;
  */
 final class Event extends ApiResource
 {
-    public const KNOWN_TYPES = [
-        'payment_intent.requires_action',
-        'payment_intent.succeeded',
-        'payment_intent.failed',
-        'payment_intent.canceled',
-        'payment_intent.expired',
-        'payment_intent.late_capture_refunded',
-        'payment_intent.late_captured',
-        'payment_intent.capture_reversed',
-        'refund.succeeded',
-        'refund.failed',
-        'dispute.created',
-        'dispute.updated',
-        'dispute.closed',
-    ];
+    public const KNOWN_TYPES = EventTypes::KNOWN;
 
     public readonly string $id;
     public readonly string $type;

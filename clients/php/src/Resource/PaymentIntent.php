@@ -16,10 +16,21 @@ final class PaymentIntent extends ApiResource
     public const STATUS_CREATED = 'CREATED';
     public const STATUS_REQUIRES_ACTION = 'REQUIRES_ACTION';
     public const STATUS_PROCESSING = 'PROCESSING';
+    public const STATUS_REQUIRES_CAPTURE = 'REQUIRES_CAPTURE';
     public const STATUS_SUCCEEDED = 'SUCCEEDED';
     public const STATUS_FAILED = 'FAILED';
     public const STATUS_CANCELED = 'CANCELED';
     public const STATUS_EXPIRED = 'EXPIRED';
+
+    public const CAPTURE_METHOD_AUTOMATIC = 'automatic';
+    public const CAPTURE_METHOD_MANUAL = 'manual';
+
+    public const CANCELLATION_REASON_DUPLICATE = 'duplicate';
+    public const CANCELLATION_REASON_FRAUDULENT = 'fraudulent';
+    public const CANCELLATION_REASON_REQUESTED_BY_CUSTOMER = 'requested_by_customer';
+    public const CANCELLATION_REASON_ABANDONED = 'abandoned';
+    public const CANCELLATION_REASON_REQUESTED = 'requested';
+    public const CANCELLATION_REASON_AUTHORIZATION_EXPIRED = 'authorization_expired';
 
     public readonly string $id;
     /** An integer amount in minor units of the currency, never a float. */
@@ -49,6 +60,30 @@ final class PaymentIntent extends ApiResource
     public readonly ?string $expiresAt;
     /** Present when read with a secret key; hand it to the browser component, never log it. */
     public readonly ?string $clientSecret;
+    /**
+     * Automatic (the default): the payment is captured when it is authorised; manual: it is
+     * authorised (REQUIRES_CAPTURE) and captured later by POST /v1/payment-intents/{id}/capture, or
+     * voided by cancel.
+     */
+    public readonly ?string $captureMethod;
+    /** What a capture may take now: the authorised amount while REQUIRES_CAPTURE, else 0. */
+    public readonly ?int $amountCapturableMinor;
+    /**
+     * What was captured, in minor units: the amount of a SUCCEEDED intent (a manual one: what its
+     * capture took).
+     */
+    public readonly ?int $amountCapturedMinor;
+    /**
+     * When the gateway drops the authorisation of a REQUIRES_CAPTURE intent (ISO 8601 UTC instant):
+     * not captured by then, the intent is CANCELED with cancellation_reason authorization_expired;
+     * null otherwise.
+     */
+    public readonly ?string $captureBefore;
+    /**
+     * Why a CANCELED intent was canceled: the merchant's reason, requested (a void of an
+     * authorisation) or authorization_expired; null otherwise.
+     */
+    public readonly ?string $cancellationReason;
 
     public static function fromJson(\stdClass $values): static
     {
@@ -70,6 +105,11 @@ final class PaymentIntent extends ApiResource
         $object->createdAt = Fields::optionalString($values, 'created_at');
         $object->expiresAt = Fields::optionalString($values, 'expires_at');
         $object->clientSecret = Fields::optionalString($values, 'client_secret');
+        $object->captureMethod = Fields::optionalString($values, 'capture_method');
+        $object->amountCapturableMinor = Fields::optionalInt($values, 'amount_capturable_minor');
+        $object->amountCapturedMinor = Fields::optionalInt($values, 'amount_captured_minor');
+        $object->captureBefore = Fields::optionalString($values, 'capture_before');
+        $object->cancellationReason = Fields::optionalString($values, 'cancellation_reason');
         return $object;
     }
 }

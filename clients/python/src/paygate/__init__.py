@@ -54,7 +54,8 @@ from ._types import (
     Transaction,
 )
 from ._version import VERSION
-from ._webhooks import KNOWN_EVENT_TYPES, Event, Webhook
+from ._generated import KNOWN_EVENT_TYPES
+from ._webhooks import Event, Webhook
 
 __version__ = VERSION
 

@@ -15,6 +15,7 @@ PAYMENT_INTENT_STATUSES: FrozenSet[str] = frozenset(
         "CREATED",
         "REQUIRES_ACTION",
         "PROCESSING",
+        "REQUIRES_CAPTURE",
         "SUCCEEDED",
         "FAILED",
         "CANCELED",
@@ -22,6 +23,26 @@ PAYMENT_INTENT_STATUSES: FrozenSet[str] = frozenset(
     }
 )
 """The values of PaymentIntentStatus."""
+
+CAPTURE_METHODS: FrozenSet[str] = frozenset(
+    {
+        "automatic",
+        "manual",
+    }
+)
+"""The values of CaptureMethod."""
+
+CANCELLATION_REASONS: FrozenSet[str] = frozenset(
+    {
+        "duplicate",
+        "fraudulent",
+        "requested_by_customer",
+        "abandoned",
+        "requested",
+        "authorization_expired",
+    }
+)
+"""The values of CancellationReason."""
 
 FAILURE_CODES: FrozenSet[str] = frozenset(
     {
@@ -101,6 +122,26 @@ TRANSACTION_STATUSES: FrozenSet[str] = frozenset(
 )
 """The values of TransactionStatus."""
 
+#: The event types this client version knows; others are to be acknowledged and ignored.
+KNOWN_EVENT_TYPES: FrozenSet[str] = frozenset(
+    {
+        "payment_intent.requires_action",
+        "payment_intent.requires_capture",
+        "payment_intent.succeeded",
+        "payment_intent.failed",
+        "payment_intent.canceled",
+        "payment_intent.expired",
+        "payment_intent.late_capture_refunded",
+        "payment_intent.late_captured",
+        "payment_intent.capture_reversed",
+        "refund.succeeded",
+        "refund.failed",
+        "dispute.created",
+        "dispute.updated",
+        "dispute.closed",
+    }
+)
+
 
 class LastPaymentError(JsonObject):
     """Why the last payment attempt of a FAILED intent failed. Members added to the API later are
@@ -137,7 +178,7 @@ class PaymentIntent(Resource):
     """A payment intent: one payment of an amount, from creation to its outcome. Members added to
     the API later are kept."""
 
-    _money_fields = ("amount_minor", "amount_refunded_minor")
+    _money_fields = ("amount_minor", "amount_refunded_minor", "amount_capturable_minor", "amount_captured_minor")
 
     @property
     def amount_minor(self) -> int:
@@ -209,6 +250,37 @@ class PaymentIntent(Resource):
     def client_secret(self) -> Optional[str]:
         """Present when read with a secret key; hand it to the browser component, never log it."""
         return self._optional_str("client_secret")
+
+    @property
+    def capture_method(self) -> str:
+        """Automatic (the default): the payment is captured when it is authorised; manual: it is
+        authorised (REQUIRES_CAPTURE) and captured later by POST
+        /v1/payment-intents/{id}/capture, or voided by cancel. One of CAPTURE_METHODS."""
+        return self._str("capture_method")
+
+    @property
+    def amount_capturable_minor(self) -> int:
+        """What a capture may take now: the authorised amount while REQUIRES_CAPTURE, else 0."""
+        return self._int("amount_capturable_minor")
+
+    @property
+    def amount_captured_minor(self) -> int:
+        """What was captured, in minor units: the amount of a SUCCEEDED intent (a manual one:
+        what its capture took)."""
+        return self._int("amount_captured_minor")
+
+    @property
+    def capture_before(self) -> Optional[str]:
+        """When the gateway drops the authorisation of a REQUIRES_CAPTURE intent (ISO 8601 UTC
+        instant): not captured by then, the intent is CANCELED with cancellation_reason
+        authorization_expired; None otherwise."""
+        return self._optional_str("capture_before")
+
+    @property
+    def cancellation_reason(self) -> Optional[str]:
+        """Why a CANCELED intent was canceled: the merchant's reason, requested (a void of an
+        authorisation) or authorization_expired; None otherwise. One of CANCELLATION_REASONS."""
+        return self._optional_str("cancellation_reason")
 
 
 class Refund(Resource):

@@ -16,6 +16,7 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import ConfigurationError, InvalidPayloadError, SignatureVerificationError
+from ._generated import KNOWN_EVENT_TYPES
 from ._types import Dispute, PaymentIntent, Refund, Resource
 
 #: The specification's anti-replay window in seconds, applied in both directions.
@@ -26,24 +27,6 @@ _SIGNATURE_HEX = re.compile(r"[0-9a-f]{64}")
 _TIMESTAMP = re.compile(r"[0-9]{1,15}")
 _EVENT_ID = re.compile(r"evt_[0-9A-Za-z]{24}")
 
-#: The event types this client version knows; others are to be acknowledged and ignored.
-KNOWN_EVENT_TYPES = frozenset(
-    {
-        "payment_intent.requires_action",
-        "payment_intent.succeeded",
-        "payment_intent.failed",
-        "payment_intent.canceled",
-        "payment_intent.expired",
-        "payment_intent.late_capture_refunded",
-        "payment_intent.late_captured",
-        "payment_intent.capture_reversed",
-        "refund.succeeded",
-        "refund.failed",
-        "dispute.created",
-        "dispute.updated",
-        "dispute.closed",
-    }
-)
 
 RawBody = Union[bytes, bytearray, memoryview, str]
 Secrets = Union[str, Sequence[str]]

@@ -10,10 +10,23 @@ export type PaymentIntentStatus =
   | 'CREATED'
   | 'REQUIRES_ACTION'
   | 'PROCESSING'
+  | 'REQUIRES_CAPTURE'
   | 'SUCCEEDED'
   | 'FAILED'
   | 'CANCELED'
   | 'EXPIRED';
+
+/** The values of CaptureMethod. */
+export type CaptureMethod = 'automatic' | 'manual';
+
+/** The values of CancellationReason. */
+export type CancellationReason =
+  | 'duplicate'
+  | 'fraudulent'
+  | 'requested_by_customer'
+  | 'abandoned'
+  | 'requested'
+  | 'authorization_expired';
 
 /** The values of FailureCode. */
 export type FailureCode = 'card_declined' | 'gateway_rejected';
@@ -102,6 +115,16 @@ export interface PaymentIntent {
   expires_at: string;
   /** Present when read with a secret key; hand it to the browser component, never log it. */
   client_secret?: string;
+  /** Automatic (the default): the payment is captured when it is authorised; manual: it is authorised (REQUIRES_CAPTURE) and captured later by POST /v1/payment-intents/{id}/capture, or voided by cancel. */
+  capture_method: CaptureMethod;
+  /** What a capture may take now: the authorised amount while REQUIRES_CAPTURE, else 0. */
+  amount_capturable_minor: number;
+  /** What was captured, in minor units: the amount of a SUCCEEDED intent (a manual one: what its capture took). */
+  amount_captured_minor: number;
+  /** When the gateway drops the authorisation of a REQUIRES_CAPTURE intent (ISO 8601 UTC instant): not captured by then, the intent is CANCELED with cancellation_reason authorization_expired; null otherwise. */
+  capture_before: string | null;
+  /** Why a CANCELED intent was canceled: the merchant's reason, requested (a void of an authorisation) or authorization_expired; null otherwise. */
+  cancellation_reason: CancellationReason | null;
 }
 
 /** A refund of part or all of a SUCCEEDED payment intent. */
@@ -175,3 +198,55 @@ export interface Transaction {
   /** ISO 8601 UTC instant. */
   updated_at: string;
 }
+
+/** The resource each event type carries as `data.object`. */
+export interface EventObjects {
+  /** The payer must complete a challenge at redirect_url. */
+  'payment_intent.requires_action': PaymentIntent;
+  /** The payment is authorised and waits for its capture (capture_method manual): capture it, or cancel it to release the authorisation, before capture_before. */
+  'payment_intent.requires_capture': PaymentIntent;
+  /** The payment succeeded. */
+  'payment_intent.succeeded': PaymentIntent;
+  /** The payment failed (declined or rejected by the gateway). */
+  'payment_intent.failed': PaymentIntent;
+  /** The intent was canceled: by the merchant, or (a manual intent) its authorisation was voided or lapsed; cancellation_reason says which. */
+  'payment_intent.canceled': PaymentIntent;
+  /** The intent expired before it was paid. */
+  'payment_intent.expired': PaymentIntent;
+  /** A capture that arrived after the intent was canceled, expired or failed was refunded in full. */
+  'payment_intent.late_capture_refunded': PaymentIntent;
+  /** The gateway captured the payer's money after the intent was canceled, expired or failed: the PAYMENT transaction is APPROVED and an automatic refund of the same amount is under way. The intent keeps its status. */
+  'payment_intent.late_captured': PaymentIntent;
+  /** The gateway reports that the capture of this succeeded payment failed or was reversed: the money did not reach the merchant. The intent stays SUCCEEDED; the operator settles it with the gateway. */
+  'payment_intent.capture_reversed': PaymentIntent;
+  /** The refund succeeded. */
+  'refund.succeeded': Refund;
+  /** The refund failed. */
+  'refund.failed': Refund;
+  /** The payer’s bank disputed a payment (a chargeback); when the gateway took the amount back, a DISPUTE transaction records it. */
+  'dispute.created': Dispute;
+  /** An open dispute changed: its status, reason or evidence due date. */
+  'dispute.updated': Dispute;
+  /** The dispute was decided: WON (a DISPUTE_REVERSAL transaction returns the amount) or LOST. */
+  'dispute.closed': Dispute;
+}
+
+export type EventType = keyof EventObjects;
+
+/** The event types this client version knows; others are to be acknowledged and ignored. */
+export const knownEventTypes: readonly EventType[] = [
+  'payment_intent.requires_action',
+  'payment_intent.requires_capture',
+  'payment_intent.succeeded',
+  'payment_intent.failed',
+  'payment_intent.canceled',
+  'payment_intent.expired',
+  'payment_intent.late_capture_refunded',
+  'payment_intent.late_captured',
+  'payment_intent.capture_reversed',
+  'refund.succeeded',
+  'refund.failed',
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
+];

@@ -3,6 +3,7 @@
 import {
   type ClassModel,
   camel,
+  type EventModel,
   enumFields,
   type FieldModel,
   GENERATED_NOTICE,
@@ -121,5 +122,16 @@ export function renderJava(model: ClassModel): string {
   }
   for (const field of fields) out += accessor(model, field);
   out += '}\n';
+  return out;
+}
+
+export const JAVA_EVENT_TYPES_FILE = 'clients/java/src/main/java/dev/paygate/EventTypes.java';
+
+/** The event types this client version knows (Event.isKnownType). */
+export function renderJavaEventTypes(events: EventModel[]): string {
+  let out = `${GENERATED_NOTICE.map((l) => `// ${l}`).join('\n')}\npackage dev.paygate;\n\nimport java.util.Set;\n\n`;
+  out += '/** The event types this client version knows; others are to be acknowledged and ignored. */\n';
+  out += 'final class EventTypes {\n  static final Set<String> KNOWN =\n      Set.of(\n';
+  out += `${events.map((e) => `          "${e.type}"`).join(',\n')});\n\n  private EventTypes() {}\n}\n`;
   return out;
 }

@@ -4,7 +4,10 @@
 // of the contract is one entry here, not four hand copies.
 import type { TSchema } from 'typebox';
 import { Dispute as DisputeSchema, disputeReasons, disputeStatuses } from '../../src/dispute.ts';
+import { eventObjectByType, eventSummary, eventTypes } from '../../src/events.ts';
 import {
+  cancellationReasons,
+  captureMethods,
   declineCodes,
   failureCodes,
   LastPaymentError as LastPaymentErrorSchema,
@@ -58,6 +61,8 @@ export interface ClassModel {
 
 export const enums = {
   PaymentIntentStatus: { name: 'PaymentIntentStatus', values: paymentIntentStatuses, open: false },
+  CaptureMethod: { name: 'CaptureMethod', values: captureMethods, open: false },
+  CancellationReason: { name: 'CancellationReason', values: cancellationReasons, open: false },
   FailureCode: { name: 'FailureCode', values: failureCodes, open: false },
   DeclineCode: { name: 'DeclineCode', values: declineCodes, open: true },
   RefundStatus: { name: 'RefundStatus', values: refundStatuses, open: false },
@@ -199,4 +204,26 @@ export function sentence(text: string): string {
   const trimmed = text.trim();
   const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** One event type the clients know, with the class its `data.object` is. */
+export interface EventModel {
+  type: string;
+  className: string;
+  summary: string;
+}
+
+const classOfObject: Record<string, string> = {
+  payment_intent: 'PaymentIntent',
+  refund: 'Refund',
+  dispute: 'Dispute',
+};
+
+/** Every event type of the contract, in its order: the clients' lists of known types. */
+export function clientEvents(): EventModel[] {
+  return eventTypes.map((type) => {
+    const className = classOfObject[eventObjectByType[type]];
+    if (!className) throw new Error(`${type}: no client class for ${eventObjectByType[type]}`);
+    return { type, className, summary: eventSummary(type) };
+  });
 }

@@ -3,6 +3,7 @@
 import {
   type ClassModel,
   camel,
+  type EventModel,
   enumFields,
   type FieldModel,
   GENERATED_NOTICE,
@@ -107,5 +108,16 @@ export function renderPhp(model: ClassModel): string {
     out += `\n    /** The object of a member that may be null or absent. */\n    public static function fromOptional(?\\stdClass $values): ?static\n    {\n        return $values === null ? null : static::fromJson($values);\n    }\n`;
   }
   out += '}\n';
+  return out;
+}
+
+export const PHP_EVENT_TYPES_FILE = 'clients/php/src/Resource/EventTypes.php';
+
+/** The event types this client version knows (Event::KNOWN_TYPES). */
+export function renderPhpEventTypes(events: EventModel[]): string {
+  let out = `<?php\n\n${GENERATED_NOTICE.map((l) => `// ${l}`).join('\n')}\n\ndeclare(strict_types=1);\n\nnamespace Paygate\\Resource;\n\n`;
+  out +=
+    '/**\n * The event types this client version knows; others are to be acknowledged and ignored.\n *\n * @internal\n */\n';
+  out += `final class EventTypes\n{\n    public const KNOWN = [\n${events.map((e) => `        '${e.type}',`).join('\n')}\n    ];\n}\n`;
   return out;
 }

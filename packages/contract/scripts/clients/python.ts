@@ -1,6 +1,14 @@
 // The Python client's resource classes (clients/python/src/paygate/_generated.py): typed
 // read-only properties over the JSON object received, on the hand-written bases of _objects.py.
-import { type ClassModel, enums, type FieldModel, GENERATED_NOTICE, ownFields, sentence } from './model.ts';
+import {
+  type ClassModel,
+  type EventModel,
+  enums,
+  type FieldModel,
+  GENERATED_NOTICE,
+  ownFields,
+  sentence,
+} from './model.ts';
 
 export const PYTHON_FILE = 'clients/python/src/paygate/_generated.py';
 
@@ -71,7 +79,7 @@ function property(field: FieldModel): string {
   );
 }
 
-export function renderPython(classes: ClassModel[]): string {
+export function renderPython(classes: ClassModel[], events: EventModel[]): string {
   let out = `"""${GENERATED_NOTICE.join('\n')}\n\nThe API's resources as typed read-only views of the JSON object received (see _objects.py).\n"""\n\n`;
   out += 'from __future__ import annotations\n\nfrom typing import Dict, FrozenSet, Optional\n\n';
   out += 'from ._objects import JsonObject, Resource\n';
@@ -80,6 +88,7 @@ export function renderPython(classes: ClassModel[]): string {
     out += `\n${pythonEnumConstant(e.name)}: FrozenSet[str] = frozenset(\n    {\n${values}\n    }\n)\n`;
     out += `"""The values of ${e.name}${e.open ? ' documented so far (more may be added later)' : ''}."""\n`;
   }
+  out += `\n#: The event types this client version knows; others are to be acknowledged and ignored.\nKNOWN_EVENT_TYPES: FrozenSet[str] = frozenset(\n    {\n${events.map((e) => `        "${e.type}",`).join('\n')}\n    }\n)\n`;
   for (const model of classes) {
     out += `\n\nclass ${model.name}(${model.resource ? 'Resource' : 'JsonObject'}):\n`;
     out += docstring(`${sentence(model.doc)} Members added to the API later are kept.`, '    ');

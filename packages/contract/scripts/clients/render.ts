@@ -1,9 +1,9 @@
 // Every generated file of the four clients, by path from the repository's root.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { javaFile, renderJava } from './java.ts';
-import { clientClasses } from './model.ts';
-import { phpFile, renderPhp } from './php.ts';
+import { JAVA_EVENT_TYPES_FILE, javaFile, renderJava, renderJavaEventTypes } from './java.ts';
+import { clientClasses, clientEvents } from './model.ts';
+import { PHP_EVENT_TYPES_FILE, phpFile, renderPhp, renderPhpEventTypes } from './php.ts';
 import { PYTHON_FILE, renderPython } from './python.ts';
 import { renderTypeScript, TYPESCRIPT_FILE } from './typescript.ts';
 
@@ -22,9 +22,12 @@ function formatted(path: string, source: string): string {
 
 export function renderClients(): Map<string, string> {
   const classes = clientClasses();
+  const events = clientEvents();
   const files = new Map<string, string>();
-  files.set(TYPESCRIPT_FILE, formatted(TYPESCRIPT_FILE, renderTypeScript(classes)));
-  files.set(PYTHON_FILE, renderPython(classes));
+  files.set(TYPESCRIPT_FILE, formatted(TYPESCRIPT_FILE, renderTypeScript(classes, events)));
+  files.set(PYTHON_FILE, renderPython(classes, events));
+  files.set(JAVA_EVENT_TYPES_FILE, renderJavaEventTypes(events));
+  files.set(PHP_EVENT_TYPES_FILE, renderPhpEventTypes(events));
   for (const model of classes) {
     files.set(phpFile(model), renderPhp(model));
     files.set(javaFile(model), renderJava(model));

@@ -1,5 +1,12 @@
 // The TypeScript client's resource types (packages/client-node/src/generated/resources.ts).
-import { type ClassModel, enums, type FieldModel, GENERATED_NOTICE, sentence } from './model.ts';
+import {
+  type ClassModel,
+  type EventModel,
+  enums,
+  type FieldModel,
+  GENERATED_NOTICE,
+  sentence,
+} from './model.ts';
 
 export const TYPESCRIPT_FILE = 'packages/client-node/src/generated/resources.ts';
 
@@ -30,7 +37,7 @@ function typeOf(field: FieldModel): string {
   return field.nullable ? `${base} | null` : base;
 }
 
-export function renderTypeScript(classes: ClassModel[]): string {
+export function renderTypeScript(classes: ClassModel[], events: EventModel[]): string {
   let out = `${GENERATED_NOTICE.map((l) => `// ${l}`).join('\n')}\n// Resource shapes as the API returns them (snake_case, as on the wire).\n\n`;
   out += '/** At most 50 string keys of at most 40 characters, each a string of at most 500. */\n';
   out += 'export type Metadata = Record<string, string>;\n';
@@ -46,5 +53,10 @@ export function renderTypeScript(classes: ClassModel[]): string {
     }
     out += '}\n';
   }
+  out += '\n/** The resource each event type carries as `data.object`. */\nexport interface EventObjects {\n';
+  for (const event of events) out += `${doc(event.summary, '  ')}  '${event.type}': ${event.className};\n`;
+  out += '}\n\nexport type EventType = keyof EventObjects;\n';
+  out += '\n/** The event types this client version knows; others are to be acknowledged and ignored. */\n';
+  out += `export const knownEventTypes: readonly EventType[] = [${events.map((e) => `'${e.type}'`).join(', ')}];\n`;
   return out;
 }

@@ -21,6 +21,8 @@ export const idPrefixes = {
   dispute: 'dp',
   deprecation: 'dep',
   operatorUser: 'opu',
+  // A capture or void of a manual intent's authorisation (app/captures/).
+  authorizationOperation: 'auo',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

@@ -21,25 +21,30 @@ const byResult: Record<ChargeResult, PaymentIntentStatus> = {
   failed: 'FAILED',
   requires_action: 'REQUIRES_ACTION',
   processing: 'PROCESSING',
+  authorized: 'REQUIRES_CAPTURE',
 };
 function expectedNext(from: PaymentIntentStatus, a: IntentAction): PaymentIntentStatus | null {
   const open = from === 'CREATED' || from === 'REQUIRES_ACTION';
-  if (a.type === 'cancel') return open ? 'CANCELED' : null;
+  if (a.type === 'cancel') return open || from === 'REQUIRES_CAPTURE' ? 'CANCELED' : null;
   if (a.type === 'expire') return open ? 'EXPIRED' : null;
+  if (a.type === 'capture') return from === 'REQUIRES_CAPTURE' ? 'SUCCEEDED' : null;
+  if (a.type === 'expire_authorization') return from === 'REQUIRES_CAPTURE' ? 'CANCELED' : null;
   if (a.type === 'confirm') return from === 'CREATED' ? byResult[a.result] : null;
   if (from === 'REQUIRES_ACTION') return byResult[a.result];
   if (from === 'PROCESSING' && a.result !== 'processing') return byResult[a.result];
   return null;
 }
 
-const results: ChargeResult[] = ['succeeded', 'failed', 'requires_action', 'processing'];
+const results: ChargeResult[] = ['succeeded', 'failed', 'requires_action', 'processing', 'authorized'];
 const action: fc.Arbitrary<IntentAction> = fc.oneof(
   fc.constantFrom(...results).map((result) => ({ type: 'confirm' as const, result })),
   fc
-    .constantFrom('succeeded' as const, 'failed' as const, 'processing' as const)
+    .constantFrom('succeeded' as const, 'failed' as const, 'processing' as const, 'authorized' as const)
     .map((result) => ({ type: 'gateway_outcome' as const, result })),
   fc.constant({ type: 'cancel' as const }),
   fc.constant({ type: 'expire' as const }),
+  fc.constant({ type: 'capture' as const }),
+  fc.constant({ type: 'expire_authorization' as const }),
 );
 
 describe('payment intent state machine', () => {
@@ -68,12 +73,14 @@ describe('payment intent state machine', () => {
   it('allows every transition of the table from every status (not only refusals)', () => {
     const everyAction: IntentAction[] = [
       ...results.map((result) => ({ type: 'confirm' as const, result })),
-      ...(['succeeded', 'failed', 'processing'] as const).map((result) => ({
+      ...(['succeeded', 'failed', 'processing', 'authorized'] as const).map((result) => ({
         type: 'gateway_outcome' as const,
         result,
       })),
       { type: 'cancel' },
       { type: 'expire' },
+      { type: 'capture' },
+      { type: 'expire_authorization' },
     ];
     const reached = new Set<string>();
     for (const from of paymentIntentStatuses) {
@@ -91,14 +98,19 @@ describe('payment intent state machine', () => {
       'CREATED->FAILED',
       'CREATED->PROCESSING',
       'CREATED->REQUIRES_ACTION',
+      'CREATED->REQUIRES_CAPTURE',
       'CREATED->SUCCEEDED',
       'PROCESSING->FAILED',
+      'PROCESSING->REQUIRES_CAPTURE',
       'PROCESSING->SUCCEEDED',
       'REQUIRES_ACTION->CANCELED',
       'REQUIRES_ACTION->EXPIRED',
       'REQUIRES_ACTION->FAILED',
       'REQUIRES_ACTION->PROCESSING',
+      'REQUIRES_ACTION->REQUIRES_CAPTURE',
       'REQUIRES_ACTION->SUCCEEDED',
+      'REQUIRES_CAPTURE->CANCELED',
+      'REQUIRES_CAPTURE->SUCCEEDED',
     ]);
   });
 

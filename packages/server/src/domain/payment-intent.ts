@@ -11,15 +11,22 @@ export const terminalStatuses: ReadonlySet<PaymentIntentStatus> = new Set([
   'EXPIRED',
 ]);
 
-/** What a gateway said about a charge, in our words. */
-export type ChargeResult = 'succeeded' | 'failed' | 'requires_action' | 'processing';
+/**
+ * What a gateway said about a charge, in our words. `authorized`: a manual intent's charge is
+ * authorised and waits for its capture (REQUIRES_CAPTURE).
+ */
+export type ChargeResult = 'succeeded' | 'failed' | 'requires_action' | 'processing' | 'authorized';
 
 export type IntentAction =
   | { type: 'confirm'; result: ChargeResult }
   /** The payer finished (or abandoned) the gateway's page, or the gateway settled a pending charge. */
   | { type: 'gateway_outcome'; result: Exclude<ChargeResult, 'requires_action'> }
   | { type: 'cancel' }
-  | { type: 'expire' };
+  | { type: 'expire' }
+  /** The gateway captured a REQUIRES_CAPTURE intent's authorisation (all or part of it). */
+  | { type: 'capture' }
+  /** A REQUIRES_CAPTURE intent's authorisation lapsed at `capture_before` without a capture. */
+  | { type: 'expire_authorization' };
 
 export interface Transition {
   from: PaymentIntentStatus;
@@ -31,6 +38,8 @@ function eventFor(to: PaymentIntentStatus): EventType | null {
   switch (to) {
     case 'REQUIRES_ACTION':
       return 'payment_intent.requires_action';
+    case 'REQUIRES_CAPTURE':
+      return 'payment_intent.requires_capture';
     case 'SUCCEEDED':
       return 'payment_intent.succeeded';
     case 'FAILED':
@@ -55,8 +64,15 @@ function eventFor(to: PaymentIntentStatus): EventType | null {
  * PROCESSING: the payer may be charged, and a merchant that read CREATED as "not charged" would
  * charge them again on a new intent. Confirm and cancel refuse it, as they refuse PROCESSING.
  */
-export function shownStatus(status: PaymentIntentStatus, chargeInFlight: boolean): PaymentIntentStatus {
-  return status === 'CREATED' && chargeInFlight ? 'PROCESSING' : status;
+export function shownStatus(
+  status: PaymentIntentStatus,
+  chargeInFlight: boolean,
+  authorizationInFlight = false,
+): PaymentIntentStatus {
+  if (status === 'CREATED' && chargeInFlight) return 'PROCESSING';
+  // A capture (or void) sent and not settled: the money may be moving, as for a charge in flight.
+  if (status === 'REQUIRES_CAPTURE' && authorizationInFlight) return 'PROCESSING';
+  return status;
 }
 
 function statusForResult(result: ChargeResult): PaymentIntentStatus {
@@ -69,6 +85,8 @@ function statusForResult(result: ChargeResult): PaymentIntentStatus {
       return 'REQUIRES_ACTION';
     case 'processing':
       return 'PROCESSING';
+    case 'authorized':
+      return 'REQUIRES_CAPTURE';
     default: {
       const unreachable: never = result;
       return unreachable;
@@ -77,7 +95,9 @@ function statusForResult(result: ChargeResult): PaymentIntentStatus {
 }
 
 function operationName(action: IntentAction): string {
-  return action.type === 'gateway_outcome' ? 'apply a gateway outcome to' : action.type;
+  if (action.type === 'gateway_outcome') return 'apply a gateway outcome to';
+  if (action.type === 'expire_authorization') return 'expire the authorisation of';
+  return action.type;
 }
 
 /**
@@ -88,6 +108,11 @@ function operationName(action: IntentAction): string {
  *   REQUIRES_ACTION  --gateway outcome-->  PROCESSING | SUCCEEDED | FAILED
  *   PROCESSING       --gateway outcome-->  SUCCEEDED | FAILED
  *   CREATED | REQUIRES_ACTION --cancel--> CANCELED,  --expire--> EXPIRED
+ *   (capture_method manual: an authorised charge is REQUIRES_CAPTURE instead of SUCCEEDED)
+ *   CREATED          --confirm-->          REQUIRES_CAPTURE
+ *   REQUIRES_ACTION | PROCESSING --gateway outcome--> REQUIRES_CAPTURE
+ *   REQUIRES_CAPTURE --capture-->          SUCCEEDED
+ *   REQUIRES_CAPTURE --cancel (a void)-->  CANCELED,  --expire_authorization--> CANCELED
  */
 export function transition(from: PaymentIntentStatus, action: IntentAction): Transition {
   const to = nextStatus(from, action);
@@ -113,9 +138,14 @@ function nextStatus(from: PaymentIntentStatus, action: IntentAction): PaymentInt
       if (from === 'PROCESSING' && action.result !== 'processing') return statusForResult(action.result);
       return null;
     case 'cancel':
-      return from === 'CREATED' || from === 'REQUIRES_ACTION' ? 'CANCELED' : null;
+      return from === 'CREATED' || from === 'REQUIRES_ACTION' || from === 'REQUIRES_CAPTURE'
+        ? 'CANCELED'
+        : null;
     case 'expire':
       return from === 'CREATED' || from === 'REQUIRES_ACTION' ? 'EXPIRED' : null;
+    case 'capture':
+    case 'expire_authorization':
+      return from === 'REQUIRES_CAPTURE' ? (action.type === 'capture' ? 'SUCCEEDED' : 'CANCELED') : null;
     default: {
       const unreachable: never = action;
       return unreachable;

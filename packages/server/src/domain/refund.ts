@@ -1,3 +1,4 @@
+import { type CaptureMethod, capturedAmount } from './capture.ts';
 import { AmountRuleError, InvalidStateTransitionError } from './errors.ts';
 import type { EventType } from './events.ts';
 import type { PaymentIntentStatus } from './payment-intent.ts';
@@ -11,12 +12,24 @@ export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
  * intent's row lock while the totals it passes stay true.
  */
 export function refundAmountFor(
-  intent: { status: PaymentIntentStatus; amountMinor: number },
+  intent: {
+    status: PaymentIntentStatus;
+    amountMinor: number;
+    captureMethod?: CaptureMethod;
+    amountCapturedMinor?: number | null;
+  },
   committedRefundsMinor: number,
   requestedMinor: number | undefined,
 ): number {
   if (intent.status !== 'SUCCEEDED') throw new InvalidStateTransitionError(intent.status, 'refund');
-  const remaining = Math.max(0, intent.amountMinor - committedRefundsMinor);
+  // A manual intent's capture may have taken part of its amount: refunds take at most that.
+  const captured = capturedAmount({
+    status: intent.status,
+    amountMinor: intent.amountMinor,
+    captureMethod: intent.captureMethod ?? 'automatic',
+    amountCapturedMinor: intent.amountCapturedMinor ?? null,
+  });
+  const remaining = Math.max(0, captured - committedRefundsMinor);
   const amount = requestedMinor ?? remaining;
   if (amount < 1 || amount > remaining) {
     throw new AmountRuleError(

@@ -58,6 +58,14 @@ export interface GatewayConnector {
    * becomes a `400` naming the field instead of a charge attempt. Absent: every token is tried.
    */
   tokenProblem?(token: string): string | null;
+  /**
+   * Captures all or part of an authorised charge (a manual intent's; `ChargeRequest.capture`
+   * false). Must be safe to repeat with the same idempotency key and body. Absent: the gateway
+   * takes no manual intents (create refuses `capture_method: manual` for it).
+   */
+  capture?(request: AuthorizationRequest & { amountMinor: number }): Promise<AuthorizationOutcome>;
+  /** Releases an authorised charge without capturing it. Safe to repeat like `capture`. */
+  voidAuthorization?(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
   /** Where the payer's browser enters card details, for the checkout frame (null if none). */
   hostedFields(): HostedFields | null;
   /**
@@ -161,7 +169,38 @@ export interface ChargeRequest {
   livemode: boolean;
   /** Where the gateway sends the payer back after a challenge page. */
   returnUrl: string | null;
+  /**
+   * False for a manual intent: authorise only, and answer `authorized`; the capture comes later
+   * (`capture`). Absent or true: capture at once, as before.
+   */
+  capture?: boolean;
 }
+
+/** A call on an authorised charge: its capture or its void. */
+export interface AuthorizationRequest {
+  /** Derived from the authorised attempt's key; the gateway deduplicates by it. */
+  idempotencyKey: string;
+  paymentIntentId: string;
+  /** The gateway's reference of the authorised charge. */
+  chargeReference: string;
+  /** What the connector asked to keep with the charge (opaque), if anything. */
+  chargeConnectorData?: string | null;
+  currency: string;
+  livemode: boolean;
+}
+
+/** What the gateway answered to a capture or a void. */
+export type AuthorizationOutcome =
+  /** Done: for a capture, what the gateway says it captured, when it says. */
+  | { kind: 'succeeded'; gatewayReference: string | null; captured?: GatewayAmount }
+  /** The gateway refused: nothing was captured or released; the authorisation stands. */
+  | { kind: 'failed'; declineCode?: DeclineCode | null; gatewayCode?: string | null; message: string }
+  /** Accepted, settled later (notification or a repeat of the request). */
+  | { kind: 'pending'; gatewayReference: string | null }
+  /** No readable answer: the same request is sent again later, same key and body. */
+  | { kind: 'indeterminate'; detail: string }
+  /** The gateway said, definitely, that it did not take the request. */
+  | { kind: 'unavailable'; retryAfterSeconds: number; detail: string };
 
 export interface SyncChargeRequest {
   idempotencyKey: string;
@@ -209,6 +248,17 @@ export type ChargeOutcome =
       gatewayCode?: string | null;
       message: string;
     }
+  /**
+   * A manual intent's charge is authorised (not captured) until `captureBefore`, when the gateway
+   * drops it. Only for a request with `capture: false`.
+   */
+  | ({
+      kind: 'authorized';
+      gatewayReference: string;
+      captureBefore: Date;
+      /** What the gateway says it authorised, when it says; another amount is never authorised for us. */
+      authorized?: GatewayAmount;
+    } & KeepsConnectorData)
   | {
       kind: 'requires_action';
       gatewayReference: string;

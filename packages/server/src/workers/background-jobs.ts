@@ -2,6 +2,12 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
 import type { Config } from '../config.ts';
 import { configuredMailer } from '../mail/mailer.ts';
+import {
+  AUTHORIZATION_LAPSE_JOB,
+  AUTHORIZATION_REPAIR_JOB,
+  authorizationLapseJob,
+  authorizationRepairJob,
+} from './authorizations.ts';
 import { DELAYED_CHARGES_JOB, delayedChargesJob, RECONCILIATION_JOB, reconciliationJob } from './charges.ts';
 import { EXPIRY_JOB, expiryJob } from './expiry.ts';
 import { gatewayReconciliationJob } from './gateway-reconciliation.ts';
@@ -20,6 +26,8 @@ export const TIME_DRIVEN_JOBS = [
   REFUND_RECONCILIATION_JOB,
   LATE_CAPTURE_REPAIR_JOB,
   ROTATION_EXPIRY_JOB,
+  AUTHORIZATION_LAPSE_JOB,
+  AUTHORIZATION_REPAIR_JOB,
 ] as const;
 
 /**
@@ -45,6 +53,8 @@ export function startBackgroundJobs(
       reconciliationJob(ctx, logger),
       refundReconciliationJob(ctx, logger),
       lateCaptureRepairJob(ctx, logger),
+      authorizationLapseJob(ctx),
+      authorizationRepairJob(ctx, logger),
       gatewayReconciliationJob(ctx, logger, { notBefore: booksSince }),
     ],
     logger,

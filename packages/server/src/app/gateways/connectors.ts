@@ -183,6 +183,8 @@ export function chargeRequestFor(
     paymentMethodToken: attempt.paymentMethodToken,
     livemode: intent.livemode,
     returnUrl,
+    // A manual intent's charge is authorised only: the capture is its own call (app/captures/).
+    ...(intent.captureMethod === 'manual' ? { capture: false } : {}),
   };
 }
 

@@ -44,6 +44,7 @@ function attemptNamedBy(
 function isDecisive(outcome: ChargeOutcome): boolean {
   switch (outcome.kind) {
     case 'succeeded':
+    case 'authorized':
     case 'pending':
       return true;
     case 'failed':

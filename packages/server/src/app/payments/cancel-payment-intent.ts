@@ -6,6 +6,7 @@ import type { Queryable } from '../../storage/db.ts';
 import { findOpenAttempt } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import { settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
+import { voidAuthorization } from '../captures/void-authorization.ts';
 import type { AppContext } from '../context.ts';
 import { REQUIRES_ACTION_CHECK_SECONDS } from './charge-outcomes.ts';
 import { applyIntentAction, moveAttempt } from './intent-status.ts';
@@ -13,6 +14,8 @@ import { applyIntentAction, moveAttempt } from './intent-status.ts';
 /**
  * Cancels an intent that is still CREATED or REQUIRES_ACTION; anything else is a 409, and so is
  * an intent whose charge is being sent to the gateway at this moment (its answer decides first).
+ * A REQUIRES_CAPTURE intent's cancel is a void of its authorisation at the gateway
+ * (app/captures/void-authorization.ts).
  */
 export async function cancelPaymentIntent(
   ctx: AppContext,
@@ -20,14 +23,18 @@ export async function cancelPaymentIntent(
   id: string,
   reason: string | null,
 ): Promise<PaymentIntentRecord> {
-  return ctx.db.transaction(async (tx) => {
+  const canceled = await ctx.db.transaction(async (tx) => {
     const intent = await findPaymentIntent(tx, scope, id, { forUpdate: true });
     if (!intent) throw new NotFoundError('payment intent', id);
+    if (intent.status === 'REQUIRES_CAPTURE') return null;
     transition(intent.status, { type: 'cancel' });
     const now = ctx.clock.now();
     await abandonOpenAttempt(tx, intent, now);
     return applyIntentAction(tx, intent, { type: 'cancel' }, now, { cancellationReason: reason });
   });
+  if (canceled) return canceled;
+  // Voided, or (moved on meanwhile) cancelled again along the state machine.
+  return (await voidAuthorization(ctx, scope, id)) ?? cancelPaymentIntent(ctx, scope, id, reason);
 }
 
 /**

@@ -133,6 +133,8 @@ function decideChargeOutcome(at: Applying, outcome: ChargeOutcome): Decision {
       return settle(at, outcome);
     case 'requires_action':
       return requiresAction(at, outcome);
+    case 'authorized':
+      return authorize(at, outcome);
     case 'pending':
     case 'indeterminate':
       return unknown(at, outcome);
@@ -246,8 +248,14 @@ const attemptChange = (at: Applying, change: AttemptChange): StateChange['attemp
 const stepWith = (at: Applying, action: IntentAction, attemptTo: AttemptStatus, change: IntentChange = {}) =>
   intentStep(at.intent, action, at.now, change, attemptTo === 'CHARGING');
 
+/** What the intent's charge should have captured: its amount, or what a manual intent's capture took. */
+const expectedCapture = (intent: PaymentIntentRecord) =>
+  intent.captureMethod === 'manual' && intent.amountCapturedMinor !== null
+    ? intent.amountCapturedMinor
+    : intent.amountMinor;
+
 const differs = (captured: GatewayAmount, intent: PaymentIntentRecord) =>
-  captured.amountMinor !== intent.amountMinor || captured.currency !== intent.currency;
+  captured.amountMinor !== expectedCapture(intent) || captured.currency !== intent.currency;
 
 /**
  * A success for another amount or currency than the intent's (a partial authorisation, a
@@ -451,6 +459,55 @@ function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): Decisio
       intent: step.to,
       failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
     },
+  };
+}
+
+/**
+ * A manual intent's charge is authorised: the intent waits in REQUIRES_CAPTURE (event
+ * `payment_intent.requires_capture`) until `capture_before`; the attempt is done (SUCCEEDED: the
+ * authorisation is what it was for), and the PAYMENT transaction stays PENDING until the capture
+ * (APPROVED) or the void or lapse (DECLINED). An authorisation of another amount or currency is
+ * never the intent's: it FAILS (`gateway_rejected`) and the authorisation, never captured, lapses
+ * at the gateway. An automatic intent never asks for an authorisation alone, so an `authorized`
+ * answer for one is not read as anything: the charge stays open for reconciliation.
+ */
+function authorize(at: Applying, outcome: Outcome<'authorized'>): Decision {
+  const { intent, now } = at;
+  if (intent.captureMethod !== 'manual') {
+    return unknown(at, {
+      kind: 'indeterminate',
+      detail: `gateway ${at.attempt.gatewayId} answered an authorisation alone for an automatic intent`,
+    });
+  }
+  const authorized = outcome.authorized;
+  if (
+    authorized &&
+    (authorized.amountMinor !== intent.amountMinor || authorized.currency !== intent.currency)
+  ) {
+    return settle(at, {
+      kind: 'failed',
+      gatewayReference: outcome.gatewayReference,
+      failureCode: 'gateway_rejected',
+      declineCode: null,
+      message: `The gateway authorised ${authorized.amountMinor} ${authorized.currency}, not ${intent.amountMinor} ${intent.currency}: nothing is captured, and the authorisation is left to lapse.`,
+    });
+  }
+  const action = actionFor(intent, 'authorized');
+  const attempt = attemptChange(at, {
+    status: 'SUCCEEDED',
+    gatewayReference: outcome.gatewayReference,
+    connectorData: keptConnectorData(outcome),
+    failureCode: null,
+    nextCheckAt: null,
+    updatedAt: now,
+  });
+  if (!action) return { ...nothing(at), change: { attempt } };
+  const step = stepWith(at, action, 'SUCCEEDED', { captureBefore: outcome.captureBefore });
+  return {
+    change: { intent: step, attempt },
+    answer: { ...unchanged(at), intent: step.to },
+    // capture_before is written beside the step, in its transaction (intent-status.ts).
+    afterwards: async () => ({ ...unchanged(at), intent: step.to }),
   };
 }
 

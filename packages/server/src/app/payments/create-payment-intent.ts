@@ -77,6 +77,13 @@ export async function preparePaymentIntent(
       { errors: [{ field: 'amount_minor', message: `must be at least ${minimum}` }] },
     );
   }
+  const captureMethod = input.capture_method ?? 'automatic';
+  if (captureMethod === 'manual' && !(connector.capture && connector.voidAuthorization)) {
+    throw new ValidationError(
+      'capture_method',
+      `manual is not available on gateway '${connector.id}': it captures every payment when it is authorised`,
+    );
+  }
   const metadata = validateMetadata(input.metadata);
   const returnUrl = validateReturnUrl(input.return_url);
 
@@ -95,8 +102,12 @@ export async function preparePaymentIntent(
     metadata,
     amountRefundedMinor: 0,
     cancellationReason: null,
+    captureMethod,
+    amountCapturedMinor: null,
+    captureBefore: null,
     lastPaymentError: null,
     chargeInFlight: false,
+    authorizationInFlight: false,
     expiresAt: new Date(now.getTime() + (input.expires_in_seconds ?? DEFAULT_EXPIRY_SECONDS) * 1000),
     createdAt: now,
     updatedAt: now,

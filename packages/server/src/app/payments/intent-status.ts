@@ -13,6 +13,7 @@ import type {
   PaymentIntentRecord,
   StatusChange,
 } from '../../storage/repositories/payment-intents.ts';
+import { writeCaptureColumns } from '../../storage/repositories/payment-intents.ts';
 import { paymentIntentResource } from '../resources/payment-intent.ts';
 
 /**
@@ -27,6 +28,10 @@ export interface IntentChange {
   redirectUrl?: string | null;
   cancellationReason?: string | null;
   lastPaymentError?: LastPaymentError | null;
+  /** Set with REQUIRES_CAPTURE: when the authorisation lapses. */
+  captureBefore?: Date | null;
+  /** Set with a manual intent's capture: what it took. */
+  amountCapturedMinor?: number | null;
 }
 
 /**
@@ -62,6 +67,13 @@ export function intentStep(
     lastPaymentError: change.lastPaymentError ?? null,
     updatedAt: now,
   };
+  // An authorisation lasts only while REQUIRES_CAPTURE: any other step clears its deadline.
+  const captureBefore =
+    step.to === 'REQUIRES_CAPTURE' ? (change.captureBefore ?? intent.captureBefore) : null;
+  const amountCapturedMinor = change.amountCapturedMinor ?? intent.amountCapturedMinor;
+  if (captureBefore !== intent.captureBefore || amountCapturedMinor !== intent.amountCapturedMinor) {
+    statusChange.capture = { captureBefore, amountCapturedMinor };
+  }
   const to: PaymentIntentRecord = {
     ...intent,
     status: step.to,
@@ -69,6 +81,8 @@ export function intentStep(
     redirectUrl: statusChange.redirectUrl ?? null,
     cancellationReason: change.cancellationReason ?? intent.cancellationReason,
     lastPaymentError: change.lastPaymentError ?? intent.lastPaymentError,
+    captureBefore,
+    amountCapturedMinor,
     chargeInFlight,
     updatedAt: now,
   };
@@ -112,6 +126,9 @@ export async function applyStateChange(q: Queryable, change: StateChange): Promi
     paymentTransaction,
     event: intent?.event ?? undefined,
   });
+  if (applied && intent?.change.capture) {
+    await writeCaptureColumns(q, paymentIntentId, intent.to.version, intent.change.capture);
+  }
   if (!applied) {
     throw new StaleStateError(
       `payment intent ${paymentIntentId} is no longer ${intent?.from.status ?? ''} or attempt ${attempt?.from.idempotencyKey ?? ''} no longer ${attempt?.from.status ?? ''}`,

@@ -1,5 +1,6 @@
-import type { PaymentIntent } from '@paygate/contract';
+import { cancellationReasons, type PaymentIntent } from '@paygate/contract';
 import { deriveClientSecret } from '../../domain/api-keys.ts';
+import { capturableAmount, capturedAmount } from '../../domain/capture.ts';
 import { shownStatus } from '../../domain/payment-intent.ts';
 import type { GatewayConnector } from '../../gateways/connector.ts';
 import type { PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
@@ -21,13 +22,20 @@ export type IntentView =
   | { kind: 'client'; connector: GatewayConnector | null }
   | { kind: 'event' };
 
+type CancellationReason = (typeof cancellationReasons)[number];
+
+/** The stored reason as the contract names it; one it does not know (none is written) reads null. */
+function cancellationReasonOf(reason: string | null): CancellationReason | null {
+  return cancellationReasons.find((known) => known === reason) ?? null;
+}
+
 export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentView): PaymentIntent {
   const resource: PaymentIntent = {
     id: intent.id,
     object: 'payment_intent',
     amount_minor: intent.amountMinor,
     currency: intent.currency,
-    status: shownStatus(intent.status, intent.chargeInFlight),
+    status: shownStatus(intent.status, intent.chargeInFlight, intent.authorizationInFlight),
     gateway_id: intent.gatewayId,
     redirect_url: intent.status === 'REQUIRES_ACTION' ? intent.redirectUrl : null,
     return_url: intent.returnUrl,
@@ -43,6 +51,13 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
           message: intent.lastPaymentError.message,
         }
       : null,
+    capture_method: intent.captureMethod,
+    amount_capturable_minor: capturableAmount(intent),
+    amount_captured_minor: capturedAmount(intent),
+    capture_before:
+      intent.status === 'REQUIRES_CAPTURE' ? (intent.captureBefore?.toISOString() ?? null) : null,
+    cancellation_reason:
+      intent.status === 'CANCELED' ? cancellationReasonOf(intent.cancellationReason) : null,
     version: intent.version,
     created_at: intent.createdAt.toISOString(),
     expires_at: intent.expiresAt.toISOString(),

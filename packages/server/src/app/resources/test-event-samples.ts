@@ -9,6 +9,7 @@ export const TEST_EVENT_METADATA = { paygate_test_event: 'true' } as const;
 
 const sampleStatus: Record<EventType, string> = {
   'payment_intent.requires_action': 'REQUIRES_ACTION',
+  'payment_intent.requires_capture': 'REQUIRES_CAPTURE',
   'payment_intent.succeeded': 'SUCCEEDED',
   'payment_intent.failed': 'FAILED',
   'payment_intent.canceled': 'CANCELED',
@@ -70,6 +71,14 @@ export function sampleObject(type: EventType, livemode: boolean, now: Date): Rec
     livemode,
     amount_refunded_minor: type === 'payment_intent.late_capture_refunded' ? 2000 : 0,
     payment_method: null,
+    capture_method: type === 'payment_intent.requires_capture' ? 'manual' : 'automatic',
+    amount_capturable_minor: sampleStatus[type] === 'REQUIRES_CAPTURE' ? 2000 : 0,
+    amount_captured_minor: sampleStatus[type] === 'SUCCEEDED' ? 2000 : 0,
+    capture_before:
+      sampleStatus[type] === 'REQUIRES_CAPTURE'
+        ? new Date(now.getTime() + 7 * 86_400_000).toISOString()
+        : null,
+    cancellation_reason: sampleStatus[type] === 'CANCELED' ? 'requested_by_customer' : null,
     created_at: createdAt,
     expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
   };

@@ -14,6 +14,7 @@ const STATUSES: Record<string, { tone: Tone; en: string; es: string }> = {
   CREATED: { tone: 'neutral', en: 'Created', es: 'Creado' },
   REQUIRES_ACTION: { tone: 'warn', en: 'Requires action', es: 'Requiere acción' },
   PROCESSING: { tone: 'info', en: 'Processing', es: 'En proceso' },
+  REQUIRES_CAPTURE: { tone: 'warn', en: 'To capture', es: 'Por capturar' },
   SUCCEEDED: { tone: 'ok', en: 'Succeeded', es: 'Completado' },
   FAILED: { tone: 'bad', en: 'Failed', es: 'Fallido' },
   CANCELED: { tone: 'neutral', en: 'Canceled', es: 'Cancelado' },

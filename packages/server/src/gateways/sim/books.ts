@@ -31,13 +31,25 @@ function integer(entry: Json, name: string): number {
   return value;
 }
 
+/**
+ * An authorised charge not captured yet is pending in the books (the PAYMENT transaction is too);
+ * one voided or lapsed took nothing, as a failed one. A captured manual charge took what its
+ * capture took, which may be part of the authorisation.
+ */
+const AUTHORISATION_STATUSES: Record<string, BookCharge['status']> = {
+  requires_capture: 'pending',
+  canceled: 'failed',
+};
+
 function bookCharge(entry: Json): BookCharge {
-  const status = text(entry, 'status');
-  if (!oneOf(chargeStatuses, status)) throw new Error(`books charge with status ${status}`);
+  const given = text(entry, 'status');
+  const status = AUTHORISATION_STATUSES[given] ?? given;
+  if (!oneOf(chargeStatuses, status)) throw new Error(`books charge with status ${given}`);
+  const captured = entry.capture_method === 'manual' && status === 'succeeded';
   return {
     gatewayReference: text(entry, 'id'),
     idempotencyKey: text(entry, 'idempotency_key'),
-    amountMinor: integer(entry, 'amount_minor'),
+    amountMinor: integer(entry, captured ? 'amount_captured_minor' : 'amount_minor'),
     currency: text(entry, 'currency'),
     status,
     createdAt: new Date(integer(entry, 'created') * 1000),

@@ -5,6 +5,7 @@ import { createGatewayHttpExecutor } from '../http-executor.ts';
 import { verifyTimestampedSignature } from '../timestamped-signature.ts';
 import { readSimBooks } from './books.ts';
 import {
+  buildAuthorizationCall,
   buildCreateCharge,
   buildCreateRefund,
   buildReadBooks,
@@ -12,6 +13,7 @@ import {
   buildRetrieveRefund,
   chargeOutcomeOf,
   isObject,
+  parseAuthorizationReply,
   parseBooksReply,
   parseChargeReply,
   parseRefundLookupReply,
@@ -122,6 +124,14 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
     async refund(request) {
       rightMode(request, 'refunds');
       return parseRefundReply(await execute(buildCreateRefund(account, request)), request.idempotencyKey);
+    },
+    async capture(request) {
+      rightMode(request, 'captures');
+      return parseAuthorizationReply(await execute(buildAuthorizationCall(account, request)), request);
+    },
+    async voidAuthorization(request) {
+      rightMode(request, 'voids');
+      return parseAuthorizationReply(await execute(buildAuthorizationCall(account, request)), request);
     },
     async syncRefund(request) {
       return parseRefundLookupReply(await execute(buildRetrieveRefund(account, request)), request);

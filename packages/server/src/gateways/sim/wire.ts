@@ -3,6 +3,8 @@
 // outcome we cannot read is never success). Nothing here sends anything; the shared executor does.
 import { simDeclineReason } from '../../domain/decline-codes.ts';
 import type {
+  AuthorizationOutcome,
+  AuthorizationRequest,
   ChargeOutcome,
   ChargeRequest,
   FailureCode,
@@ -53,6 +55,20 @@ export function chargeOutcomeOf(body: unknown, expectedKey: string | null): Char
       return { kind: 'succeeded', gatewayReference: id };
     case 'pending':
       return { kind: 'pending', gatewayReference: id };
+    case 'requires_capture': {
+      const captureBefore = body.capture_before;
+      if (typeof captureBefore !== 'number' || !Number.isSafeInteger(captureBefore))
+        return unreadable('charge');
+      return { kind: 'authorized', gatewayReference: id, captureBefore: new Date(captureBefore * 1000) };
+    }
+    case 'canceled':
+      // An authorisation voided or lapsed: nothing was captured.
+      return {
+        kind: 'failed',
+        gatewayReference: id,
+        failureCode: 'gateway_rejected',
+        message: stringField(body, 'failure_message') ?? 'The authorisation was released.',
+      };
     case 'requires_action': {
       const redirectUrl = stringField(body, 'redirect_url');
       if (redirectUrl === null || !isHttpUrl(redirectUrl)) return unreadable('charge');
@@ -142,7 +158,22 @@ export function buildCreateCharge(account: SimAccount, charge: ChargeRequest): G
     currency: charge.currency,
     token: charge.paymentMethodToken,
     return_url: charge.returnUrl,
+    ...(charge.capture === false ? { capture: false } : {}),
   });
+}
+
+/** A capture (all or part) of an authorised charge, or its void (`amountMinor` absent). */
+export function buildAuthorizationCall(
+  account: SimAccount,
+  call: AuthorizationRequest & { amountMinor?: number },
+): GatewayHttpRequest {
+  const charge = encodeURIComponent(call.chargeReference);
+  return call.amountMinor === undefined
+    ? request(account, 'POST', `/v1/charges/${charge}/void`, { idempotency_key: call.idempotencyKey })
+    : request(account, 'POST', `/v1/charges/${charge}/capture`, {
+        idempotency_key: call.idempotencyKey,
+        amount_minor: call.amountMinor,
+      });
 }
 
 export function buildRetrieveCharge(account: SimAccount, read: SyncChargeRequest): GatewayHttpRequest {
@@ -190,6 +221,42 @@ export function parseChargeReply(reply: GatewayHttpReply, idempotencyKey: string
   const meant = meaning(reply);
   if (meant.kind !== 'failed') return meant;
   return { kind: 'failed', gatewayReference: null, failureCode: 'gateway_rejected', message: meant.detail };
+}
+
+/**
+ * The answer to a capture or a void: the charge as it now stands. `captured` is what its capture
+ * took (read from the gateway, never assumed); a refusal (402, or 409 for a charge that is no
+ * longer authorised) is `failed` and the authorisation stands as the gateway has it.
+ */
+export function parseAuthorizationReply(
+  reply: GatewayHttpReply,
+  call: AuthorizationRequest & { amountMinor?: number },
+): AuthorizationOutcome {
+  if (reply.kind === 'answer' && reply.status === 200) {
+    const body = jsonObjectOf(reply.text);
+    if (body?.object !== 'charge' || stringField(body, 'id') !== call.chargeReference) {
+      return unreadable('charge');
+    }
+    const voiding = call.amountMinor === undefined;
+    if (voiding ? body.status !== 'canceled' : body.status !== 'succeeded')
+      return unreadable('charge status');
+    const captured = body.amount_captured_minor;
+    if (!voiding && (typeof captured !== 'number' || !Number.isSafeInteger(captured)))
+      return unreadable('charge');
+    return {
+      kind: 'succeeded',
+      gatewayReference: call.chargeReference,
+      ...(voiding ? {} : { captured: { amountMinor: captured as number, currency: String(body.currency) } }),
+    };
+  }
+  const meant = meaning(reply);
+  if (meant.kind !== 'failed') return meant;
+  return {
+    kind: 'failed',
+    declineCode: null,
+    gatewayCode: errorOf(jsonObjectOf(reply.kind === 'answer' ? reply.text : null)).code,
+    message: meant.detail,
+  };
 }
 
 export function parseRefundReply(reply: GatewayHttpReply, idempotencyKey: string): RefundOutcome {

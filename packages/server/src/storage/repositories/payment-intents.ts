@@ -1,3 +1,4 @@
+import type { CaptureMethod } from '../../domain/capture.ts';
 import type { PaymentIntentStatus } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import { type Queryable, rowMapping } from '../db.ts';
@@ -29,6 +30,12 @@ export interface PaymentIntentRecord {
   metadata: Record<string, string>;
   amountRefundedMinor: number;
   cancellationReason: string | null;
+  /** `manual`: an authorised charge waits in REQUIRES_CAPTURE for its capture (domain/capture.ts). */
+  captureMethod: CaptureMethod;
+  /** What a manual intent's capture took; null until it captured (and for an automatic intent). */
+  amountCapturedMinor: number | null;
+  /** When the gateway drops a REQUIRES_CAPTURE intent's authorisation; null otherwise. */
+  captureBefore: Date | null;
   /** Set when the intent became FAILED; null otherwise. */
   lastPaymentError: LastPaymentError | null;
   /**
@@ -36,6 +43,8 @@ export interface PaymentIntentRecord {
    * is not recorded yet: the confirm is in flight, or it was cut off. Read, never written.
    */
   chargeInFlight: boolean;
+  /** A capture or void of a REQUIRES_CAPTURE intent was sent and is not settled. Read, never written. */
+  authorizationInFlight: boolean;
   /** 1 when created, one more with each change of the intent (CONTRACT.md "Resource version"). */
   version: number;
   expiresAt: Date;
@@ -47,7 +56,9 @@ export interface PaymentIntentRecord {
  * The columns an INSERT writes; the last failure is written only by a status change, and the
  * version starts at the column's default, 1 (the statements below number their parameters after these).
  */
-const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError' | 'chargeInFlight' | 'version'>>({
+const intents = rowMapping<
+  Omit<PaymentIntentRecord, 'lastPaymentError' | 'chargeInFlight' | 'authorizationInFlight' | 'version'>
+>({
   id: 'plain',
   merchantId: 'plain',
   livemode: 'plain',
@@ -60,6 +71,9 @@ const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError' | 'charg
   metadata: 'json',
   amountRefundedMinor: 'plain',
   cancellationReason: 'plain',
+  captureMethod: 'plain',
+  amountCapturedMinor: 'plain',
+  captureBefore: 'plain',
   expiresAt: 'plain',
   createdAt: 'plain',
   updatedAt: 'plain',
@@ -72,10 +86,18 @@ const intents = rowMapping<Omit<PaymentIntentRecord, 'lastPaymentError' | 'charg
 export const CHARGE_IN_FLIGHT_SQL = `EXISTS (SELECT 1 FROM charge_attempts ca
      WHERE ca.payment_intent_id = payment_intents.id AND ca.status = 'CHARGING')`;
 
+/**
+ * Whether a capture or a void of the intent row in scope has been sent to the gateway and not
+ * settled (an authorization operation PENDING): its one-pending index finds it.
+ */
+export const AUTHORIZATION_IN_FLIGHT_SQL = `EXISTS (SELECT 1 FROM authorization_operations ao
+     WHERE ao.payment_intent_id = payment_intents.id AND ao.status = 'PENDING')`;
+
 /** What is read back: the inserted columns, the last failure, and whether a charge is in flight. */
 export const INTENT_SELECT_COLUMNS = `${intents.columns()}, version, last_error_code, last_error_decline_code, last_error_gateway_code,
        last_error_message,
-       ${CHARGE_IN_FLIGHT_SQL} AS charge_in_flight`;
+       ${CHARGE_IN_FLIGHT_SQL} AS charge_in_flight,
+       ${AUTHORIZATION_IN_FLIGHT_SQL} AS authorization_in_flight`;
 
 export interface LastErrorColumns {
   version: number;
@@ -114,6 +136,7 @@ export function intentOfRow(row: Record<string, unknown> & LastErrorColumns): Pa
             message: row.last_error_message ?? '',
           },
     chargeInFlight: row.charge_in_flight === true,
+    authorizationInFlight: row.authorization_in_flight === true,
   };
 }
 
@@ -125,11 +148,18 @@ export async function insertPaymentIntent(q: Queryable, intent: PaymentIntentRec
 }
 
 // Built once: the same text on every call, so its prepared statement is found without rebuilding it.
-const INSERT_INTENT_WITH_KEY = `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock($16::bigint) AS locked),
+// The key's parameters follow the intent's columns.
+const INTENT_COLUMNS = intents
+  .columns()
+  .split(',')
+  .map((column) => column.trim());
+const AFTER = INTENT_COLUMNS.length;
+const CREATED_AT = INTENT_COLUMNS.indexOf('created_at') + 1;
+const INSERT_INTENT_WITH_KEY = `WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock($${AFTER + 1}::bigint) AS locked),
      key_row AS (
        INSERT INTO idempotency_keys (merchant_id, livemode, idempotency_key, request_method, request_path,
                                      request_hash, response_status, response_body, created_at, expires_at)
-       SELECT $2, $3, $17, $18, $19, $20, $21, $22, $14, $23 FROM lock WHERE lock.locked
+       SELECT $2, $3, $${AFTER + 2}, $${AFTER + 3}, $${AFTER + 4}, $${AFTER + 5}, $${AFTER + 6}, $${AFTER + 7}, $${CREATED_AT}, $${AFTER + 8} FROM lock WHERE lock.locked
        ON CONFLICT (merchant_id, livemode, idempotency_key) DO UPDATE
           SET request_method = EXCLUDED.request_method, request_path = EXCLUDED.request_path,
               request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
@@ -212,7 +242,30 @@ export interface StatusChange {
   cancellationReason?: string | null;
   /** Recorded with a move to FAILED; kept as it was otherwise. */
   lastPaymentError?: LastPaymentError | null;
+  /**
+   * A manual intent's capture columns, when the step changes them (written beside the step, in its
+   * transaction: `writeCaptureColumns`).
+   */
+  capture?: { captureBefore: Date | null; amountCapturedMinor: number | null };
   updatedAt: Date;
+}
+
+/**
+ * Writes a manual intent's capture columns beside the status step that changed them, in the
+ * step's transaction: guarded by the version the step wrote, so it lands on that very step.
+ */
+export async function writeCaptureColumns(
+  q: Queryable,
+  id: string,
+  version: number,
+  capture: NonNullable<StatusChange['capture']>,
+): Promise<void> {
+  const { rowCount } = await q.query(
+    'UPDATE payment_intents SET capture_before = $3, amount_captured_minor = $4 WHERE id = $1 AND version = $2',
+    [id, version, capture.captureBefore, capture.amountCapturedMinor],
+  );
+  if (rowCount !== 1)
+    throw new Error(`payment intent ${id} moved on before its capture columns were written`);
 }
 
 /**

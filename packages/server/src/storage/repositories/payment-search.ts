@@ -4,6 +4,7 @@ import type { TenantScope } from '../../domain/tenant.ts';
 import type { TransactionPosition } from '../../domain/transaction-cursor.ts';
 import type { Queryable } from '../db.ts';
 import {
+  AUTHORIZATION_IN_FLIGHT_SQL,
   CHARGE_IN_FLIGHT_SQL,
   INTENT_SELECT_COLUMNS,
   intentOfRow,
@@ -26,7 +27,11 @@ export interface PaymentSearchFilter {
 /** The filter on the status as shown: a CREATED intent with a charge in flight reads PROCESSING. */
 function statusCondition(n: string, status: PaymentIntentStatus | undefined): string {
   if (status === 'CREATED') return `(status = ${n} AND NOT ${CHARGE_IN_FLIGHT_SQL})`;
-  if (status === 'PROCESSING') return `(status = ${n} OR (status = 'CREATED' AND ${CHARGE_IN_FLIGHT_SQL}))`;
+  if (status === 'PROCESSING') {
+    return `(status = ${n} OR (status = 'CREATED' AND ${CHARGE_IN_FLIGHT_SQL})
+              OR (status = 'REQUIRES_CAPTURE' AND ${AUTHORIZATION_IN_FLIGHT_SQL}))`;
+  }
+  if (status === 'REQUIRES_CAPTURE') return `(status = ${n} AND NOT ${AUTHORIZATION_IN_FLIGHT_SQL})`;
   return `status = ${n}`;
 }
 

@@ -1,5 +1,6 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { capturePaymentIntent } from '../../../app/captures/capture-payment-intent.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { cancelPaymentIntent } from '../../../app/payments/cancel-payment-intent.ts';
 import { confirmPaymentIntentAs } from '../../../app/payments/confirm-payment-intent.ts';
@@ -34,6 +35,10 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
       { paymentMethodToken: request.body?.payment_method_token },
       (warning) => request.log.warn({ paymentIntent: request.params.id }, warning),
     ),
+  );
+
+  idempotentRoute(app, operations.capturePaymentIntent, (request, keyed) =>
+    capturePaymentIntent(ctx, keyed(principalOf(request)), request.params.id, request.body ?? {}),
   );
 
   route(app, operations.cancelPaymentIntent, async (request) => {

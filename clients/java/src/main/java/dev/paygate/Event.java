@@ -8,21 +8,7 @@ import java.util.Set;
  * {@link #isKnownType()} and acknowledge unknown ones without processing them.
  */
 public final class Event extends ApiObject {
-  private static final Set<String> KNOWN_TYPES =
-      Set.of(
-          "payment_intent.requires_action",
-          "payment_intent.succeeded",
-          "payment_intent.failed",
-          "payment_intent.canceled",
-          "payment_intent.expired",
-          "payment_intent.late_capture_refunded",
-          "payment_intent.late_captured",
-          "payment_intent.capture_reversed",
-          "refund.succeeded",
-          "refund.failed",
-          "dispute.created",
-          "dispute.updated",
-          "dispute.closed");
+  private static final Set<String> KNOWN_TYPES = EventTypes.KNOWN;
 
   Event(JsonObject json) {
     super(json);

@@ -15,10 +15,21 @@ public final class PaymentIntent extends ApiResource {
   public static final String STATUS_CREATED = "CREATED";
   public static final String STATUS_REQUIRES_ACTION = "REQUIRES_ACTION";
   public static final String STATUS_PROCESSING = "PROCESSING";
+  public static final String STATUS_REQUIRES_CAPTURE = "REQUIRES_CAPTURE";
   public static final String STATUS_SUCCEEDED = "SUCCEEDED";
   public static final String STATUS_FAILED = "FAILED";
   public static final String STATUS_CANCELED = "CANCELED";
   public static final String STATUS_EXPIRED = "EXPIRED";
+
+  public static final String CAPTURE_METHOD_AUTOMATIC = "automatic";
+  public static final String CAPTURE_METHOD_MANUAL = "manual";
+
+  public static final String CANCELLATION_REASON_DUPLICATE = "duplicate";
+  public static final String CANCELLATION_REASON_FRAUDULENT = "fraudulent";
+  public static final String CANCELLATION_REASON_REQUESTED_BY_CUSTOMER = "requested_by_customer";
+  public static final String CANCELLATION_REASON_ABANDONED = "abandoned";
+  public static final String CANCELLATION_REASON_REQUESTED = "requested";
+  public static final String CANCELLATION_REASON_AUTHORIZATION_EXPIRED = "authorization_expired";
 
   PaymentIntent(JsonObject json, ResponseInfo lastResponse) {
     super(json, lastResponse);
@@ -41,8 +52,8 @@ public final class PaymentIntent extends ApiResource {
 
   /**
    * One of {@link #STATUS_CREATED}, {@link #STATUS_REQUIRES_ACTION}, {@link #STATUS_PROCESSING},
-   * {@link #STATUS_SUCCEEDED}, {@link #STATUS_FAILED}, {@link #STATUS_CANCELED}, {@link
-   * #STATUS_EXPIRED}.
+   * {@link #STATUS_REQUIRES_CAPTURE}, {@link #STATUS_SUCCEEDED}, {@link #STATUS_FAILED}, {@link
+   * #STATUS_CANCELED}, {@link #STATUS_EXPIRED}.
    */
   public String status() {
     return JsonObjects.string(json(), "status");
@@ -104,5 +115,47 @@ public final class PaymentIntent extends ApiResource {
   /** Present when read with a secret key; hand it to the browser component, never log it. */
   public Optional<String> clientSecret() {
     return Optional.ofNullable(JsonObjects.string(json(), "client_secret"));
+  }
+
+  /**
+   * Automatic (the default): the payment is captured when it is authorised; manual: it is
+   * authorised (REQUIRES_CAPTURE) and captured later by POST /v1/payment-intents/{id}/capture, or
+   * voided by cancel. One of {@link #CAPTURE_METHOD_AUTOMATIC}, {@link #CAPTURE_METHOD_MANUAL}.
+   */
+  public String captureMethod() {
+    return JsonObjects.string(json(), "capture_method");
+  }
+
+  /** What a capture may take now: the authorised amount while REQUIRES_CAPTURE, else 0. */
+  public long amountCapturableMinor() {
+    return JsonObjects.integer(json(), "amount_capturable_minor");
+  }
+
+  /**
+   * What was captured, in minor units: the amount of a SUCCEEDED intent (a manual one: what its
+   * capture took).
+   */
+  public long amountCapturedMinor() {
+    return JsonObjects.integer(json(), "amount_captured_minor");
+  }
+
+  /**
+   * When the gateway drops the authorisation of a REQUIRES_CAPTURE intent (ISO 8601 UTC instant):
+   * not captured by then, the intent is CANCELED with cancellation_reason authorization_expired;
+   * empty otherwise.
+   */
+  public Optional<String> captureBefore() {
+    return Optional.ofNullable(JsonObjects.string(json(), "capture_before"));
+  }
+
+  /**
+   * Why a CANCELED intent was canceled: the merchant's reason, requested (a void of an
+   * authorisation) or authorization_expired; empty otherwise. One of {@link
+   * #CANCELLATION_REASON_DUPLICATE}, {@link #CANCELLATION_REASON_FRAUDULENT}, {@link
+   * #CANCELLATION_REASON_REQUESTED_BY_CUSTOMER}, {@link #CANCELLATION_REASON_ABANDONED}, {@link
+   * #CANCELLATION_REASON_REQUESTED}, {@link #CANCELLATION_REASON_AUTHORIZATION_EXPIRED}.
+   */
+  public Optional<String> cancellationReason() {
+    return Optional.ofNullable(JsonObjects.string(json(), "cancellation_reason"));
   }
 }

@@ -1,0 +1,91 @@
+import type { CapturePaymentIntentBody } from '@paygate/contract';
+import { captureAmountFor } from '../../domain/capture.ts';
+import { GatewayError, IdempotencyError, NotFoundError } from '../../domain/errors.ts';
+import { findOperationByRequest } from '../../storage/repositories/authorization-operations.ts';
+import { listAttempts } from '../../storage/repositories/charge-attempts.ts';
+import { findPaymentIntent } from '../../storage/repositories/payment-intents.ts';
+import type { AppContext } from '../context.ts';
+import { type IdempotentAnswer, type IdempotentRequest, runInPhases } from '../idempotent-phases.ts';
+import { paymentIntentResource } from '../resources/payment-intent.ts';
+import {
+  applyAuthorizationOutcome,
+  type StartedOperation,
+  sendAuthorizationOperation,
+  startAuthorizationOperation,
+} from './authorization-operations.ts';
+
+/**
+ * `POST /v1/payment-intents/{id}/capture`: all or part of a REQUIRES_CAPTURE intent's
+ * authorisation captured, in the three idempotent phases (start: the intent locked and checked,
+ * the capture PENDING; the gateway call outside any transaction; finish). The answer is the intent
+ * (SUCCEEDED; PROCESSING while the gateway's answer is unknown, which the repair job finishes), or
+ * a 402 carrying it when the gateway refused the capture, stored under the Idempotency-Key.
+ */
+export function capturePaymentIntent(
+  ctx: AppContext,
+  request: IdempotentRequest,
+  id: string,
+  input: CapturePaymentIntentBody,
+): Promise<IdempotentAnswer> {
+  const view = { kind: 'secret', clientSecretKey: ctx.clientSecretKey } as const;
+  return runInPhases<StartedOperation | null, Awaited<ReturnType<typeof sendAuthorizationOperation>> | null>(
+    ctx,
+    request,
+    {
+      start: async (tx, key) => {
+        const now = ctx.clock.now();
+        const intent = await findPaymentIntent(tx, request.scope, id, { forUpdate: true });
+        if (!intent) throw new NotFoundError('payment intent', id);
+        const earlier = await findOperationByRequest(tx, intent.id, key.key, { forUpdate: true });
+        if (earlier) {
+          if (earlier.requestHash !== key.hash) {
+            throw new IdempotencyError(
+              'idempotency_key_reuse',
+              'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+            );
+          }
+          if (earlier.status !== 'PENDING') return null;
+          if (earlier.nextSyncAt && earlier.nextSyncAt.getTime() > now.getTime()) {
+            throw new IdempotencyError(
+              'idempotency_key_in_flight',
+              'A request with this Idempotency-Key is still being processed. Wait, then retry with the same key.',
+              { retryAfterSeconds: 1 },
+            );
+          }
+          const charge = (await listAttempts(tx, intent.id)).find((a) => a.status === 'SUCCEEDED');
+          if (!charge?.gatewayReference) throw new Error(`capture ${earlier.id} lost its charge`);
+          return {
+            operation: earlier,
+            send: {
+              idempotencyKey: earlier.gatewayIdempotencyKey,
+              paymentIntentId: intent.id,
+              chargeReference: charge.gatewayReference,
+              chargeConnectorData: charge.connectorData,
+              currency: earlier.currency,
+              livemode: earlier.livemode,
+              amountMinor: earlier.amountMinor,
+            },
+          };
+        }
+        const amount = captureAmountFor(intent, input.amount_minor, now);
+        return startAuthorizationOperation(tx, intent, 'capture', amount, key, now);
+      },
+      callOut: (started) => (started ? sendAuthorizationOperation(ctx, started) : Promise.resolve(null)),
+      finish: async (tx, started, outcome) => {
+        if (!started || !outcome) {
+          const intent = await findPaymentIntent(tx, request.scope, id);
+          if (!intent) throw new NotFoundError('payment intent', id);
+          return { status: 200, body: paymentIntentResource(intent, view) };
+        }
+        const settled = await applyAuthorizationOutcome(ctx, tx, started.operation.id, outcome, 'answer');
+        const body = paymentIntentResource(settled.intent, view);
+        if (settled.refused) {
+          throw new GatewayError(settled.refused.code, settled.refused.message, {
+            members: { payment_intent: body },
+          });
+        }
+        return { status: 200, body };
+      },
+    },
+  );
+}

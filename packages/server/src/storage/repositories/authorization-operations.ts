@@ -1,0 +1,190 @@
+import { isUniqueViolation, type Queryable, rowMapping } from '../db.ts';
+
+export type AuthorizationOperationKind = 'capture' | 'void';
+export type AuthorizationOperationStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/**
+ * A gateway call on a manual intent's authorisation (migration 393): its capture or its void,
+ * written PENDING with its derived gateway key before the call and settled after it.
+ */
+export interface AuthorizationOperationRecord {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  paymentIntentId: string;
+  kind: AuthorizationOperationKind;
+  amountMinor: number;
+  currency: string;
+  gatewayId: string;
+  gatewayIdempotencyKey: string;
+  status: AuthorizationOperationStatus;
+  gatewayReference: string | null;
+  failureMessage: string | null;
+  requestKey: string | null;
+  requestHash: string | null;
+  nextSyncAt: Date | null;
+  tries: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const operations = rowMapping<AuthorizationOperationRecord>({
+  id: 'plain',
+  merchantId: 'plain',
+  livemode: 'plain',
+  paymentIntentId: 'plain',
+  kind: 'plain',
+  amountMinor: 'plain',
+  currency: 'plain',
+  gatewayId: 'plain',
+  gatewayIdempotencyKey: 'plain',
+  status: 'plain',
+  gatewayReference: 'plain',
+  failureMessage: 'plain',
+  requestKey: 'plain',
+  requestHash: 'plain',
+  nextSyncAt: 'plain',
+  tries: 'plain',
+  createdAt: 'plain',
+  updatedAt: 'plain',
+});
+
+/** Another capture or void of the intent is in flight (the one-pending index refused this one). */
+export class OperationInFlightError extends Error {}
+
+export async function insertAuthorizationOperation(
+  q: Queryable,
+  operation: AuthorizationOperationRecord,
+): Promise<void> {
+  try {
+    await q.query(
+      `INSERT INTO authorization_operations (${operations.columns()}) VALUES (${operations.placeholders()})`,
+      operations.values(operation),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error, 'authorization_operations_one_pending')) throw new OperationInFlightError();
+    throw error;
+  }
+}
+
+/** How many operations the intent had: numbers the next one's gateway key. */
+export async function countAuthorizationOperations(q: Queryable, paymentIntentId: string): Promise<number> {
+  const { rows } = await q.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM authorization_operations WHERE payment_intent_id = $1',
+    [paymentIntentId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The operation a merchant's Idempotency-Key started on an intent, if any (the newest). */
+export async function findOperationByRequest(
+  q: Queryable,
+  paymentIntentId: string,
+  requestKey: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AuthorizationOperationRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${operations.columns()} FROM authorization_operations
+      WHERE payment_intent_id = $1 AND request_key = $2
+      ORDER BY created_at DESC LIMIT 1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [paymentIntentId, requestKey],
+  );
+  return operations.first(rows);
+}
+
+export async function findAuthorizationOperation(
+  q: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AuthorizationOperationRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${operations.columns()} FROM authorization_operations WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return operations.first(rows);
+}
+
+/** PENDING operations whose lease or back-off ran out, oldest first: the repair job's work. */
+export async function dueAuthorizationOperations(
+  q: Queryable,
+  now: Date,
+  limit: number,
+): Promise<AuthorizationOperationRecord[]> {
+  const { rows } = await q.query(
+    `SELECT ${operations.columns()} FROM authorization_operations
+      WHERE status = 'PENDING' AND next_sync_at <= $1
+      ORDER BY next_sync_at LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map((row) => operations.fromRow(row));
+}
+
+/** Settles a PENDING operation; false when it was settled already (by another process). */
+export async function settleAuthorizationOperation(
+  q: Queryable,
+  id: string,
+  settled: { status: 'SUCCEEDED' | 'FAILED'; gatewayReference: string | null; failureMessage: string | null },
+  now: Date,
+): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE authorization_operations
+        SET status = $2, gateway_reference = COALESCE($3, gateway_reference), failure_message = $4,
+            next_sync_at = NULL, updated_at = $5
+      WHERE id = $1 AND status = 'PENDING'`,
+    [id, settled.status, settled.gatewayReference, settled.failureMessage, now],
+  );
+  return rowCount === 1;
+}
+
+/** Leaves a PENDING operation to the repair job at `nextSyncAt`, one more try counted. */
+export async function postponeAuthorizationOperation(
+  q: Queryable,
+  id: string,
+  nextSyncAt: Date,
+  now: Date,
+): Promise<void> {
+  await q.query(
+    `UPDATE authorization_operations SET next_sync_at = $2, tries = tries + 1, updated_at = $3
+      WHERE id = $1 AND status = 'PENDING'`,
+    [id, nextSyncAt, now],
+  );
+}
+
+/** Removes an operation the gateway definitely did not take (nothing happened): the key may retry. */
+export async function deleteUntakenOperation(q: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await q.query(
+    "DELETE FROM authorization_operations WHERE id = $1 AND status = 'PENDING'",
+    [id],
+  );
+  return rowCount === 1;
+}
+
+/** Writes the capture's amount on the PAYMENT transaction and approves it (the intent is locked). */
+export async function approveCapturedPayment(
+  q: Queryable,
+  paymentIntentId: string,
+  amountMinor: number,
+  now: Date,
+): Promise<void> {
+  await q.query(
+    `UPDATE transactions SET status = 'APPROVED', amount_minor = $2, updated_at = $3
+      WHERE payment_intent_id = $1 AND type = 'PAYMENT' AND status = 'PENDING'`,
+    [paymentIntentId, amountMinor, now],
+  );
+}
+
+/** Records why the gateway refused a capture, on an intent that stays REQUIRES_CAPTURE. */
+export async function recordRefusedCapture(
+  q: Queryable,
+  paymentIntentId: string,
+  refusal: { code: string; declineCode: string | null; gatewayCode: string | null; message: string },
+  now: Date,
+): Promise<void> {
+  await q.query(
+    `UPDATE payment_intents
+        SET last_error_code = $2, last_error_decline_code = $3, last_error_gateway_code = $4,
+            last_error_message = $5, version = version + 1, updated_at = $6
+      WHERE id = $1`,
+    [paymentIntentId, refusal.code, refusal.declineCode, refusal.gatewayCode, refusal.message, now],
+  );
+}
