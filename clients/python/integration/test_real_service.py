@@ -70,6 +70,25 @@ def test_a_payment_from_creation_to_a_partial_refund_and_the_list(client: paygat
     assert amount.value.code == "amount_exceeds_refundable"
 
 
+def test_a_manual_intent_is_authorised_then_captured_in_part(client: paygate.Client) -> None:
+    intent = client.payment_intents.create(
+        {"amount_minor": 8000, "currency": "EUR", "gateway_id": "sim", "capture_method": "manual"}
+    )
+    assert intent.capture_method == "manual"
+    authorised = client.payment_intents.confirm(intent.id, {"payment_method_token": "tok_sim_approve"})
+    assert authorised.status == "REQUIRES_CAPTURE" and authorised.amount_capturable_minor == 8000
+    assert authorised.capture_before is not None
+    with pytest.raises(paygate.AmountError) as too_much:
+        client.payment_intents.capture(intent.id, {"amount_minor": 8001})
+    assert too_much.value.code == "amount_exceeds_capturable"
+    key = f"py-capture-{intent.id}"
+    captured = client.payment_intents.capture(intent.id, {"amount_minor": 6000}, idempotency_key=key)
+    assert captured.status == "SUCCEEDED" and captured.amount_captured_minor == 6000
+    assert captured.last_response is not None and captured.last_response.idempotency_key == key
+    again = client.payment_intents.capture(intent.id, {"amount_minor": 6000}, idempotency_key=key)
+    assert again.last_response is not None and again.last_response.replayed is True
+
+
 def test_the_largest_amount_round_trips_as_an_exact_int(client: paygate.Client) -> None:
     made = client.payment_intents.create({"amount_minor": 999_999_999_999, "currency": "JPY", "gateway_id": "sim"})
     assert client.payment_intents.retrieve(made.id).amount_minor == 999_999_999_999

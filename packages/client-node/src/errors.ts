@@ -101,7 +101,10 @@ export class CardError extends PaygateApiError {
   }
 }
 
-/** Raised on 422 `currency_not_supported`, `amount_below_minimum` or `amount_exceeds_refundable`. */
+/**
+ * Raised on 422 `currency_not_supported`, `amount_below_minimum`, `amount_exceeds_refundable` or
+ * `amount_exceeds_capturable`.
+ */
 export class AmountError extends PaygateApiError {
   override name = 'AmountError';
 }
@@ -168,6 +171,7 @@ export function apiErrorFromProblem(init: ApiErrorInit): PaygateApiError {
     case 'currency_not_supported':
     case 'amount_below_minimum':
     case 'amount_exceeds_refundable':
+    case 'amount_exceeds_capturable':
       return new AmountError(init);
     case 'rate_limited':
       return new RateLimitError(init);

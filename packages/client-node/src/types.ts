@@ -1,6 +1,12 @@
 // The parameters the API takes and what the client adds to what it returns. The resources
 // themselves are generated from the contract (generated/resources.ts).
-import type { Metadata, PaymentIntent, TransactionStatus, TransactionType } from './generated/resources.ts';
+import type {
+  CaptureMethod,
+  Metadata,
+  PaymentIntent,
+  TransactionStatus,
+  TransactionType,
+} from './generated/resources.ts';
 
 export type * from './generated/resources.ts';
 
@@ -12,6 +18,13 @@ export interface CreatePaymentIntentParams {
   return_url?: string;
   /** 60..86400; the server default is 86400. */
   expires_in_seconds?: number;
+  /** `manual`: authorise at confirm, capture later with `paymentIntents.capture`. Default `automatic`. */
+  capture_method?: CaptureMethod;
+}
+
+export interface CapturePaymentIntentParams {
+  /** At most `amount_capturable_minor`; omitted means all of it. */
+  amount_minor?: number;
 }
 
 export interface ConfirmPaymentIntentParams {

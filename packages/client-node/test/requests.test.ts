@@ -81,6 +81,31 @@ describe('requests on the wire', () => {
     }
   });
 
+  it("captures with an Idempotency-Key (the caller's, else a UUID v4) and the amount, or none", async () => {
+    const server = await startServer((_req, res) =>
+      sendJson(res, 200, { ...intentBody, status: 'SUCCEEDED' }),
+    );
+    try {
+      const { client } = testClient(server.baseUrl);
+      const part = await client.paymentIntents.capture(
+        intentBody.id,
+        { amount_minor: 600 },
+        { idempotencyKey: 'ship-42' },
+      );
+      await client.paymentIntents.capture(intentBody.id);
+      const [first, second] = server.requests;
+      assert.equal(first?.method, 'POST');
+      assert.equal(first?.url, `/v1/payment-intents/${intentBody.id}/capture`);
+      assert.equal(first?.headers['idempotency-key'], 'ship-42');
+      assert.deepEqual(JSON.parse(first?.body ?? ''), { amount_minor: 600 });
+      assert.equal(part.lastResponse.idempotencyKey, 'ship-42');
+      assert.match(String(second?.headers['idempotency-key']), UUID_V4);
+      assert.deepEqual(JSON.parse(second?.body ?? ''), {});
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses an empty id locally', async () => {
     const { client } = testClient('http://127.0.0.1:9');
     await assert.rejects(client.paymentIntents.retrieve(''), PaygateConfigurationError);

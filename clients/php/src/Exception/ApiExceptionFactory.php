@@ -29,6 +29,7 @@ final class ApiExceptionFactory
         'currency_not_supported' => AmountException::class,
         'amount_below_minimum' => AmountException::class,
         'amount_exceeds_refundable' => AmountException::class,
+        'amount_exceeds_capturable' => AmountException::class,
         'rate_limited' => RateLimitException::class,
         'internal_error' => InternalServerException::class,
         'gateway_unavailable' => GatewayUnavailableException::class,

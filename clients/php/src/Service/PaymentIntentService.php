@@ -47,7 +47,22 @@ final class PaymentIntentService extends AbstractService
     }
 
     /**
-     * Cancels an intent in CREATED or REQUIRES_ACTION; otherwise InvalidStateException.
+     * Captures all (no amount_minor) or part of a REQUIRES_CAPTURE intent (capture_method manual).
+     * Safe to repeat with the same Idempotency-Key (a UUID v4 when none is given). A capture the
+     * gateway refuses throws CardException with the intent, still REQUIRES_CAPTURE.
+     *
+     * @param array<string, mixed>|\stdClass $params amount_minor (int, optional)
+     */
+    public function capture(string $id, array|\stdClass $params = [], ?string $idempotencyKey = null): PaymentIntent
+    {
+        $key = $idempotencyKey ?? IdempotencyKey::generate();
+        $path = '/v1/payment-intents/' . self::idSegment($id, 'payment intent id') . '/capture';
+        return $this->resource(PaymentIntent::class, $this->sender->request('POST', $path, [], $params, $key));
+    }
+
+    /**
+     * Cancels an intent in CREATED or REQUIRES_ACTION, or voids one in REQUIRES_CAPTURE; otherwise
+     * InvalidStateException.
      *
      * @param array<string, mixed>|\stdClass $params
      */

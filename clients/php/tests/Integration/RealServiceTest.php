@@ -104,6 +104,32 @@ final class RealServiceTest extends TestCase
         self::assertSame(['PAYMENT' => 2500, 'REFUND' => 1000], $mine);
     }
 
+    public function testAManualIntentIsAuthorisedThenCapturedInPart(): void
+    {
+        $client = self::client();
+        $intent = $client->paymentIntents->create(
+            ['amount_minor' => 8000, 'currency' => 'EUR', 'gateway_id' => 'sim', 'capture_method' => 'manual'],
+        );
+        self::assertSame('manual', $intent->captureMethod);
+        $authorised = $client->paymentIntents->confirm($intent->id, ['payment_method_token' => 'tok_sim_approve']);
+        self::assertSame(PaymentIntent::STATUS_REQUIRES_CAPTURE, $authorised->status);
+        self::assertSame(8000, $authorised->amountCapturableMinor);
+        self::assertNotNull($authorised->captureBefore);
+        try {
+            $client->paymentIntents->capture($intent->id, ['amount_minor' => 8001]);
+            self::fail('more than capturable was accepted');
+        } catch (AmountException $error) {
+            self::assertSame('amount_exceeds_capturable', $error->getErrorCode());
+        }
+        $key = 'php-capture-' . $intent->id;
+        $captured = $client->paymentIntents->capture($intent->id, ['amount_minor' => 6000], $key);
+        self::assertSame(PaymentIntent::STATUS_SUCCEEDED, $captured->status);
+        self::assertSame(6000, $captured->amountCapturedMinor);
+        self::assertSame($key, $captured->getIdempotencyKey());
+        $again = $client->paymentIntents->capture($intent->id, ['amount_minor' => 6000], $key);
+        self::assertTrue($again->getLastResponse()?->replayed);
+    }
+
     public function testErrorsArriveAsTheirClasses(): void
     {
         $client = self::client();

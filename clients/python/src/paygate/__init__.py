@@ -33,6 +33,7 @@ from ._errors import (
 from ._transport import HttpTransport, Transport, TransportError, TransportRequest, TransportResponse
 from ._types import (
     CancelPaymentIntentParams,
+    CapturePaymentIntentParams,
     ConfirmPaymentIntentParams,
     CreatePaymentIntentParams,
     CreateRefundParams,
@@ -64,6 +65,7 @@ __all__ = [
     "AmountError",
     "AuthenticationError",
     "CancelPaymentIntentParams",
+    "CapturePaymentIntentParams",
     "CardError",
     "Client",
     "ConfigurationError",

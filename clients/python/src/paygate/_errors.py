@@ -114,7 +114,8 @@ class CardError(APIError):
 
 
 class AmountError(APIError):
-    """422 ``currency_not_supported``, ``amount_below_minimum`` or ``amount_exceeds_refundable``."""
+    """422 ``currency_not_supported``, ``amount_below_minimum``, ``amount_exceeds_refundable`` or
+    ``amount_exceeds_capturable``."""
 
 
 class RateLimitError(APIError):
@@ -157,6 +158,7 @@ _CLASS_BY_CODE: Dict[str, type] = {
     "currency_not_supported": AmountError,
     "amount_below_minimum": AmountError,
     "amount_exceeds_refundable": AmountError,
+    "amount_exceeds_capturable": AmountError,
     "rate_limited": RateLimitError,
     "internal_error": InternalServerError,
     "gateway_unavailable": GatewayUnavailableError,

@@ -13,6 +13,7 @@ from ._errors import APIError, ConfigurationError
 from ._sender import RequestSender, synthetic_problem
 from ._types import (
     CancelPaymentIntentParams,
+    CapturePaymentIntentParams,
     ConfirmPaymentIntentParams,
     CreatePaymentIntentParams,
     CreateRefundParams,
@@ -73,8 +74,26 @@ class PaymentIntents:
         body, info = self._sender.request("POST", path, body=_params(params, "params"))
         return PaymentIntent(body, info)
 
+    def capture(
+        self,
+        payment_intent_id: str,
+        params: Optional[CapturePaymentIntentParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+    ) -> PaymentIntent:
+        """Captures all (no ``amount_minor``) or part of a REQUIRES_CAPTURE intent (``capture_method`` manual).
+
+        Safe to repeat with the same ``idempotency_key`` (a UUID v4 when you pass none). A capture the
+        gateway refuses raises ``CardError`` whose ``payment_intent`` is the intent, still REQUIRES_CAPTURE.
+        """
+        key = idempotency_key if idempotency_key is not None else _new_idempotency_key()
+        path = f"/v1/payment-intents/{_segment(payment_intent_id, 'payment_intent_id')}/capture"
+        body, info = self._sender.request("POST", path, body=_params(params, "params"), idempotency_key=key)
+        return PaymentIntent(body, info)
+
     def cancel(self, payment_intent_id: str, params: Optional[CancelPaymentIntentParams] = None) -> PaymentIntent:
-        """Cancels an intent in CREATED or REQUIRES_ACTION; otherwise ``InvalidStateError``."""
+        """Cancels an intent in CREATED or REQUIRES_ACTION, or voids one in REQUIRES_CAPTURE; otherwise
+        ``InvalidStateError``."""
         path = f"/v1/payment-intents/{_segment(payment_intent_id, 'payment_intent_id')}/cancel"
         body, info = self._sender.request("POST", path, body=_params(params, "params"))
         return PaymentIntent(body, info)

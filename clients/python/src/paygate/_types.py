@@ -43,6 +43,7 @@ __all__ = [
     "ResponseInfo",
     "Transaction",
     "CancelPaymentIntentParams",
+    "CapturePaymentIntentParams",
     "ConfirmPaymentIntentParams",
     "CreatePaymentIntentParams",
     "CreateRefundParams",
@@ -61,11 +62,18 @@ class CreatePaymentIntentParams(_CreatePaymentIntentRequired, total=False):
     return_url: str
     #: 60..86400; the server default is 86400.
     expires_in_seconds: int
+    #: ``manual``: authorise at confirm, capture later with ``payment_intents.capture``.
+    capture_method: str
 
 
 class ConfirmPaymentIntentParams(TypedDict, total=False):
     #: Token issued by the gateway's hosted fields (or a ``tok_sim_*`` token in test mode).
     payment_method_token: str
+
+
+class CapturePaymentIntentParams(TypedDict, total=False):
+    #: At most ``amount_capturable_minor``; omitted means all of it.
+    amount_minor: int
 
 
 class CancelPaymentIntentParams(TypedDict, total=False):

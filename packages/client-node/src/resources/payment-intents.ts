@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestSender } from '../request-sender.ts';
 import type {
   CancelPaymentIntentParams,
+  CapturePaymentIntentParams,
   ConfirmPaymentIntentParams,
   CreatePaymentIntentParams,
   PaymentIntent,
@@ -57,6 +58,25 @@ export class PaymentIntents {
     return withResponse(await this.#sender.request<PaymentIntent>({ method: 'POST', path, body: params }));
   }
 
+  /**
+   * Captures all (no `amount_minor`) or part of a `REQUIRES_CAPTURE` intent, one created with
+   * `capture_method: 'manual'`. Safe to repeat with the same `idempotencyKey` (default a new UUID
+   * v4). A capture the gateway refuses throws `CardError` whose `paymentIntent` is the intent, still
+   * `REQUIRES_CAPTURE`; `PROCESSING` means the gateway's answer is not in yet (wait for the webhook).
+   */
+  async capture(
+    id: string,
+    params: CapturePaymentIntentParams = {},
+    options: IdempotentRequestOptions = {},
+  ): Promise<WithResponse<PaymentIntent>> {
+    const path = `/v1/payment-intents/${idSegment(id, 'payment intent id')}/capture`;
+    const idempotencyKey = options.idempotencyKey ?? randomUUID();
+    return withResponse(
+      await this.#sender.request<PaymentIntent>({ method: 'POST', path, body: params, idempotencyKey }),
+    );
+  }
+
+  /** Cancels a `CREATED` or `REQUIRES_ACTION` intent, or voids a `REQUIRES_CAPTURE` one. */
   async cancel(id: string, params: CancelPaymentIntentParams = {}): Promise<WithResponse<PaymentIntent>> {
     const path = `/v1/payment-intents/${idSegment(id, 'payment intent id')}/cancel`;
     return withResponse(await this.#sender.request<PaymentIntent>({ method: 'POST', path, body: params }));

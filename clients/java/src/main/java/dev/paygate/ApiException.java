@@ -86,6 +86,7 @@ public class ApiException extends PaygateException {
       case "currency_not_supported":
       case "amount_below_minimum":
       case "amount_exceeds_refundable":
+      case "amount_exceeds_capturable":
         return new AmountException(error);
       case "rate_limited":
         return new RateLimitException(error);

@@ -29,8 +29,18 @@ public final class PaymentIntentCreateParams {
     private boolean metadataSet;
     private String returnUrl;
     private Long expiresInSeconds;
+    private String captureMethod;
 
     private Builder() {}
+
+    /**
+     * {@code manual}: authorise at confirm and capture later ({@link PaymentIntentService#capture});
+     * the default is {@code automatic}.
+     */
+    public Builder captureMethod(String captureMethod) {
+      this.captureMethod = captureMethod;
+      return this;
+    }
 
     /** The amount in minor units (cents for USD, yen for JPY). */
     public Builder amountMinor(long amountMinor) {
@@ -82,6 +92,7 @@ public final class PaymentIntentCreateParams {
       if (metadataSet) body.add("metadata", Params.stringMap(metadata));
       if (returnUrl != null) body.addProperty("return_url", returnUrl);
       if (expiresInSeconds != null) body.addProperty("expires_in_seconds", expiresInSeconds);
+      if (captureMethod != null) body.addProperty("capture_method", captureMethod);
       return new PaymentIntentCreateParams(body);
     }
   }

@@ -42,6 +42,24 @@ public final class PaymentIntentService {
     return new PaymentIntent(response.body(), response.info());
   }
 
+  /**
+   * Captures all or part of a REQUIRES_CAPTURE intent (created with capture method {@code manual}).
+   * Safe to repeat with the same Idempotency-Key (yours, or a new random UUID v4). A capture the
+   * gateway refuses throws {@link CardException} with the intent, still REQUIRES_CAPTURE.
+   */
+  public PaymentIntent capture(String id, PaymentIntentCaptureParams params, RequestOptions options) {
+    String key = options.idempotencyKey().orElseGet(() -> UUID.randomUUID().toString());
+    String path = "/v1/payment-intents/" + RequestSender.pathSegment(id, "payment intent id") + "/capture";
+    RequestSender.Response response = sender.post(path, params.toJson(), key);
+    return new PaymentIntent(response.body(), response.info());
+  }
+
+  /** Captures all that is capturable, with a new Idempotency-Key. */
+  public PaymentIntent capture(String id) {
+    return capture(id, PaymentIntentCaptureParams.all(), RequestOptions.none());
+  }
+
+  /** Cancels a CREATED or REQUIRES_ACTION intent, or voids a REQUIRES_CAPTURE one. */
   public PaymentIntent cancel(String id, PaymentIntentCancelParams params) {
     String path = "/v1/payment-intents/" + RequestSender.pathSegment(id, "payment intent id") + "/cancel";
     RequestSender.Response response = sender.post(path, params.toJson(), null);

@@ -64,6 +64,30 @@ class RealServiceIntegrationTest {
   }
 
   @Test
+  void aManualIntentIsAuthorisedThenCapturedInPart() {
+    PaygateClient paygate = PaygateClient.builder().apiKey(env("PAYGATE_API_KEY")).baseUrl(env("PAYGATE_BASE_URL")).build();
+    PaymentIntent intent =
+        paygate.paymentIntents()
+            .create(PaymentIntentCreateParams.builder().amountMinor(8000).currency("EUR").gatewayId("sim").captureMethod("manual").build());
+    assertEquals("manual", intent.captureMethod());
+    PaymentIntent authorised = paygate.paymentIntents().confirm(intent.id(), PaymentIntentConfirmParams.withToken("tok_sim_approve"));
+    assertEquals(PaymentIntent.STATUS_REQUIRES_CAPTURE, authorised.status());
+    assertEquals(8000L, authorised.amountCapturableMinor());
+    assertTrue(authorised.captureBefore().isPresent());
+    AmountException tooMuch =
+        assertThrows(
+            AmountException.class,
+            () -> paygate.paymentIntents().capture(intent.id(), PaymentIntentCaptureParams.amountMinor(8001), RequestOptions.none()));
+    assertEquals("amount_exceeds_capturable", tooMuch.code());
+    RequestOptions keyed = RequestOptions.idempotencyKey("java-capture-" + intent.id());
+    PaymentIntent captured = paygate.paymentIntents().capture(intent.id(), PaymentIntentCaptureParams.amountMinor(6000), keyed);
+    assertEquals(PaymentIntent.STATUS_SUCCEEDED, captured.status());
+    assertEquals(6000L, captured.amountCapturedMinor());
+    PaymentIntent again = paygate.paymentIntents().capture(intent.id(), PaymentIntentCaptureParams.amountMinor(6000), keyed);
+    assertTrue(again.lastResponse().orElseThrow().replayed());
+  }
+
+  @Test
   void aDeclinedConfirmSaysWhyOnTheIntent() {
     PaygateClient paygate = PaygateClient.builder().apiKey(env("PAYGATE_API_KEY")).baseUrl(env("PAYGATE_BASE_URL")).build();
     PaymentIntent intent = paygate.paymentIntents().create(PaymentIntentCreateParams.builder().amountMinor(2500).currency("USD").gatewayId("sim").build());

@@ -181,6 +181,7 @@ class RequestBehaviourTest {
             Map.entry("idempotency_key_in_flight", IdempotencyException.class),
             Map.entry("invalid_state_transition", InvalidStateException.class),
             Map.entry("amount_exceeds_refundable", AmountException.class),
+            Map.entry("amount_exceeds_capturable", AmountException.class),
             Map.entry("rate_limited", RateLimitException.class),
             Map.entry("internal_error", InternalServerException.class),
             Map.entry("gateway_unavailable", GatewayUnavailableException.class),
