@@ -433,6 +433,50 @@ ${script}
     await page.close();
   });
 
+  it('finishes a manual intent in the frame at its authorisation: onSuccess with REQUIRES_CAPTURE, nothing captured', async () => {
+    const { page, log, pageErrors } = await newPage();
+    const created = await fetch(`${stack.paygate.url}/v1/payment-intents`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': stack.credentials.secretKey,
+        'idempotency-key': `manual-${Date.now()}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        amount_minor: 4200,
+        currency: 'USD',
+        gateway_id: 'sim',
+        capture_method: 'manual',
+      }),
+    });
+    assert.equal(created.status, 200);
+    const intent = (await created.json()) as { id: string; client_secret: string };
+    await syntheticPage(
+      page,
+      stack.registeredPages,
+      '/manual-capture',
+      `Paygate(${JSON.stringify(stack.credentials.publishableKey)}).checkout({ clientSecret: ${JSON.stringify(intent.client_secret)}, container: '#checkout', ...callbacks });`,
+      `${stack.paygate.url}/checkout/v1/checkout.js`,
+    );
+    await enterCard(page, CARDS.approve);
+    await checkoutFrame(page)
+      .getByRole('button', { name: /^Pay \$42\.00$/ })
+      .click();
+    const [event] = await waitForCheckoutEvents(page);
+    assert.equal(event?.type, 'success');
+    assert.equal(event.type === 'success' && event.status, 'REQUIRES_CAPTURE');
+    await frameState(page, 'succeeded');
+    const read = (await stack.intent(intent.id)) as unknown as {
+      status: string;
+      amount_captured_minor: number;
+    };
+    assert.equal(read.status, 'REQUIRES_CAPTURE');
+    assert.equal(read.amount_captured_minor, 0, 'the frame never captures');
+    assertBoundaries(log, CARDS.approve);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  });
+
   it('reports a wrong client secret as session_invalid, without calling the API from the page', async () => {
     const { page, log } = await newPage();
     const { intentId } = await createOrder();

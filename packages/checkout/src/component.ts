@@ -26,8 +26,12 @@ export interface PaygateOptions {
 
 export interface CheckoutSuccess {
   paymentIntentId: string;
-  /** `PROCESSING` when the gateway decides later: fulfil only on the `payment_intent.succeeded` webhook. */
-  status: 'SUCCEEDED' | 'PROCESSING';
+  /**
+   * `PROCESSING` when the gateway decides later: fulfil only on the `payment_intent.succeeded`
+   * webhook. `REQUIRES_CAPTURE` for an intent created with `capture_method: 'manual'`: the payment
+   * is authorised, and your server captures it (`payment_intent.requires_capture`).
+   */
+  status: 'SUCCEEDED' | 'REQUIRES_CAPTURE' | 'PROCESSING';
 }
 
 export interface CheckoutError {

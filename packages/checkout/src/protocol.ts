@@ -31,7 +31,7 @@ export type FrameMessage =
       source: typeof MESSAGE_SOURCE;
       type: 'success';
       paymentIntentId: string;
-      status: 'SUCCEEDED' | 'PROCESSING';
+      status: 'SUCCEEDED' | 'REQUIRES_CAPTURE' | 'PROCESSING';
     }
   | { source: typeof MESSAGE_SOURCE; type: 'error'; code: CheckoutErrorCode; message: string }
   | { source: typeof MESSAGE_SOURCE; type: 'redirect'; url: string }
@@ -85,7 +85,7 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
     case 'success':
       return typeof data.paymentIntentId === 'string' &&
         /^pi_[0-9A-Za-z]{24}$/.test(data.paymentIntentId) &&
-        (data.status === 'SUCCEEDED' || data.status === 'PROCESSING')
+        (data.status === 'SUCCEEDED' || data.status === 'REQUIRES_CAPTURE' || data.status === 'PROCESSING')
         ? { source, type: 'success', paymentIntentId: data.paymentIntentId, status: data.status }
         : null;
     case 'error':

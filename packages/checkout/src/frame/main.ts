@@ -106,6 +106,12 @@ function settle(intent: FrameIntent): boolean {
       renderMessage('succeeded', texts.succeededTitle, texts.succeededBody);
       tell({ type: 'success', paymentIntentId: intent.id, status: 'SUCCEEDED' });
       return false;
+    case 'REQUIRES_CAPTURE':
+      // A manual intent: the payer's part is done once the payment is authorised.
+      dropComponent();
+      renderMessage('succeeded', texts.succeededTitle, texts.succeededBody);
+      tell({ type: 'success', paymentIntentId: intent.id, status: 'REQUIRES_CAPTURE' });
+      return false;
     case 'PROCESSING':
       dropComponent();
       renderMessage('processing', texts.processingTitle, texts.processingBody);
