@@ -15,6 +15,8 @@ const wanted: Array<{ source: string; target: string; paths: Record<string, stri
       '/v1/payment_intents': ['post'],
       '/v1/payment_intents/search': ['get'],
       '/v1/payment_intents/{intent}': ['get'],
+      '/v1/payment_intents/{intent}/capture': ['post'],
+      '/v1/payment_intents/{intent}/cancel': ['post'],
       '/v1/refunds': ['post'],
       '/v1/refunds/{refund}': ['get'],
     },

@@ -152,6 +152,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       currency: String(form.currency),
       metadata: (form.metadata as Json | undefined) ?? {},
       payment_method: given || null,
+      capture_method: form.capture_method === 'manual' ? 'manual' : 'automatic',
       created: nowSeconds(),
       canceled_at: null,
     };
@@ -182,14 +183,92 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       paymentMethod === STRIPE_TEST_PAYMENT_METHODS.approve ||
       paymentMethod === STRIPE_TEST_PAYMENT_METHODS.slow
     ) {
-      intent.status = 'succeeded';
-      intent.amount_received = intent.amount;
-      sendEvent('payment_intent.succeeded', intent);
+      approve(intent, form.capture_method === 'manual');
       return json(200, intent);
     }
     return error(400, 'invalid_request_error', `No such PaymentMethod: '${given}'`, {
       param: 'payment_method',
     });
+  }
+
+  /**
+   * An approved payment: captured (`succeeded`), or with `capture_method: manual` authorised only
+   * (`requires_capture`, `amount_capturable`), as Stripe reports each with its event.
+   */
+  function approve(intent: Json, manual: boolean): void {
+    if (manual) {
+      intent.capture_method = 'manual';
+      intent.status = 'requires_capture';
+      intent.amount_capturable = intent.amount;
+      intent.amount_received = 0;
+      sendEvent('payment_intent.amount_capturable_updated', intent);
+      return;
+    }
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    sendEvent('payment_intent.succeeded', intent);
+  }
+
+  /**
+   * `POST /v1/payment_intents/{id}/capture` (`amount_to_capture`, at most `amount_capturable`; the
+   * rest is released) and `/cancel` of a `requires_capture` intent, as Stripe answers them.
+   */
+  function callOnAuthorization(id: string, capture: boolean, form: Json): FakeAnswer {
+    const intent = intents.get(id);
+    if (!intent) return error(404, 'invalid_request_error', `No such payment_intent: '${id}'`);
+    if (capture && intent.status !== 'requires_capture') {
+      return error(
+        400,
+        'invalid_request_error',
+        `This PaymentIntent could not be captured because it has a status of ${String(intent.status)}.`,
+        {
+          code: 'payment_intent_unexpected_state',
+        },
+      );
+    }
+    if (
+      !capture &&
+      !['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'].includes(
+        String(intent.status),
+      )
+    ) {
+      return error(
+        400,
+        'invalid_request_error',
+        `You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`,
+        {
+          code: 'payment_intent_unexpected_state',
+        },
+      );
+    }
+    if (!capture) {
+      intent.status = 'canceled';
+      intent.amount_capturable = 0;
+      intent.canceled_at = nowSeconds();
+      intent.cancellation_reason = 'requested_by_customer';
+      sendEvent('payment_intent.canceled', intent);
+      return json(200, intent);
+    }
+    const amount =
+      form.amount_to_capture === undefined
+        ? Number(intent.amount_capturable)
+        : Number(form.amount_to_capture);
+    if (amount > Number(intent.amount_capturable)) {
+      return error(
+        400,
+        'invalid_request_error',
+        'The amount to capture is greater than the amount capturable.',
+        {
+          code: 'amount_too_large',
+          param: 'amount_to_capture',
+        },
+      );
+    }
+    intent.status = 'succeeded';
+    intent.amount_capturable = 0;
+    intent.amount_received = amount;
+    sendEvent('payment_intent.succeeded', intent);
+    return json(200, intent);
   }
 
   function createRefund(form: Json): FakeAnswer {
@@ -200,8 +279,9 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     const refunded = [...refunds.values()]
       .filter((r) => r.payment_intent === intent.id && r.status !== 'failed')
       .reduce((sum, r) => sum + Number(r.amount), 0);
-    const amount = form.amount === undefined ? Number(intent.amount) - refunded : Number(form.amount);
-    if (refunded + amount > Number(intent.amount)) {
+    const received = Number(intent.amount_received ?? intent.amount);
+    const amount = form.amount === undefined ? received - refunded : Number(form.amount);
+    if (refunded + amount > received) {
       return error(
         400,
         'invalid_request_error',
@@ -302,6 +382,12 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
       return createIntent(body);
     }
     if (method === 'POST' && template === '/v1/refunds') return createRefund(body);
+    if (method === 'POST' && template === '/v1/payment_intents/{intent}/capture') {
+      return callOnAuthorization(decodeURIComponent(request.path.split('/')[3] ?? ''), true, body);
+    }
+    if (method === 'POST' && template === '/v1/payment_intents/{intent}/cancel') {
+      return callOnAuthorization(decodeURIComponent(request.path.split('/')[3] ?? ''), false, body);
+    }
     if (template === '/v1/payment_intents/search') {
       const match = /^metadata\['([^']+)'\]:'([^']*)'$/.exec(request.query.get('query') ?? '');
       if (!match) return error(400, 'invalid_request_error', 'Unsupported search query.');
@@ -319,6 +405,10 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     if (path === '/v1/payment_intents/search' && method === 'GET') return 'GET /v1/payment_intents/search';
     if (/^\/v1\/payment_intents\/[^/]+$/.test(path) && method === 'GET')
       return 'GET /v1/payment_intents/{intent}';
+    if (/^\/v1\/payment_intents\/[^/]+\/capture$/.test(path) && method === 'POST')
+      return 'POST /v1/payment_intents/{intent}/capture';
+    if (/^\/v1\/payment_intents\/[^/]+\/cancel$/.test(path) && method === 'POST')
+      return 'POST /v1/payment_intents/{intent}/cancel';
     if (path === '/v1/refunds' && method === 'POST') return 'POST /v1/refunds';
     if (/^\/v1\/refunds\/[^/]+$/.test(path) && method === 'GET') return 'GET /v1/refunds/{refund}';
     return null;
@@ -338,9 +428,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     const redirect = ((intent.next_action as Json).redirect_to_url as Json).return_url;
     intent.next_action = null;
     if (approved) {
-      intent.status = 'succeeded';
-      intent.amount_received = intent.amount;
-      sendEvent('payment_intent.succeeded', intent);
+      approve(intent, intent.capture_method === 'manual');
     } else {
       intent.status = 'requires_payment_method';
       intent.last_payment_error = {

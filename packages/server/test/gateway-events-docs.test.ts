@@ -39,7 +39,6 @@ describe('the events docs/gateways.md lists are the events the connectors read',
       'payment_intent.created',
       'payment_intent.processing',
       'payment_intent.requires_action',
-      'payment_intent.amount_capturable_updated',
     ]) {
       const event = stripeEvent(secret, systemClock.now(), type, {
         id: 'pi_1',

@@ -4,12 +4,14 @@ import { createGatewayHttpExecutor, type GatewayCallLogger } from '../http-execu
 import { readStripeBooks } from './books.ts';
 import { parseStripeEvent } from './events.ts';
 import {
+  buildAuthorizationCall,
   buildCreatePaymentIntent,
   buildCreateRefund,
   buildListRefunds,
   buildRetrievePaymentIntent,
   buildRetrieveRefund,
   buildSearchPaymentIntent,
+  parseAuthorizationReply,
   parsePaymentIntentReply,
   parseRefundListReply,
   parseRefundReply,
@@ -86,6 +88,14 @@ export function createStripeConnector(options: StripeConnectorOptions): GatewayC
     async refund(request) {
       sameMode(request.livemode);
       return parseRefundReply(await execute(buildCreateRefund(options, request)));
+    },
+    async capture(request) {
+      sameMode(request.livemode);
+      return parseAuthorizationReply(await execute(buildAuthorizationCall(options, request)), request);
+    },
+    async voidAuthorization(request) {
+      sameMode(request.livemode);
+      return parseAuthorizationReply(await execute(buildAuthorizationCall(options, request)), request);
     },
     async syncRefund(request) {
       if (request.gatewayReference) {

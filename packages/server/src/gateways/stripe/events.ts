@@ -15,8 +15,12 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The settled states a PaymentIntent event reports; `processing` and others change nothing. */
+/**
+ * The settled states a PaymentIntent event reports; `processing` and others change nothing.
+ * `amount_capturable_updated`: a manual intent's payment is authorised (`requires_capture`).
+ */
 const CHARGE_EVENTS = new Set([
+  'payment_intent.amount_capturable_updated',
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
   'payment_intent.canceled',

@@ -128,9 +128,21 @@ describe('Stripe wire format', () => {
     assert.equal(parsePaymentIntentReply(answer(200, stripeFixture('payment_intent'))).kind, 'indeterminate');
     const canceled = parsePaymentIntentReply(answer(200, intent({ status: 'canceled' })));
     assert.equal(canceled.kind === 'failed' && canceled.failureCode, 'gateway_rejected');
+    // A manual intent's authorisation: what Stripe holds, until 7 days after its creation.
+    const held = parsePaymentIntentReply(
+      answer(200, intent({ status: 'requires_capture', amount_capturable: 1099, created: 1_700_000_000 })),
+    );
+    assert.deepEqual(held, {
+      kind: 'authorized',
+      gatewayReference: id,
+      captureBefore: new Date((1_700_000_000 + 7 * 86_400) * 1000),
+      authorized: { amountMinor: 1099, currency: 'USD' },
+    });
     assert.equal(
-      parsePaymentIntentReply(answer(200, intent({ status: 'requires_capture' }))).kind,
+      parsePaymentIntentReply(answer(200, intent({ status: 'requires_capture', amount_capturable: null })))
+        .kind,
       'indeterminate',
+      'an authorisation whose amount cannot be read is not one',
     );
   });
 

@@ -3,6 +3,8 @@
 // cannot read is `indeterminate`, never success.
 import { NO_DECLINE_REASON, stripeDeclineReason } from '../../domain/decline-codes.ts';
 import {
+  type AuthorizationOutcome,
+  type AuthorizationRequest,
   assertGatewayIdempotencyKey,
   type ChargeOutcome,
   type ChargeRequest,
@@ -74,7 +76,30 @@ export function buildCreatePaymentIntent(account: StripeAccount, charge: ChargeR
     payment_method_types: ['card'],
     return_url: charge.returnUrl ?? account.defaultReturnUrl,
     metadata: { [KEY_METADATA]: charge.idempotencyKey, paygate_payment_intent: charge.paymentIntentId },
+    ...(charge.capture === false ? { capture_method: 'manual' } : {}),
   });
+}
+
+/**
+ * How long Stripe holds an online card authorisation before it releases it: 7 days (Stripe's
+ * "Place a hold on a payment method"). The API version Paygate speaks does not say it per charge.
+ */
+export const STRIPE_AUTHORIZATION_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * `POST /v1/payment_intents/{id}/capture` with `amount_to_capture`, or `/cancel` (a void, no
+ * amount). Only what is stable for the operation goes in the body: a resend is byte-identical.
+ */
+export function buildAuthorizationCall(
+  account: StripeAccount,
+  call: AuthorizationRequest & { amountMinor?: number },
+): GatewayHttpRequest {
+  const intent = encodeURIComponent(call.chargeReference);
+  return call.amountMinor === undefined
+    ? request(account, 'POST', `/v1/payment_intents/${intent}/cancel`, call.idempotencyKey, {})
+    : request(account, 'POST', `/v1/payment_intents/${intent}/capture`, call.idempotencyKey, {
+        amount_to_capture: call.amountMinor,
+      });
 }
 
 export function buildRetrievePaymentIntent(account: StripeAccount, reference: string): GatewayHttpRequest {
@@ -149,6 +174,19 @@ export function paymentIntentOutcome(intent: Json | null): ChargeOutcome {
     }
     case 'processing':
       return { kind: 'pending', gatewayReference: id };
+    case 'requires_capture': {
+      const created = intent.created;
+      const currency = stringOf(intent.currency);
+      if (typeof created !== 'number' || typeof intent.amount_capturable !== 'number' || !currency) {
+        return { kind: 'indeterminate', detail: 'unreadable stripe authorisation' };
+      }
+      return {
+        kind: 'authorized',
+        gatewayReference: id,
+        captureBefore: new Date((created + STRIPE_AUTHORIZATION_SECONDS) * 1000),
+        authorized: { amountMinor: intent.amount_capturable, currency: currency.toUpperCase() },
+      };
+    }
     case 'requires_action': {
       const next = (intent.next_action ?? null) as Json | null;
       const redirect = (next?.redirect_to_url ?? null) as Json | null;
@@ -208,6 +246,53 @@ export function parsePaymentIntentReply(reply: GatewayHttpReply): ChargeOutcome 
     kind: 'failed',
     gatewayReference: null,
     failureCode: declined ? 'card_declined' : 'gateway_rejected',
+    ...(error ? stripeDeclineReason(stringOf(error.decline_code), stringOf(error.code)) : NO_DECLINE_REASON),
+    message: meaning.detail,
+  };
+}
+
+/**
+ * The answer to a capture or a cancel: the PaymentIntent as it now stands. A capture is done when
+ * it is `succeeded` (what it took: `amount_received`), a void when it is `canceled`; a refusal
+ * (4xx, e.g. an amount over `amount_capturable` or an intent no longer `requires_capture`) is
+ * `failed` and the authorisation stands as Stripe has it.
+ */
+export function parseAuthorizationReply(
+  reply: GatewayHttpReply,
+  call: AuthorizationRequest & { amountMinor?: number },
+): AuthorizationOutcome {
+  if (reply.kind === 'answer' && reply.status === 200) {
+    const intent = jsonObjectOf(reply.text);
+    if (intent?.object !== 'payment_intent' || stringOf(intent.id) !== call.chargeReference) {
+      return { kind: 'indeterminate', detail: 'unreadable stripe payment intent' };
+    }
+    const voiding = call.amountMinor === undefined;
+    if (voiding) {
+      return intent.status === 'canceled'
+        ? { kind: 'succeeded', gatewayReference: call.chargeReference }
+        : {
+            kind: 'indeterminate',
+            detail: `stripe payment intent in status ${String(intent.status)} after a cancel`,
+          };
+    }
+    const currency = stringOf(intent.currency);
+    if (intent.status !== 'succeeded' || typeof intent.amount_received !== 'number' || !currency) {
+      return {
+        kind: 'indeterminate',
+        detail: `stripe payment intent in status ${String(intent.status)} after a capture`,
+      };
+    }
+    return {
+      kind: 'succeeded',
+      gatewayReference: call.chargeReference,
+      captured: { amountMinor: intent.amount_received, currency: currency.toUpperCase() },
+    };
+  }
+  const meaning = meaningOfRefusal(reply, 'stripe', describeError, isConflict);
+  if (meaning.kind !== 'failed') return meaning;
+  const error = reply.kind === 'answer' ? errorOf(reply.text) : null;
+  return {
+    kind: 'failed',
     ...(error ? stripeDeclineReason(stringOf(error.decline_code), stringOf(error.code)) : NO_DECLINE_REASON),
     message: meaning.detail,
   };
