@@ -11,6 +11,7 @@ import {
   startServiceOnFakeGateways,
 } from './support/fake-gateways.ts';
 import { freshKey, type MerchantKeys, type TestService } from './support/service.ts';
+import { stripeEvent } from './support/signed-notifications.ts';
 
 for (const kind of databaseKinds()) {
   describe(`capture later on Stripe (${kind})`, () => {
@@ -159,6 +160,83 @@ for (const kind of databaseKinds()) {
         /payment_intent_unexpected_state/,
       );
       assert.deepEqual(running.stripe.violations, []);
+    });
+
+    async function stripeReference(id: string): Promise<string> {
+      const { rows } = await svc.ctx.db.query<{ gateway_reference: string }>(
+        "SELECT gateway_reference FROM charge_attempts WHERE payment_intent_id = $1 AND status = 'SUCCEEDED'",
+        [id],
+      );
+      return rows[0]?.gateway_reference ?? '';
+    }
+
+    it("a capture made in Stripe's own dashboard makes the intent SUCCEEDED with what Stripe captured", async () => {
+      const intent = await authorised(9_000);
+      const reference = await stripeReference(intent.id);
+      const atStripe = await fetch(`${running.stripe.url}/v1/payment_intents/${reference}/capture`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${FAKE_STRIPE.secretKey}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'amount_to_capture=4000',
+      });
+      assert.equal(atStripe.status, 200, await atStripe.text());
+      await running.stripe.idle();
+      const read = await svc.request({
+        method: 'GET',
+        url: `/v1/payment-intents/${intent.id}`,
+        key: merchant.secretTest,
+      });
+      assert.equal(read.json().status, 'SUCCEEDED');
+      assert.equal(read.json().amount_captured_minor, 4_000);
+      const { rows } = await svc.ctx.db.query<{ status: string; amount_minor: string }>(
+        "SELECT status, amount_minor FROM transactions WHERE payment_intent_id = $1 AND type = 'PAYMENT'",
+        [intent.id],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.status, Number(r.amount_minor)]),
+        [['APPROVED', 4_000]],
+      );
+    });
+
+    it('a capture Stripe reports after the void is a late capture: in the books, and refunded', async () => {
+      const intent = await authorised(8_000);
+      const reference = await stripeReference(intent.id);
+      const canceled = await post(`/v1/payment-intents/${intent.id}/cancel`, {});
+      assert.equal(canceled.json().status, 'CANCELED', canceled.body);
+      await running.stripe.idle();
+      const event = stripeEvent(FAKE_STRIPE.webhookSecret, svc.clock.now(), 'payment_intent.succeeded', {
+        id: reference,
+        status: 'succeeded',
+        amount: 8_000,
+        amount_received: 8_000,
+        currency: 'eur',
+        capture_method: 'manual',
+        metadata: { paygate_idempotency_key: `${intent.id}:attempt:1` },
+      });
+      const sent = await svc.app.inject({
+        method: 'POST',
+        url: '/gateway-notifications/stripe',
+        headers: event.headers,
+        payload: event.payload,
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      const late = await svc.ctx.db.query<{ amount_minor: string }>(
+        'SELECT amount_minor FROM late_captures WHERE payment_intent_id = $1',
+        [intent.id],
+      );
+      assert.deepEqual(
+        late.rows.map((r) => Number(r.amount_minor)),
+        [8_000],
+      );
+      assert.ok((await eventTypes(intent.id)).includes('payment_intent.late_captured'));
+      const read = await svc.request({
+        method: 'GET',
+        url: `/v1/payment-intents/${intent.id}`,
+        key: merchant.secretTest,
+      });
+      assert.equal(read.json().status, 'CANCELED', 'the intent keeps its status');
     });
   });
 }

@@ -8,6 +8,7 @@ import {
 import { backoffDelayMs } from '../../domain/retry-schedules.ts';
 import type { ChargeOutcome, FailureCode, GatewayAmount } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
+import { approveCapturedPayment } from '../../storage/repositories/authorization-operations.ts';
 import {
   type AttemptChange,
   type AttemptStatus,
@@ -121,6 +122,10 @@ async function carryOut(tx: Queryable, decision: Decision): Promise<AppliedOutco
 /** The decision for an outcome, along the state machine (see `applyChargeOutcome`). */
 function decideChargeOutcome(at: Applying, outcome: ChargeOutcome): Decision {
   const { intent, attempt, source, now } = at;
+  // A manual intent's authorised charge reported captured: a capture, wherever it was made.
+  if (intent.captureMethod === 'manual' && attempt.status === 'SUCCEEDED' && outcome.kind === 'succeeded') {
+    return capturedAtGateway(at, outcome);
+  }
   if (outcome.kind === 'succeeded' && outcome.captured && differs(outcome.captured, intent)) {
     return captureOfAnotherAmount(at, outcome, outcome.captured);
   }
@@ -508,6 +513,57 @@ function authorize(at: Applying, outcome: Outcome<'authorized'>): Decision {
     answer: { ...unchanged(at), intent: step.to },
     // capture_before is written beside the step, in its transaction (intent-status.ts).
     afterwards: async () => ({ ...unchanged(at), intent: step.to }),
+  };
+}
+
+/**
+ * The gateway reports a manual intent's authorised charge captured (a notification, a sync).
+ * Already SUCCEEDED: nothing new. REQUIRES_CAPTURE with a capture or void of ours in flight: that
+ * operation's own outcome decides (app/captures/). REQUIRES_CAPTURE otherwise (captured in the
+ * gateway's own dashboard): the gateway holds the truth, so the intent is SUCCEEDED with what it
+ * captured and the PAYMENT transaction APPROVED for it. Voided, lapsed or failed: the gateway holds
+ * money our books say it does not, a late capture (in the books, refunded automatically).
+ */
+function capturedAtGateway(at: Applying, outcome: Outcome<'succeeded'>): Decision {
+  const { intent, attempt, source, now } = at;
+  const captured = outcome.captured ?? { amountMinor: intent.amountMinor, currency: intent.currency };
+  if (intent.status === 'SUCCEEDED' || intent.authorizationInFlight) return nothing(at);
+  if (intent.status !== 'REQUIRES_CAPTURE') {
+    return {
+      ...nothing(at),
+      afterwards: async (tx) => ({
+        ...unchanged(at),
+        warning: await recordLateCapture(
+          tx,
+          intent,
+          attempt,
+          outcome.gatewayReference,
+          source,
+          now,
+          captured,
+        ),
+      }),
+    };
+  }
+  if (
+    captured.currency !== intent.currency ||
+    captured.amountMinor < 1 ||
+    captured.amountMinor > intent.amountMinor
+  ) {
+    return captureOfAnotherAmount(at, outcome, captured);
+  }
+  const step = intentStep(intent, { type: 'capture' }, now, { amountCapturedMinor: captured.amountMinor });
+  return {
+    change: { intent: step },
+    answer: { ...unchanged(at), intent: step.to },
+    afterwards: async (tx) => {
+      await approveCapturedPayment(tx, intent.id, captured.amountMinor, now);
+      return {
+        ...unchanged(at),
+        intent: step.to,
+        warning: `gateway ${attempt.gatewayId} reports intent ${intent.id} captured (${captured.amountMinor} ${captured.currency}) by no capture of ours: recorded as captured`,
+      };
+    },
   };
 }
 
