@@ -7,6 +7,7 @@ import {
   repairAuthorizationOperations,
 } from '../src/app/captures/authorization-operations.ts';
 import { lapseDueAuthorizations } from '../src/app/captures/lapse-authorizations.ts';
+import { reconcileWithGateways } from '../src/app/gateways/reconcile-with-gateway.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type PaymentHelpers, paymentHelpers } from './support/payments.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
@@ -245,6 +246,26 @@ for (const kind of databaseKinds()) {
         [id],
       );
       assert.deepEqual(gateway.rows, [{ kind: 'void', status: 'SUCCEEDED' }]);
+    });
+
+    it("reconciliation finds the sim's books and Paygate's agree on every authorisation: held, captured in part, voided", async () => {
+      const held = await authorised(3_300);
+      const partial = await authorised(4_400);
+      assert.equal((await capture(partial, { amount_minor: 1_100 })).json().status, 'SUCCEEDED');
+      const voided = await authorised(5_500);
+      await svc.request({
+        method: 'POST',
+        url: `/v1/payment-intents/${voided}/cancel`,
+        key: merchant.secretTest,
+        body: {},
+      });
+      const report = await reconcileWithGateways(svc.ctx, {
+        from: new Date(svc.clock.now().getTime() - 3_600_000),
+        to: new Date(svc.clock.now().getTime() + 1000),
+        repair: false,
+      });
+      const mine = report.differences.filter((d) => [held, partial, voided].includes(d.paygateId ?? ''));
+      assert.deepEqual(mine, []);
     });
   });
 

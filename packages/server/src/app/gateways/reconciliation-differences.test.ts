@@ -20,6 +20,7 @@ const known = (status: KnownCharge['status'], extra: Partial<KnownCharge> = {}):
   createdAt: at,
   lateCaptureRepair: null,
   captureReversal: null,
+  authorization: null,
   ...extra,
 });
 const book = (status: BookCharge['status'], extra: Partial<BookCharge> = {}): BookCharge => ({
@@ -151,5 +152,30 @@ describe('reconciliation rules', () => {
     assert.deepEqual(settledOnly([paid], []), [], 'a capture not settled yet');
     assert.deepEqual(settledOnly([known('CHARGING')], [book('succeeded')]), [['status_differs', true]]);
     assert.deepEqual(settledOnly([], [book('succeeded')]), [['unknown_to_paygate', false]]);
+  });
+
+  it("compares a manual intent's authorisation by what Paygate did with it", () => {
+    const differences = (
+      status: BookCharge['status'],
+      authorization: KnownCharge['authorization'],
+      amount = 5000,
+    ) =>
+      findDifferences(
+        { from, to },
+        now,
+        { charges: [known('SUCCEEDED', { authorization, amountMinor: amount })], refunds: [] },
+        { charges: [book(status, status === 'succeeded' ? { amountMinor: amount } : {})], refunds: [] },
+      ).differences;
+    assert.deepEqual(
+      differences('pending', 'authorised'),
+      [],
+      'authorised and not captured: pending at the gateway',
+    );
+    assert.deepEqual(differences('succeeded', 'captured', 3000), [], 'captured in part: the captured amount');
+    assert.deepEqual(differences('failed', 'released'), [], 'voided or lapsed: nothing taken');
+    const dropped = differences('failed', 'authorised');
+    assert.equal(dropped.length, 1);
+    assert.match(dropped[0]?.detail ?? '', /dropped the authorisation before capture_before/);
+    assert.equal(differences('succeeded', 'released').length, 1, 'captured after the release');
   });
 });

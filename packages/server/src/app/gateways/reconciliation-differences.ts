@@ -121,6 +121,48 @@ function sideBySide(
 
 const openChargeStatuses = new Set<KnownCharge['status']>(['CHARGING', 'PROCESSING', 'REQUIRES_ACTION']);
 
+/**
+ * A manual intent's authorised charge against the books: still authorised agrees with a pending
+ * charge, captured with a succeeded one of the captured amount, released with one that took
+ * nothing. An authorisation the gateway dropped before Paygate's `capture_before`, or captured or
+ * released behind Paygate's back, is a difference for the operator (a capture after the release
+ * is a late capture, which the notification or the sync records and refunds).
+ */
+function authorizationDifference(
+  known: KnownCharge,
+  book: BookCharge | null,
+  base: Omit<Difference, 'kind' | 'repairable' | 'detail'>,
+  amountDiffers: Difference | null,
+): Difference | null {
+  const gateway = book?.status ?? null;
+  const agrees =
+    known.authorization === 'authorised'
+      ? gateway === 'pending'
+      : known.authorization === 'captured'
+        ? gateway === 'succeeded'
+        : gateway !== 'succeeded';
+  if (agrees) return known.authorization === 'captured' ? amountDiffers : null;
+  if (book === null) {
+    return {
+      ...base,
+      kind: 'missing_at_gateway',
+      repairable: false,
+      detail: `Paygate has the charge ${known.authorization} and the gateway has no record of it`,
+    };
+  }
+  const detail =
+    known.authorization === 'authorised'
+      ? gateway === 'failed'
+        ? 'the gateway dropped the authorisation before capture_before: Paygate still has it REQUIRES_CAPTURE, and a capture will be refused'
+        : `the gateway has the authorised charge ${gateway}; Paygate has not captured it`
+      : known.authorization === 'captured'
+        ? `Paygate captured the charge, the gateway has it ${gateway}`
+        : known.lateCaptureRepair
+          ? `a late capture: the gateway captured a charge Paygate released; its refund is ${known.lateCaptureRepair}`
+          : 'the gateway captured a charge Paygate released (voided or lapsed)';
+  return { ...base, kind: 'status_differs', repairable: false, detail };
+}
+
 function chargeDifference(known: KnownCharge, book: BookCharge | null, now: Date): Difference | null {
   const { base, amountDiffers } = sideBySide('charge', known.paymentIntentId, known, book);
   if (amountDiffers) return amountDiffers;
@@ -134,6 +176,7 @@ function chargeDifference(known: KnownCharge, book: BookCharge | null, now: Date
       detail: `the gateway reversed the capture of a charge Paygate has SUCCEEDED (reversal ${known.captureReversal}): settle it with the gateway`,
     };
   }
+  if (known.authorization) return authorizationDifference(known, book, base, amountDiffers);
   if (chargeStatusAgrees(known.status, book?.status ?? null)) return null;
   const open = openChargeStatuses.has(known.status);
   if (book === null) {

@@ -20,6 +20,12 @@ export interface KnownCharge extends KnownRecord<AttemptStatus> {
   lateCaptureRepair: string | null;
   /** The gateway's reference of a reversal of this charge's capture (capture_reversals), if any. */
   captureReversal: string | null;
+  /**
+   * A manual intent's authorised charge (its attempt SUCCEEDED as an authorisation): still
+   * `authorised` (REQUIRES_CAPTURE), `captured` (its amount is what the capture took) or `released`
+   * (voided, lapsed); null for every other charge.
+   */
+  authorization: 'authorised' | 'captured' | 'released' | null;
 }
 
 /** A refund as reconciliation compares it with the gateway's books. */
@@ -42,6 +48,7 @@ const knownCharge = rowMapping<KnownCharge>({
   ...knownRecordColumns,
   lateCaptureRepair: 'plain',
   captureReversal: 'plain',
+  authorization: 'plain',
 });
 
 const knownRefund = rowMapping<KnownRefund>({ id: 'plain', ...knownRecordColumns });
@@ -75,7 +82,12 @@ export async function knownCharges(
 ): Promise<KnownCharge[]> {
   const { rows } = await q.query(
     `SELECT a.merchant_id, a.payment_intent_id, a.idempotency_key, a.status, a.gateway_reference,
-            i.amount_minor, i.currency, a.created_at, lc.repair_status AS late_capture_repair,
+            CASE WHEN i.capture_method = 'manual' AND i.status = 'SUCCEEDED'
+                 THEN COALESCE(i.amount_captured_minor, i.amount_minor) ELSE i.amount_minor END AS amount_minor,
+            i.currency, a.created_at, lc.repair_status AS late_capture_repair,
+            CASE WHEN i.capture_method = 'manual' AND a.status = 'SUCCEEDED'
+                 THEN CASE i.status WHEN 'REQUIRES_CAPTURE' THEN 'authorised' WHEN 'SUCCEEDED' THEN 'captured'
+                                    ELSE 'released' END END AS authorization,
             (SELECT cr.reversal_reference FROM capture_reversals cr
               WHERE cr.payment_intent_id = a.payment_intent_id AND cr.attempt_number = a.attempt_number
               ORDER BY cr.detected_at LIMIT 1) AS capture_reversal
