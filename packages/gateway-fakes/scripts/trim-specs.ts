@@ -28,6 +28,8 @@ const wanted: Array<{ source: string; target: string; paths: Record<string, stri
       '/payments': ['post'],
       '/payments/details': ['post'],
       '/payments/{paymentPspReference}/refunds': ['post'],
+      '/payments/{paymentPspReference}/captures': ['post'],
+      '/payments/{paymentPspReference}/cancels': ['post'],
     },
   },
   {
@@ -35,6 +37,8 @@ const wanted: Array<{ source: string; target: string; paths: Record<string, stri
     target: 'adyen-webhooks-v1.trimmed.json',
     paths: {
       '/AUTHORISATION': ['post'],
+      '/CAPTURE': ['post'],
+      '/CANCELLATION': ['post'],
       '/REFUND': ['post'],
       '/REFUND_FAILED': ['post'],
       '/NOTIFICATION_OF_CHARGEBACK': ['post'],

@@ -89,6 +89,10 @@ type Json = Record<string, unknown>;
 interface Payment {
   pspReference: string;
   reference: string;
+  /** Made with `additionalData.manualCapture: 'true'`: authorised, captured by `/captures`. */
+  manual?: boolean;
+  /** A manual payment's state after its authorisation. */
+  modification?: 'captured' | 'cancelled';
   amount: { currency: string; value: number };
   returnUrl: string;
   result: 'Authorised' | 'Refused' | 'Error' | 'Cancelled' | 'RedirectShopper';
@@ -299,7 +303,8 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
       redirectResult: null,
     };
     payments.set(payment.pspReference, payment);
-    if (result === 'Authorised') bookCapture(payment);
+    payment.manual = (body.additionalData as Json | undefined)?.manualCapture === 'true';
+    if (result === 'Authorised' && !payment.manual) bookCapture(payment);
     if (result !== 'RedirectShopper') notify([authorisation(payment)]);
     return paymentAnswer(payment);
   }
@@ -341,6 +346,47 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     });
   }
 
+  /**
+   * `/payments/{psp}/captures` (an amount) and `/cancels` of a manual payment, as Adyen takes them:
+   * 201 `received`, then the CAPTURE or CANCELLATION notification with our reference. A capture of
+   * an amount ending in 99 is refused by the scheme (CAPTURE with success false).
+   */
+  function modify(pspReference: string, body: Json, capture: boolean): FakeAnswer {
+    const payment = payments.get(pspReference);
+    if (payment?.result !== 'Authorised' || !payment.manual || payment.modification) {
+      return serviceError(422, '167', 'Original pspReference required for this operation');
+    }
+    const amount = capture ? (body.amount as Refund['amount']) : payment.amount;
+    if (capture && amount.value > payment.amount.value)
+      return serviceError(422, '137', 'Invalid amount specified');
+    const psp = randomReference(16);
+    const succeeds = !capture || amount.value % 100 !== 99;
+    if (succeeds) {
+      payment.modification = capture ? 'captured' : 'cancelled';
+      if (capture) bookCapture({ ...payment, amount });
+    }
+    notify([
+      {
+        eventCode: capture ? 'CAPTURE' : 'CANCELLATION',
+        success: String(succeeds),
+        pspReference: psp,
+        originalReference: pspReference,
+        merchantReference: String(body.reference ?? ''),
+        amount,
+        paymentMethod: 'visa',
+        ...(succeeds ? {} : { reason: 'Capture declined by the scheme' }),
+      },
+    ]);
+    return json(201, {
+      merchantAccount: options.merchantAccount,
+      paymentPspReference: pspReference,
+      pspReference: psp,
+      reference: body.reference,
+      status: 'received',
+      ...(capture ? { amount } : {}),
+    });
+  }
+
   async function challenge(request: FakeRequest): Promise<FakeAnswer> {
     const payment = payments.get(request.path.split('/')[3] ?? '');
     if (payment?.result !== 'RedirectShopper') return { status: 404, body: 'no such challenge' };
@@ -355,7 +401,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     payment.result = approved ? 'Authorised' : 'Refused';
     payment.refusal = approved ? null : { code: '11', reason: '3D Not Authenticated' };
     payment.redirectResult = `rr_${randomReference(32)}`;
-    if (payment.result === 'Authorised') bookCapture(payment);
+    if (payment.result === 'Authorised' && !payment.manual) bookCapture(payment);
     notify([authorisation(payment)]);
     const back = new URL(payment.returnUrl);
     back.searchParams.set('redirectResult', payment.redirectResult);
@@ -366,15 +412,17 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     if (method !== 'POST') return null;
     if (path === '/payments') return { operation: '/payments', psp: null };
     if (path === '/payments/details') return { operation: '/payments/details', psp: null };
-    const match = /^\/payments\/([^/]+)\/refunds$/.exec(path);
+    const match = /^\/payments\/([^/]+)\/(refunds|captures|cancels)$/.exec(path);
     return match
-      ? { operation: '/payments/{paymentPspReference}/refunds', psp: decodeURIComponent(match[1]!) }
+      ? { operation: `/payments/{paymentPspReference}/${match[2]}`, psp: decodeURIComponent(match[1]!) }
       : null;
   }
 
   async function api(operation: string, psp: string | null, body: Json): Promise<FakeAnswer> {
     if (operation === '/payments') return createPayment(body);
     if (operation === '/payments/details') return details(body);
+    if (operation.endsWith('/captures')) return modify(psp ?? '', body, true);
+    if (operation.endsWith('/cancels')) return modify(psp ?? '', body, false);
     return refund(psp ?? '', body);
   }
 

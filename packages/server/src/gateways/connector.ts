@@ -237,6 +237,11 @@ export type ChargeOutcome =
        * (app/payments/charge-outcomes.ts).
        */
       captured?: GatewayAmount;
+      /**
+       * The gateway reports an authorisation, which it captures by itself only for an automatic
+       * payment (Adyen's `Authorised` and AUTHORISATION): on a manual intent it is never a capture.
+       */
+      authorizationOnly?: boolean;
     } & KeepsConnectorData)
   | {
       kind: 'failed';
@@ -342,6 +347,17 @@ export type GatewayNotification =
        */
       idempotencyKey: string | null;
       outcome: CaptureReversal;
+    }
+  | {
+      notificationId: string;
+      /**
+       * The outcome of a capture or a void Paygate asked for (Adyen's CAPTURE and CANCELLATION,
+       * which settle what its `/captures` and `/cancels` only took).
+       */
+      subject: 'authorization';
+      /** The operation's gateway key (the reference Paygate sent with it). */
+      idempotencyKey: string;
+      outcome: AuthorizationOutcome;
     }
   | {
       notificationId: string;

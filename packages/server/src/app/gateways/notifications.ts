@@ -19,6 +19,7 @@ import {
 } from '../../storage/repositories/gateway-accounts.ts';
 import { recordGatewayNotification } from '../../storage/repositories/gateway-notifications.ts';
 import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import { applyAuthorizationNotification } from '../captures/authorization-notification.ts';
 import type { AppContext } from '../context.ts';
 import { applyDisputeNotification } from '../disputes/apply-dispute-notification.ts';
 import { applyChargeOutcome } from '../payments/charge-outcomes.ts';
@@ -53,6 +54,7 @@ export const notificationHandlers: NotificationHandlers = {
   refund: applyRefundNotification,
   capture_reversal: applyCaptureReversal,
   dispute: applyDisputeNotification,
+  authorization: applyAuthorizationNotification,
 };
 
 interface NotificationSource {
@@ -194,6 +196,8 @@ function dispatch(
       return handlers.capture_reversal(ctx, tx, gatewayId, notification);
     case 'dispute':
       return handlers.dispute(ctx, tx, gatewayId, notification);
+    case 'authorization':
+      return handlers.authorization(ctx, tx, gatewayId, notification);
   }
 }
 

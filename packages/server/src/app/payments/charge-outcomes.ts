@@ -47,6 +47,12 @@ export interface AppliedOutcome {
   warning: string | null;
 }
 
+/**
+ * How long an authorisation is taken to last when its gateway does not say (Adyen): 7 days, the
+ * shortest hold of the card schemes (Adyen holds 28 days by default, some schemes 7).
+ */
+export const DEFAULT_AUTHORIZATION_HOLD_SECONDS = 7 * 24 * 60 * 60;
+
 /** Seconds a CHARGING attempt is left to its confirm before reconciliation looks at it (a crash). */
 export const CHARGING_LEASE_SECONDS = 120;
 /** How often an intent waiting for the payer is synced, in case the gateway's notification is lost. */
@@ -124,7 +130,19 @@ function decideChargeOutcome(at: Applying, outcome: ChargeOutcome): Decision {
   const { intent, attempt, source, now } = at;
   // A manual intent's authorised charge reported captured: a capture, wherever it was made.
   if (intent.captureMethod === 'manual' && attempt.status === 'SUCCEEDED' && outcome.kind === 'succeeded') {
-    return capturedAtGateway(at, outcome);
+    // The authorisation reported again is nothing new; a capture is applied by the books.
+    return outcome.authorizationOnly ? nothing(at) : capturedAtGateway(at, outcome);
+  }
+  // A gateway that reports a manual intent's authorisation as a success (Adyen's Authorised and
+  // AUTHORISATION): authorised, held for the shortest hold of the card schemes.
+  if (intent.captureMethod === 'manual' && isOpen(attempt.status) && outcome.kind === 'succeeded') {
+    return authorize(at, {
+      kind: 'authorized',
+      gatewayReference: outcome.gatewayReference,
+      captureBefore: addSeconds(now, DEFAULT_AUTHORIZATION_HOLD_SECONDS),
+      ...(outcome.captured ? { authorized: outcome.captured } : {}),
+      ...(outcome.connectorData !== undefined ? { connectorData: outcome.connectorData } : {}),
+    });
   }
   if (outcome.kind === 'succeeded' && outcome.captured && differs(outcome.captured, intent)) {
     return captureOfAnotherAmount(at, outcome, outcome.captured);

@@ -7,9 +7,11 @@ import { type AdyenReportAccess, readSettlementBooks } from './report-download.t
 import {
   type AdyenAccount,
   adyenTokenProblem,
+  buildAuthorizationCall,
   buildDetailsRequest,
   buildPaymentRequest,
   buildRefundRequest,
+  parseAuthorizationReply,
   parsePaymentReply,
   parseRefundReply,
 } from './wire.ts';
@@ -68,6 +70,12 @@ export function createAdyenConnector(options: AdyenConnectorOptions): GatewayCon
     },
     async syncCharge() {
       return byNotificationOnly;
+    },
+    async capture(request) {
+      return parseAuthorizationReply(await execute(buildAuthorizationCall(options, request)));
+    },
+    async voidAuthorization(request) {
+      return parseAuthorizationReply(await execute(buildAuthorizationCall(options, request)));
     },
     async completeAction(request) {
       return parsePaymentReply(await execute(buildDetailsRequest(options, request)), request.idempotencyKey);

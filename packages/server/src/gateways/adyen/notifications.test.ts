@@ -67,6 +67,7 @@ describe('Adyen standard notifications', () => {
         outcome: {
           kind: 'succeeded',
           gatewayReference: 'PSP0000000000001',
+          authorizationOnly: true,
           captured: { amountMinor: 5000, currency: 'EUR' },
         },
       },

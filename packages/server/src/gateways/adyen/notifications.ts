@@ -66,6 +66,8 @@ export const ADYEN_EVENT_CODES_READ: readonly string[] = [
   'REFUND',
   'REFUND_FAILED',
   'REFUNDED_REVERSED',
+  'CAPTURE',
+  'CANCELLATION',
   'CAPTURE_FAILED',
   'CANCEL_OR_REFUND',
   'TECHNICAL_CANCEL',
@@ -100,7 +102,7 @@ function notificationOf(item: Json): GatewayNotification | null {
         subject: 'charge',
         idempotencyKey: key,
         outcome: success
-          ? { kind: 'succeeded', gatewayReference: pspReference, ...captured(item) }
+          ? { kind: 'succeeded', gatewayReference: pspReference, authorizationOnly: true, ...captured(item) }
           : {
               kind: 'failed',
               gatewayReference: pspReference,
@@ -121,6 +123,27 @@ function notificationOf(item: Json): GatewayNotification | null {
         outcome: success
           ? { kind: 'succeeded', gatewayReference: pspReference, ...refunded(item) }
           : { kind: 'failed', gatewayReference: pspReference, message: reason },
+      };
+    // The outcome of a capture or a cancel Paygate sent (its reference is the operation's key).
+    // CAPTURE with success true is final only until a CAPTURE_FAILED (read below as a reversal).
+    case 'CAPTURE':
+    case 'CANCELLATION':
+      return {
+        notificationId,
+        subject: 'authorization',
+        idempotencyKey: requiredKey(),
+        outcome: success
+          ? {
+              kind: 'succeeded',
+              gatewayReference: pspReference,
+              ...(eventCode === 'CAPTURE' && amountOf(item) ? { captured: amountOf(item) } : {}),
+            }
+          : {
+              kind: 'failed',
+              declineCode: null,
+              gatewayCode: null,
+              message: `adyen ${eventCode}: ${reason}`,
+            },
       };
     case 'REFUND_FAILED':
     case 'REFUNDED_REVERSED':

@@ -197,7 +197,7 @@ describe('Adyen wire format', () => {
         }),
         KEY,
       ),
-      { kind: 'succeeded', gatewayReference: '993617895204576J' },
+      { kind: 'succeeded', gatewayReference: '993617895204576J', authorizationOnly: true },
     );
     const redirect = parsePaymentReply(
       answer(200, {
@@ -238,16 +238,22 @@ describe('Adyen wire format', () => {
     assert.deepEqual(reply({ currency: 'EUR', value: 2500 }), {
       kind: 'succeeded',
       gatewayReference: 'PSP1',
+      authorizationOnly: true,
       captured: { amountMinor: 2500, currency: 'EUR' },
     });
     assert.deepEqual(reply({ currency: 'CLP', value: 500000 }), {
       kind: 'succeeded',
       gatewayReference: 'PSP1',
+      authorizationOnly: true,
       captured: { amountMinor: 5000, currency: 'CLP' },
     });
     const unreadable = reply({ currency: 'CLP', value: 550 });
     assert.ok(unreadable.kind === 'succeeded' && Number.isNaN(unreadable.captured?.amountMinor));
-    assert.deepEqual(reply(undefined), { kind: 'succeeded', gatewayReference: 'PSP1' });
+    assert.deepEqual(reply(undefined), {
+      kind: 'succeeded',
+      gatewayReference: 'PSP1',
+      authorizationOnly: true,
+    });
   });
 
   it('maps every resultCode of the issue', () => {

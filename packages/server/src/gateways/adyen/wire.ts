@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { adyenDeclineReason } from '../../domain/decline-codes.ts';
 import {
+  type AuthorizationOutcome,
+  type AuthorizationRequest,
   assertGatewayIdempotencyKey,
   type ChargeOutcome,
   type ChargeRequest,
@@ -147,7 +149,50 @@ export function buildPaymentRequest(account: AdyenAccount, request: ChargeReques
     returnUrl: request.returnUrl ?? account.defaultReturnUrl,
     ...paymentMethod,
     metadata: { paygatePaymentIntent: request.paymentIntentId },
+    // A manual intent: authorised only; Paygate captures it later (`/captures`).
+    ...(request.capture === false ? { additionalData: { manualCapture: 'true' } } : {}),
   });
+}
+
+/**
+ * `POST /payments/{pspReference}/captures` (with the amount) or `/cancels` (a void): Adyen takes
+ * the modification (201 `received`) and reports its outcome by the CAPTURE or CANCELLATION
+ * notification, whose merchantReference is our operation's gateway key sent here as `reference`.
+ */
+export function buildAuthorizationCall(
+  account: AdyenAccount,
+  call: AuthorizationRequest & { amountMinor?: number },
+): GatewayHttpRequest {
+  const payment = encodeURIComponent(call.chargeReference);
+  return call.amountMinor === undefined
+    ? post(account, `/payments/${payment}/cancels`, call.idempotencyKey, {
+        merchantAccount: account.merchantAccount,
+        reference: call.idempotencyKey,
+      })
+    : post(account, `/payments/${payment}/captures`, call.idempotencyKey, {
+        amount: { currency: call.currency, value: toAdyenValue(call.amountMinor, call.currency) },
+        merchantAccount: account.merchantAccount,
+        reference: call.idempotencyKey,
+      });
+}
+
+/** A capture's or cancel's answer: taken (201 `received`) means pending until its notification. */
+export function parseAuthorizationReply(reply: GatewayHttpReply): AuthorizationOutcome {
+  if (reply.kind === 'answer' && reply.status === 201) {
+    const body = jsonObjectOf(reply.text);
+    const pspReference = stringOf(body?.pspReference);
+    return pspReference && body?.status === 'received'
+      ? { kind: 'pending', gatewayReference: pspReference }
+      : { kind: 'indeterminate', detail: 'unreadable adyen modification answer' };
+  }
+  const meaning = meaningOfRefusal(reply, 'adyen', describeError, isConflict);
+  if (meaning.kind !== 'failed') return meaning;
+  return {
+    kind: 'failed',
+    declineCode: null,
+    gatewayCode: stringOf(jsonObjectOf(reply.kind === 'answer' ? reply.text : null)?.errorCode),
+    message: meaning.detail,
+  };
 }
 
 /** `POST /payments/details`: what the payer's return from a redirect or 3-D Secure page carried. */
@@ -232,6 +277,7 @@ export function parsePaymentReply(reply: GatewayHttpReply, idempotencyKey: strin
       return {
         kind: 'succeeded',
         gatewayReference: pspReference,
+        authorizationOnly: true,
         ...(authorised ? { captured: authorised } : {}),
       };
     }

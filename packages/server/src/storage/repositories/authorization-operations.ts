@@ -104,6 +104,20 @@ export async function findAuthorizationOperation(
   return operations.first(rows);
 }
 
+/** The operation sent to `gatewayId` with this gateway key, if any. */
+export async function findOperationByGatewayKey(
+  q: Queryable,
+  gatewayId: string,
+  gatewayKey: string,
+): Promise<AuthorizationOperationRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${operations.columns()} FROM authorization_operations
+      WHERE gateway_idempotency_key = $1 AND gateway_id = $2`,
+    [gatewayKey, gatewayId],
+  );
+  return operations.first(rows);
+}
+
 /** PENDING operations whose lease or back-off ran out, oldest first: the repair job's work. */
 export async function dueAuthorizationOperations(
   q: Queryable,
