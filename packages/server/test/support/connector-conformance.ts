@@ -305,6 +305,74 @@ export function describeConnectorConformance(
       assert.ok(['pending', 'succeeded'].includes(remaining.kind), remaining.kind);
     });
 
+    // Capture later: every connector authorises only when asked, and captures and voids an
+    // authorisation once per key, by its answer or by a notification naming the operation's key.
+    async function authorisedCharge(amountMinor: number) {
+      const charge = { ...chargeOf(harness.tokens.approve, harness.currency, amountMinor), capture: false };
+      const outcome = await harness.connector.charge(charge);
+      assert.ok(
+        outcome.kind === 'authorized' || (outcome.kind === 'succeeded' && outcome.authorizationOnly === true),
+        `an authorisation, not ${outcome.kind}`,
+      );
+      return { charge, reference: referenceOf(outcome as { kind: string; gatewayReference: string }) };
+    }
+
+    /** The operation's outcome: its answer, or (taken for later) the notification about its key. */
+    async function settled(
+      key: string,
+      outcome: Awaited<ReturnType<NonNullable<GatewayConnector['capture']>>>,
+    ) {
+      if (outcome.kind !== 'pending') return outcome;
+      await harness.idle();
+      const item = await waitFor(`an authorization notification about ${key}`, () => {
+        for (const note of receiver.received) {
+          const found = harness.connector
+            .parseNotifications(note.rawBody, note.headers)
+            .items.find((i) => i.subject === 'authorization' && i.idempotencyKey === key);
+          if (found) return found;
+        }
+        return undefined;
+      });
+      return item.outcome as Awaited<ReturnType<NonNullable<GatewayConnector['capture']>>>;
+    }
+
+    it('authorises only when asked, captures part of it once per key, and reads what it captured', async () => {
+      const { charge, reference } = await authorisedCharge(10_000);
+      const capture = harness.connector.capture;
+      assert.ok(capture, 'the connector captures');
+      const request = {
+        idempotencyKey: `${charge.idempotencyKey}:capture:1`,
+        paymentIntentId: charge.paymentIntentId,
+        chargeReference: reference,
+        currency: charge.currency,
+        livemode: false,
+        amountMinor: 6_000,
+      };
+      const first = await settled(request.idempotencyKey, await capture.call(harness.connector, request));
+      assert.equal(first.kind, 'succeeded', JSON.stringify(first));
+      if (first.kind === 'succeeded' && first.captured) assert.equal(first.captured.amountMinor, 6_000);
+      const again = await capture.call(harness.connector, request);
+      assert.ok(
+        ['succeeded', 'pending'].includes(again.kind),
+        `a repeat is answered, not refused: ${again.kind}`,
+      );
+    });
+
+    it('voids an authorisation', async () => {
+      const { charge, reference } = await authorisedCharge(5_000);
+      const release = harness.connector.voidAuthorization;
+      assert.ok(release, 'the connector voids');
+      const request = {
+        idempotencyKey: `${charge.idempotencyKey}:void:1`,
+        paymentIntentId: charge.paymentIntentId,
+        chargeReference: reference,
+        currency: charge.currency,
+        livemode: false,
+      };
+      const outcome = await settled(request.idempotencyKey, await release.call(harness.connector, request));
+      assert.equal(outcome.kind, 'succeeded', JSON.stringify(outcome));
+    });
+
     it('refuses a notification whose body was changed after signing', async () => {
       await harness.connector.charge(chargeOf(harness.tokens.approve, harness.currency));
       await harness.idle();
