@@ -31,6 +31,7 @@ import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
 import { disputeRoutes } from './routes/v1/disputes.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
+import { paymentIntentEndingRoutes } from './routes/v1/payment-intent-endings.ts';
 import { paymentIntentRoutes } from './routes/v1/payment-intents.ts';
 import { refundRoutes } from './routes/v1/refunds.ts';
 import { transactionRoutes } from './routes/v1/transactions.ts';
@@ -148,6 +149,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(gatewayNotificationRoutes, { ctx });
   await app.register(gatewayReturnRoutes, { ctx });
   await app.register(paymentIntentRoutes, { ctx });
+  await app.register(paymentIntentEndingRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
   await app.register(disputeRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });

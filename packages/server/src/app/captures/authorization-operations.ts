@@ -13,7 +13,6 @@ import type { Queryable } from '../../storage/db.ts';
 import {
   type AuthorizationOperationKind,
   type AuthorizationOperationRecord,
-  approveCapturedPayment,
   countAuthorizationOperations,
   deleteUntakenOperation,
   dueAuthorizationOperations,
@@ -29,7 +28,7 @@ import {
   findPaymentIntentById,
   type PaymentIntentRecord,
 } from '../../storage/repositories/payment-intents.ts';
-import { settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
+import { approveCapturedPayment, settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
 import { applyIntentAction } from '../payments/intent-status.ts';

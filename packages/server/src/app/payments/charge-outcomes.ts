@@ -8,7 +8,6 @@ import {
 import { backoffDelayMs } from '../../domain/retry-schedules.ts';
 import type { ChargeOutcome, FailureCode, GatewayAmount } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
-import { approveCapturedPayment } from '../../storage/repositories/authorization-operations.ts';
 import {
   type AttemptChange,
   type AttemptStatus,
@@ -19,6 +18,7 @@ import {
   findPaymentIntentById,
   type PaymentIntentRecord,
 } from '../../storage/repositories/payment-intents.ts';
+import { approveCapturedPayment } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import { keptConnectorData } from '../gateways/connectors.ts';
 import { recordLateCapture } from '../late-captures/record-late-capture.ts';

@@ -173,20 +173,6 @@ export async function deleteUntakenOperation(q: Queryable, id: string): Promise<
   return rowCount === 1;
 }
 
-/** Writes the capture's amount on the PAYMENT transaction and approves it (the intent is locked). */
-export async function approveCapturedPayment(
-  q: Queryable,
-  paymentIntentId: string,
-  amountMinor: number,
-  now: Date,
-): Promise<void> {
-  await q.query(
-    `UPDATE transactions SET status = 'APPROVED', amount_minor = $2, updated_at = $3
-      WHERE payment_intent_id = $1 AND type = 'PAYMENT' AND status = 'PENDING'`,
-    [paymentIntentId, amountMinor, now],
-  );
-}
-
 /** Records why the gateway refused a capture, on an intent that stays REQUIRES_CAPTURE. */
 export async function recordRefusedCapture(
   q: Queryable,

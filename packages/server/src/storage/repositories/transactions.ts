@@ -55,6 +55,20 @@ export async function settlePaymentTransaction(
   );
 }
 
+/** Writes the capture's amount on the PAYMENT transaction and approves it (the intent is locked). */
+export async function approveCapturedPayment(
+  q: Queryable,
+  paymentIntentId: string,
+  amountMinor: number,
+  now: Date,
+): Promise<void> {
+  await q.query(
+    `UPDATE transactions SET status = 'APPROVED', amount_minor = $2, updated_at = $3
+      WHERE payment_intent_id = $1 AND type = 'PAYMENT' AND status = 'PENDING'`,
+    [paymentIntentId, amountMinor, now],
+  );
+}
+
 /** Settles the REFUND transaction of a refund; a settled one is left as it is. */
 export async function settleRefundTransaction(
   q: Queryable,

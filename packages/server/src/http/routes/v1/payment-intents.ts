@@ -1,18 +1,13 @@
 import { operations } from '@paygate/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { capturePaymentIntent } from '../../../app/captures/capture-payment-intent.ts';
 import type { AppContext } from '../../../app/context.ts';
-import { cancelPaymentIntent } from '../../../app/payments/cancel-payment-intent.ts';
 import { confirmPaymentIntentAs } from '../../../app/payments/confirm-payment-intent.ts';
 import { createPaymentIntent } from '../../../app/payments/create-payment-intent.ts';
 import { type IntentCaller, retrievePaymentIntentAs } from '../../../app/payments/retrieve-payment-intent.ts';
-import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { idempotentRoute, route } from '../../declare-route.ts';
 import { principalOf } from '../../principal.ts';
 
 export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const secretView = { kind: 'secret', clientSecretKey: ctx.clientSecretKey } as const;
-
   /** Who asks: the key's merchant and kind, and the payer's X-Client-Secret when one was sent. */
   const callerOf = (request: FastifyRequest): IntentCaller => {
     const secret = request.headers['x-client-secret'];
@@ -36,19 +31,4 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
       (warning) => request.log.warn({ paymentIntent: request.params.id }, warning),
     ),
   );
-
-  idempotentRoute(app, operations.capturePaymentIntent, (request, keyed) =>
-    capturePaymentIntent(ctx, keyed(principalOf(request)), request.params.id, request.body ?? {}),
-  );
-
-  route(app, operations.cancelPaymentIntent, async (request) => {
-    const principal = principalOf(request);
-    const intent = await cancelPaymentIntent(
-      ctx,
-      principal,
-      request.params.id,
-      request.body?.cancellation_reason ?? null,
-    );
-    return paymentIntentResource(intent, secretView);
-  });
 }
