@@ -54,6 +54,8 @@ describe('spec validator', () => {
     assert.deepEqual(new SpecValidator('adyen-checkout').operations().sort(), [
       'POST /payments',
       'POST /payments/details',
+      'POST /payments/{paymentPspReference}/cancels',
+      'POST /payments/{paymentPspReference}/captures',
       'POST /payments/{paymentPspReference}/refunds',
     ]);
     assert.throws(() => new SpecValidator('stripe').validate('POST', '/v1/charges', {}), /no operation/);
