@@ -115,9 +115,9 @@ for (const kind of databaseKinds()) {
       const missing = await create({ amount_minor: 100, gateway_id: 'sim' });
       assert.equal(missing.statusCode, 400);
       assert.equal(missing.json().errors[0].field, 'currency');
-      const unknown = await create({ ...order, capture_method: 'manual' });
+      const unknown = await create({ ...order, statement_descriptor: 'SHOP' });
       assert.equal(unknown.statusCode, 400);
-      assert.equal(unknown.json().errors[0].field, 'capture_method');
+      assert.equal(unknown.json().errors[0].field, 'statement_descriptor');
       const gateway = await create({ ...order, gateway_id: 'nope' });
       assert.equal(gateway.statusCode, 400);
       assert.equal(gateway.json().errors[0].field, 'gateway_id');
