@@ -32,9 +32,9 @@ export type { DashboardUserRow, SessionRow } from '../../storage/repositories/da
 
 import { findMerchant } from '../../storage/repositories/merchants.ts';
 import type { AppContext } from '../context.ts';
-import { invitationMail, type MailLanguage } from '../dashboard/invitation-mail.ts';
 import { clearAttempts, countAttempt, takeBackAttempt } from './attempt-throttle.ts';
 import { recordAudit } from './audit.ts';
+import { invitationMail, type MailLanguage } from './invitation-mail.ts';
 import { checkSecondFactor } from './totp.ts';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -113,6 +113,16 @@ function requestFor(
   };
 }
 
+/** An operation already recorded, taken up again (a retry after its lease, the repair job): the same request. */
+export async function resumedOperation(
+  q: Queryable,
+  operation: AuthorizationOperationRecord,
+): Promise<StartedOperation | null> {
+  const charge = (await listAttempts(q, operation.paymentIntentId)).find((a) => a.status === 'SUCCEEDED');
+  if (!charge?.gatewayReference) return null;
+  return { operation, send: requestFor(operation, charge.gatewayReference, charge.connectorData) };
+}
+
 /** Phase 2, outside any transaction: a connector that throws gave no readable answer. */
 export async function sendAuthorizationOperation(
   ctx: AppContext,
@@ -238,11 +248,8 @@ async function operationDone(
 export async function repairAuthorizationOperations(ctx: AppContext, limit = 50): Promise<number> {
   const due = await dueAuthorizationOperations(ctx.db, ctx.clock.now(), limit);
   for (const operation of due) {
-    const charge = (await listAttempts(ctx.db, operation.paymentIntentId)).find(
-      (a) => a.status === 'SUCCEEDED',
-    );
-    if (!charge?.gatewayReference) continue;
-    const started = { operation, send: requestFor(operation, charge.gatewayReference, charge.connectorData) };
+    const started = await resumedOperation(ctx.db, operation);
+    if (!started) continue;
     const outcome = await sendAuthorizationOperation(ctx, started);
     await ctx.db.transaction((tx) => applyAuthorizationOutcome(ctx, tx, operation.id, outcome, 'repair'));
   }

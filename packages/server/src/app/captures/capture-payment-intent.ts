@@ -2,13 +2,13 @@ import type { CapturePaymentIntentBody } from '@paygate/contract';
 import { captureAmountFor } from '../../domain/capture.ts';
 import { GatewayError, IdempotencyError, NotFoundError } from '../../domain/errors.ts';
 import { findOperationByRequest } from '../../storage/repositories/authorization-operations.ts';
-import { listAttempts } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
 import { type IdempotentAnswer, type IdempotentRequest, runInPhases } from '../idempotent-phases.ts';
 import { paymentIntentResource } from '../resources/payment-intent.ts';
 import {
   applyAuthorizationOutcome,
+  resumedOperation,
   type StartedOperation,
   sendAuthorizationOperation,
   startAuthorizationOperation,
@@ -52,20 +52,9 @@ export function capturePaymentIntent(
               { retryAfterSeconds: 1 },
             );
           }
-          const charge = (await listAttempts(tx, intent.id)).find((a) => a.status === 'SUCCEEDED');
-          if (!charge?.gatewayReference) throw new Error(`capture ${earlier.id} lost its charge`);
-          return {
-            operation: earlier,
-            send: {
-              idempotencyKey: earlier.gatewayIdempotencyKey,
-              paymentIntentId: intent.id,
-              chargeReference: charge.gatewayReference,
-              chargeConnectorData: charge.connectorData,
-              currency: earlier.currency,
-              livemode: earlier.livemode,
-              amountMinor: earlier.amountMinor,
-            },
-          };
+          const resumed = await resumedOperation(tx, earlier);
+          if (!resumed) throw new Error(`capture ${earlier.id} lost its charge`);
+          return resumed;
         }
         const amount = captureAmountFor(intent, input.amount_minor, now);
         return startAuthorizationOperation(tx, intent, 'capture', amount, key, now);
