@@ -135,6 +135,11 @@ const refund: Command = {
   op: 'refunds.create',
   params: { payment_intent_id: 'pi_3Jd8kQ2mZx7LpR5vT9wB4nYc', amount_minor: 500 },
 };
+const capture: Command = {
+  op: 'payment_intents.capture',
+  resource_id: 'pi_3Jd8kQ2mZx7LpR5vT9wB4nYc',
+  params: { amount_minor: 1500 },
+};
 
 /** Checks waits against full-jitter back-off: wait n lies in [0, min(8000, 500·2^n)]. */
 export function assertBackoff(sleeps: number[], count: number): void {
@@ -328,6 +333,18 @@ const postCases: Array<[string, Command, Step, Partial<DriverError>]> = [
     { kind: 'api', status: 502 },
   ],
   [
+    'a capture answered 503',
+    capture,
+    answer(503, 'gateway_unavailable', { 'retry-after': '1' }),
+    { code: 'gateway_unavailable', status: 503 },
+  ],
+  [
+    'a capture whose connection dropped after the request was read',
+    capture,
+    { drop: 'after_read' },
+    { kind: 'connection' },
+  ],
+  [
     'a cancel answered 500',
     { ...confirm, op: 'payment_intents.cancel', params: {} },
     answer(500, 'internal_error'),
@@ -450,7 +467,7 @@ function idempotencyHeader(request: RecordedRequest | undefined): string {
 }
 
 const idempotency: Scenario[] = [
-  ...[create, refund].map(
+  ...[create, refund, capture].map(
     (command): Scenario => ({
       name: `idempotency: ${command.op} without a key sends a UUID v4 and returns it with the resource`,
       rule: 'Idempotency key when not given: UUID v4 from a cryptographically secure generator, returned with the resource',
@@ -468,7 +485,7 @@ const idempotency: Scenario[] = [
       },
     }),
   ),
-  ...[create, refund].map(
+  ...[create, refund, capture].map(
     (command): Scenario => ({
       name: `idempotency: ${command.op} sends the caller's key unchanged`,
       rule: 'Safe retry cycle for POST: generate or accept a key',
@@ -483,6 +500,32 @@ const idempotency: Scenario[] = [
       },
     }),
   ),
+  {
+    name: 'capture: POSTs the amount to the intent’s capture address; no amount captures all',
+    rule: 'POST /v1/payment-intents/{id}/capture {amount_minor?} (contract, second round: Capture later)',
+    run: async (ctx) => {
+      await configureScripted(ctx, {});
+      const captured = intent({
+        status: 'SUCCEEDED',
+        amount_captured_minor: 1500,
+        amount_capturable_minor: 0,
+      });
+      ctx.script([ok(captured)]);
+      const part = await ctx.send(capture);
+      assert.equal(part.ok, true, JSON.stringify(part));
+      assert.deepEqual((part.result as Json).resource, captured);
+      const [sent] = ctx.requests();
+      assert.equal(sent?.method, 'POST');
+      assert.equal(sent?.url, '/v1/payment-intents/pi_3Jd8kQ2mZx7LpR5vT9wB4nYc/capture');
+      assert.deepEqual(JSON.parse(sent?.body ?? 'null'), { amount_minor: 1500 });
+
+      ctx.script([ok(captured)]);
+      const all = await ctx.send({ ...capture, params: {} });
+      assert.equal(all.ok, true, JSON.stringify(all));
+      const body = JSON.parse(ctx.requests()[0]?.body || '{}') as Json;
+      assert.equal(body.amount_minor, undefined, `a capture of all sends no amount: ${JSON.stringify(body)}`);
+    },
+  },
   {
     name: 'idempotency: every create without a key gets a new key',
     rule: 'Idempotency key when not given: a fresh UUID v4 per operation',
@@ -625,7 +668,16 @@ const families: Array<[string, string[], number]> = [
   ['not found', ['resource_not_found'], 404],
   ['idempotency', ['idempotency_key_reuse', 'idempotency_key_in_flight'], 409],
   ['state', ['invalid_state_transition'], 409],
-  ['amount', ['currency_not_supported', 'amount_below_minimum', 'amount_exceeds_refundable'], 422],
+  [
+    'amount',
+    [
+      'currency_not_supported',
+      'amount_below_minimum',
+      'amount_exceeds_refundable',
+      'amount_exceeds_capturable',
+    ],
+    422,
+  ],
   ['rate limit', ['rate_limited'], 429],
   ['internal', ['internal_error'], 500],
   ['gateway unavailable', ['gateway_unavailable'], 503],
@@ -883,6 +935,12 @@ async function failure(ctx: Context, command: Command): Promise<DriverError> {
   return reply.error as DriverError;
 }
 
+/** The transactions of one intent, read through the client's list (the list has no intent filter). */
+async function transactionsOf(ctx: Context, intentId: string): Promise<Json[]> {
+  const listed = await okResult(ctx, { op: 'transactions.list_all', params: { limit: 100 } });
+  return (listed.items as Json[]).filter((t) => t.payment_intent_id === intentId);
+}
+
 const service: Scenario[] = [
   {
     name: 'real service: create, confirm, retrieve, partial refund, list',
@@ -939,6 +997,120 @@ const service: Scenario[] = [
         params: { payment_intent_id: id, amount_minor: 3801 },
       });
       assert.deepEqual([tooMuch.code, tooMuch.status], ['amount_exceeds_refundable', 422]);
+    },
+  },
+  {
+    name: 'real service: a manual intent is authorised, partly captured with a key, replayed, then refunded up to the capture',
+    rule: 'Capture later: REQUIRES_CAPTURE, POST /capture {amount_minor?} with an Idempotency-Key, refunds up to amount_captured_minor',
+    run: async (ctx) => {
+      await configureService(ctx);
+      const params = { amount_minor: 5000, currency: 'EUR', gateway_id: 'sim', capture_method: 'manual' };
+      const made = (await okResult(ctx, { op: 'payment_intents.create', params })).resource as Json;
+      assert.equal(made.capture_method, 'manual');
+      const id = made.id as string;
+      const authorised = (
+        await okResult(ctx, {
+          op: 'payment_intents.confirm',
+          resource_id: id,
+          params: { payment_method_token: 'tok_sim_approve' },
+        })
+      ).resource as Json;
+      assert.equal(authorised.status, 'REQUIRES_CAPTURE');
+      assert.equal(authorised.amount_capturable_minor, 5000);
+      assert.equal(authorised.amount_captured_minor, 0);
+      assert.ok(
+        Number.isFinite(Date.parse(authorised.capture_before as string)),
+        `capture_before: ${authorised.capture_before}`,
+      );
+
+      const tooMuch = await failure(ctx, {
+        op: 'payment_intents.capture',
+        resource_id: id,
+        params: { amount_minor: 5001 },
+      });
+      assert.deepEqual(
+        [tooMuch.kind, tooMuch.code, tooMuch.status],
+        ['api', 'amount_exceeds_capturable', 422],
+      );
+
+      const key = `conformance-capture-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const command: Command = {
+        op: 'payment_intents.capture',
+        resource_id: id,
+        params: { amount_minor: 3000 },
+        idempotency_key: key,
+      };
+      const captured = await okResult(ctx, command);
+      const intentCaptured = captured.resource as Json;
+      assert.equal(captured.idempotency_key, key);
+      assert.equal(intentCaptured.status, 'SUCCEEDED');
+      assert.equal(intentCaptured.amount_captured_minor, 3000);
+      assert.equal(intentCaptured.amount_capturable_minor, 0);
+      const replay = (await okResult(ctx, command)).resource as Json;
+      assert.deepEqual(replay, intentCaptured, 'the same key answers the same capture');
+      const again = await failure(ctx, { op: 'payment_intents.capture', resource_id: id, params: {} });
+      assert.deepEqual([again.code, again.status], ['invalid_state_transition', 409]);
+
+      const overRefund = await failure(ctx, {
+        op: 'refunds.create',
+        params: { payment_intent_id: id, amount_minor: 3001 },
+      });
+      assert.deepEqual([overRefund.code, overRefund.status], ['amount_exceeds_refundable', 422]);
+      const refunded = (
+        await okResult(ctx, { op: 'refunds.create', params: { payment_intent_id: id, amount_minor: 3000 } })
+      ).resource as Json;
+      assert.equal(refunded.amount_minor, 3000);
+      const rows = (await transactionsOf(ctx, id))
+        .map((t) => `${t.type}:${t.status}:${t.amount_minor}`)
+        .sort();
+      assert.deepEqual(rows, ['PAYMENT:APPROVED:3000', 'REFUND:APPROVED:3000']);
+    },
+  },
+  {
+    name: 'real service: cancel voids an authorisation; a voided or automatic intent cannot be captured',
+    rule: 'Cancel from REQUIRES_CAPTURE voids (CANCELED, cancellation_reason requested); capture of any other intent is 409',
+    run: async (ctx) => {
+      await configureService(ctx);
+      const manual = (
+        await okResult(ctx, {
+          op: 'payment_intents.create',
+          params: { amount_minor: 2500, currency: 'USD', gateway_id: 'sim', capture_method: 'manual' },
+        })
+      ).resource as Json;
+      await okResult(ctx, {
+        op: 'payment_intents.confirm',
+        resource_id: manual.id,
+        params: { payment_method_token: 'tok_sim_approve' },
+      });
+      const voided = (await okResult(ctx, { op: 'payment_intents.cancel', resource_id: manual.id }))
+        .resource as Json;
+      assert.equal(voided.status, 'CANCELED');
+      assert.equal(voided.cancellation_reason, 'requested');
+      assert.equal(voided.amount_capturable_minor, 0);
+      const late = await failure(ctx, { op: 'payment_intents.capture', resource_id: manual.id, params: {} });
+      assert.deepEqual([late.code, late.status], ['invalid_state_transition', 409]);
+      assert.deepEqual(
+        (await transactionsOf(ctx, manual.id as string)).map((t) => `${t.type}:${t.status}`),
+        ['PAYMENT:DECLINED'],
+      );
+
+      const automatic = (
+        await okResult(ctx, {
+          op: 'payment_intents.create',
+          params: { amount_minor: 2500, currency: 'USD', gateway_id: 'sim' },
+        })
+      ).resource as Json;
+      await okResult(ctx, {
+        op: 'payment_intents.confirm',
+        resource_id: automatic.id,
+        params: { payment_method_token: 'tok_sim_approve' },
+      });
+      const notManual = await failure(ctx, {
+        op: 'payment_intents.capture',
+        resource_id: automatic.id,
+        params: {},
+      });
+      assert.deepEqual([notManual.code, notManual.status], ['invalid_state_transition', 409]);
     },
   },
   {

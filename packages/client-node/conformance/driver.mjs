@@ -81,6 +81,8 @@ const httpOps = {
   'payment_intents.confirm': async (c) => ({
     resource: await requireClient().paymentIntents.confirm(c.resource_id, c.params),
   }),
+  'payment_intents.capture': async (c) =>
+    withKey(await requireClient().paymentIntents.capture(c.resource_id, c.params, keyOption(c))),
   'payment_intents.cancel': async (c) => ({
     resource: await requireClient().paymentIntents.cancel(c.resource_id, c.params),
   }),

@@ -25,6 +25,7 @@ final class Driver
         'payment_intents.create',
         'payment_intents.retrieve',
         'payment_intents.confirm',
+        'payment_intents.capture',
         'payment_intents.cancel',
         'refunds.create',
         'refunds.retrieve',
@@ -101,6 +102,13 @@ final class Driver
             ),
             'payment_intents.confirm' => self::wrap(
                 $this->client()->paymentIntents->confirm(self::resourceId($command), self::params($command)),
+            ),
+            'payment_intents.capture' => self::created(
+                $this->client()->paymentIntents->capture(
+                    self::resourceId($command),
+                    self::params($command),
+                    self::key($command),
+                ),
             ),
             'payment_intents.cancel' => self::wrap(
                 $this->client()->paymentIntents->cancel(self::resourceId($command), self::params($command)),

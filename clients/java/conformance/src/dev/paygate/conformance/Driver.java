@@ -17,6 +17,7 @@ import dev.paygate.InvalidPayloadException;
 import dev.paygate.PaygateClient;
 import dev.paygate.PaygateException;
 import dev.paygate.PaymentIntentCancelParams;
+import dev.paygate.PaymentIntentCaptureParams;
 import dev.paygate.PaymentIntentConfirmParams;
 import dev.paygate.PaymentIntentCreateParams;
 import dev.paygate.RefundCreateParams;
@@ -52,6 +53,7 @@ public final class Driver {
           "payment_intents.create",
           "payment_intents.retrieve",
           "payment_intents.confirm",
+          "payment_intents.capture",
           "payment_intents.cancel",
           "refunds.create",
           "refunds.retrieve",
@@ -144,6 +146,15 @@ public final class Driver {
                   .confirm(
                       str(c, "resource_id"),
                       token == null ? PaymentIntentConfirmParams.empty() : PaymentIntentConfirmParams.withToken(token)));
+        }
+      case "payment_intents.capture":
+        {
+          JsonObject p = obj(c, "params");
+          PaymentIntentCaptureParams params =
+              has(p, "amount_minor")
+                  ? PaymentIntentCaptureParams.amountMinor(p.get("amount_minor").getAsLong())
+                  : PaymentIntentCaptureParams.all();
+          return withKey(requireClient().paymentIntents().capture(str(c, "resource_id"), params, options(c)));
         }
       case "payment_intents.cancel":
         {
@@ -251,6 +262,7 @@ public final class Driver {
     if (has(p, "gateway_id")) b.gatewayId(p.get("gateway_id").getAsString());
     if (has(p, "metadata")) b.metadata(stringMap(p.getAsJsonObject("metadata")));
     if (has(p, "return_url")) b.returnUrl(p.get("return_url").getAsString());
+    if (has(p, "capture_method")) b.captureMethod(p.get("capture_method").getAsString());
     if (has(p, "expires_in_seconds")) b.expiresInSeconds(p.get("expires_in_seconds").getAsLong());
     return b.build();
   }
