@@ -5,9 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import {
   OPERATION_LEASE_SECONDS,
   repairAuthorizationOperations,
+  sendAuthorizationOperation,
+  startAuthorizationOperation,
 } from '../src/app/captures/authorization-operations.ts';
 import { lapseDueAuthorizations } from '../src/app/captures/lapse-authorizations.ts';
 import { reconcileWithGateways } from '../src/app/gateways/reconcile-with-gateway.ts';
+import { requestHash } from '../src/app/idempotent-phases.ts';
+import { findPaymentIntent } from '../src/storage/repositories/payment-intents.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type PaymentHelpers, paymentHelpers } from './support/payments.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
@@ -340,6 +344,107 @@ for (const kind of databaseKinds()) {
       );
       const replayed = await capture(id, { amount_minor: 5_013 }, key);
       assert.equal(replayed.body, lost.body, "the key's stored answer is replayed");
+    });
+
+    /** Phase 1 of a capture as the route runs it (the merchant's key and hash), committed: a crash point. */
+    async function startCommittedCapture(id: string, body: { amount_minor: number }, key: string) {
+      return svc.ctx.db.transaction(async (tx) => {
+        const intent = await findPaymentIntent(tx, { merchantId: merchant.id, livemode: false }, id, {
+          forUpdate: true,
+        });
+        assert.ok(intent);
+        const hash = requestHash('POST', `/v1/payment-intents/${id}/capture`, body);
+        return startAuthorizationOperation(
+          tx,
+          intent,
+          'capture',
+          body.amount_minor,
+          { key, hash },
+          svc.clock.now(),
+        );
+      });
+    }
+    const gatewayCaptured = async (id: string) => {
+      const { rows } = await svc.ctx.db.query<{ gateway_idempotency_key: string }>(
+        'SELECT gateway_idempotency_key FROM authorization_operations WHERE payment_intent_id = $1',
+        [id],
+      );
+      const chargeKey = rows[0]?.gateway_idempotency_key.replace(/:capture:1$/, '') ?? '';
+      const charge = await fetch(
+        `${svc.sim.url}/v1/charges?idempotency_key=${encodeURIComponent(chargeKey)}`,
+        {
+          headers: { authorization: `Bearer ${svc.simApiSecret}` },
+        },
+      );
+      return ((await charge.json()) as { amount_captured_minor: number }).amount_captured_minor;
+    };
+
+    it('a capture interrupted before the gateway call is in flight for its lease; the merchant’s retry then sends it once', async () => {
+      const id = await authorised(8_000);
+      const key = freshKey('cap-crash');
+      const started = await startCommittedCapture(id, { amount_minor: 6_000 }, key);
+      // The process dies before phase 2: the gateway never heard of it.
+      assert.equal((await pay.retrieve(id)).status, 'PROCESSING');
+      const early = await capture(id, { amount_minor: 6_000 }, key);
+      assert.equal(early.statusCode, 409, early.body);
+      assert.equal(early.json().code, 'idempotency_key_in_flight');
+      const reuse = await capture(id, { amount_minor: 5_000 }, key);
+      assert.equal(reuse.json().code, 'idempotency_key_reuse', 'another body under the key is refused');
+      const other = await capture(id, { amount_minor: 6_000 });
+      assert.equal(other.statusCode, 409, 'no second capture beside the interrupted one');
+
+      svc.clock.advance(OPERATION_LEASE_SECONDS + 1);
+      const retry = await capture(id, { amount_minor: 6_000 }, key);
+      assert.equal(retry.statusCode, 200, retry.body);
+      assert.equal(retry.json().status, 'SUCCEEDED');
+      assert.equal(retry.json().amount_captured_minor, 6_000);
+      const { rows } = await svc.ctx.db.query<{ id: string; status: string }>(
+        'SELECT id, status FROM authorization_operations WHERE payment_intent_id = $1',
+        [id],
+      );
+      assert.deepEqual(
+        rows,
+        [{ id: started.operation.id, status: 'SUCCEEDED' }],
+        'the retry finished the same capture',
+      );
+      assert.equal(await gatewayCaptured(id), 6_000);
+      const replayed = await capture(id, { amount_minor: 6_000 }, key);
+      assert.equal(replayed.headers['idempotent-replayed'], 'true');
+      assert.equal(replayed.body, retry.body);
+      assert.equal(await repairAuthorizationOperations(svc.ctx), 0, 'nothing left to repair');
+    });
+
+    it('a capture the gateway made before the process died is finished by the repair job; the retry answers it', async () => {
+      const id = await authorised(7_000);
+      const key = freshKey('cap-crash');
+      const started = await startCommittedCapture(id, { amount_minor: 7_000 }, key);
+      const outcome = await sendAuthorizationOperation(svc.ctx, started);
+      assert.equal(outcome.kind, 'succeeded');
+      // The process dies here: phase 3 never runs.
+      assert.equal(
+        (await pay.retrieve(id)).status,
+        'PROCESSING',
+        'never REQUIRES_CAPTURE once it may be captured',
+      );
+      assert.equal(await gatewayCaptured(id), 7_000);
+      svc.clock.advance(OPERATION_LEASE_SECONDS + 1);
+      assert.equal(await repairAuthorizationOperations(svc.ctx), 1);
+      const intent = await pay.retrieve(id);
+      assert.equal(intent.status, 'SUCCEEDED');
+      assert.equal(intent.amount_captured_minor, 7_000);
+      assert.deepEqual(await pay.paymentTransactions(id), ['APPROVED']);
+      const retry = await capture(id, { amount_minor: 7_000 }, key);
+      assert.equal(retry.statusCode, 200, retry.body);
+      assert.equal(
+        retry.json().status,
+        'SUCCEEDED',
+        'the retry answers the finished capture, sending nothing',
+      );
+      assert.equal(await gatewayCaptured(id), 7_000, 'captured once at the gateway');
+      assert.deepEqual(
+        (await pay.eventTypes(id)).filter((type) => type === 'payment_intent.succeeded'),
+        ['payment_intent.succeeded'],
+      );
     });
 
     it('an authorisation past capture_before cannot be captured, and lapses to CANCELED (authorization_expired)', async () => {

@@ -34,6 +34,9 @@ const OWNER = 'owner@no-script-walk.example';
 interface Fixtures {
   merchant: MerchantKeys;
   paymentId: string;
+  /** Two authorisations waiting for their capture: one to capture, one to void. */
+  toCaptureId: string;
+  toVoidId: string;
   endpointId: string;
   deliveryId: string;
   eventId: string;
@@ -85,6 +88,20 @@ const STEPS: Array<[route: string, step: Step]> = [
     {
       open: (f) => `/dashboard/test/payments/${f.paymentId}/refund?amount=1.00`,
       lands: /\/dashboard\/test\/payments\/pi_\w+\?/,
+    },
+  ],
+  [
+    'POST /dashboard/:mode/payments/:id/capture',
+    {
+      open: (f) => `/dashboard/test/payments/${f.toCaptureId}/capture?amount=10.00`,
+      lands: /\/dashboard\/test\/payments\/pi_\w+\?captured=1/,
+    },
+  ],
+  [
+    'POST /dashboard/:mode/payments/:id/void',
+    {
+      open: (f) => `/dashboard/test/payments/${f.toVoidId}/void`,
+      lands: /\/dashboard\/test\/payments\/pi_\w+\?voided=1/,
     },
   ],
   [
@@ -285,6 +302,25 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(paid.json().status, 'SUCCEEDED', paid.body);
       fixtures.paymentId = paid.json().id;
+      const authorised = async () => {
+        const manual = await svc.request({
+          method: 'POST',
+          url: '/v1/payment-intents',
+          key: fixtures.merchant.secretTest,
+          headers: { 'idempotency-key': freshKey('walk') },
+          body: { amount_minor: 5_000, currency: 'USD', gateway_id: 'sim', capture_method: 'manual' },
+        });
+        const confirmed = await svc.request({
+          method: 'POST',
+          url: `/v1/payment-intents/${manual.json().id}/confirm`,
+          key: fixtures.merchant.secretTest,
+          body: { payment_method_token: 'tok_sim_approve' },
+        });
+        assert.equal(confirmed.json().status, 'REQUIRES_CAPTURE', confirmed.body);
+        return confirmed.json().id as string;
+      };
+      fixtures.toCaptureId = await authorised();
+      fixtures.toVoidId = await authorised();
       const endpoint = await dashboardRequest(
         svc,
         owner,

@@ -52,6 +52,7 @@ for (const kind of databaseKinds()) {
     let viewerA: DashboardUser;
     let ownerB: DashboardUser;
     let paidA: IntentJson;
+    let authorisedA: IntentJson;
     let endpointA: string;
     let deliveryA: string;
     /** Merchant A's test secret key record (the API keys routes take its id). */
@@ -71,6 +72,10 @@ for (const kind of databaseKinds()) {
       paidA = await pay.create({ amount_minor: 5000, metadata: { note: MARKER } });
       const confirmed = await pay.confirm(paidA.id, { payment_method_token: 'tok_sim_approve' });
       assert.equal(confirmed.json().status, 'SUCCEEDED', confirmed.body);
+      // An authorisation waiting for its capture: the capture and void routes take it.
+      authorisedA = await pay.create({ amount_minor: 3000, capture_method: 'manual' });
+      const authorised = await pay.confirm(authorisedA.id, { payment_method_token: 'tok_sim_approve' });
+      assert.equal(authorised.json().status, 'REQUIRES_CAPTURE', authorised.body);
       const endpoint = await dashboardRequest(
         svc,
         ownerA,
@@ -125,7 +130,9 @@ for (const kind of databaseKinds()) {
             ? keyA
             : path.includes('/users/:id') || path.includes('/team/:id')
               ? viewerId
-              : paidA.id;
+              : /\/(capture|void)$/.test(path)
+                ? authorisedA.id
+                : paidA.id;
       const url = path
         .replace(':mode', 'test')
         .replace(':id', id)
@@ -138,6 +145,12 @@ for (const kind of databaseKinds()) {
           amount_minor: '100',
           idempotency_key: freshKey(),
         },
+        // The payment page's confirmed capture and void of an authorisation.
+        [`POST /dashboard/test/payments/${authorisedA.id}/capture`]: {
+          amount_minor: '100',
+          idempotency_key: freshKey(),
+        },
+        [`POST /dashboard/test/payments/${authorisedA.id}/void`]: undefined,
         'POST /dashboard/api/v1/invitations': { email: `new-${freshKey()}@a.example`, role: 'owner' },
         'POST /dashboard/api/v1/test/webhook-endpoints': { url: 'http://127.0.0.1:9/other-hooks' },
         [`POST /dashboard/api/v1/test/webhook-endpoints/${endpointA}/disable`]: undefined,
@@ -225,7 +238,13 @@ for (const kind of databaseKinds()) {
         'SELECT origin FROM embed_domains WHERE merchant_id = $1 ORDER BY origin',
         [merchantA.id],
       );
+      const authorisation = await svc.ctx.db.query(
+        `SELECT status, (SELECT count(*)::int FROM authorization_operations WHERE payment_intent_id = $1) AS operations
+           FROM payment_intents WHERE id = $1`,
+        [authorisedA.id],
+      );
       return JSON.stringify([
+        authorisation.rows,
         refunds.rows,
         users.rows,
         invites.rows,
@@ -272,12 +291,21 @@ for (const kind of databaseKinds()) {
         let shown = response.body;
         if (response.statusCode === 404) {
           shown = shown.replaceAll(new URL(url, 'http://dashboard.invalid').pathname, '');
-          for (const echoed of [paidA.id, endpointA, deliveryA, keyA, viewerId, 'https://a.example']) {
+          for (const echoed of [
+            paidA.id,
+            authorisedA.id,
+            endpointA,
+            deliveryA,
+            keyA,
+            viewerId,
+            'https://a.example',
+          ]) {
             shown = shown.replaceAll(`'${echoed}'`, '').replaceAll(`&#39;${echoed}&#39;`, '');
           }
         }
         for (const secret of [
           paidA.id,
+          authorisedA.id,
           endpointA,
           deliveryA,
           keyA,

@@ -18,7 +18,7 @@ export interface WalkedMerchant {
   owner: DashboardUser;
 }
 
-/** A merchant whose pages all have content: payments (approved, declined, refunded), a webhook endpoint with a delivery, an embedding domain, a second key, a second team member, a pending invitation. */
+/** A merchant whose pages all have content: payments (approved, declined, refunded, one to capture), a webhook endpoint with a delivery, an embedding domain, a second key, a second team member, a pending invitation. */
 export async function merchantWithData(svc: TestService, email: string): Promise<WalkedMerchant> {
   const merchant = await svc.createMerchant('Walk shop');
   const owner = await firstOwner(svc, merchant.id, email);
@@ -31,6 +31,9 @@ export async function merchantWithData(svc: TestService, email: string): Promise
   });
   assert.equal(invited.statusCode, 201, invited.body);
   const pay = paymentHelpers(svc, () => merchant);
+  // An authorisation waiting for its capture: the list's row leads to its capture and void confirmations.
+  const toCapture = await pay.create({ amount_minor: 3100, currency: 'EUR', capture_method: 'manual' });
+  await pay.confirm(toCapture.id, { payment_method_token: 'tok_sim_approve' });
   // The refundable payment is the newest, so the list's first link leads to a page with the refund form.
   const declined = await pay.create({ amount_minor: 1999, currency: 'EUR' });
   await pay.confirm(declined.id, { payment_method_token: 'tok_sim_decline' });

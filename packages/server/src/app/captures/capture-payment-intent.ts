@@ -1,6 +1,7 @@
 import type { CapturePaymentIntentBody } from '@paygate/contract';
 import { captureAmountFor } from '../../domain/capture.ts';
 import { GatewayError, IdempotencyError, NotFoundError } from '../../domain/errors.ts';
+import type { Queryable } from '../../storage/db.ts';
 import { findOperationByRequest } from '../../storage/repositories/authorization-operations.ts';
 import { findPaymentIntent } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
@@ -26,6 +27,8 @@ export function capturePaymentIntent(
   request: IdempotentRequest,
   id: string,
   input: CapturePaymentIntentBody,
+  /** Runs in the transaction that starts a new capture (the dashboard's audit line). */
+  onStart?: (tx: Queryable, intentId: string) => Promise<void>,
 ): Promise<IdempotentAnswer> {
   const view = { kind: 'secret', clientSecretKey: ctx.clientSecretKey } as const;
   return runInPhases<StartedOperation | null, Awaited<ReturnType<typeof sendAuthorizationOperation>> | null>(
@@ -57,7 +60,9 @@ export function capturePaymentIntent(
           return resumed;
         }
         const amount = captureAmountFor(intent, input.amount_minor, now);
-        return startAuthorizationOperation(tx, intent, 'capture', amount, key, now);
+        const started = await startAuthorizationOperation(tx, intent, 'capture', amount, key, now);
+        await onStart?.(tx, intent.id);
+        return started;
       },
       callOut: (started) => (started ? sendAuthorizationOperation(ctx, started) : Promise.resolve(null)),
       finish: async (tx, started, outcome) => {

@@ -1,5 +1,6 @@
 import { AppError, GatewayError, NotFoundError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
+import type { Queryable } from '../../storage/db.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
 import { paymentIntentResource } from '../resources/payment-intent.ts';
@@ -20,12 +21,23 @@ export async function voidAuthorization(
   ctx: AppContext,
   scope: TenantScope,
   id: string,
+  /** Runs in the transaction that starts the void (the dashboard's audit line). */
+  onStart?: (tx: Queryable, intentId: string) => Promise<void>,
 ): Promise<PaymentIntentRecord | null> {
   const started = await ctx.db.transaction(async (tx) => {
     const intent = await findPaymentIntent(tx, scope, id, { forUpdate: true });
     if (!intent) throw new NotFoundError('payment intent', id);
     if (intent.status !== 'REQUIRES_CAPTURE') return null;
-    return startAuthorizationOperation(tx, intent, 'void', intent.amountMinor, null, ctx.clock.now());
+    const operation = await startAuthorizationOperation(
+      tx,
+      intent,
+      'void',
+      intent.amountMinor,
+      null,
+      ctx.clock.now(),
+    );
+    await onStart?.(tx, intent.id);
+    return operation;
   });
   if (!started) return null;
   const outcome = await sendAuthorizationOperation(ctx, started);

@@ -10,6 +10,7 @@ import { dashboardClientRoutes } from './clients/routes.ts';
 import { dashboardEmbedDomainRoutes } from './embed-domains/routes.ts';
 import { dashboardEventRoutes } from './events/routes.ts';
 import { dashboardOverviewRoutes } from './overview/routes.ts';
+import { dashboardCaptureConfirmationRoutes } from './payments/capture-confirmation.ts';
 import { dashboardRefundConfirmationRoutes } from './payments/refund-confirmation.ts';
 import { dashboardPaymentRoutes } from './payments/routes.ts';
 import { dashboardPaymentSearchRoutes } from './payments/search.ts';
@@ -68,6 +69,7 @@ export async function dashboardRoutes(
     dashboardTeamChangeRoutes,
     dashboardAuditPageRoutes,
     dashboardRefundConfirmationRoutes,
+    dashboardCaptureConfirmationRoutes,
     dashboardApiKeyConfirmationRoutes,
     dashboardTeamConfirmationRoutes,
     dashboardTeamFormRoutes,

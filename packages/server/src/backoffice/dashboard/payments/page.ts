@@ -1,11 +1,12 @@
 import { type PaymentIntent, paymentIntentStatuses } from '@paygate/contract';
 import type { PaymentDetailResource } from '../../../app/resources/dashboard.ts';
+import { roleAllows } from '../../../domain/dashboard-roles.ts';
 import { fill, t } from '../../../i18n/i18n.ts';
 import { formatMoney } from '../../kit/format.ts';
 import { emptyState, h, type PageFrame, page, pager } from '../../kit/layout.ts';
 import { href } from '../../kit/navigation.ts';
 import { disputeReasonLabel, statusBadge, statusLabel } from '../../kit/status-badge.ts';
-import { timeTag } from '../../kit/time.ts';
+import { exactTime, timeTag } from '../../kit/time.ts';
 
 /** The search form's fields as typed (strings; the route turns them into the API's query). */
 export type PaymentsPageFilter = Partial<
@@ -78,23 +79,27 @@ export function paymentsSearchPage(
   const mode = frame.mode ?? 'test';
   const form = searchForm(frame, filter);
   if ('error' in result) return page(frame, `${form}<p role="alert">${h(result.error)}</p>`);
+  const operate = frame.session ? roleAllows(frame.session.role, 'operate') : false;
   const csv = `/dashboard/api/v1/${mode}/payments/export.csv?${new URLSearchParams(result.exportQuery).toString()}`;
   const rows = result.intents
     .map(
       (pi) => `<tr>
   <td><a href="${h(href(`/dashboard/${mode}/payments/${pi.id}`, frame.lang))}"><code>${h(pi.id)}</code></a></td>
   <td>${statusBadge(pi.status, frame.lang)}</td><td>${h(formatMoney(pi.amount_minor, pi.currency, frame.lang))}</td>
-  <td>${h(formatMoney(pi.amount_refunded_minor, pi.currency, frame.lang))}</td><td>${timeTag(frame, pi.created_at)}</td></tr>`,
+  <td>${h(formatMoney(pi.amount_refunded_minor, pi.currency, frame.lang))}</td><td>${timeTag(frame, pi.created_at)}</td>
+  <td>${pi.status === 'REQUIRES_CAPTURE' ? `${deadlineText(frame, pi)}${operate ? rowActions(frame, pi) : ''}` : ''}</td></tr>`,
     )
     .join('\n');
   const table = result.intents.length
-    ? `<table><caption>${h(m.payments)}</caption><thead><tr><th scope="col">${h(m.payment)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.refundedAmount)}</th><th scope="col">${h(m.created)}</th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table><caption>${h(m.payments)}</caption><thead><tr><th scope="col">${h(m.payment)}</th><th scope="col">${h(m.status)}</th><th scope="col">${h(m.amount)}</th><th scope="col">${h(m.refundedAmount)}</th><th scope="col">${h(m.created)}</th><th scope="col">${h(m.captureBefore)}</th></tr></thead><tbody>${rows}</tbody></table>`
     : emptyState(m.noPayments, m.emptyPaymentsHelp);
   const pages = pager(frame, `/dashboard/${mode}/payments`, filter, {
     previous: result.previousCursor,
     next: result.nextCursor,
   });
-  return page(frame, `${form}<p><a href="${h(csv)}" download>${h(m.exportCsv)}</a></p>${table}${pages}`);
+  const toCapture = href(`/dashboard/${mode}/payments`, frame.lang, { status: 'REQUIRES_CAPTURE' });
+  const links = `<p><a href="${h(toCapture)}">${h(m.toCaptureFilter)}</a> · <a href="${h(csv)}" download>${h(m.exportCsv)}</a></p>`;
+  return page(frame, `${form}${links}${table}${pages}`);
 }
 
 function list<T>(items: T[], empty: string, render: (items: T[]) => string): string {
@@ -105,8 +110,8 @@ export function paymentDetailPage(
   frame: PageFrame,
   detail: PaymentDetailResource,
   canRefund: boolean,
-  /** The refund just made from this page (post, redirect, get), announced at the top. */
-  madeRefundId?: string,
+  /** What was just done from this page (post, redirect, get), announced at the top. */
+  done: { refundId?: string; captured?: boolean; voided?: boolean } = {},
 ): string {
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
@@ -181,22 +186,24 @@ export function paymentDetailPage(
         )
         .join('')}</tbody></table>`,
   )}`;
-  const made = detail.refunds.find((r) => r.id === madeRefundId);
+  const made = detail.refunds.find((r) => r.id === done.refundId);
   const notice = made
     ? `<p role="status">${h(fill(m.refundCreated, { id: made.id, amount: money(made.amount_minor), status: made.status }))}</p>`
-    : '';
+    : done.captured || done.voided
+      ? `<p role="status">${h(authorizationNotice(intent, money, frame))}</p>`
+      : '';
   return page(
     frame,
     `${notice}<dl>
   <dt>ID</dt><dd><code>${h(intent.id)}</code></dd>
   <dt>${h(m.status)}</dt><dd>${statusBadge(intent.status, frame.lang)}</dd>
   <dt>${h(m.amount)}</dt><dd>${h(formatMoney(intent.amount_minor, intent.currency, frame.lang))}</dd>
-  <dt>${h(m.refunded)}</dt><dd>${h(formatMoney(intent.amount_refunded_minor, intent.currency, frame.lang))}</dd>
+${authorizationFacts(frame, intent)}  <dt>${h(m.refunded)}</dt><dd>${h(formatMoney(intent.amount_refunded_minor, intent.currency, frame.lang))}</dd>
   <dt>${h(m.gateway)}</dt><dd>${h(intent.gateway_id)}</dd>
   <dt>${h(m.created)}</dt><dd>${timeTag(frame, intent.created_at)}</dd>
   <dt>${h(m.metadata)}</dt><dd>${metadata ? `<ul>${metadata}</ul>` : '–'}</dd>
 </dl>
-${refundForm}
+${canRefund ? authorizationControls(frame, intent) : ''}${refundForm}
 ${timeline}
 ${attempts}
 ${refunds}
@@ -204,4 +211,99 @@ ${disputes}
 ${events}
 <p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.back)}</a></p>`,
   );
+}
+
+/**
+ * What became of a manual intent's authorisation, in amounts: authorised (all of the amount: a
+ * gateway that authorises less declines), captured, and released (what the capture left, or all
+ * of it when voided or lapsed). Null for an intent that was never authorised apart.
+ */
+export function authorizationAmounts(
+  intent: PaymentIntent,
+): { authorised: number; captured: number; released: number } | null {
+  if (intent.capture_method !== 'manual') return null;
+  const captured = intent.amount_captured_minor;
+  if (intent.status === 'REQUIRES_CAPTURE' || (intent.status === 'PROCESSING' && captured === 0)) {
+    return { authorised: intent.amount_minor, captured: 0, released: 0 };
+  }
+  if (intent.status === 'SUCCEEDED') {
+    return { authorised: intent.amount_minor, captured, released: intent.amount_minor - captured };
+  }
+  const voided =
+    intent.cancellation_reason === 'requested' || intent.cancellation_reason === 'authorization_expired';
+  if (intent.status === 'CANCELED' && voided) {
+    return { authorised: intent.amount_minor, captured: 0, released: intent.amount_minor };
+  }
+  return null;
+}
+
+/** True when the deadline falls within the next 24 hours of the page's clock (or has passed). */
+export function captureDueSoon(intent: PaymentIntent, now: Date | undefined): boolean {
+  if (intent.status !== 'REQUIRES_CAPTURE' || !intent.capture_before || !now) return false;
+  return Date.parse(intent.capture_before) - now.getTime() <= 86_400_000;
+}
+
+function authorizationFacts(frame: PageFrame, intent: PaymentIntent): string {
+  const amounts = authorizationAmounts(intent);
+  if (!amounts) return '';
+  const m = t(frame.lang);
+  const money = (minor: number) => h(formatMoney(minor, intent.currency, frame.lang));
+  const deadline =
+    intent.status === 'REQUIRES_CAPTURE' && intent.capture_before
+      ? `  <dt>${h(m.captureBefore)}</dt><dd>${deadlineText(frame, intent)}</dd>\n`
+      : '';
+  return `  <dt>${h(m.authorised)}</dt><dd>${money(amounts.authorised)}</dd>
+  <dt>${h(m.captured)}</dt><dd>${money(amounts.captured)}</dd>
+  <dt>${h(m.released)}</dt><dd>${money(amounts.released)}</dd>
+${deadline}`;
+}
+
+/**
+ * A to-capture intent's deadline: relative ("in 6 days"), the exact time in the reader's zone,
+ * and a "within 24 h" badge when it is that close.
+ */
+function deadlineText(frame: PageFrame, intent: PaymentIntent): string {
+  if (!intent.capture_before) return '–';
+  const exact = exactTime(new Date(intent.capture_before), frame.lang, frame.timeZone);
+  const soon = captureDueSoon(intent, frame.now)
+    ? ` <span class="badge warn">${h(t(frame.lang).within24h)}</span>`
+    : '';
+  return `${timeTag(frame, intent.capture_before)} (${h(exact)})${soon}`;
+}
+
+/** A to-capture row's ways to its capture (all of it) and its void: each opens the confirmation. */
+function rowActions(frame: PageFrame, intent: PaymentIntent): string {
+  const m = t(frame.lang);
+  const base = `/dashboard/${frame.mode ?? 'test'}/payments/${intent.id}`;
+  return `<br><a href="${h(href(`${base}/capture`, frame.lang, { all: '1' }))}">${h(m.captureRow)}</a> · <a href="${h(href(`${base}/void`, frame.lang))}">${h(m.voidRow)}</a>`;
+}
+
+/** The capture form (an amount in major units, or all) and the void link; both open a confirmation. */
+function authorizationControls(frame: PageFrame, intent: PaymentIntent): string {
+  if (intent.status !== 'REQUIRES_CAPTURE') return '';
+  const m = t(frame.lang);
+  const mode = frame.mode ?? 'test';
+  const all = formatMoney(intent.amount_capturable_minor, intent.currency, frame.lang);
+  return `<h2>${h(m.captureHeading)}</h2>
+<form method="get" action="/dashboard/${mode}/payments/${h(intent.id)}/capture" class="inline">
+  <input type="hidden" name="lang" value="${frame.lang}">
+  <label>${h(fill(m.captureAmount, { currency: intent.currency }))} <input name="amount" inputmode="decimal" autocomplete="off" size="12"></label>
+  <button type="submit">${h(m.reviewCapture)}</button>
+  <button type="submit" name="all" value="1" class="secondary">${h(fill(m.captureAll, { amount: all }))}</button>
+</form>
+<p><a href="${h(href(`/dashboard/${mode}/payments/${intent.id}/void`, frame.lang))}">${h(m.voidAuthorisation)}</a></p>
+`;
+}
+
+/** The notice after a capture or a void: what the intent now is. */
+function authorizationNotice(
+  intent: PaymentIntent,
+  money: (minor: number) => string,
+  frame: PageFrame,
+): string {
+  const m = t(frame.lang);
+  if (intent.status === 'SUCCEEDED')
+    return fill(m.capturedNotice, { amount: money(intent.amount_captured_minor) });
+  if (intent.status === 'CANCELED') return fill(m.voidedNotice, { amount: money(intent.amount_minor) });
+  return fill(m.authorizationPendingNotice, { status: statusLabel(intent.status, frame.lang) });
 }

@@ -174,7 +174,11 @@ function paymentPages(app: FastifyInstance, ctx: AppContext): void {
       const frame = await frameOf(`/dashboard/${scope.mode}/payments/${id}`, shown.payment_intent.id);
       return html(
         reply,
-        paymentDetailPage(frame, shown, roleAllows(scope.role, 'operate'), text(request.query, 'refund')),
+        paymentDetailPage(frame, shown, roleAllows(scope.role, 'operate'), {
+          refundId: text(request.query, 'refund'),
+          captured: text(request.query, 'captured') === '1',
+          voided: text(request.query, 'voided') === '1',
+        }),
       );
     },
   );
