@@ -166,6 +166,7 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
   const refunds = new Map<string, Refund>();
   const idempotency = new IdempotencyStore();
   const failures = new RefundFailurePlan(options.hangMs ?? 30_000);
+  const captureFailures = new RefundFailurePlan(options.hangMs ?? 30_000);
   const notifier = new Notifier(options.notificationUrl);
   const violations: GatewayFake['violations'] = [];
   let baseUrl = '';
@@ -463,7 +464,8 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
           () => api(found.operation, found.psp, body),
         );
       if (found.psp === null) return run();
-      return failures.apply(request, serviceError(500, '905', 'Internal error', 'internal'), run);
+      const plan = found.operation.endsWith('/refunds') ? failures : captureFailures;
+      return plan.apply(request, serviceError(500, '905', 'Internal error', 'internal'), run);
     }),
   );
   baseUrl = started.url;
@@ -575,7 +577,13 @@ export async function startAdyenFake(options: AdyenFakeOptions): Promise<AdyenFa
     return true;
   };
   return {
-    ...gatewayFake(started, notifier, violations, { settle, plan: failures, count: () => refunds.size }),
+    ...gatewayFake(
+      started,
+      notifier,
+      violations,
+      { settle, plan: failures, count: () => refunds.size },
+      captureFailures,
+    ),
     failCapture,
     openDispute,
     closeDispute,

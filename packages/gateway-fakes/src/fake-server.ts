@@ -137,6 +137,11 @@ export class Notifier {
     return held.length;
   }
 
+  /** The body of every distinct notification sent or held so far, in order. */
+  sentBodies(): string[] {
+    return this.sent.map((n) => n.body);
+  }
+
   /** Sends the last `count` notifications again, byte for byte (a gateway's redelivery). */
   resend(count: number): number {
     const again = this.sent.slice(-count);
@@ -248,6 +253,10 @@ export interface GatewayFake {
   readonly refundRequests: ReadonlyArray<{ idempotencyKey: string | null; body: string }>;
   /** How many refunds the gateway's books hold. */
   refundCount(): number;
+  /** Fails the next `times` capture or void (cancel) requests of an authorisation, as for refunds. */
+  failCaptures(failure: RefundFailure, times?: number): void;
+  /** Every capture and void request that reached the fake (authenticated and valid), in order. */
+  readonly captureRequests: ReadonlyArray<{ idempotencyKey: string | null; body: string }>;
   /** Where later notifications go, e.g. once the service under test listens. */
   setNotificationUrl(url: string | null): void;
   /** Keeps notifications back (nothing reaches the service) until `releaseNotifications()`. */
@@ -260,6 +269,8 @@ export interface GatewayFake {
   notificationsOutrunAnswers(on: boolean): void;
   /** The status and body of every notification delivered, in order. */
   readonly delivered: ReadonlyArray<{ status: number; body: string }>;
+  /** The body of every distinct notification the fake sent (or holds), in order. */
+  notificationsSent(): string[];
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -269,6 +280,7 @@ export function gatewayFake(
   notifier: Notifier,
   violations: GatewayFake['violations'],
   refunds: { settle: () => number; plan: RefundFailurePlan; count: () => number },
+  captures: RefundFailurePlan,
 ): GatewayFake {
   return {
     url: started.url,
@@ -278,12 +290,15 @@ export function gatewayFake(
     failRefunds: (failure, times = 1) => refunds.plan.add(failure, times),
     refundRequests: refunds.plan.requests,
     refundCount: refunds.count,
+    failCaptures: (failure, times = 1) => captures.add(failure, times),
+    captureRequests: captures.requests,
     setNotificationUrl: (url) => notifier.retarget(url),
     holdNotifications: () => notifier.hold(),
     releaseNotifications: (order) => notifier.release(order),
     resendNotifications: (count) => notifier.resend(count),
     notificationsOutrunAnswers: (on) => notifier.outrunAnswers(on),
     delivered: notifier.delivered,
+    notificationsSent: () => notifier.sentBodies(),
     idle: () => notifier.idle(),
     close: () => started.close(),
   };

@@ -112,6 +112,7 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
   const refunds = new Map<string, Json>();
   const idempotency = new IdempotencyStore();
   const failures = new RefundFailurePlan(options.hangMs ?? 30_000);
+  const captureFailures = new RefundFailurePlan(options.hangMs ?? 30_000);
   /** Whether a refund succeeds at once (a card refund, reported by `charge.refunded`). */
   let refundsSucceedAtOnce = false;
   const notifier = new Notifier(options.webhookUrl);
@@ -489,8 +490,12 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
           },
           () => api(request, operation, body),
         );
-      if (operation !== 'POST /v1/refunds') return run();
-      return failures.apply(request, error(500, 'api_error', 'An unknown error occurred.'), run);
+      const serverError = error(500, 'api_error', 'An unknown error occurred.');
+      if (operation === 'POST /v1/refunds') return failures.apply(request, serverError, run);
+      if (/^POST \/v1\/payment_intents\/\{intent\}\/(capture|cancel)$/.test(operation)) {
+        return captureFailures.apply(request, serverError, run);
+      }
+      return run();
     }),
   );
   baseUrl = started.url;
@@ -508,11 +513,13 @@ export async function startStripeFake(options: StripeFakeOptions): Promise<Strip
     }
     return settled;
   };
-  const fake = gatewayFake(started, notifier, violations, {
-    settle,
-    plan: failures,
-    count: () => refunds.size,
-  });
+  const fake = gatewayFake(
+    started,
+    notifier,
+    violations,
+    { settle, plan: failures, count: () => refunds.size },
+    captureFailures,
+  );
   const disputes = new Map<string, Json>();
   const balanceTransaction = (dispute: Json, sign: 1 | -1): Json => ({
     id: `txn_${randomReference(24)}`,
