@@ -7,7 +7,7 @@
 //   npm run bench -- --smoke       1 s per scenario, 10,000 history rows, a 20 s soak; writes only to bench/tmp/
 //   npm run bench -- --soak 300    the no-growth check alone: 360 s of warm-up, then 300 s measured, memory read every 10 s
 //   options: --duration <s>  --rows <n>  --soak-seconds <s> (the soak of a full run, measured, default 300)  --before <commit>
-//            --only postgres,embedded,baselines,profiles,processes,driver,ab,webhooks,soak  --keep-db
+//            --only postgres,embedded,baselines,profiles,processes,driver,ab,webhooks,capture,soak  --keep-db
 //            --scenarios create,replay,retrieve,confirm,list,flow  (a subset, for a quick A/B)
 //            --service-root <dir>  (measure the service of another checkout, e.g. a `git archive` of a commit)
 //            --sim in-process|own-process  (where the PostgreSQL scenarios run the simulated gateway; default own-process)
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBaselines } from './lib/baselines.ts';
 import { BEFORE_ISSUE_33, checkoutBefore } from './lib/before.ts';
+import { runCaptureCost, writeCaptureReport } from './lib/capture-cost.ts';
 import { runDriverAb } from './lib/driver-ab.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { runProcessScaling } from './lib/process-scaling.ts';
@@ -55,7 +56,9 @@ const soakSeconds = values.soak ? Number(values.soak) : null;
 const durationSeconds = Number(values.duration ?? (smoke ? 1 : 8));
 const historyRows = Number(values.rows ?? (smoke ? 10_000 : 1_000_000));
 const parts = new Set(
-  (values.only ?? 'postgres,embedded,baselines,profiles,processes,driver,ab,webhooks,soak').split(','),
+  (values.only ?? 'postgres,embedded,baselines,profiles,processes,driver,ab,webhooks,capture,soak').split(
+    ',',
+  ),
 );
 
 const date = new Date().toISOString().slice(0, 10);
@@ -178,6 +181,19 @@ if (soakSeconds) {
   // A/B runs of some scenarios: it always records.
   if (parts.has('webhooks') && !smoke && !values.scenarios) {
     await part('webhook delivery', runWebhookDelivery);
+  }
+  // Capture later (issue 43): a manual payment's CPU against an automatic one's, same run, and the
+  // plans over authorisations at the run's history size; its block of RESULTS.md is its own.
+  if (parts.has('capture') && !values.scenarios) {
+    await part('capture', async () => {
+      results.capture = await runCaptureCost({
+        slices: smoke ? 1 : 8,
+        secondsPerSlice: smoke ? 1 : 6,
+        historyRows,
+        log,
+      });
+      if (!smoke) writeCaptureReport(results.capture, repoRoot);
+    });
   }
   // The no-growth check, last: 5 minutes of whole payments (20 s in a smoke run, to see that it works).
   if (parts.has('soak') && !values.scenarios) {

@@ -1,3 +1,4 @@
+import type { CaptureCostResult } from './capture-cost.ts';
 import type { CpuSplit } from './cpu.ts';
 import type { DriverAbResult } from './driver-ab.ts';
 import type { LoadResult } from './load.ts';
@@ -127,6 +128,8 @@ export interface BenchResults {
   /** This checkout (B) against the code before the issue (A, `before`), interleaved (issue 33). */
   serviceAb?: ServiceAbResult & { before: string };
   notes: string[];
+  /** Capture later's part (bench/lib/capture-cost.ts): absent when the part did not run. */
+  capture?: CaptureCostResult;
 }
 
 export function findRun(

@@ -104,8 +104,15 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
           ] as const);
       const weights = delayed ? [0.6, 0.8, 1] : [0.45, 0.6, 0.85, 0.93, 1];
       const token = outcomes[weights.findIndex((w) => pick < w)] ?? 'tok_sim_approve';
+      // A quarter authorise now and capture later: captured, in part, voided, or left to lapse.
+      const manual = random() < 0.25;
       const intent = await paygate.paymentIntents.create(
-        { amount_minor: amountMinor, currency: 'USD', gateway_id: 'sim' },
+        {
+          amount_minor: amountMinor,
+          currency: 'USD',
+          gateway_id: 'sim',
+          ...(manual ? { capture_method: 'manual' as const } : {}),
+        },
         { idempotencyKey: `chaos-${SEED}-${n}` },
       );
       let status: string = intent.status;
@@ -135,12 +142,39 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
           }).catch(() => undefined);
         }
       }
+      if (manual && status === 'REQUIRES_CAPTURE') status = await captureOrVoid(intent.id, amountMinor, n);
       if (status === 'SUCCEEDED' && random() < 0.6) {
         const part = random();
         const amount = part < 0.15 ? 1013 : part < 0.25 ? 199 : 500;
         await refundQuietly(intent.id, amount, `chaos-${SEED}-${n}-r1`);
         if (random() < 0.5) await refundQuietly(intent.id, undefined, `chaos-${SEED}-${n}-r2`);
       }
+    }
+    /**
+     * What a merchant does with an authorisation: capture all, capture part (an amount ending in 13,
+     * whose answer the sim withholds, now and then), void it, or forget it until it lapses.
+     */
+    async function captureOrVoid(id: string, amountMinor: number, n: number): Promise<string> {
+      const choice = random();
+      try {
+        if (choice < 0.4) {
+          return (await paygate.paymentIntents.capture(id, {}, { idempotencyKey: `chaos-${SEED}-${n}-c` }))
+            .status;
+        }
+        if (choice < 0.7) {
+          const part = random() < 0.3 ? 1013 : Math.floor(amountMinor / 2);
+          const captured = await paygate.paymentIntents.capture(
+            id,
+            { amount_minor: part },
+            { idempotencyKey: `chaos-${SEED}-${n}-c` },
+          );
+          return captured.status;
+        }
+        if (choice < 0.85) return (await paygate.paymentIntents.cancel(id)).status;
+      } catch (error) {
+        if (!(error instanceof PaygateError)) throw error;
+      }
+      return (await paygate.paymentIntents.retrieve(id)).status;
     }
     async function cancelQuietly(id: string): Promise<void> {
       try {
@@ -211,7 +245,9 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
               captures: number;
               deliveries: number;
             }>(
-              `SELECT (SELECT count(*)::int FROM payment_intents WHERE status = 'PROCESSING') AS intents,
+              // An authorisation waits until it is captured, voided or lapsed (7 days of the clock).
+              `SELECT (SELECT count(*)::int FROM payment_intents WHERE status IN ('PROCESSING', 'REQUIRES_CAPTURE'))
+                    + (SELECT count(*)::int FROM authorization_operations WHERE status = 'PENDING') AS intents,
                       (SELECT count(*)::int FROM refunds WHERE status = 'PENDING') AS refunds,
                       (SELECT count(*)::int FROM late_captures WHERE repair_status IN ('REFUND_DUE', 'REFUND_PENDING')) AS captures,
                       (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'PENDING') AS deliveries`,
@@ -256,6 +292,23 @@ for (const kind of databaseKinds().filter((k) => k === 'postgres')) {
              GROUP BY payment_intent_id HAVING count(*) > 1) twice`,
         );
         assert.equal(attempts[0]?.n, 0, 'an intent charged twice');
+        // Every authorisation captured at most once, and a captured intent's amount is its capture's.
+        const captures = await query<{ id: string; captured: string | null; operations: string }>(
+          `SELECT i.id, i.amount_captured_minor::text AS captured,
+                  string_agg(o.amount_minor::text, ',') AS operations
+             FROM payment_intents i JOIN authorization_operations o
+               ON o.payment_intent_id = i.id AND o.kind = 'capture' AND o.status = 'SUCCEEDED'
+            GROUP BY i.id, i.amount_captured_minor`,
+        );
+        assert.deepEqual(
+          captures.filter((row) => row.operations.includes(',') || row.operations !== row.captured),
+          [],
+          'an authorisation captured twice, or not what its capture took',
+        );
+        const manualIntents = await query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM payment_intents WHERE capture_method = 'manual'",
+        );
+        assert.ok((manualIntents[0]?.n ?? 0) > 0, 'the stream authorised some payments to capture later');
 
         // And reconciliation, with nothing to repair, finds nothing.
         const reconcile = startPaygate(

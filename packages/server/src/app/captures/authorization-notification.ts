@@ -21,6 +21,6 @@ export const applyAuthorizationNotification: NotificationHandler<'authorization'
     notification.outcome.kind === 'unavailable'
       ? { kind: 'pending' as const, gatewayReference: null }
       : notification.outcome;
-  await applyAuthorizationOutcome(ctx, tx, operation.id, outcome, 'repair');
+  await applyAuthorizationOutcome(ctx, tx, operation, outcome, 'repair');
   return null;
 };

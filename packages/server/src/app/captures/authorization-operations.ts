@@ -13,7 +13,7 @@ import type { Queryable } from '../../storage/db.ts';
 import {
   type AuthorizationOperationKind,
   type AuthorizationOperationRecord,
-  countAuthorizationOperations,
+  authorisedChargeOf,
   deleteUntakenOperation,
   dueAuthorizationOperations,
   findAuthorizationOperation,
@@ -23,7 +23,6 @@ import {
   recordRefusedCapture,
   settleAuthorizationOperation,
 } from '../../storage/repositories/authorization-operations.ts';
-import { listAttempts } from '../../storage/repositories/charge-attempts.ts';
 import {
   findPaymentIntentById,
   type PaymentIntentRecord,
@@ -58,11 +57,11 @@ export async function startAuthorizationOperation(
   request: { key: string; hash: string } | null,
   now: Date,
 ): Promise<StartedOperation> {
-  const authorised = (await listAttempts(tx, intent.id)).find((a) => a.status === 'SUCCEEDED');
+  const authorised = await authorisedChargeOf(tx, intent.id);
   if (!authorised?.gatewayReference) {
     throw new Error(`payment intent ${intent.id} is REQUIRES_CAPTURE but has no authorised charge on record`);
   }
-  const number = (await countAuthorizationOperations(tx, intent.id)) + 1;
+  const number = authorised.operations + 1;
   const operation: AuthorizationOperationRecord = {
     id: newId('auo'),
     merchantId: intent.merchantId,
@@ -118,7 +117,7 @@ export async function resumedOperation(
   q: Queryable,
   operation: AuthorizationOperationRecord,
 ): Promise<StartedOperation | null> {
-  const charge = (await listAttempts(q, operation.paymentIntentId)).find((a) => a.status === 'SUCCEEDED');
+  const charge = await authorisedChargeOf(q, operation.paymentIntentId);
   if (!charge?.gatewayReference) return null;
   return { operation, send: requestFor(operation, charge.gatewayReference, charge.connectorData) };
 }
@@ -128,7 +127,12 @@ export async function sendAuthorizationOperation(
   ctx: AppContext,
   started: StartedOperation,
 ): Promise<AuthorizationOutcome> {
-  const connector = await connectorFor(ctx, gatewayKeyOf(started.operation), { forNewPayment: false });
+  // The account as read in the last 2 s, as the confirm reads it: an operator's change to it is
+  // seen by the next try (the repair job sends again what this one could not).
+  const connector = await connectorFor(ctx, gatewayKeyOf(started.operation), {
+    forNewPayment: false,
+    recent: true,
+  });
   const { amountMinor, ...send } = started.send;
   try {
     if (started.operation.kind === 'capture' && connector?.capture) {
@@ -161,16 +165,15 @@ export interface SettledOperation {
 export async function applyAuthorizationOutcome(
   ctx: AppContext,
   tx: Queryable,
-  operationId: string,
+  of: Pick<AuthorizationOperationRecord, 'id' | 'paymentIntentId'>,
   outcome: AuthorizationOutcome,
   source: 'answer' | 'repair',
 ): Promise<SettledOperation> {
   const now = ctx.clock.now();
-  const held = await findAuthorizationOperation(tx, operationId);
-  if (!held) throw new Error(`authorization operation ${operationId} vanished`);
-  const intent = await findPaymentIntentById(tx, held.paymentIntentId, { forUpdate: true });
-  const operation = await findAuthorizationOperation(tx, operationId, { forUpdate: true });
-  if (!intent || !operation) throw new Error(`authorization operation ${operationId} lost its intent`);
+  // The intent first, then the operation: the order every path that changes both locks them in.
+  const intent = await findPaymentIntentById(tx, of.paymentIntentId, { forUpdate: true });
+  const operation = await findAuthorizationOperation(tx, of.id, { forUpdate: true });
+  if (!intent || !operation) throw new Error(`authorization operation ${of.id} lost its intent`);
   if (operation.status !== 'PENDING') return { intent, refused: null };
   switch (outcome.kind) {
     case 'succeeded':
@@ -251,7 +254,7 @@ export async function repairAuthorizationOperations(ctx: AppContext, limit = 50)
     const started = await resumedOperation(ctx.db, operation);
     if (!started) continue;
     const outcome = await sendAuthorizationOperation(ctx, started);
-    await ctx.db.transaction((tx) => applyAuthorizationOutcome(ctx, tx, operation.id, outcome, 'repair'));
+    await ctx.db.transaction((tx) => applyAuthorizationOutcome(ctx, tx, operation, outcome, 'repair'));
   }
   return due.length;
 }

@@ -71,7 +71,7 @@ export function capturePaymentIntent(
           if (!intent) throw new NotFoundError('payment intent', id);
           return { status: 200, body: paymentIntentResource(intent, view) };
         }
-        const settled = await applyAuthorizationOutcome(ctx, tx, started.operation.id, outcome, 'answer');
+        const settled = await applyAuthorizationOutcome(ctx, tx, started.operation, outcome, 'answer');
         const body = paymentIntentResource(settled.intent, view);
         if (settled.refused) {
           throw new GatewayError(settled.refused.code, settled.refused.message, {

@@ -1,26 +1,10 @@
-import type { Queryable } from '../../storage/db.ts';
-import { findPaymentIntentById } from '../../storage/repositories/payment-intents.ts';
+import {
+  claimLapsedAuthorizations,
+  findPaymentIntentById,
+} from '../../storage/repositories/payment-intents.ts';
 import { settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import { applyIntentAction } from '../payments/intent-status.ts';
-
-/**
- * Locks up to `limit` REQUIRES_CAPTURE intents past `capture_before` for one worker (SKIP LOCKED).
- * One with a capture or void in flight is left: the gateway's answer to it decides first.
- */
-async function claimLapsedAuthorizations(q: Queryable, now: Date, limit: number): Promise<string[]> {
-  const { rows } = await q.query<{ id: string }>(
-    `SELECT pi.id FROM payment_intents pi
-      WHERE pi.status = 'REQUIRES_CAPTURE' AND pi.capture_before <= $1
-        AND NOT EXISTS (SELECT 1 FROM authorization_operations ao
-                         WHERE ao.payment_intent_id = pi.id AND ao.status = 'PENDING')
-      ORDER BY pi.capture_before
-      LIMIT $2
-      FOR UPDATE OF pi SKIP LOCKED`,
-    [now, limit],
-  );
-  return rows.map((row) => row.id);
-}
 
 /**
  * The authorisations the gateway has dropped (`capture_before` passed, never captured): each

@@ -44,7 +44,7 @@ export async function voidAuthorization(
   // A refusal to answer is returned from the transaction, not thrown, so what it wrote commits.
   const settled = await ctx.db.transaction(async (tx) => {
     try {
-      return await applyAuthorizationOutcome(ctx, tx, started.operation.id, outcome, 'answer');
+      return await applyAuthorizationOutcome(ctx, tx, started.operation, outcome, 'answer');
     } catch (error) {
       if (error instanceof AppError) return error;
       throw error;

@@ -67,13 +67,44 @@ export async function insertAuthorizationOperation(
   }
 }
 
-/** How many operations the intent had: numbers the next one's gateway key. */
-export async function countAuthorizationOperations(q: Queryable, paymentIntentId: string): Promise<number> {
-  const { rows } = await q.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM authorization_operations WHERE payment_intent_id = $1',
+/**
+ * The authorised charge a capture or void acts on (the intent's SUCCEEDED attempt: the key it was
+ * sent with, the gateway's reference and data) and how many operations the intent already has, in
+ * one read: the next operation's gateway key is derived from both.
+ */
+export async function authorisedChargeOf(
+  q: Queryable,
+  paymentIntentId: string,
+): Promise<{
+  idempotencyKey: string;
+  gatewayReference: string | null;
+  connectorData: string | null;
+  operations: number;
+} | null> {
+  const { rows } = await q.query<{
+    idempotency_key: string;
+    gateway_reference: string | null;
+    connector_data: string | null;
+    operations: number;
+  }>(
+    `SELECT a.idempotency_key, a.gateway_reference, a.connector_data,
+            (SELECT count(*)::int FROM authorization_operations o
+              WHERE o.payment_intent_id = a.payment_intent_id) AS operations
+       FROM charge_attempts a
+      WHERE a.payment_intent_id = $1 AND a.status = 'SUCCEEDED'
+      ORDER BY a.attempt_number
+      LIMIT 1`,
     [paymentIntentId],
   );
-  return rows[0]?.n ?? 0;
+  const row = rows[0];
+  return row
+    ? {
+        idempotencyKey: row.idempotency_key,
+        gatewayReference: row.gateway_reference,
+        connectorData: row.connector_data,
+        operations: row.operations,
+      }
+    : null;
 }
 
 /** The operation a merchant's Idempotency-Key started on an intent, if any (the newest). */

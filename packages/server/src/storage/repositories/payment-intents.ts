@@ -326,3 +326,21 @@ export async function addRefundedAmount(
     [id, refund.amountMinor, updatedAt, refund.currency],
   );
 }
+
+/**
+ * Locks up to `limit` REQUIRES_CAPTURE intents past `capture_before` for one worker (SKIP LOCKED).
+ * One with a capture or void in flight is left: the gateway's answer to it decides first.
+ */
+export async function claimLapsedAuthorizations(q: Queryable, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await q.query<{ id: string }>(
+    `SELECT pi.id FROM payment_intents pi
+      WHERE pi.status = 'REQUIRES_CAPTURE' AND pi.capture_before <= $1
+        AND NOT EXISTS (SELECT 1 FROM authorization_operations ao
+                         WHERE ao.payment_intent_id = pi.id AND ao.status = 'PENDING')
+      ORDER BY pi.capture_before
+      LIMIT $2
+      FOR UPDATE OF pi SKIP LOCKED`,
+    [now, limit],
+  );
+  return rows.map((row) => row.id);
+}
