@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { STRIPE_TEST_PAYMENT_METHODS } from '@paygate/gateway-fakes';
+import { reconcileWithGateways } from '../src/app/gateways/reconcile-with-gateway.ts';
 import { databaseKinds } from './support/databases.ts';
 import {
   FAKE_STRIPE,
@@ -169,6 +170,48 @@ for (const kind of databaseKinds()) {
       );
       return rows[0]?.gateway_reference ?? '';
     }
+
+    it("reconciliation reads Stripe's list: held, captured in part and voided agree; an authorisation Stripe dropped early is reported", async () => {
+      const held = await authorised(3_300);
+      const partial = await authorised(4_400);
+      assert.equal(
+        (await post(`/v1/payment-intents/${partial.id}/capture`, { amount_minor: 1_100 })).json().status,
+        'SUCCEEDED',
+      );
+      const voided = await authorised(5_500);
+      assert.equal((await post(`/v1/payment-intents/${voided.id}/cancel`, {})).json().status, 'CANCELED');
+      const dropped = await authorised(6_600);
+      // Stripe releases it before capture_before, and its event never arrives.
+      running.stripe.holdNotifications();
+      const atStripe = await fetch(
+        `${running.stripe.url}/v1/payment_intents/${await stripeReference(dropped.id)}/cancel`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${FAKE_STRIPE.secretKey}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: '',
+        },
+      );
+      assert.equal(atStripe.status, 200, await atStripe.text());
+      await running.stripe.idle();
+      const report = await reconcileWithGateways(svc.ctx, {
+        from: new Date(svc.clock.now().getTime() - 3_600_000),
+        to: new Date(svc.clock.now().getTime() + 1000),
+        repair: false,
+      });
+      running.stripe.releaseNotifications();
+      await running.stripe.idle();
+      const ids = [held.id, partial.id, voided.id, dropped.id];
+      const mine = report.differences.filter((d) => ids.includes(d.paygateId ?? ''));
+      assert.deepEqual(
+        mine.map((d) => d.paygateId),
+        [dropped.id],
+        JSON.stringify(mine),
+      );
+      assert.match(mine[0]?.detail ?? '', /dropped the authorisation before capture_before/);
+    });
 
     it("a capture made in Stripe's own dashboard makes the intent SUCCEEDED with what Stripe captured", async () => {
       const intent = await authorised(9_000);

@@ -273,6 +273,27 @@ for (const kind of databaseKinds()) {
       assert.equal((await api('GET', `/v1/payment-intents/${paid.id}`)).json().amount_refunded_minor, 2_000);
     });
 
+    it('adyen: an authorisation waiting for its capture is in no settlement report, and no difference', async () => {
+      const created = await api('POST', '/v1/payment-intents', {
+        amount_minor: 6_100,
+        currency: 'EUR',
+        gateway_id: 'adyen-books',
+        capture_method: 'manual',
+      });
+      assert.equal(created.statusCode, 200, created.body);
+      const held = await api('POST', `/v1/payment-intents/${created.json().id}/confirm`, {
+        payment_method_token: ADYEN_TEST_TOKENS.approve,
+      });
+      assert.equal(held.json().status, 'REQUIRES_CAPTURE', held.body);
+      const paid = await confirmed('adyen-books', ADYEN_TEST_TOKENS.approve, 2_300);
+      adyen.closeSettlementBatch();
+      const report = await reconcile(false);
+      const books = report.gateways.find((g) => g.gatewayId === 'adyen-books');
+      assert.equal(books?.charges, 1, 'the report settled the automatic payment only');
+      assert.deepEqual(rows(report, 'adyen-books'), []);
+      assert.equal(await statusOf(`/v1/payment-intents/${paid.id}`), 'SUCCEEDED');
+    });
+
     it('adyen: reports a payment the settlement report shows that Paygate never made', async () => {
       const outside = await fetch(`${adyen.url}/payments`, {
         method: 'POST',
