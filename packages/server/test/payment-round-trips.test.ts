@@ -172,5 +172,25 @@ if (databaseKinds().includes('postgres')) {
         ]);
       });
     }
+
+    it('authorises a manual intent in the same two statements: capture_before is written by the step itself', async () => {
+      const intent = await pay.create({ capture_method: 'manual' });
+      const sent = await recordStatements(() =>
+        pay.confirm(intent.id, { payment_method_token: 'tok_sim_approve' }),
+      );
+      assert.deepEqual(
+        sent.map((s) => [s.sql.slice(0, s.sql.indexOf('(')), s.ownRoundTrip]),
+        [
+          ['SELECT paygate_confirm_start', true],
+          ['SELECT paygate_apply_payment_change', true],
+        ],
+        JSON.stringify(sent, null, 1),
+      );
+      const authorised = await pay.retrieve(intent.id);
+      assert.equal(authorised.status, 'REQUIRES_CAPTURE');
+      const days = (Date.parse(String(authorised.capture_before)) - svc.clock.now().getTime()) / 86_400_000;
+      assert.ok(days > 6.9 && days <= 7, `capture_before in ${days} days`);
+      assert.deepEqual(await pay.paymentTransactions(intent.id), ['PENDING']);
+    });
   });
 }

@@ -27,10 +27,9 @@ import {
   findPaymentIntentById,
   type PaymentIntentRecord,
 } from '../../storage/repositories/payment-intents.ts';
-import { approveCapturedPayment, settlePaymentTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
-import { applyIntentAction } from '../payments/intent-status.ts';
+import { applyStateChange, intentStep } from '../payments/intent-status.ts';
 
 /** How long a caller may take to finish its operation before the repair job takes it up. */
 export const OPERATION_LEASE_SECONDS = 120;
@@ -234,14 +233,22 @@ async function operationDone(
   );
   const settled = { ...intent, authorizationInFlight: false };
   if (operation.kind === 'void') {
-    await settlePaymentTransaction(tx, intent.id, 'DECLINED', now);
-    return applyIntentAction(tx, settled, { type: 'cancel' }, now, { cancellationReason: 'requested' });
+    // The step and the PAYMENT transaction DECLINED in one statement.
+    const step = intentStep(settled, { type: 'cancel' }, now, { cancellationReason: 'requested' });
+    await applyStateChange(tx, { intent: step, paymentTransaction: 'DECLINED' });
+    return step.to;
   }
   // What the gateway says it captured is what the books hold; a gateway that does not say
   // captured what was asked. More than authorised never reads as more than the intent.
   const captured = Math.min(outcome.captured?.amountMinor ?? operation.amountMinor, intent.amountMinor);
-  await approveCapturedPayment(tx, intent.id, captured, now);
-  return applyIntentAction(tx, settled, { type: 'capture' }, now, { amountCapturedMinor: captured });
+  // The step, its captured amount and the PAYMENT transaction APPROVED for it, in one statement.
+  const step = intentStep(settled, { type: 'capture' }, now, { amountCapturedMinor: captured });
+  await applyStateChange(tx, {
+    intent: step,
+    paymentTransaction: 'APPROVED',
+    paymentTransactionAmount: captured,
+  });
+  return step.to;
 }
 
 /**

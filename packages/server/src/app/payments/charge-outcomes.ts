@@ -528,9 +528,8 @@ function authorize(at: Applying, outcome: Outcome<'authorized'>): Decision {
   const step = stepWith(at, action, 'SUCCEEDED', { captureBefore: outcome.captureBefore });
   return {
     change: { intent: step, attempt },
+    // capture_before is written by the step's own statement (migration 396): one round trip.
     answer: { ...unchanged(at), intent: step.to },
-    // capture_before is written beside the step, in its transaction (intent-status.ts).
-    afterwards: async () => ({ ...unchanged(at), intent: step.to }),
   };
 }
 

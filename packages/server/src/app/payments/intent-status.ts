@@ -13,7 +13,6 @@ import type {
   PaymentIntentRecord,
   StatusChange,
 } from '../../storage/repositories/payment-intents.ts';
-import { writeCaptureColumns } from '../../storage/repositories/payment-intents.ts';
 import { paymentIntentResource } from '../resources/payment-intent.ts';
 
 /**
@@ -101,6 +100,8 @@ export interface StateChange {
   intent?: IntentStep | undefined;
   attempt?: { from: ChargeAttemptRecord; change: AttemptChange } | undefined;
   paymentTransaction?: PaymentTransactionChange | undefined;
+  /** The amount the settled PAYMENT transaction takes (a capture's); absent keeps its own. */
+  paymentTransactionAmount?: number | undefined;
 }
 
 /**
@@ -110,7 +111,7 @@ export interface StateChange {
  * attempt first. Outside a transaction that statement commits on its own: one round trip.
  */
 export async function applyStateChange(q: Queryable, change: StateChange): Promise<void> {
-  const { intent, attempt, paymentTransaction } = change;
+  const { intent, attempt, paymentTransaction, paymentTransactionAmount } = change;
   const paymentIntentId = intent?.from.id ?? attempt?.from.paymentIntentId;
   const now = intent?.change.updatedAt ?? attempt?.change.updatedAt;
   if (!paymentIntentId || !now) return;
@@ -124,11 +125,9 @@ export async function applyStateChange(q: Queryable, change: StateChange): Promi
     },
     attempt,
     paymentTransaction,
+    paymentTransactionAmount,
     event: intent?.event ?? undefined,
   });
-  if (applied && intent?.change.capture) {
-    await writeCaptureColumns(q, paymentIntentId, intent.to.version, intent.change.capture);
-  }
   if (!applied) {
     throw new StaleStateError(
       `payment intent ${paymentIntentId} is no longer ${intent?.from.status ?? ''} or attempt ${attempt?.from.idempotencyKey ?? ''} no longer ${attempt?.from.status ?? ''}`,

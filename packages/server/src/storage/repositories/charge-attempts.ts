@@ -313,17 +313,21 @@ export interface PaymentChange {
     | { from: Pick<ChargeAttemptRecord, 'attemptNumber' | 'status' | 'checks'>; change: AttemptChange }
     | undefined;
   paymentTransaction?: PaymentTransactionChange | undefined;
+  /** The amount the settled PAYMENT transaction takes (what a capture took); absent keeps its own. */
+  paymentTransactionAmount?: number | undefined;
   event?: EventToWrite | undefined;
 }
 
-const APPLY_PAYMENT_CHANGE = `SELECT paygate_apply_payment_change(${Array.from({ length: 30 }, (_, i) => `$${i + 1}`).join(', ')}) AS applied`;
+/** The 34-argument overload of migration 396 (capture columns and the PAYMENT amount beside the step). */
+const APPLY_PAYMENT_CHANGE = `SELECT paygate_apply_payment_change(${Array.from({ length: 34 }, (_, i) => `$${i + 1}`).join(', ')}) AS applied`;
 
 /** SQLSTATE of paygate_apply_payment_change for an attempt found changed after its intent was written. */
 const STALE_ATTEMPT = 'PGSTL';
 
 /**
- * Writes one decided change in ONE statement (`paygate_apply_payment_change`, migration 261): the
- * intent's status (guarded by the status and version it was read in), the attempt's change
+ * Writes one decided change in ONE statement (`paygate_apply_payment_change`, migrations 261 and
+ * 396): the intent's status (guarded by the status and version it was read in) with a manual
+ * intent's capture columns, the attempt's change
  * (guarded by its status and checks), the PAYMENT transaction and the event with its deliveries.
  * False, with nothing written, when the intent or the attempt was no longer as read.
  */
@@ -356,6 +360,10 @@ export async function applyPaymentChange(q: Queryable, c: PaymentChange): Promis
       attempt?.change.connectorData ?? null,
       c.paymentTransaction ?? null,
       ...(c.event ? eventArguments(c.event) : NO_EVENT),
+      intent?.change.capture !== undefined,
+      intent?.change.capture?.captureBefore ?? null,
+      intent?.change.capture?.amountCapturedMinor ?? null,
+      c.paymentTransactionAmount ?? null,
     ]);
     result = rows[0]?.applied;
   } catch (failure) {

@@ -243,29 +243,11 @@ export interface StatusChange {
   /** Recorded with a move to FAILED; kept as it was otherwise. */
   lastPaymentError?: LastPaymentError | null;
   /**
-   * A manual intent's capture columns, when the step changes them (written beside the step, in its
-   * transaction: `writeCaptureColumns`).
+   * A manual intent's capture columns, when the step changes them (written by the step's own
+   * statement, paygate_apply_payment_change of migration 396).
    */
   capture?: { captureBefore: Date | null; amountCapturedMinor: number | null };
   updatedAt: Date;
-}
-
-/**
- * Writes a manual intent's capture columns beside the status step that changed them, in the
- * step's transaction: guarded by the version the step wrote, so it lands on that very step.
- */
-export async function writeCaptureColumns(
-  q: Queryable,
-  id: string,
-  version: number,
-  capture: NonNullable<StatusChange['capture']>,
-): Promise<void> {
-  const { rowCount } = await q.query(
-    'UPDATE payment_intents SET capture_before = $3, amount_captured_minor = $4 WHERE id = $1 AND version = $2',
-    [id, version, capture.captureBefore, capture.amountCapturedMinor],
-  );
-  if (rowCount !== 1)
-    throw new Error(`payment intent ${id} moved on before its capture columns were written`);
 }
 
 /**
