@@ -75,6 +75,42 @@ for (const kind of databaseKinds()) {
       await page.close();
     });
 
+    it('captures part of an authorisation from the To capture list through a confirmation stating amount and currency', async () => {
+      const pay = paymentHelpers(svc, () => merchant);
+      const manual = await pay.create({ amount_minor: 8000, currency: 'EUR', capture_method: 'manual' });
+      assert.equal(
+        (await pay.confirm(manual.id, { payment_method_token: 'tok_sim_approve' })).json().status,
+        'REQUIRES_CAPTURE',
+      );
+      const page = await newPage();
+      await signIn(page, 'owner@browser.example');
+      await page.getByRole('link', { name: 'To capture' }).click();
+      await page.waitForURL(/status=REQUIRES_CAPTURE/);
+      await page.getByRole('link', { name: manual.id }).click();
+      await page.waitForURL(new RegExp(`/payments/${manual.id}\\?`));
+      assert.match((await page.locator('main dl').textContent()) ?? '', /Authorised\s*€80\.00/);
+      assert.deepEqual(await seriousViolations(page), [], 'payment page of an authorisation');
+      await page.getByLabel('Amount to capture (EUR)').fill('50');
+      await page.getByRole('button', { name: 'Review the capture' }).click();
+      await page.waitForURL(/\/capture\?/);
+      const statement = (await page.locator('main .statement').textContent()) ?? '';
+      assert.equal(statement, `Capture €50.00 (EUR) of the €80.00 authorised on ${manual.id}.`);
+      assert.deepEqual(await seriousViolations(page), [], 'capture confirmation');
+      assert.equal((await pay.retrieve(manual.id)).status, 'REQUIRES_CAPTURE', 'nothing moved yet');
+      await page.getByRole('button', { name: 'Capture €50.00' }).click();
+      await page.waitForURL(new RegExp(`/payments/${manual.id}\\?.*captured=1`));
+      await page.getByRole('status').filter({ hasText: 'Captured €50.00.' }).waitFor();
+      const facts = (await page.locator('main dl').textContent()) ?? '';
+      assert.match(facts, /Captured\s*€50\.00/);
+      assert.match(facts, /Released\s*€30\.00/);
+      // A refund takes at most what the capture took.
+      await page.getByRole('button', { name: 'Refund the rest (€50.00)' }).waitFor();
+      await page.screenshot({ path: `${shots}dashboard-payment-capture.png` });
+      assert.equal((await pay.retrieve(manual.id)).amount_captured_minor, 5000);
+      assert.deepEqual(pageErrors, []);
+      await page.close();
+    });
+
     it('refunds from the payment page through a confirmation, by keyboard, and shows the new state at once', async () => {
       const page = await newPage();
       await signIn(page, 'owner@browser.example');

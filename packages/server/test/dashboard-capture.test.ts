@@ -127,6 +127,9 @@ for (const kind of databaseKinds()) {
       assert.match(shown.body, /<dt>Captured<\/dt><dd>€30\.00<\/dd>/);
       assert.match(shown.body, /<dt>Released<\/dt><dd>€70\.00<\/dd>/);
       assert.doesNotMatch(shown.body, /Capture by/);
+      assert.match(shown.body, /Refund the rest \(€30\.00\)/, 'a refund takes at most what was captured');
+      const refundAll = await page(`/dashboard/test/payments/${id}/refund?lang=en&rest=1`);
+      assert.match(refundAll.body, new RegExp(`Refund €30\\.00 of €30\\.00 on ${id}\\.`));
       const [entry] = await auditOf('payment_intent.captured');
       assert.equal(entry?.target, id);
       assert.equal(entry?.user_email, 'owner@ships.example');

@@ -7,6 +7,7 @@ import { emptyState, h, type PageFrame, page, pager } from '../../kit/layout.ts'
 import { href } from '../../kit/navigation.ts';
 import { disputeReasonLabel, statusBadge, statusLabel } from '../../kit/status-badge.ts';
 import { exactTime, timeTag } from '../../kit/time.ts';
+import { authorizationAmounts, captureDueSoon, refundableAmount } from './amounts.ts';
 
 /** The search form's fields as typed (strings; the route turns them into the API's query). */
 export type PaymentsPageFilter = Partial<
@@ -116,7 +117,7 @@ export function paymentDetailPage(
   const m = t(frame.lang);
   const mode = frame.mode ?? 'test';
   const intent = detail.payment_intent;
-  const refundable = intent.amount_minor - intent.amount_refunded_minor;
+  const refundable = refundableAmount(intent);
   const money = (minor: number) => formatMoney(minor, intent.currency, frame.lang);
   // The form only opens the confirmation (a GET): nothing moves until that page's button.
   const refundForm =
@@ -211,36 +212,6 @@ ${disputes}
 ${events}
 <p><a href="${h(href(`/dashboard/${mode}/payments`, frame.lang))}">${h(m.back)}</a></p>`,
   );
-}
-
-/**
- * What became of a manual intent's authorisation, in amounts: authorised (all of the amount: a
- * gateway that authorises less declines), captured, and released (what the capture left, or all
- * of it when voided or lapsed). Null for an intent that was never authorised apart.
- */
-export function authorizationAmounts(
-  intent: PaymentIntent,
-): { authorised: number; captured: number; released: number } | null {
-  if (intent.capture_method !== 'manual') return null;
-  const captured = intent.amount_captured_minor;
-  if (intent.status === 'REQUIRES_CAPTURE' || (intent.status === 'PROCESSING' && captured === 0)) {
-    return { authorised: intent.amount_minor, captured: 0, released: 0 };
-  }
-  if (intent.status === 'SUCCEEDED') {
-    return { authorised: intent.amount_minor, captured, released: intent.amount_minor - captured };
-  }
-  const voided =
-    intent.cancellation_reason === 'requested' || intent.cancellation_reason === 'authorization_expired';
-  if (intent.status === 'CANCELED' && voided) {
-    return { authorised: intent.amount_minor, captured: 0, released: intent.amount_minor };
-  }
-  return null;
-}
-
-/** True when the deadline falls within the next 24 hours of the page's clock (or has passed). */
-export function captureDueSoon(intent: PaymentIntent, now: Date | undefined): boolean {
-  if (intent.status !== 'REQUIRES_CAPTURE' || !intent.capture_before || !now) return false;
-  return Date.parse(intent.capture_before) - now.getTime() <= 86_400_000;
 }
 
 function authorizationFacts(frame: PageFrame, intent: PaymentIntent): string {

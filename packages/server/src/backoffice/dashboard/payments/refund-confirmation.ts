@@ -20,11 +20,11 @@ import { problemText } from '../../kit/problems.ts';
 import { acceptForms, formField, pageAction } from '../page-actions.ts';
 import { dashboardPage, html, pageFrame, text } from '../page-kit.ts';
 import type { DashboardScope } from '../scope.ts';
+import { paidAmount, refundableAmount } from './amounts.ts';
 
 type Params = { Params: { id: string } };
 
-const refundable = (intent: PaymentIntent) =>
-  intent.status === 'SUCCEEDED' ? intent.amount_minor - intent.amount_refunded_minor : 0;
+const refundable = refundableAmount;
 
 /** The amount the payment page's form asked for: "the rest", or major units of the currency. */
 function askedAmount(request: FastifyRequest, intent: PaymentIntent, lang: Language): number {
@@ -54,7 +54,7 @@ function refundConfirmation(
   return confirmationPage(frame, {
     statement: fill(m.confirmRefund, {
       amount: money(amountMinor),
-      total: money(intent.amount_minor),
+      total: money(paidAmount(intent)),
       id: intent.id,
     }),
     details: [
