@@ -130,6 +130,13 @@ for (const kind of databaseKinds()) {
       assert.match(shown.body, /Refund the rest \(€30\.00\)/, 'a refund takes at most what was captured');
       const refundAll = await page(`/dashboard/test/payments/${id}/refund?lang=en&rest=1`);
       assert.match(refundAll.body, new RegExp(`Refund €30\\.00 of €30\\.00 on ${id}\\.`));
+      const csv = (await page('/dashboard/api/v1/test/payments/export.csv')).body.split('\r\n');
+      const row = csv.find((line) => line.startsWith(id)) ?? '';
+      assert.match(
+        row,
+        /,SUCCEEDED,10000,EUR,0,sim,false,\{\},manual,3000,$/,
+        'the export says what was captured',
+      );
       const [entry] = await auditOf('payment_intent.captured');
       assert.equal(entry?.target, id);
       assert.equal(entry?.user_email, 'owner@ships.example');
@@ -205,6 +212,10 @@ for (const kind of databaseKinds()) {
         /href="\/dashboard\/test\/payments\?status=REQUIRES_CAPTURE&amp;lang=en">To capture</,
       );
       assert.match(list.body, /<th scope="col">Capture by<\/th>/);
+      const exported = (await page('/dashboard/api/v1/test/payments/export.csv?status=REQUIRES_CAPTURE'))
+        .body;
+      const deadline = (await pay.retrieve(id)).capture_before as string;
+      assert.ok(exported.includes(`,manual,0,${deadline}\r\n`), exported);
       const toCapture = await page('/dashboard/test/payments?lang=en&status=REQUIRES_CAPTURE');
       assert.ok(toCapture.body.includes(id));
       assert.doesNotMatch(toCapture.body, /data-status="SUCCEEDED"/, 'only authorisations waiting');

@@ -178,7 +178,7 @@ for (const kind of databaseKinds()) {
       assert.equal(lines.pop(), '', 'every line ends with CRLF');
       assert.equal(
         lines[0],
-        'id,created_at,status,amount_minor,currency,amount_refunded_minor,gateway_id,livemode,metadata',
+        'id,created_at,status,amount_minor,currency,amount_refunded_minor,gateway_id,livemode,metadata,capture_method,amount_captured_minor,capture_before',
       );
       assert.deepEqual(
         lines.slice(1).map((line) => line.split(',')[0]),
@@ -189,7 +189,9 @@ for (const kind of databaseKinds()) {
       assert.match(usdLine, /,SUCCEEDED,4000,USD,1500,sim,false,/);
       // Metadata is one JSON cell: quoted (it has commas and quotes), its quotes doubled.
       assert.ok(
-        usdLine.endsWith(',"{""note"":""=HYPERLINK(\\""http://evil\\"")"",""order"":""A-1""}"'),
+        usdLine.endsWith(
+          ',"{""note"":""=HYPERLINK(\\""http://evil\\"")"",""order"":""A-1""}",automatic,4000,',
+        ),
         usdLine,
       );
       for (const line of lines) assert.doesNotMatch(line, /(^|,)[=+@-]/, 'no cell starts like a formula');

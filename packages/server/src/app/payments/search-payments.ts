@@ -1,4 +1,5 @@
 import { PAYMENT_SEARCH_DEFAULT_LIMIT, type PaymentSearchQuery } from '@paygate/contract';
+import { capturedAmount } from '../../domain/capture.ts';
 import { csvLine, keysetCsv } from '../../domain/csv.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { keysetPage, keysetSide } from '../../domain/keyset.ts';
@@ -89,6 +90,10 @@ export const PAYMENT_CSV_COLUMNS = [
   'gateway_id',
   'livemode',
   'metadata',
+  // Capture later (issue 43), after the columns of before: a reader of those finds them where they were.
+  'capture_method',
+  'amount_captured_minor',
+  'capture_before',
 ] as const;
 
 function csvRow(intent: PaymentIntentRecord): string {
@@ -102,6 +107,9 @@ function csvRow(intent: PaymentIntentRecord): string {
     intent.gatewayId,
     intent.livemode,
     JSON.stringify(intent.metadata),
+    intent.captureMethod,
+    capturedAmount(intent),
+    intent.status === 'REQUIRES_CAPTURE' ? (intent.captureBefore?.toISOString() ?? '') : '',
   ]);
 }
 
