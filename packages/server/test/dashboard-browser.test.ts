@@ -107,7 +107,6 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Refund the rest (€50.00)' }).waitFor();
       await page.screenshot({ path: `${shots}dashboard-payment-capture.png` });
       assert.equal((await pay.retrieve(manual.id)).amount_captured_minor, 5000);
-      assert.deepEqual(pageErrors, []);
       await page.close();
     });
 

@@ -132,9 +132,9 @@ export async function dashboardCaptureConfirmationRoutes(
     }
   });
 
-  dashboardPage<Params>(app, ctx, '/dashboard/:mode/payments/:id/void', async (_request, reply, start) => {
+  dashboardPage<Params>(app, ctx, '/dashboard/:mode/payments/:id/void', async (request, reply, start) => {
     const { scope } = start;
-    const intent = await intentOf(ctx, scope, _request.params.id);
+    const intent = await intentOf(ctx, scope, request.params.id);
     const frame = await start.frame(
       `${paymentPath(scope.mode, intent.id)}/void`,
       t(scope.locale).confirmVoidTitle,
