@@ -6,10 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { claimLapsedAuthorizations, searchPaymentIntents } from '@paygate/server';
 import type { RequestSpec } from 'autocannon';
 import type pg from 'pg';
-import { claimLapsedAuthorizations } from '../../packages/server/src/storage/repositories/payment-intents.ts';
-import { searchPaymentIntents } from '../../packages/server/src/storage/repositories/payment-search.ts';
 import { databaseBackendTicks, readCpu } from './cpu.ts';
 import { round, runLoad } from './load.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase, seedHistory, withClient } from './postgres.ts';

@@ -29,6 +29,9 @@ export { type RunningService, startService } from './service.ts';
 export { type Database, type Queryable, together, WAKE_UP_SQL, Wakeups } from './storage/db.ts';
 export { migrate } from './storage/migrate.ts';
 export { sumDeclineReasons, sumSettledTransactions } from './storage/repositories/overview.ts';
+// Capture later's bench explains the statements these send (bench/lib/capture-cost.ts).
+export { claimLapsedAuthorizations } from './storage/repositories/payment-intents.ts';
+export { searchPaymentIntents } from './storage/repositories/payment-search.ts';
 export { createDeliveryWorker, type DeliveryWorker } from './webhooks/delivery-worker.ts';
 
 /**
