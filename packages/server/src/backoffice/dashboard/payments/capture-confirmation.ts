@@ -6,8 +6,6 @@ import { voidAuthorization } from '../../../app/captures/void-authorization.ts';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { requestHash } from '../../../app/idempotent-phases.ts';
-import { retrievePaymentIntent } from '../../../app/payments/retrieve-payment-intent.ts';
-import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { AppError, InvalidStateTransitionError, ValidationError } from '../../../domain/errors.ts';
 import { minorFromMajorText } from '../../../domain/major-amount.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../http/declare-route.ts';
@@ -22,11 +20,9 @@ import { exactTime } from '../../kit/time.ts';
 import { acceptForms, formField, pageAction } from '../page-actions.ts';
 import { dashboardPage, html, pageFrame, text } from '../page-kit.ts';
 import type { DashboardScope } from '../scope.ts';
+import { intentOf } from './intent-of.ts';
 
 type Params = { Params: { id: string } };
-
-const intentOf = async (ctx: AppContext, scope: DashboardScope, id: string) =>
-  paymentIntentResource(await retrievePaymentIntent(ctx, scope, id), { kind: 'event' });
 
 const paymentPath = (mode: string, id: string) => `/dashboard/${mode}/payments/${id}`;
 

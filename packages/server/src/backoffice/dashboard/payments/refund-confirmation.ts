@@ -4,9 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app/context.ts';
 import { auditDashboardAction } from '../../../app/dashboard/audit-dashboard-action.ts';
 import { requestHash } from '../../../app/idempotent-phases.ts';
-import { retrievePaymentIntent } from '../../../app/payments/retrieve-payment-intent.ts';
 import { createRefund } from '../../../app/refunds/create-refund.ts';
-import { paymentIntentResource } from '../../../app/resources/payment-intent.ts';
 import { AppError, ValidationError } from '../../../domain/errors.ts';
 import { minorFromMajorText } from '../../../domain/major-amount.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../http/declare-route.ts';
@@ -21,6 +19,7 @@ import { acceptForms, formField, pageAction } from '../page-actions.ts';
 import { dashboardPage, html, pageFrame, text } from '../page-kit.ts';
 import type { DashboardScope } from '../scope.ts';
 import { paidAmount, refundableAmount } from './amounts.ts';
+import { intentOf } from './intent-of.ts';
 
 type Params = { Params: { id: string } };
 
@@ -105,9 +104,6 @@ export async function dashboardRefundConfirmationRoutes(
     refundFromForm(ctx, request, reply, scope),
   );
 }
-
-const intentOf = async (ctx: AppContext, scope: DashboardScope, id: string) =>
-  paymentIntentResource(await retrievePaymentIntent(ctx, scope, id), { kind: 'event' });
 
 /** The confirmation's POST: the refund through the API's own use case and idempotency, then its page. */
 async function refundFromForm(
