@@ -166,6 +166,32 @@ export interface PhasedWork<Started, Outcome> {
    * the same (a refund the gateway never took is removed): a 4xx is stored, a 5xx is not.
    */
   finish(tx: Queryable, started: Started, outcome: Outcome): Promise<WorkResult>;
+  /**
+   * Phase 1 of a new key in ONE statement, the key's own checks included (no answer stored under
+   * it, its lock free): `{ started }` when it wrote the recovery point; null, with nothing written,
+   * when the general path must decide (a replay, a refusal, a key in flight, any rarer case).
+   */
+  startInOneStatement?(key: KeyLock): Promise<{ started: Started } | null>;
+  /**
+   * Phase 3 in ONE statement with the answer stored, for the outcomes that allow it: the answer,
+   * and the write that commits it under the key (false, with nothing written, when the rows were
+   * no longer as phase 1 left them: the general `finish` then runs). Null: the general `finish`.
+   */
+  finishInOneStatement?(started: Started, outcome: Outcome): PreparedFinish | null;
+}
+
+/** The key of a request under way: its lock id, the key and the request's hash. */
+export interface KeyLock {
+  lockId: bigint;
+  key: string;
+  hash: string;
+}
+
+/** A phase 3 decided in memory, whose write stores `answer` with it. */
+export interface PreparedFinish {
+  status: number;
+  body: unknown;
+  write(q: Queryable, answer: KeyClaim): Promise<boolean>;
 }
 
 /**
@@ -180,33 +206,35 @@ export async function runInPhases<Started, Outcome>(
   work: PhasedWork<Started, Outcome>,
 ): Promise<IdempotentAnswer> {
   const { scope, key, hash } = request;
-  const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
-  if (finished) return { ...assertSameRequest(ctx, request, finished), replayed: true };
+  const lockId = lockIdFor(scope, key);
+  // The common case (a new key, the work's own common case) in one statement; anything else in
+  // the general path below, which also answers what the one statement left alone.
+  const fast =
+    work.startInOneStatement && !isOperatorKeySpace(scope)
+      ? await work.startInOneStatement({ lockId, key, hash })
+      : null;
+  let started: Started;
+  if (fast) {
+    started = fast.started;
+  } else {
+    const first = await startInPhases(ctx, request, work);
+    if (first.kind === 'replay') return { status: first.status, body: first.body, replayed: true };
+    if (first.kind === 'refused') return { status: first.status, body: first.body, replayed: false };
+    started = first.started;
+  }
 
-  const first = await ctx.db.transaction(async (tx) => {
-    if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
-    const earlier = await findStoredResponse(tx, scope, key, ctx.clock.now());
-    if (earlier) return { kind: 'replay' as const, ...assertSameRequest(ctx, request, earlier) };
-    await tx.query('SAVEPOINT idempotent_work');
-    try {
-      return { kind: 'started' as const, started: await work.start(tx, { key, hash }) };
-    } catch (error) {
-      if (!isStoredRefusal(error)) throw error;
-      await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
-      const body = request.serialize(error.status, request.problem(error));
-      await storeResponse(tx, scope, key, storedAnswer(ctx, request, error.status, body), ctx.clock.now());
-      return { kind: 'refused' as const, status: error.status, body };
-    }
-  });
-  if (first.kind === 'replay') return { status: first.status, body: first.body, replayed: true };
-  if (first.kind === 'refused') return { status: first.status, body: first.body, replayed: false };
-
-  const outcome = await work.callOut(first.started);
+  const outcome = await work.callOut(started);
+  const prepared = finishPrepared(work, started, outcome);
+  if (prepared) {
+    const body = request.serialize(prepared.status, prepared.body);
+    const stored = { lockId, key, ...storedAnswer(ctx, request, prepared.status, body) };
+    if (await prepared.write(ctx.db, stored)) return { status: prepared.status, body, replayed: false };
+  }
   const answer = await ctx.db.transaction(async (tx) => {
     let status: number;
     let body: string;
     try {
-      const result = await work.finish(tx, first.started, outcome);
+      const result = await work.finish(tx, started, outcome);
       status = result.status;
       body = request.serialize(status, result.body);
     } catch (error) {
@@ -221,6 +249,51 @@ export async function runInPhases<Started, Outcome>(
   });
   if (answer instanceof AppError) throw answer;
   return answer;
+}
+
+type FirstPhase<Started> =
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'refused'; status: number; body: string }
+  | { kind: 'started'; started: Started };
+
+/** Phase 1 in the general path: the key's look-up and lock, then the work's start, in a transaction. */
+async function startInPhases<Started, Outcome>(
+  ctx: AppContext,
+  request: IdempotentRequest,
+  work: PhasedWork<Started, Outcome>,
+): Promise<FirstPhase<Started>> {
+  const { scope, key, hash } = request;
+  const finished = await findStoredResponse(ctx.db, scope, key, ctx.clock.now());
+  if (finished) return { kind: 'replay', ...assertSameRequest(ctx, request, finished) };
+  return ctx.db.transaction(async (tx): Promise<FirstPhase<Started>> => {
+    if (!(await tryLockKey(tx, lockIdFor(scope, key)))) throw inFlightError();
+    const earlier = await findStoredResponse(tx, scope, key, ctx.clock.now());
+    if (earlier) return { kind: 'replay', ...assertSameRequest(ctx, request, earlier) };
+    await tx.query('SAVEPOINT idempotent_work');
+    try {
+      return { kind: 'started', started: await work.start(tx, { key, hash }) };
+    } catch (error) {
+      if (!isStoredRefusal(error)) throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT idempotent_work');
+      const body = request.serialize(error.status, request.problem(error));
+      await storeResponse(tx, scope, key, storedAnswer(ctx, request, error.status, body), ctx.clock.now());
+      return { kind: 'refused', status: error.status, body };
+    }
+  });
+}
+
+/** The work's one-statement finish, if it takes this outcome; any doubt is the general finish's. */
+function finishPrepared<Started, Outcome>(
+  work: PhasedWork<Started, Outcome>,
+  started: Started,
+  outcome: Outcome,
+): PreparedFinish | null {
+  try {
+    return work.finishInOneStatement?.(started, outcome) ?? null;
+  } catch {
+    // The general finish decides the same outcome again under the rows' locks, and throws there.
+    return null;
+  }
 }
 
 /** The row that keeps an answer for its key's lifetime (client secrets cut out). */

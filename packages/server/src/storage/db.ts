@@ -285,11 +285,14 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
  * gives a selected row: every timestamp column (all are named `*_at`) back into a Date. Numbers,
  * booleans and jsonb columns arrive as the drivers give them.
  */
+/** The timestamp columns by name: `*_at`, and a manual intent's `capture_before`. */
+const TIMESTAMP_COLUMN = /_(at|before)$/;
+
 export function rowOfJson(json: Record<string, unknown>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const key of Object.keys(json)) {
     const value = json[key];
-    row[key] = typeof value === 'string' && key.endsWith('_at') ? new Date(value) : value;
+    row[key] = typeof value === 'string' && TIMESTAMP_COLUMN.test(key) ? new Date(value) : value;
   }
   return row;
 }

@@ -29,7 +29,12 @@ import {
 } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
-import { applyStateChange, intentStep } from '../payments/intent-status.ts';
+import {
+  applyStateChange,
+  type IntentStep,
+  intentStep,
+  type StateChange,
+} from '../payments/intent-status.ts';
 
 /** How long a caller may take to finish its operation before the repair job takes it up. */
 export const OPERATION_LEASE_SECONDS = 120;
@@ -40,6 +45,8 @@ const REPAIR_BACKOFF = { firstMs: 30_000, maxMs: 3_600_000 };
 export interface StartedOperation {
   operation: AuthorizationOperationRecord;
   send: AuthorizationRequest & { amountMinor?: number };
+  /** The intent as phase 1 locked it, when phase 1 wrote in one statement (its finish may too). */
+  intent?: PaymentIntentRecord;
 }
 
 /**
@@ -95,7 +102,7 @@ function operationInFlight(): AppError {
 }
 
 /** The gateway request of an operation: every field stable, so each try sends the same one. */
-function requestFor(
+export function requestFor(
   operation: AuthorizationOperationRecord,
   chargeReference: string,
   chargeConnectorData: string | null,
@@ -238,17 +245,29 @@ async function operationDone(
     await applyStateChange(tx, { intent: step, paymentTransaction: 'DECLINED' });
     return step.to;
   }
+  const { step, change } = capturedStep(settled, operation, outcome, now);
+  await applyStateChange(tx, change);
+  return step.to;
+}
+
+/**
+ * A capture the gateway made, as the intent's step (SUCCEEDED, its captured amount) and the
+ * PAYMENT transaction APPROVED for what was captured: one decision, whichever path writes it.
+ */
+export function capturedStep(
+  intent: PaymentIntentRecord,
+  operation: Pick<AuthorizationOperationRecord, 'amountMinor'>,
+  outcome: Extract<AuthorizationOutcome, { kind: 'succeeded' }>,
+  now: Date,
+): { step: IntentStep; change: StateChange } {
   // What the gateway says it captured is what the books hold; a gateway that does not say
   // captured what was asked. More than authorised never reads as more than the intent.
   const captured = Math.min(outcome.captured?.amountMinor ?? operation.amountMinor, intent.amountMinor);
-  // The step, its captured amount and the PAYMENT transaction APPROVED for it, in one statement.
-  const step = intentStep(settled, { type: 'capture' }, now, { amountCapturedMinor: captured });
-  await applyStateChange(tx, {
-    intent: step,
-    paymentTransaction: 'APPROVED',
-    paymentTransactionAmount: captured,
-  });
-  return step.to;
+  const step = intentStep(intent, { type: 'capture' }, now, { amountCapturedMinor: captured });
+  return {
+    step,
+    change: { intent: step, paymentTransaction: 'APPROVED', paymentTransactionAmount: captured },
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type AttemptChange,
   applyPaymentChange,
   type ChargeAttemptRecord,
+  type PaymentChange,
   type PaymentTransactionChange,
 } from '../../storage/repositories/charge-attempts.ts';
 import type { EventToWrite } from '../../storage/repositories/events.ts';
@@ -111,11 +112,22 @@ export interface StateChange {
  * attempt first. Outside a transaction that statement commits on its own: one round trip.
  */
 export async function applyStateChange(q: Queryable, change: StateChange): Promise<void> {
+  const written = paymentChangeOf(change);
+  if (!written) return;
+  if (!(await applyPaymentChange(q, written))) {
+    throw new StaleStateError(
+      `payment intent ${written.paymentIntentId} is no longer ${change.intent?.from.status ?? ''} or attempt ${change.attempt?.from.idempotencyKey ?? ''} no longer ${change.attempt?.from.status ?? ''}`,
+    );
+  }
+}
+
+/** The rows a decision writes, as `applyPaymentChange` takes them; null when it writes nothing. */
+export function paymentChangeOf(change: StateChange): PaymentChange | null {
   const { intent, attempt, paymentTransaction, paymentTransactionAmount } = change;
   const paymentIntentId = intent?.from.id ?? attempt?.from.paymentIntentId;
   const now = intent?.change.updatedAt ?? attempt?.change.updatedAt;
-  if (!paymentIntentId || !now) return;
-  const applied = await applyPaymentChange(q, {
+  if (!paymentIntentId || !now) return null;
+  return {
     paymentIntentId,
     now,
     intent: intent && {
@@ -127,12 +139,7 @@ export async function applyStateChange(q: Queryable, change: StateChange): Promi
     paymentTransaction,
     paymentTransactionAmount,
     event: intent?.event ?? undefined,
-  });
-  if (!applied) {
-    throw new StaleStateError(
-      `payment intent ${paymentIntentId} is no longer ${intent?.from.status ?? ''} or attempt ${attempt?.from.idempotencyKey ?? ''} no longer ${attempt?.from.status ?? ''}`,
-    );
-  }
+  };
 }
 
 /**

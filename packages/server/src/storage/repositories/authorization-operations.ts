@@ -1,4 +1,9 @@
-import { isUniqueViolation, type Queryable, rowMapping } from '../db.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import { isUniqueViolation, type Queryable, rowMapping, rowOfJson } from '../db.ts';
+import { type PaymentChange, paymentChangeArguments, sqlStateOf } from './charge-attempts.ts';
+import { eventRecorded } from './events.ts';
+import type { KeyClaim } from './idempotency-keys.ts';
+import { intentOfRow, type LastErrorColumns, type PaymentIntentRecord } from './payment-intents.ts';
 
 export type AuthorizationOperationKind = 'capture' | 'void';
 export type AuthorizationOperationStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
@@ -218,4 +223,104 @@ export async function recordRefusedCapture(
       WHERE id = $1`,
     [paymentIntentId, refusal.code, refusal.declineCode, refusal.gatewayCode, refusal.message, now],
   );
+}
+
+/** What `startCaptureInOneStatement` wrote: the intent as locked, the capture, the charge it acts on. */
+export interface CaptureStarted {
+  intent: PaymentIntentRecord;
+  operation: AuthorizationOperationRecord;
+  chargeReference: string;
+  chargeConnectorData: string | null;
+}
+
+const CAPTURE_START =
+  'SELECT paygate_capture_start($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9, $10) AS started';
+
+/**
+ * A new key's capture started in ONE statement, committed on its own (`paygate_capture_start`,
+ * migration 397): the key's stored answer and lock checked, the intent locked and found capturable
+ * for `requestedMinor` (all of it when null), the capture written PENDING with its lease. Null,
+ * with nothing written, for every other case: the general path decides it.
+ */
+export async function startCaptureInOneStatement(
+  q: Queryable,
+  start: {
+    scope: TenantScope;
+    key: { lockId: bigint; key: string; hash: string };
+    now: Date;
+    paymentIntentId: string;
+    requestedMinor: number | null;
+    operationId: string;
+    leaseUntil: Date;
+  },
+): Promise<CaptureStarted | null> {
+  const { rows } = await q.query<{ started: Record<string, unknown> & { outcome: string } }>(CAPTURE_START, [
+    start.scope.merchantId,
+    start.scope.livemode,
+    start.key.key,
+    start.key.hash,
+    start.key.lockId.toString(),
+    start.now,
+    start.paymentIntentId,
+    start.requestedMinor,
+    start.operationId,
+    start.leaseUntil,
+  ]);
+  const found = rows[0]?.started;
+  if (found?.outcome !== 'started') return null;
+  return {
+    intent: intentOfRow(
+      rowOfJson(found.intent as Record<string, unknown>) as Record<string, unknown> & LastErrorColumns,
+    ),
+    operation: operations.fromRow(rowOfJson(found.operation as Record<string, unknown>)),
+    chargeReference: String(found.charge_reference),
+    chargeConnectorData: (found.charge_connector_data as string | null) ?? null,
+  };
+}
+
+const CAPTURE_FINISH = `SELECT paygate_capture_finish(${Array.from({ length: 45 }, (_, i) => `$${i + 1}`).join(', ')}) AS applied`;
+
+/** SQLSTATE of paygate_capture_finish for an intent or a capture found no longer as phase 1 left it. */
+const CAPTURE_MOVED_ON = 'PGCAP';
+
+/**
+ * A capture the gateway made, finished in ONE statement (`paygate_capture_finish`, migration 397):
+ * the intent's step (`change`, with its event and the PAYMENT transaction), the operation
+ * SUCCEEDED and the answer stored under the key, all or nothing. False, with nothing written, when
+ * the intent or the operation was no longer as read: the caller finishes under the rows' locks.
+ */
+export async function finishCaptureInOneStatement(
+  q: Queryable,
+  finish: {
+    operationId: string;
+    gatewayReference: string | null;
+    change: PaymentChange;
+    scope: TenantScope;
+    answer: KeyClaim;
+  },
+): Promise<boolean> {
+  const { change, answer } = finish;
+  let applied: string | undefined;
+  try {
+    const { rows } = await q.query<{ applied: string }>(CAPTURE_FINISH, [
+      finish.operationId,
+      finish.gatewayReference,
+      ...paymentChangeArguments(change),
+      finish.scope.merchantId,
+      finish.scope.livemode,
+      answer.key,
+      answer.requestMethod,
+      answer.requestPath,
+      answer.requestHash,
+      answer.responseStatus,
+      answer.responseBody,
+      answer.expiresAt,
+    ]);
+    applied = rows[0]?.applied;
+  } catch (failure) {
+    if (sqlStateOf(failure) === CAPTURE_MOVED_ON) return false;
+    throw failure;
+  }
+  if (change.event) eventRecorded(q, change.event, applied === 'queued');
+  return true;
 }

@@ -332,54 +332,57 @@ const STALE_ATTEMPT = 'PGSTL';
  * False, with nothing written, when the intent or the attempt was no longer as read.
  */
 export async function applyPaymentChange(q: Queryable, c: PaymentChange): Promise<boolean> {
-  const intent = c.intent;
-  const attempt = c.attempt;
-  const error = intent?.change.lastPaymentError;
   let result: string | undefined;
   try {
-    const { rows } = await q.query<{ applied: string }>(APPLY_PAYMENT_CHANGE, [
-      c.paymentIntentId,
-      c.now,
-      intent?.fromStatus ?? null,
-      intent?.fromVersion ?? null,
-      intent?.change.status ?? null,
-      intent?.change.redirectUrl ?? null,
-      intent?.change.cancellationReason ?? null,
-      error?.code ?? null,
-      error?.declineCode ?? null,
-      error?.gatewayCode ?? null,
-      error?.message ?? null,
-      attempt?.from.attemptNumber ?? null,
-      attempt?.from.status ?? null,
-      attempt?.from.checks ?? null,
-      attempt?.change.status ?? null,
-      attempt?.change.gatewayReference ?? null,
-      attempt?.change.failureCode ?? null,
-      attempt?.change.nextCheckAt ?? null,
-      attempt?.change.checked ? 1 : 0,
-      attempt?.change.connectorData ?? null,
-      c.paymentTransaction ?? null,
-      ...(c.event ? eventArguments(c.event) : NO_EVENT),
-      intent?.change.capture !== undefined,
-      intent?.change.capture?.captureBefore ?? null,
-      intent?.change.capture?.amountCapturedMinor ?? null,
-      c.paymentTransactionAmount ?? null,
-    ]);
+    const { rows } = await q.query<{ applied: string }>(APPLY_PAYMENT_CHANGE, paymentChangeArguments(c));
     result = rows[0]?.applied;
   } catch (failure) {
-    // Both drivers (and storage/db.ts's DatabaseError) carry the server's SQLSTATE as `code`.
-    if (
-      typeof failure === 'object' &&
-      failure !== null &&
-      (failure as { code?: unknown }).code === STALE_ATTEMPT
-    ) {
-      return false;
-    }
+    if (sqlStateOf(failure) === STALE_ATTEMPT) return false;
     throw failure;
   }
   if (result === 'stale') return false;
   if (c.event) eventRecorded(q, c.event, result === 'queued');
   return true;
+}
+
+/** The server's SQLSTATE of a failed statement (both drivers, and storage/db.ts's DatabaseError, carry it as `code`). */
+export function sqlStateOf(failure: unknown): unknown {
+  return typeof failure === 'object' && failure !== null ? (failure as { code?: unknown }).code : undefined;
+}
+
+/** The 34 arguments of `paygate_apply_payment_change` (migration 396) for one change, in order. */
+export function paymentChangeArguments(c: PaymentChange): unknown[] {
+  const intent = c.intent;
+  const attempt = c.attempt;
+  const error = intent?.change.lastPaymentError;
+  return [
+    c.paymentIntentId,
+    c.now,
+    intent?.fromStatus ?? null,
+    intent?.fromVersion ?? null,
+    intent?.change.status ?? null,
+    intent?.change.redirectUrl ?? null,
+    intent?.change.cancellationReason ?? null,
+    error?.code ?? null,
+    error?.declineCode ?? null,
+    error?.gatewayCode ?? null,
+    error?.message ?? null,
+    attempt?.from.attemptNumber ?? null,
+    attempt?.from.status ?? null,
+    attempt?.from.checks ?? null,
+    attempt?.change.status ?? null,
+    attempt?.change.gatewayReference ?? null,
+    attempt?.change.failureCode ?? null,
+    attempt?.change.nextCheckAt ?? null,
+    attempt?.change.checked ? 1 : 0,
+    attempt?.change.connectorData ?? null,
+    c.paymentTransaction ?? null,
+    ...(c.event ? eventArguments(c.event) : NO_EVENT),
+    intent?.change.capture !== undefined,
+    intent?.change.capture?.captureBefore ?? null,
+    intent?.change.capture?.amountCapturedMinor ?? null,
+    c.paymentTransactionAmount ?? null,
+  ];
 }
 
 const NO_EVENT: readonly null[] = Array.from({ length: 9 }, () => null);
