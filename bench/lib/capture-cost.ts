@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { claimLapsedAuthorizations, searchPaymentIntents } from '@paygate/server';
 import type { RequestSpec } from 'autocannon';
 import type pg from 'pg';
-import { databaseBackendTicks, readCpu } from './cpu.ts';
+import { DatabaseBackendCpu, readCpu } from './cpu.ts';
 import { round, runLoad } from './load.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase, seedHistory, withClient } from './postgres.ts';
 import { WebhookReceiver } from './receiver.ts';
@@ -27,6 +27,11 @@ export interface CaptureCostResult {
   manual: FlowCost;
   /** manual ÷ automatic, service + PostgreSQL. */
   ratio: number;
+  /**
+   * The same, for a merchant whose endpoint takes only payment_intent.succeeded: one webhook per
+   * payment in both flows, where the budget's merchant gets two for a manual payment.
+   */
+  oneWebhook?: { automatic: FlowCost; manual: FlowCost; ratio: number };
   met: boolean;
   /** The plans at `historyRows` rows: each query's scan nodes and its time. */
   historyRows: number;
@@ -50,6 +55,13 @@ export interface PlanCheck {
   /** True when no node reads payment_intents whole (a Seq Scan on it). */
   indexOnly: boolean;
   executionMs: number;
+}
+
+/** A merchant of the run, its endpoint's subscription and the receiver behind it. */
+interface Shop {
+  subscription: 'all events' | 'payment_intent.succeeded only';
+  merchant: BenchMerchant;
+  receiver: WebhookReceiver;
 }
 
 const jsonHeaders = (merchant: BenchMerchant, extra: Record<string, string> = {}) => ({
@@ -166,23 +178,36 @@ export async function runCaptureCost(options: {
   };
   const database = await createFreshDatabase('paygate_bench_capture');
   const url = databaseUrl(database);
-  const receiver = await WebhookReceiver.start();
   const service = await startPaygate({ kind: 'postgres', databaseUrl: url, simulator: 'own-process' });
+  const shops: Shop[] = [];
+  const cleanups: (() => void)[] = [];
   try {
-    const merchant = await createMerchant(service, 'Capture bench merchant');
-    const endpoint = await callAdmin(service, `/admin/v1/merchants/${merchant.id}/webhook-endpoints`, {
-      url: `${receiver.url}/webhooks`,
-      livemode: false,
-    });
-    await receiver.reset(String(endpoint.secret));
+    // Two merchants in one run: one whose endpoint takes every event (the budget's figure: a
+    // manual payment delivers requires_capture and succeeded), one whose endpoint takes only
+    // payment_intent.succeeded (one webhook per payment in both flows: what the rest costs).
+    for (const subscription of ['all events', 'payment_intent.succeeded only'] as const) {
+      const receiver = await WebhookReceiver.start();
+      const merchant = await createMerchant(service, `Capture bench merchant (${subscription})`);
+      shops.push({ subscription, merchant, receiver });
+      const endpoint = await callAdmin(service, `/admin/v1/merchants/${merchant.id}/webhook-endpoints`, {
+        url: `${receiver.url}/webhooks`,
+        livemode: false,
+        ...(subscription === 'all events' ? {} : { enabled_events: ['payment_intent.succeeded'] }),
+      });
+      await receiver.reset(String(endpoint.secret));
+    }
+    const [everything, outcomeOnly] = shops as [Shop, Shop];
+    const merchant = everything.merchant;
 
-    const totals = {
-      automatic: { payments: 0, serviceTicks: 0, pgTicks: 0, rps: 0 },
-      manual: { payments: 0, serviceTicks: 0, pgTicks: 0, rps: 0 },
-    };
-    const load = async (flow: 'automatic' | 'manual', seconds: number) => {
+    type Run = { shop: Shop; flow: 'automatic' | 'manual' };
+    const runs: Run[] = shops.flatMap((shop) => [
+      { shop, flow: 'automatic' as const },
+      { shop, flow: 'manual' as const },
+    ]);
+    const totals = new Map(runs.map((run) => [run, { payments: 0, serviceTicks: 0, pgTicks: 0, rps: 0 }]));
+    const load = async ({ shop, flow }: Run, seconds: number) => {
       let finished = 0;
-      const requests = flow === 'automatic' ? flowRequests(merchant) : manualFlowRequests(merchant);
+      const requests = flow === 'automatic' ? flowRequests(shop.merchant) : manualFlowRequests(shop.merchant);
       const last = requests[requests.length - 1];
       if (last)
         last.onResponse = (status) => {
@@ -197,32 +222,38 @@ export async function runCaptureCost(options: {
       });
       return { result, finished };
     };
+    const pgCpu = new DatabaseBackendCpu(database);
+    cleanups.push(() => pgCpu.stop());
     // Warm-up, so that the slices compare compiled code rather than the JIT at work.
-    for (const flow of ['automatic', 'manual'] as const) await load(flow, 3);
-    await receiver.settle('payment_intent.succeeded', Number.POSITIVE_INFINITY, 500);
+    for (const run of runs) await load(run, 3);
+    for (const shop of shops)
+      await shop.receiver.settle('payment_intent.succeeded', Number.POSITIVE_INFINITY, 500);
     for (let slice = 0; slice < options.slices; slice++) {
-      const order = slice % 2 === 0 ? (['automatic', 'manual'] as const) : (['manual', 'automatic'] as const);
-      for (const flow of order) {
+      const order = slice % 2 === 0 ? runs : [...runs].reverse();
+      for (const run of order) {
+        const { receiver } = run.shop;
         const delivered = (await receiver.stats()).byType['payment_intent.succeeded'] ?? 0;
         const before = readCpu({ service: service.child.pid });
-        const pgBefore = databaseBackendTicks(database);
-        const { result, finished } = await load(flow, options.secondsPerSlice);
+        const pgBefore = pgCpu.ticks();
+        const { result, finished } = await load(run, options.secondsPerSlice);
         // The webhooks of this slice's payments belong to its CPU.
         await receiver.settle('payment_intent.succeeded', delivered + finished, 500, 10_000);
         const after = readCpu({ service: service.child.pid });
         const serviceTicks = (after?.ticks.service ?? 0) - (before?.ticks.service ?? 0);
-        const pgTicks = databaseBackendTicks(database) - pgBefore;
-        const total = totals[flow];
+        const pgTicks = pgCpu.ticks() - pgBefore;
+        const total = totals.get(run);
+        if (!total) continue;
         total.payments += finished;
         total.serviceTicks += serviceTicks;
         total.pgTicks += pgTicks;
         total.rps += finished / options.secondsPerSlice / options.slices;
         say(
-          `${flow} slice ${slice}: ${finished} payments, ${Math.round(((serviceTicks + pgTicks) * 10_000) / Math.max(1, finished))} µs service + PostgreSQL CPU/payment, errors ${result.errors}, non-2xx ${result.non2xx}, load ${loadavg()[0]?.toFixed(1)}`,
+          `${run.flow} (${run.shop.subscription}) slice ${slice}: ${finished} payments, ${Math.round(((serviceTicks + pgTicks) * 10_000) / Math.max(1, finished))} µs service + PostgreSQL CPU/payment, errors ${result.errors}, non-2xx ${result.non2xx}, load ${loadavg()[0]?.toFixed(1)}`,
         );
       }
     }
-    const cost = (t: (typeof totals)['automatic']): FlowCost => {
+    const cost = (run: Run | undefined): FlowCost => {
+      const t = (run && totals.get(run)) ?? { payments: 0, serviceTicks: 0, pgTicks: 0, rps: 0 };
       const serviceMicros = Math.round((t.serviceTicks * 10_000) / Math.max(1, t.payments));
       const postgresMicros = Math.round((t.pgTicks * 10_000) / Math.max(1, t.payments));
       return {
@@ -233,12 +264,27 @@ export async function runCaptureCost(options: {
         paymentsPerSecond: round(t.rps, 0),
       };
     };
-    const automatic = cost(totals.automatic);
-    const manual = cost(totals.manual);
-    const ratio = round(manual.cpuMicrosPerPayment / Math.max(1, automatic.cpuMicrosPerPayment), 2);
-    say(
-      `automatic: ${automatic.cpuMicrosPerPayment} µs (${automatic.serviceMicrosPerPayment} + ${automatic.postgresMicrosPerPayment}) per payment over ${automatic.payments}; manual: ${manual.cpuMicrosPerPayment} µs (${manual.serviceMicrosPerPayment} + ${manual.postgresMicrosPerPayment}) over ${manual.payments}; ratio ${ratio} (budget ≤ ${CAPTURE_BUDGET_RATIO})`,
-    );
+    const costOf = (shop: Shop, flow: Run['flow']) =>
+      cost(runs.find((r) => r.shop === shop && r.flow === flow));
+    const ratioOf = (manual: FlowCost, automatic: FlowCost) =>
+      round(manual.cpuMicrosPerPayment / Math.max(1, automatic.cpuMicrosPerPayment), 2);
+    const automatic = costOf(everything, 'automatic');
+    const manual = costOf(everything, 'manual');
+    const ratio = ratioOf(manual, automatic);
+    const oneWebhook = {
+      automatic: costOf(outcomeOnly, 'automatic'),
+      manual: costOf(outcomeOnly, 'manual'),
+      ratio: 0,
+    };
+    oneWebhook.ratio = ratioOf(oneWebhook.manual, oneWebhook.automatic);
+    for (const [name, a, m, r] of [
+      ['all events', automatic, manual, ratio],
+      ['succeeded only', oneWebhook.automatic, oneWebhook.manual, oneWebhook.ratio],
+    ] as const) {
+      say(
+        `${name}: automatic: ${a.cpuMicrosPerPayment} µs (${a.serviceMicrosPerPayment} + ${a.postgresMicrosPerPayment}) per payment over ${a.payments}; manual: ${m.cpuMicrosPerPayment} µs (${m.serviceMicrosPerPayment} + ${m.postgresMicrosPerPayment}) over ${m.payments}; ratio ${r} (budget ≤ ${CAPTURE_BUDGET_RATIO})`,
+      );
+    }
 
     // The plans, at a large history: the bench merchant's payments, 1% of them authorisations.
     const authorisations = Math.max(100, Math.round(options.historyRows / 100));
@@ -268,6 +314,7 @@ export async function runCaptureCost(options: {
       automatic,
       manual,
       ratio,
+      oneWebhook,
       met: ratio <= CAPTURE_BUDGET_RATIO && plans.every((plan) => plan.indexOnly),
       historyRows: options.historyRows,
       authorisations,
@@ -275,8 +322,9 @@ export async function runCaptureCost(options: {
       lines,
     };
   } finally {
+    for (const cleanup of cleanups) cleanup();
     await service.child.stop();
-    await receiver.stop();
+    for (const shop of shops) await shop.receiver.stop();
     await dropDatabase(database);
   }
 }
@@ -298,6 +346,14 @@ export function captureBlock(r: CaptureCostResult, date: string): string {
     '|---|---|---|---|---|---|',
     row('automatic: create, confirm', r.automatic),
     row('manual: create, confirm (authorise), capture', r.manual),
+    ...(r.oneWebhook
+      ? [
+          row('automatic, endpoint taking payment_intent.succeeded only', r.oneWebhook.automatic),
+          row('manual, endpoint taking payment_intent.succeeded only', r.oneWebhook.manual),
+          '',
+          `The first two rows are the budget's (the endpoint takes every event: a manual payment's webhooks are requires_capture and succeeded). The last two are a second merchant in the same slices whose endpoint takes only payment_intent.succeeded, so that each payment delivers one webhook: manual ${r.oneWebhook.ratio}× automatic.`,
+        ]
+      : []),
     '',
     `Plans at ${r.historyRows.toLocaleString('en')} payments of the merchant, ${r.authorisations.toLocaleString('en')} of them authorisations waiting (EXPLAIN ANALYZE of the exact statements the service sends):`,
     '',

@@ -163,16 +163,56 @@ export function cpuSplit(before: CpuCounters | null, after: CpuCounters | null):
  * it. The server's shared processes (WAL writer, checkpointer) are not in it.
  */
 export function databaseBackendTicks(database: string): number {
-  const titlePattern = new RegExp(`^postgres: (\\S+: )?\\S+ ${database} `);
   let total = 0;
+  for (const ticks of backendTicks(database).values()) total += ticks;
+  return total;
+}
+
+/** Each live backend of `database` (see databaseBackendTicks) and its CPU ticks so far, by pid. */
+function backendTicks(database: string): Map<number, number> {
+  const titlePattern = new RegExp(`^postgres: (\\S+: )?\\S+ ${database} `);
+  const found = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (title.startsWith('postgres: ') && titlePattern.test(title)) total += processTicks(Number(entry));
+      if (title.startsWith('postgres: ') && titlePattern.test(title))
+        found.set(Number(entry), processTicks(Number(entry)));
     } catch {
       // The process ended between the listing and the read.
     }
   }
-  return total;
+  return found;
+}
+
+/**
+ * CPU ticks of a database's backends over a run, counting backends that end on the way: a sum
+ * over the live ones (databaseBackendTicks) drops all a backend ever used when the pool closes its
+ * idle connection, and a slice's difference can then even be negative. This keeps each backend's
+ * last reading, taken every `pollMs`: one that ends loses at most its last `pollMs` (it ends idle).
+ */
+export class DatabaseBackendCpu {
+  private readonly last = new Map<number, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly database: string,
+    pollMs = 200,
+  ) {
+    this.timer = setInterval(() => this.ticks(), pollMs);
+    this.timer.unref();
+    this.ticks();
+  }
+
+  /** Every tick of every backend seen so far (the ended ones at their last reading). */
+  ticks(): number {
+    for (const [pid, ticks] of backendTicks(this.database)) this.last.set(pid, ticks);
+    let total = 0;
+    for (const ticks of this.last.values()) total += ticks;
+    return total;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
 }

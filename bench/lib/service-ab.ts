@@ -9,7 +9,7 @@
 // per confirmed payment, read from the start of the slice until the receiver has had
 // every webhook of the slice, so the deliveries are counted with their payments.
 import { loadavg } from 'node:os';
-import { type CpuCounters, databaseBackendTicks, readCpu } from './cpu.ts';
+import { type CpuCounters, DatabaseBackendCpu, readCpu } from './cpu.ts';
 import { round, runLoad } from './load.ts';
 import { createFreshDatabase, databaseUrl, dropDatabase, seedHistory, withClient } from './postgres.ts';
 import { WebhookReceiver } from './receiver.ts';
@@ -141,6 +141,8 @@ export async function runServiceAb(options: {
         });
         return { result, confirmed };
       };
+      // Each database's backends, those the pool closes on the way counted too (cpu.ts).
+      const pgCpu = new Map(sides.map((s) => [s, new DatabaseBackendCpu(s.database)]));
       // Warm-up, so that the slices compare compiled code rather than the JIT at work.
       for (const s of sides) await load(s, 3);
       for (const s of sides)
@@ -149,14 +151,14 @@ export async function runServiceAb(options: {
         for (const s of slice % 2 === 0 ? sides : [...sides].reverse()) {
           const delivered = (await s.receiver.stats()).byType['payment_intent.succeeded'] ?? 0;
           const before = readCpu({ service: s.service.child.pid });
-          const pgBefore = databaseBackendTicks(s.database);
+          const pgBefore = pgCpu.get(s)?.ticks() ?? 0;
           const { result, confirmed } = await load(s, options.secondsPerSlice);
           // The deliveries of this slice's payments belong to its CPU.
           if (scenario === 'flow')
             await s.receiver.settle('payment_intent.succeeded', delivered + confirmed, 500, 10_000);
           const after = readCpu({ service: s.service.child.pid });
           const serviceTicks = ticks(after, 'service') - ticks(before, 'service');
-          const pgTicks = databaseBackendTicks(s.database) - pgBefore;
+          const pgTicks = (pgCpu.get(s)?.ticks() ?? 0) - pgBefore;
           const key = `${scenario} ${s.side}`;
           const total = totals.get(key) ?? {
             scenario,
@@ -187,6 +189,7 @@ export async function runServiceAb(options: {
           );
         }
       }
+      for (const cpu of pgCpu.values()) cpu.stop();
     }
   } finally {
     for (const s of sides) {

@@ -84,9 +84,17 @@ export async function startPaygate(options: {
   const adminToken = `adm_bench_${randomBytes(12).toString('hex')}`;
   // Flags that name bench files (the query counter) must work from another checkout too.
   // The probe reports process.memoryUsage() on SIGUSR2 (and counts statements when asked to).
-  const flags = ['--import', './bench/support/service-probe.mjs', ...(options.nodeFlags ?? [])].map((f) =>
-    f.startsWith('./bench/') ? join(repoRoot, f) : f,
-  );
+  // BENCH_CPU_PROF_DIR: each service process writes a V8 CPU profile there when it stops (where
+  // a run's CPU goes; node refuses --cpu-prof in NODE_OPTIONS).
+  const profile = process.env.BENCH_CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+    : [];
+  const flags = [
+    '--import',
+    './bench/support/service-probe.mjs',
+    ...profile,
+    ...(options.nodeFlags ?? []),
+  ].map((f) => (f.startsWith('./bench/') ? join(repoRoot, f) : f));
   mkdirSync(join(repoRoot, 'bench/tmp'), { recursive: true });
   const root = serviceRoot();
   const { runtimeFlags, entry } = serviceEntry(root);

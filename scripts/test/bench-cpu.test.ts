@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { cpuSplit, readCpu, serviceBackendPids } from '../../bench/lib/cpu.ts';
+import {
+  cpuSplit,
+  DatabaseBackendCpu,
+  databaseBackendTicks,
+  readCpu,
+  serviceBackendPids,
+} from '../../bench/lib/cpu.ts';
 
 const serverUrl = process.env.PAYGATE_TEST_DATABASE_URL;
 
@@ -52,6 +58,30 @@ if (serverUrl && process.platform === 'linux') {
         (everything.postgres ?? 0) > (split.postgres ?? 0),
         'every postgres process counted the other work',
       );
+    });
+
+    it('keeps the CPU of a backend that ended: a slice never loses what a closed connection used', async () => {
+      const tracker = new DatabaseBackendCpu(name, 20);
+      try {
+        const start = tracker.ticks();
+        const closing = new pg.Client({ connectionString: url.toString() });
+        await closing.connect();
+        await closing.query('SELECT count(*) FROM generate_series(1, 3000000)');
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        const whileOpen = tracker.ticks();
+        assert.ok(whileOpen - start >= 5, `the busy backend used ${whileOpen - start} ticks`);
+        await closing.end();
+        // Gone once only the service's own backend is left.
+        for (let i = 0; i < 100 && serviceBackendPids(url.toString()).length > 1; i++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(serviceBackendPids(url.toString()).length, 1);
+        const afterEnd = tracker.ticks();
+        assert.ok(afterEnd >= whileOpen, `${afterEnd} ticks after the end, ${whileOpen} before`);
+        // A sum over the live backends alone lost the ended one's CPU.
+        assert.ok(databaseBackendTicks(name) < whileOpen, 'the live sum dropped the ended backend');
+      } finally {
+        tracker.stop();
+      }
     });
   });
 }
