@@ -1,13 +1,32 @@
 // Writes the trimmed copies of the gateways' official OpenAPI descriptions that this package
 // commits: only the operations Paygate's connectors use, and every component they reference.
 // Run once when a connector starts using another operation:
-//   node --import tsx packages/gateway-fakes/scripts/trim-specs.ts /path/to/shared/gateway-specs
+//   node --import tsx packages/gateway-fakes/scripts/trim-specs.ts /path/to/shared/gateway-specs \
+//     /path/to/paypal-openapi
+// PayPal's descriptions come from PayPal's own npm package of its public repository
+// (github.com/paypal/paypal-rest-api-specifications), the only copy this machine can reach:
+//   npm pack @paypal/paypal-rest-api-specifications@1.0.0 && tar xzf paypal-*.tgz
+//   (its `package/openapi` directory is the second argument; PAYPAL_SOURCE below names it).
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 type Json = Record<string, unknown>;
 
-const wanted: Array<{ source: string; target: string; paths: Record<string, string[]> }> = [
+/** Where the PayPal descriptions come from: recorded in each trimmed copy's `info`. */
+const PAYPAL_SOURCE = {
+  'x-source': 'https://github.com/paypal/paypal-rest-api-specifications (openapi/)',
+  'x-source-revision':
+    'npm @paypal/paypal-rest-api-specifications@1.0.0 (published 2026-04-02), tarball shasum d8749823756c7c4ed7cd9e88999667150c0a9929',
+};
+
+const wanted: Array<{
+  source: string;
+  target: string;
+  paths: Record<string, string[]>;
+  /** The second argument's directory (PayPal's), with its source recorded; else the first's. */
+  paypal?: true;
+}> = [
   {
     source: 'stripe-spec3-2022-04-12.json',
     target: 'stripe-spec3-2022-04-12.trimmed.json',
@@ -49,6 +68,48 @@ const wanted: Array<{ source: string; target: string; paths: Record<string, stri
       '/PREARBITRATION_LOST': ['post'],
     },
   },
+  {
+    source: 'checkout_orders_v2.json',
+    target: 'paypal-checkout-orders-v2.trimmed.json',
+    paypal: true,
+    paths: {
+      '/v2/checkout/orders': ['post'],
+      '/v2/checkout/orders/{id}': ['get'],
+      '/v2/checkout/orders/{id}/authorize': ['post'],
+      '/v2/checkout/orders/{id}/capture': ['post'],
+    },
+  },
+  {
+    source: 'payments_payment_v2.json',
+    target: 'paypal-payments-v2.trimmed.json',
+    paypal: true,
+    paths: {
+      '/v2/payments/authorizations/{authorization_id}': ['get'],
+      '/v2/payments/authorizations/{authorization_id}/capture': ['post'],
+      '/v2/payments/authorizations/{authorization_id}/void': ['post'],
+      '/v2/payments/captures/{capture_id}': ['get'],
+      '/v2/payments/captures/{capture_id}/refund': ['post'],
+      '/v2/payments/refunds/{refund_id}': ['get'],
+    },
+  },
+  {
+    source: 'notifications_webhooks_v1.json',
+    target: 'paypal-notifications-webhooks-v1.trimmed.json',
+    paypal: true,
+    paths: { '/v1/notifications/verify-webhook-signature': ['post'] },
+  },
+  {
+    source: 'reporting_transactions_v1.json',
+    target: 'paypal-reporting-transactions-v1.trimmed.json',
+    paypal: true,
+    paths: { '/v1/reporting/transactions': ['get'] },
+  },
+  {
+    source: 'customer_disputes_v1.json',
+    target: 'paypal-customer-disputes-v1.trimmed.json',
+    paypal: true,
+    paths: { '/v1/customer/disputes/{id}': ['get'] },
+  },
 ];
 
 function collectRefs(node: unknown, into: Set<string>): void {
@@ -69,9 +130,14 @@ function resolvePointer(document: Json, ref: string): unknown {
 }
 
 const sourceDir = process.argv[2];
-if (!sourceDir) throw new Error('usage: trim-specs.ts <directory of the vendored specs>');
+const paypalDir = process.argv[3];
+if (!sourceDir || !paypalDir) {
+  throw new Error('usage: trim-specs.ts <directory of the vendored specs> <PayPal openapi directory>');
+}
 for (const spec of wanted) {
-  const document = JSON.parse(readFileSync(join(sourceDir, spec.source), 'utf8')) as Json;
+  const document = JSON.parse(
+    readFileSync(join(spec.paypal ? paypalDir : sourceDir, spec.source), 'utf8'),
+  ) as Json;
   const paths: Json = {};
   for (const [path, methods] of Object.entries(spec.paths)) {
     // Webhook descriptions (OpenAPI 3.1) keep their operations under `webhooks`.
@@ -97,7 +163,12 @@ for (const spec of wanted) {
   }
   const trimmed = {
     openapi: document.openapi,
-    info: { ...(document.info as Json), 'x-trimmed-by': 'packages/gateway-fakes/scripts/trim-specs.ts' },
+    info: {
+      ...(document.info as Json),
+      ...(spec.paypal ? PAYPAL_SOURCE : {}),
+      'x-trimmed-by': 'packages/gateway-fakes/scripts/trim-specs.ts',
+    },
+    ...(spec.paypal && document.servers ? { servers: document.servers } : {}),
     [document.paths ? 'paths' : 'webhooks']: paths,
     components,
   };

@@ -7,12 +7,26 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 
 type Json = Record<string, unknown>;
 
-export type SpecName = 'stripe' | 'adyen-checkout' | 'adyen-webhooks';
+export type SpecName =
+  | 'stripe'
+  | 'adyen-checkout'
+  | 'adyen-webhooks'
+  | 'paypal-orders'
+  | 'paypal-payments'
+  | 'paypal-webhooks'
+  | 'paypal-transactions'
+  | 'paypal-disputes';
 
 const FILES: Record<SpecName, string> = {
   stripe: 'stripe-spec3-2022-04-12.trimmed.json',
   'adyen-checkout': 'adyen-checkout-v72.trimmed.json',
   'adyen-webhooks': 'adyen-webhooks-v1.trimmed.json',
+  // PayPal's descriptions, from its public repository (each file's info names the revision).
+  'paypal-orders': 'paypal-checkout-orders-v2.trimmed.json',
+  'paypal-payments': 'paypal-payments-v2.trimmed.json',
+  'paypal-webhooks': 'paypal-notifications-webhooks-v1.trimmed.json',
+  'paypal-transactions': 'paypal-reporting-transactions-v1.trimmed.json',
+  'paypal-disputes': 'paypal-customer-disputes-v1.trimmed.json',
 };
 
 export interface SpecViolation {
@@ -82,6 +96,9 @@ export class SpecValidator {
       allErrors: true,
       coerceTypes: name === 'stripe',
       validateFormats: false,
+      // PayPal's patterns are ECMA-262 without the unicode flag (an e-mail pattern with `[\x01-...]`
+      // escapes that the `u` flag refuses): compiled as written.
+      unicodeRegExp: !name.startsWith('paypal'),
     };
     this.ajv = String(this.spec.openapi).startsWith('3.1') ? new Ajv2020(options) : new Ajv(options);
     this.ajv.addSchema({ $id: 'spec.json', components: this.spec.components }, 'spec.json');
