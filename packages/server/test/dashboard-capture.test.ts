@@ -4,6 +4,7 @@
 // capture and flags deadlines within 24 h; both languages.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { lapseDueAuthorizations } from '../src/app/captures/lapse-authorizations.ts';
 import { type DashboardUser, dashboardRequest, firstOwner, signIn, teamMember } from './support/dashboard.ts';
 import { databaseKinds } from './support/databases.ts';
 import { type PaymentHelpers, paymentHelpers } from './support/payments.ts';
@@ -202,6 +203,30 @@ for (const kind of databaseKinds()) {
       assert.equal((await pay.retrieve(id)).cancellation_reason, 'requested');
       const [entry] = await auditOf('payment_intent.voided');
       assert.equal(entry?.target, id);
+    });
+
+    it('says the authorisation had lapsed, not that it was voided, when it lapsed while the confirmation was open', async () => {
+      const id = await authorised(1_800, 'USD');
+      const asked = await page(`/dashboard/test/payments/${id}/void?lang=en`);
+      assert.equal(asked.statusCode, 200, asked.body);
+      // The deadline passes and the lapse job runs before the owner presses Void.
+      await svc.ctx.db.query('UPDATE payment_intents SET capture_before = $2 WHERE id = $1', [
+        id,
+        new Date(svc.clock.now().getTime() - 1000),
+      ]);
+      assert.equal(await lapseDueAuthorizations(svc.ctx, 100), 1);
+      const done = await post(`/dashboard/test/payments/${id}/void?lang=en`, { csrf_token: owner.csrf });
+      assert.equal(done.statusCode, 303, done.body);
+      const shown = await page(done.headers.location as string);
+      assert.match(
+        shown.body,
+        /role="status">The authorisation of \$18\.00 had lapsed before the void: nothing was voided/,
+      );
+      assert.doesNotMatch(shown.body, /role="status">Authorisation of \$18\.00 voided\./);
+      assert.deepEqual(await operations(id), [], 'nothing was sent to the gateway');
+      assert.equal((await pay.retrieve(id)).cancellation_reason, 'authorization_expired');
+      const spanish = await page(String(done.headers.location).replace('lang=en', 'lang=es'));
+      assert.match(spanish.body, /ya había caducado antes de anularla/);
     });
 
     it('lists what is to capture with its deadline, and flags a deadline within 24 h', async () => {

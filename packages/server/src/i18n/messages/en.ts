@@ -381,6 +381,8 @@ export const en = {
   voidAuthorisation: 'Void the authorisation…',
   capturedNotice: 'Captured {amount}.',
   voidedNotice: 'Authorisation of {amount} voided.',
+  lapsedNotice:
+    'The authorisation of {amount} had lapsed before the void: nothing was voided, the card issuer released the money.',
   authorizationPendingNotice: 'Sent to the gateway; the payment reads {status} until its answer is in.',
   toCaptureFilter: 'To capture',
   captureRow: 'Capture…',

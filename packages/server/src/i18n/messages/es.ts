@@ -382,6 +382,8 @@ export const es: Messages = {
   voidAuthorisation: 'Anular la autorización…',
   capturedNotice: 'Capturados {amount}.',
   voidedNotice: 'Autorización de {amount} anulada.',
+  lapsedNotice:
+    'La autorización de {amount} ya había caducado antes de anularla: no se anuló nada, el emisor de la tarjeta liberó el dinero.',
   authorizationPendingNotice:
     'Enviado a la pasarela; el pago figura como {status} hasta que llegue su respuesta.',
   toCaptureFilter: 'Por capturar',

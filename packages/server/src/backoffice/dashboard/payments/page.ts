@@ -275,6 +275,9 @@ function authorizationNotice(
   const m = t(frame.lang);
   if (intent.status === 'SUCCEEDED')
     return fill(m.capturedNotice, { amount: money(intent.amount_captured_minor) });
+  // Lapsed while the confirmation was open: the void found nothing to release, and says so.
+  if (intent.status === 'CANCELED' && intent.cancellation_reason === 'authorization_expired')
+    return fill(m.lapsedNotice, { amount: money(intent.amount_minor) });
   if (intent.status === 'CANCELED') return fill(m.voidedNotice, { amount: money(intent.amount_minor) });
   return fill(m.authorizationPendingNotice, { status: statusLabel(intent.status, frame.lang) });
 }
