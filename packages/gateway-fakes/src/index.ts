@@ -7,6 +7,12 @@ export {
 } from './adyen-fake.ts';
 export type { GatewayFake } from './fake-server.ts';
 export {
+  PAYPAL_APPROVAL_CHOICES,
+  type PayPalFake,
+  type PayPalFakeOptions,
+  startPayPalFake,
+} from './paypal-fake.ts';
+export {
   decodeStripeForm,
   type SpecName,
   SpecValidator,

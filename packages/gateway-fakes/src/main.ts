@@ -1,6 +1,7 @@
-// `npm run fake:stripe` / `npm run fake:adyen`: a fake gateway on its own port, to watch a flow by
+// `npm run fake:stripe` / `npm run fake:adyen` / `npm run fake:paypal`: a fake gateway on its own port, to watch a flow by
 // hand. Credentials and the notification target come from the environment (defaults for local use).
 import { startAdyenFake } from './adyen-fake.ts';
+import { startPayPalFake } from './paypal-fake.ts';
 import { startStripeFake } from './stripe-fake.ts';
 
 const which = process.argv[2];
@@ -34,7 +35,20 @@ if (which === 'stripe') {
       `stand-in Adyen Web at ${fake.url}/checkoutshopper/sdk/5.68.0/adyen.js (cards 4111 1111 4555 1142, holder REFUSED, 4212 3456 7891 0006)`,
   );
   process.on('SIGINT', () => void fake.close().then(() => process.exit(0)));
+} else if (which === 'paypal') {
+  const fake = await startPayPalFake({
+    port: Number(env.FAKE_PAYPAL_PORT ?? 12113),
+    clientId: env.FAKE_PAYPAL_CLIENT_ID ?? 'paypal_fake_client',
+    clientSecret: env.FAKE_PAYPAL_CLIENT_SECRET ?? 'paypal_fake_secret',
+    webhookId: env.FAKE_PAYPAL_WEBHOOK_ID ?? 'WH_FAKE_PAYPAL',
+    notificationUrl: `${notificationBase}/gateway-notifications/${env.FAKE_GATEWAY_ID ?? 'paypal'}`,
+  });
+  console.log(
+    `PayPal fake on ${fake.url}; OAuth2 client paypal_fake_client / paypal_fake_secret, webhook id WH_FAKE_PAYPAL; ` +
+      `the payer approves at ${fake.url}/checkoutnow?token=<order id> (pay, pay with a declining source, or cancel)`,
+  );
+  process.on('SIGINT', () => void fake.close().then(() => process.exit(0)));
 } else {
-  console.error('usage: main.ts stripe|adyen');
+  console.error('usage: main.ts stripe|adyen|paypal');
   process.exit(2);
 }
