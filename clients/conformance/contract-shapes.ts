@@ -3,6 +3,7 @@
 // PHP or Java test walks it and fails when the contract has a field the client does not type,
 // so a field added to packages/contract reaches all four clients, not only the TypeScript one.
 import {
+  Customer,
   Dispute,
   EventEnvelope,
   eventObjectByType,
@@ -60,6 +61,7 @@ export function contractShapes(): ContractShapes {
       refund: fieldsOf(Refund as JsonSchema),
       transaction: fieldsOf(Transaction as JsonSchema),
       dispute: fieldsOf(Dispute as JsonSchema),
+      customer: fieldsOf(Customer as JsonSchema),
       event: fieldsOf(EventEnvelope as JsonSchema),
     },
     event_types: { ...eventObjectByType },

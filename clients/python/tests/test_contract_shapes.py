@@ -20,6 +20,7 @@ CLASSES: Dict[str, Type[JsonObject]] = {
     "refund": paygate.Refund,
     "transaction": paygate.Transaction,
     "dispute": paygate.Dispute,
+    "customer": paygate.Customer,
     "event": paygate.Event,
 }
 # Fields kept in the object as received but deliberately without an attribute, and why.
@@ -71,6 +72,8 @@ def test_each_event_type_carries_the_resource_the_contract_names(event_type: str
         envelope["data"]["object"] = {"id": "re_1", "object": "refund", "amount_minor": 1}
     if object_name == "dispute":
         envelope["data"]["object"] = {"id": "dp_1", "object": "dispute", "amount_minor": 1}
+    if object_name == "customer":
+        envelope["data"]["object"] = {"id": "cus_1", "object": "customer", "email": None}
     event = paygate.Event({**envelope, "type": event_type})
     assert isinstance(event.data_object, CLASSES[object_name])
 

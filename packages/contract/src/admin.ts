@@ -7,6 +7,8 @@ export const apiKeyPermissions = [
   'refunds:read',
   'refunds:write',
   'transactions:read',
+  'customers:read',
+  'customers:write',
 ] as const;
 export type ApiKeyPermission = (typeof apiKeyPermissions)[number];
 

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { IdOf, Livemode, Timestamp } from './common.ts';
+import { Customer } from './customer.ts';
 import { Dispute } from './dispute.ts';
 import { PaymentIntent } from './payment-intent.ts';
 import { Refund } from './refund.ts';
@@ -28,6 +29,9 @@ export const eventObjectByType = {
   'dispute.created': 'dispute',
   'dispute.updated': 'dispute',
   'dispute.closed': 'dispute',
+  'customer.created': 'customer',
+  'customer.updated': 'customer',
+  'customer.deleted': 'customer',
 } as const;
 
 export type EventType = keyof typeof eventObjectByType;
@@ -55,9 +59,18 @@ const eventSummaries: Record<EventType, string> = {
   'dispute.updated': 'An open dispute changed: its status, reason or evidence due date.',
   'dispute.closed':
     'The dispute was decided: WON (a DISPUTE_REVERSAL transaction returns the amount) or LOST.',
+  'customer.created': 'A customer was created.',
+  'customer.updated': "A customer's e-mail, name or metadata changed.",
+  'customer.deleted':
+    'A customer was deleted (data.object carries deleted: true); its saved payment methods are detached.',
 };
 
-const objectSchemas = { payment_intent: PaymentIntent, refund: Refund, dispute: Dispute } as const;
+const objectSchemas = {
+  payment_intent: PaymentIntent,
+  refund: Refund,
+  dispute: Dispute,
+  customer: Customer,
+} as const;
 
 /** The envelope every delivery carries, for one event type. */
 export function eventEnvelope<Type extends EventType>(type: Type): TSchema {
@@ -77,7 +90,7 @@ export const EventEnvelope = Type.Object({
   type: Type.String({ description: 'One of the event types; a client ignores types it does not know' }),
   created: Timestamp,
   livemode: Livemode,
-  data: Type.Object({ object: Type.Union([PaymentIntent, Refund, Dispute]) }),
+  data: Type.Object({ object: Type.Union([PaymentIntent, Refund, Dispute, Customer]) }),
 });
 export type EventEnvelope = Static<typeof EventEnvelope>;
 

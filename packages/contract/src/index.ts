@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './common.ts';
+export * from './customer.ts';
 export * from './dashboard.ts';
 export * from './dashboard-clients.ts';
 export * from './dashboard-events.ts';

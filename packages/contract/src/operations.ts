@@ -14,6 +14,14 @@ import {
   UpdateMerchantBody,
 } from './admin.ts';
 import {
+  CreateCustomerBody,
+  Customer,
+  CustomerIdParams,
+  CustomerList,
+  ListCustomersQuery,
+  UpdateCustomerBody,
+} from './customer.ts';
+import {
   AcceptInvitationBody,
   AuditLog,
   AuditLogCsv,
@@ -93,7 +101,7 @@ export type DashboardAccess = 'read' | 'operate' | 'administer' | 'public';
  * validation, response schemas, who may call it) and OpenAPI is built from.
  */
 export interface Operation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   summary: string;
   credential: Credential;
@@ -374,6 +382,62 @@ export const operations = {
     querystring: NoQuery,
     response: Refund,
     tag: 'Refunds',
+  },
+  createCustomer: {
+    method: 'POST',
+    path: '/v1/customers',
+    summary: 'Create a customer (whom saved payment methods belong to)',
+    credential: 'secret',
+    permission: 'customers:write',
+    idempotencyKeyRequired: true,
+    querystring: NoQuery,
+    body: CreateCustomerBody,
+    response: Customer,
+    tag: 'Customers',
+  },
+  listCustomers: {
+    method: 'GET',
+    path: '/v1/customers',
+    summary: 'List customers, newest first, with an e-mail filter and cursor pagination',
+    credential: 'secret',
+    permission: 'customers:read',
+    querystring: ListCustomersQuery,
+    response: CustomerList,
+    tag: 'Customers',
+  },
+  retrieveCustomer: {
+    method: 'GET',
+    path: '/v1/customers/{id}',
+    summary: 'Retrieve a customer',
+    credential: 'secret',
+    permission: 'customers:read',
+    params: CustomerIdParams,
+    querystring: NoQuery,
+    response: Customer,
+    tag: 'Customers',
+  },
+  updateCustomer: {
+    method: 'POST',
+    path: '/v1/customers/{id}',
+    summary: "Update a customer's e-mail, name or metadata (a change that changes nothing writes nothing)",
+    credential: 'secret',
+    permission: 'customers:write',
+    params: CustomerIdParams,
+    querystring: NoQuery,
+    body: UpdateCustomerBody,
+    response: Customer,
+    tag: 'Customers',
+  },
+  deleteCustomer: {
+    method: 'DELETE',
+    path: '/v1/customers/{id}',
+    summary: 'Delete a customer (and detach its saved payment methods); repeating it answers the same',
+    credential: 'secret',
+    permission: 'customers:write',
+    params: CustomerIdParams,
+    querystring: NoQuery,
+    response: Customer,
+    tag: 'Customers',
   },
   retrieveDispute: {
     method: 'GET',

@@ -44,6 +44,8 @@ for (const kind of databaseKinds()) {
     let disputeId: string;
     /** Owner's live-mode intent. */
     let liveIntent: IntentJson;
+    /** Owner's test-mode customer. */
+    let customerId: string;
 
     before(async () => {
       svc = await startTestService(kind);
@@ -94,6 +96,15 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(live.statusCode, 200, live.body);
       liveIntent = live.json();
+      const customer = await svc.request({
+        method: 'POST',
+        url: '/v1/customers',
+        key: owner.secretTest,
+        headers: { 'idempotency-key': freshKey() },
+        body: { email: 'owner-customer@example.com', metadata: { note: MARKER } },
+      });
+      assert.equal(customer.statusCode, 200, customer.body);
+      customerId = customer.json().id;
     });
     after(() => svc.close());
 
@@ -232,6 +243,40 @@ for (const kind of databaseKinds()) {
           assertNotFound(await svc.request({ method: 'GET', url: `/v1/refunds/${refundId}`, key }), who);
         }
       },
+      'GET /v1/customers/:id': async () => {
+        for (const { who, key } of foreignKeys()) {
+          assertNotFound(await svc.request({ method: 'GET', url: `/v1/customers/${customerId}`, key }), who);
+        }
+      },
+      'POST /v1/customers/:id': async () => {
+        for (const { who, key } of foreignKeys()) {
+          const response = await svc.request({
+            method: 'POST',
+            url: `/v1/customers/${customerId}`,
+            key,
+            body: { name: 'Taken over' },
+          });
+          assertNotFound(response, who);
+        }
+        const { rows } = await svc.ctx.db.query<{ name: string | null; version: number }>(
+          'SELECT name, version FROM customers WHERE id = $1',
+          [customerId],
+        );
+        assert.deepEqual(rows[0], { name: null, version: 1 });
+      },
+      'DELETE /v1/customers/:id': async () => {
+        for (const { who, key } of foreignKeys()) {
+          assertNotFound(
+            await svc.request({ method: 'DELETE', url: `/v1/customers/${customerId}`, key }),
+            who,
+          );
+        }
+        const { rows } = await svc.ctx.db.query<{ deleted_at: Date | null }>(
+          'SELECT deleted_at FROM customers WHERE id = $1',
+          [customerId],
+        );
+        assert.equal(rows[0]?.deleted_at, null);
+      },
       'GET /v1/disputes/:id': async () => {
         for (const { who, key } of foreignKeys()) {
           assertNotFound(await svc.request({ method: 'GET', url: `/v1/disputes/${disputeId}`, key }), who);
@@ -285,6 +330,7 @@ for (const kind of databaseKinds()) {
         `/v1/payment-intents/${created.id}`,
         `/v1/refunds/${refundId}`,
         `/v1/disputes/${disputeId}`,
+        `/v1/customers/${customerId}`,
       ]) {
         assert.equal((await svc.request({ method: 'GET', url, key: owner.secretTest })).statusCode, 200, url);
       }

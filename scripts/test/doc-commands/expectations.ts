@@ -49,6 +49,14 @@ export const expectations: Record<string, Expectation> = {
     assert.match(stdout, /"object":\s*"operator"/);
     assert.match(stdout, /Sign in at http:\/\/localhost:\d+\/operator\/sign-in/);
   },
+  // The customer created, then found by its e-mail in another case.
+  'docs/customers.md » Idempotency-Key: signup-4711': (stdout) => {
+    assert.match(stdout, /"object":"customer","email":"ada@example.com","name":"Ada Lovelace"/);
+    assert.match(
+      stdout,
+      /"object":"list","data":\[\{"id":"cus_\w+","object":"customer","email":"ada@example.com"/,
+    );
+  },
   'docs/quick-start.md » Idempotency-Key: order-1001': status('CREATED'),
   'docs/quick-start.md » "payment_method_token": "tok_sim_approve"': status('SUCCEEDED'),
   // "the listen terminal shows: payment_intent.succeeded [evt_...] --> POST http://localhost:8000/webhooks/paygate [200]"

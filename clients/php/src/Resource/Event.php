@@ -44,14 +44,18 @@ final class Event extends ApiResource
 
     /**
      * data.object as a typed resource: a PaymentIntent for payment_intent.* events, a Refund for
-     * refund.* events, a Dispute for dispute.* events, null for a type this client version does not know.
+     * refund.* events, a Dispute for dispute.* events, a Customer for customer.* events, null for a
+     * type this client version does not know.
      *
      * @throws \UnexpectedValueException when data.object lacks its id or integer amount_minor
      */
-    public function getObject(): PaymentIntent|Refund|Dispute|null
+    public function getObject(): PaymentIntent|Refund|Dispute|Customer|null
     {
         if (!$this->isKnownType()) {
             return null;
+        }
+        if (str_starts_with($this->type, 'customer.')) {
+            return Customer::fromJson($this->dataObject);
         }
         if (str_starts_with($this->type, 'dispute.')) {
             return Dispute::fromJson($this->dataObject);

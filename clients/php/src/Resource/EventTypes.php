@@ -29,5 +29,8 @@ final class EventTypes
         'dispute.created',
         'dispute.updated',
         'dispute.closed',
+        'customer.created',
+        'customer.updated',
+        'customer.deleted',
     ];
 }

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace Paygate\Tests\Unit;
 
 use Paygate\Resource\ApiResource;
+use Paygate\Resource\Customer;
 use Paygate\Resource\Dispute;
 use Paygate\Resource\Event;
 use Paygate\Resource\LastPaymentError;
@@ -26,6 +27,7 @@ final class ContractShapesTest extends TestCase
         'refund' => Refund::class,
         'transaction' => Transaction::class,
         'dispute' => Dispute::class,
+        'customer' => Customer::class,
         'event' => Event::class,
     ];
     /** Fields kept in the object as received (readable by API name) but without a typed property, and why. */
@@ -36,6 +38,7 @@ final class ContractShapesTest extends TestCase
         'refund.object' => 'a constant naming the class itself',
         'transaction.object' => 'a constant naming the class itself',
         'dispute.object' => 'a constant naming the class itself',
+        'customer.object' => 'a constant naming the class itself',
         'event.object' => 'a constant naming the class itself',
     ];
     /** Properties whose name is not the camelCase of the field. */
@@ -99,6 +102,9 @@ final class ContractShapesTest extends TestCase
             }
             if ($objectName === 'dispute') {
                 $envelope->data->object = (object) ['id' => 'dp_1', 'object' => 'dispute', 'amount_minor' => 1];
+            }
+            if ($objectName === 'customer') {
+                $envelope->data->object = (object) ['id' => 'cus_1', 'object' => 'customer', 'deleted' => false];
             }
             $object = Event::fromJson($envelope)->getObject();
             self::assertInstanceOf(ApiResource::class, $object);

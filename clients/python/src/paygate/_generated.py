@@ -139,6 +139,9 @@ KNOWN_EVENT_TYPES: FrozenSet[str] = frozenset(
         "dispute.created",
         "dispute.updated",
         "dispute.closed",
+        "customer.created",
+        "customer.updated",
+        "customer.deleted",
     }
 )
 
@@ -445,3 +448,41 @@ class Transaction(Resource):
     def updated_at(self) -> str:
         """ISO 8601 UTC instant."""
         return self._str("updated_at")
+
+
+class Customer(Resource):
+    """A customer of the merchant, in one mode. Members added to the API later are kept."""
+
+    @property
+    def email(self) -> Optional[str]:
+        return self._optional_str("email")
+
+    @property
+    def name(self) -> Optional[str]:
+        return self._optional_str("name")
+
+    @property
+    def metadata(self) -> Dict[str, str]:
+        """At most 50 keys; key at most 40 characters; value a string of at most 500 characters."""
+        return self._dict("metadata")
+
+    @property
+    def livemode(self) -> bool:
+        """False for test data."""
+        return self._bool("livemode")
+
+    @property
+    def created_at(self) -> str:
+        """ISO 8601 UTC instant."""
+        return self._str("created_at")
+
+    @property
+    def version(self) -> int:
+        """1 when created, one more with each change: keep the highest seen, drop an older state."""
+        return self._int("version")
+
+    @property
+    def deleted(self) -> bool:
+        """True once the customer is deleted (the answer to DELETE, and customer.deleted); false
+        before."""
+        return self._bool("deleted")

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import ConfigurationError, InvalidPayloadError, SignatureVerificationError
 from ._generated import KNOWN_EVENT_TYPES
-from ._types import Dispute, PaymentIntent, Refund, Resource
+from ._types import Customer, Dispute, PaymentIntent, Refund, Resource
 
 #: The specification's anti-replay window in seconds, applied in both directions.
 DEFAULT_TOLERANCE = 300
@@ -57,9 +57,9 @@ class Event(Resource):
         return self.type in KNOWN_EVENT_TYPES
 
     @property
-    def data_object(self) -> Union[PaymentIntent, Refund, Dispute, Dict[str, Any]]:
+    def data_object(self) -> Union[PaymentIntent, Refund, Dispute, Customer, Dict[str, Any]]:
         """``data.object`` typed by the event type: a ``PaymentIntent``, a ``Refund``, a ``Dispute``,
-        or a plain dict."""
+        a ``Customer``, or a plain dict."""
         raw = self.data["object"]
         if not isinstance(raw, dict):
             raise AttributeError("Event has no data.object")
@@ -69,6 +69,8 @@ class Event(Resource):
             return Refund(raw)
         if self.type.startswith("dispute."):
             return Dispute(raw)
+        if self.type.startswith("customer."):
+            return Customer(raw)
         return raw
 
 

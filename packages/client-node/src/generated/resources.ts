@@ -199,6 +199,25 @@ export interface Transaction {
   updated_at: string;
 }
 
+/** A customer of the merchant, in one mode. */
+export interface Customer {
+  /** Identifier with prefix cus_. */
+  id: string;
+  object: 'customer';
+  email: string | null;
+  name: string | null;
+  /** At most 50 keys; key at most 40 characters; value a string of at most 500 characters. */
+  metadata: Metadata;
+  /** False for test data. */
+  livemode: boolean;
+  /** ISO 8601 UTC instant. */
+  created_at: string;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
+  /** True once the customer is deleted (the answer to DELETE, and customer.deleted); false before. */
+  deleted: boolean;
+}
+
 /** The resource each event type carries as `data.object`. */
 export interface EventObjects {
   /** The payer must complete a challenge at redirect_url. */
@@ -229,6 +248,12 @@ export interface EventObjects {
   'dispute.updated': Dispute;
   /** The dispute was decided: WON (a DISPUTE_REVERSAL transaction returns the amount) or LOST. */
   'dispute.closed': Dispute;
+  /** A customer was created. */
+  'customer.created': Customer;
+  /** A customer's e-mail, name or metadata changed. */
+  'customer.updated': Customer;
+  /** A customer was deleted (data.object carries deleted: true); its saved payment methods are detached. */
+  'customer.deleted': Customer;
 }
 
 export type EventType = keyof EventObjects;
@@ -249,4 +274,7 @@ export const knownEventTypes: readonly EventType[] = [
   'dispute.created',
   'dispute.updated',
   'dispute.closed',
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
 ];

@@ -3,6 +3,7 @@
 // language's writer (typescript.ts, python.ts, php.ts, java.ts) renders. A new resource or field
 // of the contract is one entry here, not four hand copies.
 import type { TSchema } from 'typebox';
+import { Customer as CustomerSchema } from '../../src/customer.ts';
 import { Dispute as DisputeSchema, disputeReasons, disputeStatuses } from '../../src/dispute.ts';
 import { eventObjectByType, eventSummary, eventTypes } from '../../src/events.ts';
 import {
@@ -92,6 +93,7 @@ const sources: ClassSource[] = [
   { name: 'Refund', schema: RefundSchema },
   { name: 'Dispute', schema: DisputeSchema },
   { name: 'Transaction', schema: TransactionSchema },
+  { name: 'Customer', schema: CustomerSchema },
 ];
 
 interface JsonSchema {
@@ -217,6 +219,7 @@ const classOfObject: Record<string, string> = {
   payment_intent: 'PaymentIntent',
   refund: 'Refund',
   dispute: 'Dispute',
+  customer: 'Customer',
 };
 
 /** Every event type of the contract, in its order: the clients' lists of known types. */

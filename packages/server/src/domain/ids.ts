@@ -23,6 +23,8 @@ export const idPrefixes = {
   operatorUser: 'opu',
   // A capture or void of a manual intent's authorisation (app/captures/).
   authorizationOperation: 'auo',
+  // A merchant's customer (app/customers/).
+  customer: 'cus',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

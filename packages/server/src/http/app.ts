@@ -29,6 +29,7 @@ import { checkoutRoutes } from './routes/checkout.ts';
 import { gatewayNotificationRoutes } from './routes/gateway-notifications.ts';
 import { gatewayReturnRoutes } from './routes/gateway-returns.ts';
 import { databaseCheck, healthRoutes } from './routes/health.ts';
+import { customerRoutes } from './routes/v1/customers.ts';
 import { disputeRoutes } from './routes/v1/disputes.ts';
 import { eventStreamRoutes } from './routes/v1/event-stream.ts';
 import { paymentIntentEndingRoutes } from './routes/v1/payment-intent-endings.ts';
@@ -152,6 +153,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpOptions): Promi
   await app.register(paymentIntentEndingRoutes, { ctx });
   await app.register(refundRoutes, { ctx });
   await app.register(disputeRoutes, { ctx });
+  await app.register(customerRoutes, { ctx });
   await app.register(transactionRoutes, { ctx });
   await app.register(eventStreamRoutes, { ctx });
   await app.register(merchantAdminRoutes, { ctx });

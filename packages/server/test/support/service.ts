@@ -43,7 +43,7 @@ export interface TestService {
   createMerchant(name?: string): Promise<MerchantKeys>;
   /** Shorthand for app.inject with a JSON body and headers. */
   request(options: {
-    method: 'GET' | 'POST';
+    method: 'GET' | 'POST' | 'DELETE';
     url: string;
     key?: string;
     headers?: Record<string, string>;

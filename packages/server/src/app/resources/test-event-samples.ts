@@ -22,6 +22,9 @@ const sampleStatus: Record<EventType, string> = {
   'dispute.created': 'NEEDS_RESPONSE',
   'dispute.updated': 'UNDER_REVIEW',
   'dispute.closed': 'WON',
+  'customer.created': '',
+  'customer.updated': '',
+  'customer.deleted': '',
 };
 
 /** A made-up resource of the contract's shape for `type`; its ids exist nowhere else. */
@@ -43,6 +46,19 @@ export function sampleObject(type: EventType, livemode: boolean, now: Date): Rec
       version: 1,
       created_at: createdAt,
       updated_at: createdAt,
+    };
+  }
+  if (eventObjectByType[type] === 'customer') {
+    return {
+      id: newId('cus'),
+      object: 'customer',
+      email: 'test-event@example.com',
+      name: 'Test event customer',
+      metadata: { ...TEST_EVENT_METADATA },
+      livemode,
+      created_at: createdAt,
+      version: type === 'customer.created' ? 1 : 2,
+      deleted: type === 'customer.deleted',
     };
   }
   if (eventObjectByType[type] === 'refund') {

@@ -57,4 +57,10 @@ public final class Event extends ApiObject {
     if (!type().startsWith("dispute.")) throw new IllegalStateException(type() + " carries no dispute");
     return Dispute.fromJson(dataObject());
   }
+
+  /** {@code data.object} of a {@code customer.*} event. */
+  public Customer customer() {
+    if (!type().startsWith("customer.")) throw new IllegalStateException(type() + " carries no customer");
+    return Customer.fromJson(dataObject());
+  }
 }

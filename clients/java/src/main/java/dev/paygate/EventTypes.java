@@ -21,7 +21,10 @@ final class EventTypes {
           "refund.failed",
           "dispute.created",
           "dispute.updated",
-          "dispute.closed");
+          "dispute.closed",
+          "customer.created",
+          "customer.updated",
+          "customer.deleted");
 
   private EventTypes() {}
 }

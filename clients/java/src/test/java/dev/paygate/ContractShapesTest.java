@@ -34,6 +34,7 @@ class ContractShapesTest {
           "refund", Refund.class,
           "transaction", Transaction.class,
           "dispute", Dispute.class,
+          "customer", Customer.class,
           "event", Event.class);
   /** Fields kept in toJson() as received but without an accessor, and why. */
   private static final Map<String, String> UNTYPED =
@@ -44,6 +45,7 @@ class ContractShapesTest {
           "refund.object", "a constant naming the class itself",
           "transaction.object", "a constant naming the class itself",
           "dispute.object", "a constant naming the class itself",
+          "customer.object", "a constant naming the class itself",
           "event.object", "a constant naming the class itself");
   /** Accessors whose name is not the camelCase of the field. */
   private static final Map<String, String> RENAMED = Map.of("event.data", "dataObject");
@@ -127,7 +129,9 @@ class ContractShapesTest {
       Object carried =
           objectName.equals("refund")
               ? event.refund()
-              : objectName.equals("dispute") ? event.dispute() : event.paymentIntent();
+              : objectName.equals("dispute")
+                  ? event.dispute()
+                  : objectName.equals("customer") ? event.customer() : event.paymentIntent();
       assertEquals(CLASSES.get(entry.getValue().getAsString()), carried.getClass(), entry.getKey());
     }
   }
@@ -140,6 +144,9 @@ class ContractShapesTest {
     }
     if (objectName.equals("dispute")) {
       envelope.getAsJsonObject("data").add("object", JsonParser.parseString("{\"id\":\"dp_1\",\"object\":\"dispute\",\"amount_minor\":1}"));
+    }
+    if (objectName.equals("customer")) {
+      envelope.getAsJsonObject("data").add("object", JsonParser.parseString("{\"id\":\"cus_1\",\"object\":\"customer\",\"deleted\":false}"));
     }
     return new Event(envelope);
   }

@@ -1,0 +1,31 @@
+import { operations } from '@paygate/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app/context.ts';
+import {
+  changeCustomer,
+  createCustomer,
+  deleteCustomer,
+  listCustomers,
+  retrieveCustomer,
+} from '../../../app/customers/customers.ts';
+import { customerResource } from '../../../app/resources/customer.ts';
+import { idempotentRoute, route } from '../../declare-route.ts';
+import { principalOf } from '../../principal.ts';
+
+export async function customerRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  idempotentRoute(app, operations.createCustomer, (request, keyed) =>
+    createCustomer(ctx, keyed(principalOf(request)), request.body),
+  );
+  route(app, operations.listCustomers, async (request) =>
+    listCustomers(ctx, principalOf(request), request.query),
+  );
+  route(app, operations.retrieveCustomer, async (request) =>
+    customerResource(await retrieveCustomer(ctx, principalOf(request), request.params.id)),
+  );
+  route(app, operations.updateCustomer, async (request) =>
+    customerResource(await changeCustomer(ctx, principalOf(request), request.params.id, request.body)),
+  );
+  route(app, operations.deleteCustomer, async (request) =>
+    customerResource(await deleteCustomer(ctx, principalOf(request), request.params.id)),
+  );
+}
