@@ -47,9 +47,14 @@ if (deployTestsEnabled(TEST)) {
 
     after(() => {
       // What the services said, for a failure's diagnosis; then whatever a failed walk left.
-      for (const service of ['migrate', 'api1', 'api2', 'scheduler', 'sim']) {
-        const logs = podman(['logs', '--tail', '20', `${PROJECT}_${service}_1`], { allowFailure: true });
-        if (logs.status === 0) process.stdout.write(`--- ${service}\n${logs.stdout}${logs.stderr}`);
+      // Each service's warnings and errors (pino levels 40 and up: the cause of a 500 is there,
+      // long before the last lines, which are health checks), then its last lines.
+      for (const service of ['migrate', 'api1', 'api2', 'worker', 'scheduler', 'sim']) {
+        const logs = podman(['logs', `${PROJECT}_${service}_1`], { allowFailure: true });
+        if (logs.status !== 0) continue;
+        const lines = `${logs.stdout}${logs.stderr}`.split('\n');
+        const problems = lines.filter((line) => /"level":(40|50|60)/.test(line)).slice(-20);
+        process.stdout.write(`--- ${service}\n${[...problems, '...', ...lines.slice(-20)].join('\n')}\n`);
       }
       const left = podman(['ps', '-aq', '--filter', `label=io.podman.compose.project=${PROJECT}`], {
         allowFailure: true,
