@@ -30,6 +30,7 @@ import {
 /** What a signed-in session resolves to, for the HTTP layer's request decoration. */
 export type { DashboardUserRow, SessionRow } from '../../storage/repositories/dashboard-users.ts';
 
+import { isEmailAddress } from '../../domain/email.ts';
 import { findMerchant } from '../../storage/repositories/merchants.ts';
 import type { AppContext } from '../context.ts';
 import { clearAttempts, countAttempt, takeBackAttempt } from './attempt-throttle.ts';
@@ -42,7 +43,7 @@ export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
 function normaliseEmail(value: string): string {
   const email = value.trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) {
+  if (!isEmailAddress(email)) {
     throw new ValidationError('email', 'must be an e-mail address');
   }
   return email;
