@@ -94,6 +94,8 @@ for (const kind of databaseKinds()) {
         [{ name: '' }, 'name'],
         [{ name: 'x'.repeat(201) }, 'name'],
         [{ metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata'],
+        [{ metadata: { ['k'.repeat(41)]: 'v' } }, 'metadata'],
+        [{ metadata: { k: 'v'.repeat(501) } }, 'metadata'],
         [{ name: 'Card 4242 4242 4242 4242' }, 'name'],
         [{ phone: '+44' }, 'phone'],
       ] as const) {
@@ -192,6 +194,28 @@ for (const kind of databaseKinds()) {
       const bad = await api('GET', '/v1/customers?cursor=not-a-cursor', undefined, {}, other.secretTest);
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.json().code, 'validation_error');
+    });
+
+    it('pages 20 customers when no limit is given, and takes a limit from 1 to 100 only', async () => {
+      const shop = await svc.createMerchant('Page size shop');
+      for (let i = 0; i < 21; i++) {
+        await api(
+          'POST',
+          '/v1/customers',
+          { name: `c${i}` },
+          { 'idempotency-key': freshKey('size') },
+          shop.secretTest,
+        );
+      }
+      const first = (await api('GET', '/v1/customers', undefined, {}, shop.secretTest)).json();
+      assert.deepEqual([first.data.length, first.has_more], [20, true]);
+      const all = (await api('GET', '/v1/customers?limit=100', undefined, {}, shop.secretTest)).json();
+      assert.deepEqual([all.data.length, all.has_more], [21, false]);
+      for (const limit of [0, 101]) {
+        const refused = await api('GET', `/v1/customers?limit=${limit}`, undefined, {}, shop.secretTest);
+        assert.equal(refused.statusCode, 400, `limit=${limit}`);
+        assert.match(refused.body, /limit/);
+      }
     });
 
     it('takes customers:read and customers:write from a restricted key', async () => {

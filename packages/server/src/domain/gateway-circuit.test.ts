@@ -6,6 +6,7 @@ import {
   type CircuitPolicy,
   type CircuitState,
   CLOSED_CIRCUIT,
+  DEFAULT_CIRCUIT_POLICY,
   isOpen,
 } from './gateway-circuit.ts';
 
@@ -53,6 +54,18 @@ describe('a gateway circuit', () => {
     const again = admit(halfOpen, at(40), policy);
     assert.equal(again.probe, true);
     assert.deepEqual(again.write?.probeUntil, at(50));
+  });
+
+  it('by default opens at the fifth failure in a row, lets a probe through after 30 s and leases it 20 s', () => {
+    let state = CLOSED_CIRCUIT;
+    for (let i = 0; i < 4; i++) state = afterCall(state, 'failed', t0, DEFAULT_CIRCUIT_POLICY);
+    assert.equal(state.status, 'closed');
+    state = afterCall(state, 'failed', t0, DEFAULT_CIRCUIT_POLICY);
+    assert.equal(state.status, 'open');
+    assert.equal(admit(state, at(29.999), DEFAULT_CIRCUIT_POLICY).admitted, false);
+    const probe = admit(state, at(30), DEFAULT_CIRCUIT_POLICY);
+    assert.equal(probe.probe, true);
+    assert.deepEqual(probe.write?.probeUntil, at(50));
   });
 
   it("closes on the probe's answer and opens again on its failure", () => {

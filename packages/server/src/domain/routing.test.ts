@@ -33,6 +33,12 @@ describe('routing profiles', () => {
 
   it('refuses an empty profile, unknown and disabled gateways, naming the rule', () => {
     assert.deepEqual(refusal([]), { field: 'rules', message: 'must hold at least one rule' });
+    const fifty = Array.from({ length: 50 }, (): RoutingRule => ({ gateway_id: 'sim' }));
+    assert.equal(validateRoutingProfile(fifty, gateways).length, 50);
+    assert.deepEqual(refusal([...fifty, { gateway_id: 'sim' }]), {
+      field: 'rules',
+      message: 'must hold at most 50 rules',
+    });
     assert.equal(refusal([{ gateway_id: 'sim' }, { gateway_id: 'worldpay' }]).field, 'rules[1].gateway_id');
     assert.match(refusal([{ gateway_id: 'worldpay' }]).message, /no gateway 'worldpay' is configured/);
     assert.deepEqual(refusal([{ gateway_id: 'paypal' }]), {
