@@ -26,8 +26,9 @@ describe('capture later in bench/RESULTS.md', () => {
     if (run.oneWebhook) {
       assert.equal(
         run.oneWebhook.ratio,
-        Math.round((run.oneWebhook.manual.cpuMicrosPerPayment / run.oneWebhook.automatic.cpuMicrosPerPayment) * 100) /
-          100,
+        Math.round(
+          (run.oneWebhook.manual.cpuMicrosPerPayment / run.oneWebhook.automatic.cpuMicrosPerPayment) * 100,
+        ) / 100,
       );
     }
   });
