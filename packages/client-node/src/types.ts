@@ -20,6 +20,10 @@ export interface CreatePaymentIntentParams {
   expires_in_seconds?: number;
   /** `manual`: authorise at confirm, capture later with `paymentIntents.capture`. Default `automatic`. */
   capture_method?: CaptureMethod;
+  /** The merchant's customer (`cus_`) this payment belongs to. */
+  customer_id?: string;
+  /** `off_session`: save the payment method for the customer when the charge succeeds. */
+  setup_future_usage?: 'off_session';
 }
 
 export interface CapturePaymentIntentParams {

@@ -22,6 +22,17 @@ export const CaptureMethod = Type.Enum(captureMethods, {
     '(REQUIRES_CAPTURE) and captured later by POST /v1/payment-intents/{id}/capture, or voided by cancel',
 });
 
+/**
+ * `off_session`: the method the confirm used is saved for the intent's customer when the charge
+ * succeeds, to be charged later without the payer (CONTRACT.md, second round: Saved payment methods).
+ */
+export const setupFutureUsages = ['off_session'] as const;
+export const SetupFutureUsage = Type.Enum(setupFutureUsages, {
+  description:
+    'off_session: save the payment method this intent is paid with for its customer (customer_id ' +
+    'required), to charge it later without the payer; the checkout frame asks the payer to agree',
+});
+
 /** Why an intent was canceled: the merchant's reasons, a void, or an authorisation that lapsed. */
 export const cancellationReasons = [
   'duplicate',
@@ -41,6 +52,14 @@ export const CreatePaymentIntentBody = Type.Object(
     return_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL' })),
     expires_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, default: 86_400 })),
     capture_method: Type.Optional(CaptureMethod),
+    customer_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "the merchant's customer (cus_) this payment belongs to",
+      }),
+    ),
+    setup_future_usage: Type.Optional(SetupFutureUsage),
   },
   { additionalProperties: false },
 );
@@ -199,6 +218,13 @@ export const PaymentIntent = Type.Object(
       description:
         "why a CANCELED intent was canceled: the merchant's reason, requested (a void of an authorisation) or " +
         'authorization_expired; null otherwise',
+    }),
+    customer_id: Type.Union([IdOf('cus'), Type.Null()], {
+      description: 'the customer this payment belongs to, or null',
+    }),
+    setup_future_usage: Type.Union([SetupFutureUsage, Type.Null()], {
+      description:
+        'whether the payment method is saved for the customer when the charge succeeds (off_session) or not (null)',
     }),
     checkout: Type.Optional(CheckoutBlock),
   },

@@ -57,6 +57,12 @@ export const expectations: Record<string, Expectation> = {
       /"object":"list","data":\[\{"id":"cus_\w+","object":"customer","email":"ada@example.com"/,
     );
   },
+  // The intent names the customer the page created (the last one printed).
+  'docs/customers.md » Idempotency-Key: order-4711-1': (stdout) =>
+    assert.match(
+      stdout,
+      /"object":"payment_intent".*"status":"CREATED".*"customer_id":"cus_\w+","setup_future_usage":null/,
+    ),
   'docs/quick-start.md » Idempotency-Key: order-1001': status('CREATED'),
   'docs/quick-start.md » "payment_method_token": "tok_sim_approve"': status('SUCCEEDED'),
   // "the listen terminal shows: payment_intent.succeeded [evt_...] --> POST http://localhost:8000/webhooks/paygate [200]"

@@ -32,6 +32,11 @@ final class PaymentIntent extends ApiResource
     public const CANCELLATION_REASON_REQUESTED = 'requested';
     public const CANCELLATION_REASON_AUTHORIZATION_EXPIRED = 'authorization_expired';
 
+    /** The documented values of $setupFutureUsage (more may be added later). */
+    public const SETUP_FUTURE_USAGES = [
+        'off_session',
+    ];
+
     public readonly string $id;
     /** An integer amount in minor units of the currency, never a float. */
     public readonly int $amountMinor;
@@ -84,6 +89,13 @@ final class PaymentIntent extends ApiResource
      * authorisation) or authorization_expired; null otherwise.
      */
     public readonly ?string $cancellationReason;
+    /** The customer this payment belongs to, or null. */
+    public readonly ?string $customerId;
+    /**
+     * Whether the payment method is saved for the customer when the charge succeeds (off_session)
+     * or not (null).
+     */
+    public readonly ?string $setupFutureUsage;
 
     public static function fromJson(\stdClass $values): static
     {
@@ -110,6 +122,8 @@ final class PaymentIntent extends ApiResource
         $object->amountCapturedMinor = Fields::optionalInt($values, 'amount_captured_minor');
         $object->captureBefore = Fields::optionalString($values, 'capture_before');
         $object->cancellationReason = Fields::optionalString($values, 'cancellation_reason');
+        $object->customerId = Fields::optionalString($values, 'customer_id');
+        $object->setupFutureUsage = Fields::optionalString($values, 'setup_future_usage');
         return $object;
     }
 }

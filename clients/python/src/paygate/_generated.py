@@ -44,6 +44,13 @@ CANCELLATION_REASONS: FrozenSet[str] = frozenset(
 )
 """The values of CancellationReason."""
 
+SETUP_FUTURE_USAGES: FrozenSet[str] = frozenset(
+    {
+        "off_session",
+    }
+)
+"""The values of SetupFutureUsage documented so far (more may be added later)."""
+
 FAILURE_CODES: FrozenSet[str] = frozenset(
     {
         "card_declined",
@@ -284,6 +291,17 @@ class PaymentIntent(Resource):
         """Why a CANCELED intent was canceled: the merchant's reason, requested (a void of an
         authorisation) or authorization_expired; None otherwise. One of CANCELLATION_REASONS."""
         return self._optional_str("cancellation_reason")
+
+    @property
+    def customer_id(self) -> Optional[str]:
+        """The customer this payment belongs to, or None."""
+        return self._optional_str("customer_id")
+
+    @property
+    def setup_future_usage(self) -> Optional[str]:
+        """Whether the payment method is saved for the customer when the charge succeeds
+        (off_session) or not (None). One of SETUP_FUTURE_USAGES (more may be added later)."""
+        return self._optional_str("setup_future_usage")
 
 
 class Refund(Resource):

@@ -66,6 +66,10 @@ class CreatePaymentIntentParams(_CreatePaymentIntentRequired, total=False):
     expires_in_seconds: int
     #: ``manual``: authorise at confirm, capture later with ``payment_intents.capture``.
     capture_method: str
+    #: The merchant's customer (``cus_``) this payment belongs to.
+    customer_id: str
+    #: ``off_session``: save the payment method for the customer when the charge succeeds.
+    setup_future_usage: str
 
 
 class ConfirmPaymentIntentParams(TypedDict, total=False):

@@ -28,6 +28,9 @@ export type CancellationReason =
   | 'requested'
   | 'authorization_expired';
 
+/** The values of SetupFutureUsage documented so far (more may be added later: treat one you do not know as the most general). */
+export type SetupFutureUsage = 'off_session';
+
 /** The values of FailureCode. */
 export type FailureCode = 'card_declined' | 'gateway_rejected';
 
@@ -125,6 +128,10 @@ export interface PaymentIntent {
   capture_before: string | null;
   /** Why a CANCELED intent was canceled: the merchant's reason, requested (a void of an authorisation) or authorization_expired; null otherwise. */
   cancellation_reason: CancellationReason | null;
+  /** The customer this payment belongs to, or null. */
+  customer_id: string | null;
+  /** Whether the payment method is saved for the customer when the charge succeeds (off_session) or not (null). */
+  setup_future_usage: SetupFutureUsage | (string & {}) | null;
 }
 
 /** A refund of part or all of a SUCCEEDED payment intent. */

@@ -14,6 +14,7 @@ import {
   LastPaymentError as LastPaymentErrorSchema,
   PaymentIntent as PaymentIntentSchema,
   paymentIntentStatuses,
+  setupFutureUsages,
 } from '../../src/payment-intent.ts';
 import { Refund as RefundSchema, refundStatuses } from '../../src/refund.ts';
 import {
@@ -64,6 +65,8 @@ export const enums = {
   PaymentIntentStatus: { name: 'PaymentIntentStatus', values: paymentIntentStatuses, open: false },
   CaptureMethod: { name: 'CaptureMethod', values: captureMethods, open: false },
   CancellationReason: { name: 'CancellationReason', values: cancellationReasons, open: false },
+  // Open: Stripe also knows on_session, which a later version may take.
+  SetupFutureUsage: { name: 'SetupFutureUsage', values: setupFutureUsages, open: true },
   FailureCode: { name: 'FailureCode', values: failureCodes, open: false },
   DeclineCode: { name: 'DeclineCode', values: declineCodes, open: true },
   RefundStatus: { name: 'RefundStatus', values: refundStatuses, open: false },

@@ -28,6 +28,8 @@ describe('gateway idempotency keys', () => {
       captureMethod: 'automatic',
       amountCapturedMinor: null,
       captureBefore: null,
+      customerId: null,
+      setupFutureUsage: null,
       lastPaymentError: null,
       chargeInFlight: false,
       authorizationInFlight: false,

@@ -21,6 +21,12 @@ export interface GatewayConnector {
   readonly allowsLivemode: boolean;
   /** The ISO 4217 codes (upper case) this gateway takes. */
   readonly currencies: ReadonlySet<string>;
+  /**
+   * The gateway keeps the method a charge used for later charges without the payer (an intent's
+   * `setup_future_usage`): its charge outcome then carries the reusable reference. Absent: create
+   * refuses `setup_future_usage` for this gateway.
+   */
+  readonly savesPaymentMethods?: boolean;
   /** Smallest chargeable amount in minor units for a currency this gateway takes. */
   minimumAmountMinor(currency: string): number;
 

@@ -4,6 +4,8 @@ import { newId } from '../../domain/ids.ts';
 import { validateMetadata } from '../../domain/metadata.ts';
 import { describeAmount, isIsoCurrency, isValidAmountMinor } from '../../domain/money.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
+import type { GatewayConnector } from '../../gateways/connector.ts';
+import { findCustomer } from '../../storage/repositories/customers.ts';
 import {
   insertPaymentIntent,
   insertPaymentIntentWithKey,
@@ -29,6 +31,40 @@ function validateReturnUrl(value: string | undefined): string | null {
   }
   if (url.username || url.password) throw new ValidationError('return_url', 'must not contain credentials');
   return url.toString();
+}
+
+/**
+ * The customer a new intent belongs to and whether its method is to be saved: the customer must be
+ * the tenant's own and not deleted, and saving needs a customer and a gateway that keeps reusable
+ * methods. Another merchant's or mode's customer reads as no such customer.
+ */
+async function customerOfIntent(
+  ctx: AppContext,
+  scope: TenantScope,
+  input: CreatePaymentIntentBody,
+  connector: GatewayConnector,
+): Promise<Pick<PaymentIntentRecord, 'customerId' | 'setupFutureUsage'>> {
+  const setupFutureUsage = input.setup_future_usage ?? null;
+  if (input.customer_id === undefined) {
+    if (setupFutureUsage !== null) {
+      throw new ValidationError('setup_future_usage', 'needs customer_id: a method is saved for a customer');
+    }
+    return { customerId: null, setupFutureUsage };
+  }
+  const customer = await findCustomer(ctx.db, scope, input.customer_id);
+  if (!customer || customer.deletedAt !== null) {
+    throw new ValidationError(
+      'customer_id',
+      `no customer '${input.customer_id}' exists for this key and mode${customer ? ' (it was deleted)' : ''}`,
+    );
+  }
+  if (setupFutureUsage !== null && !connector.savesPaymentMethods) {
+    throw new ValidationError(
+      'setup_future_usage',
+      `gateway '${connector.id}' does not keep payment methods for later charges`,
+    );
+  }
+  return { customerId: customer.id, setupFutureUsage };
 }
 
 /**
@@ -84,6 +120,7 @@ export async function preparePaymentIntent(
       `manual is not available on gateway '${connector.id}': it captures every payment when it is authorised`,
     );
   }
+  const { customerId, setupFutureUsage } = await customerOfIntent(ctx, scope, input, connector);
   const metadata = validateMetadata(input.metadata);
   const returnUrl = validateReturnUrl(input.return_url);
 
@@ -105,6 +142,8 @@ export async function preparePaymentIntent(
     captureMethod,
     amountCapturedMinor: null,
     captureBefore: null,
+    customerId,
+    setupFutureUsage,
     lastPaymentError: null,
     chargeInFlight: false,
     authorizationInFlight: false,

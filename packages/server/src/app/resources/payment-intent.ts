@@ -58,6 +58,8 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
       intent.status === 'REQUIRES_CAPTURE' ? (intent.captureBefore?.toISOString() ?? null) : null,
     cancellation_reason:
       intent.status === 'CANCELED' ? cancellationReasonOf(intent.cancellationReason) : null,
+    customer_id: intent.customerId,
+    setup_future_usage: intent.setupFutureUsage,
     version: intent.version,
     created_at: intent.createdAt.toISOString(),
     expires_at: intent.expiresAt.toISOString(),

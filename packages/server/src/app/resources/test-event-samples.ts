@@ -95,6 +95,8 @@ export function sampleObject(type: EventType, livemode: boolean, now: Date): Rec
         ? new Date(now.getTime() + 7 * 86_400_000).toISOString()
         : null,
     cancellation_reason: sampleStatus[type] === 'CANCELED' ? 'requested_by_customer' : null,
+    customer_id: null,
+    setup_future_usage: null,
     created_at: createdAt,
     expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
   };

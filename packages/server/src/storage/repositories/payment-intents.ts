@@ -36,6 +36,10 @@ export interface PaymentIntentRecord {
   amountCapturedMinor: number | null;
   /** When the gateway drops a REQUIRES_CAPTURE intent's authorisation; null otherwise. */
   captureBefore: Date | null;
+  /** The merchant's customer the payment belongs to (migration 399); null for none. */
+  customerId: string | null;
+  /** `off_session`: the method the charge used is saved for the customer when it succeeds. */
+  setupFutureUsage: 'off_session' | null;
   /** Set when the intent became FAILED; null otherwise. */
   lastPaymentError: LastPaymentError | null;
   /**
@@ -74,6 +78,8 @@ const intents = rowMapping<
   captureMethod: 'plain',
   amountCapturedMinor: 'plain',
   captureBefore: 'plain',
+  customerId: 'plain',
+  setupFutureUsage: 'plain',
   expiresAt: 'plain',
   createdAt: 'plain',
   updatedAt: 'plain',

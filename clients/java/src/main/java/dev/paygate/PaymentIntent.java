@@ -4,6 +4,7 @@ package dev.paygate;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,6 +31,11 @@ public final class PaymentIntent extends ApiResource {
   public static final String CANCELLATION_REASON_ABANDONED = "abandoned";
   public static final String CANCELLATION_REASON_REQUESTED = "requested";
   public static final String CANCELLATION_REASON_AUTHORIZATION_EXPIRED = "authorization_expired";
+
+  /** The documented values of {@link #setupFutureUsage()} (more may be added later). */
+  public static final List<String> SETUP_FUTURE_USAGES =
+      List.of(
+          "off_session");
 
   PaymentIntent(JsonObject json, ResponseInfo lastResponse) {
     super(json, lastResponse);
@@ -157,5 +163,18 @@ public final class PaymentIntent extends ApiResource {
    */
   public Optional<String> cancellationReason() {
     return Optional.ofNullable(JsonObjects.string(json(), "cancellation_reason"));
+  }
+
+  /** The customer this payment belongs to, or empty. */
+  public Optional<String> customerId() {
+    return Optional.ofNullable(JsonObjects.string(json(), "customer_id"));
+  }
+
+  /**
+   * Whether the payment method is saved for the customer when the charge succeeds (off_session) or
+   * not (empty). One of {@link #SETUP_FUTURE_USAGES} (more may be added later).
+   */
+  public Optional<String> setupFutureUsage() {
+    return Optional.ofNullable(JsonObjects.string(json(), "setup_future_usage"));
   }
 }

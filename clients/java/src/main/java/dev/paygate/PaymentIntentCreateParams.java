@@ -30,8 +30,25 @@ public final class PaymentIntentCreateParams {
     private String returnUrl;
     private Long expiresInSeconds;
     private String captureMethod;
+    private String customerId;
+    private String setupFutureUsage;
 
     private Builder() {}
+
+    /** The merchant's customer ({@code cus_}) this payment belongs to. */
+    public Builder customerId(String customerId) {
+      this.customerId = customerId;
+      return this;
+    }
+
+    /**
+     * {@code off_session}: save the payment method for the customer when the charge succeeds (needs
+     * {@link #customerId}).
+     */
+    public Builder setupFutureUsage(String setupFutureUsage) {
+      this.setupFutureUsage = setupFutureUsage;
+      return this;
+    }
 
     /**
      * {@code manual}: authorise at confirm and capture later ({@link PaymentIntentService#capture});
@@ -93,6 +110,8 @@ public final class PaymentIntentCreateParams {
       if (returnUrl != null) body.addProperty("return_url", returnUrl);
       if (expiresInSeconds != null) body.addProperty("expires_in_seconds", expiresInSeconds);
       if (captureMethod != null) body.addProperty("capture_method", captureMethod);
+      if (customerId != null) body.addProperty("customer_id", customerId);
+      if (setupFutureUsage != null) body.addProperty("setup_future_usage", setupFutureUsage);
       return new PaymentIntentCreateParams(body);
     }
   }

@@ -136,6 +136,21 @@ class RequestBehaviourTest {
   }
 
   @Test
+  void createSendsTheCustomerAndWhetherToSaveTheMethod() {
+    PaymentIntentCreateParams params =
+        PaymentIntentCreateParams.builder()
+            .amountMinor(1500)
+            .currency("USD")
+            .gatewayId("sim")
+            .customerId("cus_1")
+            .setupFutureUsage("off_session")
+            .build();
+    assertEquals("cus_1", params.toJson().get("customer_id").getAsString());
+    assertEquals("off_session", params.toJson().get("setup_future_usage").getAsString());
+    assertFalse(createParams().toJson().has("customer_id"));
+  }
+
+  @Test
   void userAgentCarriesTheRuntimeOnlyWithTelemetry() throws Exception {
     try (ScriptedServer server = new ScriptedServer(Step.json(200, INTENT), Step.json(200, INTENT))) {
       PaygateClient on = PaygateClient.builder().apiKey(KEY).baseUrl(server.baseUrl()).build();
