@@ -10,6 +10,7 @@ import {
   LastPaymentError,
   PaymentIntent,
   Refund,
+  SavedPaymentMethod,
   Transaction,
 } from '@paygate/contract';
 
@@ -62,6 +63,7 @@ export function contractShapes(): ContractShapes {
       transaction: fieldsOf(Transaction as JsonSchema),
       dispute: fieldsOf(Dispute as JsonSchema),
       customer: fieldsOf(Customer as JsonSchema),
+      saved_payment_method: fieldsOf(SavedPaymentMethod as JsonSchema),
       event: fieldsOf(EventEnvelope as JsonSchema),
     },
     event_types: { ...eventObjectByType },

@@ -21,6 +21,7 @@ CLASSES: Dict[str, Type[JsonObject]] = {
     "transaction": paygate.Transaction,
     "dispute": paygate.Dispute,
     "customer": paygate.Customer,
+    "saved_payment_method": paygate.SavedPaymentMethod,
     "event": paygate.Event,
 }
 # Fields kept in the object as received but deliberately without an attribute, and why.
@@ -74,6 +75,8 @@ def test_each_event_type_carries_the_resource_the_contract_names(event_type: str
         envelope["data"]["object"] = {"id": "dp_1", "object": "dispute", "amount_minor": 1}
     if object_name == "customer":
         envelope["data"]["object"] = {"id": "cus_1", "object": "customer", "email": None}
+    if object_name == "saved_payment_method":
+        envelope["data"]["object"] = {"id": "spm_1", "object": "saved_payment_method", "status": "active"}
     event = paygate.Event({**envelope, "type": event_type})
     assert isinstance(event.data_object, CLASSES[object_name])
 

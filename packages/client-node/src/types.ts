@@ -34,6 +34,10 @@ export interface CapturePaymentIntentParams {
 export interface ConfirmPaymentIntentParams {
   /** Token issued by the gateway's hosted fields (or a `tok_sim_*` token in test mode). */
   payment_method_token?: string;
+  /** A saved method (`spm_`) of the intent's customer, instead of a token. */
+  saved_payment_method_id?: string;
+  /** `true`: the payer is absent; a gateway that wants them fails the payment (`authentication_required`). */
+  off_session?: boolean;
 }
 
 export interface CancelPaymentIntentParams {

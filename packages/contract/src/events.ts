@@ -4,6 +4,7 @@ import { Customer } from './customer.ts';
 import { Dispute } from './dispute.ts';
 import { PaymentIntent } from './payment-intent.ts';
 import { Refund } from './refund.ts';
+import { SavedPaymentMethod } from './saved-payment-method.ts';
 
 /**
  * Every event type, with the resource its `data.object` carries: the one list the server emits
@@ -32,6 +33,8 @@ export const eventObjectByType = {
   'customer.created': 'customer',
   'customer.updated': 'customer',
   'customer.deleted': 'customer',
+  'saved_payment_method.attached': 'saved_payment_method',
+  'saved_payment_method.detached': 'saved_payment_method',
 } as const;
 
 export type EventType = keyof typeof eventObjectByType;
@@ -63,6 +66,10 @@ const eventSummaries: Record<EventType, string> = {
   'customer.updated': "A customer's e-mail, name or metadata changed.",
   'customer.deleted':
     'A customer was deleted (data.object carries deleted: true); its saved payment methods are detached.',
+  'saved_payment_method.attached':
+    'A payment method was saved for a customer: a payment made with setup_future_usage succeeded, and the method can now be charged without the payer.',
+  'saved_payment_method.detached':
+    'A saved payment method was detached (by the merchant, with its customer, or at the gateway): it can no longer be charged.',
 };
 
 const objectSchemas = {
@@ -70,6 +77,7 @@ const objectSchemas = {
   refund: Refund,
   dispute: Dispute,
   customer: Customer,
+  saved_payment_method: SavedPaymentMethod,
 } as const;
 
 /** The envelope every delivery carries, for one event type. */
@@ -90,7 +98,7 @@ export const EventEnvelope = Type.Object({
   type: Type.String({ description: 'One of the event types; a client ignores types it does not know' }),
   created: Timestamp,
   livemode: Livemode,
-  data: Type.Object({ object: Type.Union([PaymentIntent, Refund, Dispute, Customer]) }),
+  data: Type.Object({ object: Type.Union([PaymentIntent, Refund, Dispute, Customer, SavedPaymentMethod]) }),
 });
 export type EventEnvelope = Static<typeof EventEnvelope>;
 

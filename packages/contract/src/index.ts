@@ -26,5 +26,6 @@ export * from './problem.ts';
 export * from './reconciliation.ts';
 export * from './refund.ts';
 export * from './responses.ts';
+export * from './saved-payment-method.ts';
 export * from './transaction.ts';
 export * from './webhooks.ts';

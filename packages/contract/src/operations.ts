@@ -66,6 +66,7 @@ import {
 import { Reconciliation, ReconciliationQuery } from './reconciliation.ts';
 import { CreateRefundBody, Refund, RefundIdParams } from './refund.ts';
 import { Liveness, PaymentIntentProblem, Readiness } from './responses.ts';
+import { ListSavedPaymentMethodsQuery, SavedPaymentMethodList } from './saved-payment-method.ts';
 import { ListTransactionsQuery, TransactionList } from './transaction.ts';
 import {
   CreateWebhookEndpointBody,
@@ -437,6 +438,17 @@ export const operations = {
     params: CustomerIdParams,
     querystring: NoQuery,
     response: Customer,
+    tag: 'Customers',
+  },
+  listSavedPaymentMethods: {
+    method: 'GET',
+    path: '/v1/customers/{id}/saved-payment-methods',
+    summary: "List a customer's saved payment methods, newest first, active and detached",
+    credential: 'secret',
+    permission: 'customers:read',
+    params: CustomerIdParams,
+    querystring: ListSavedPaymentMethodsQuery,
+    response: SavedPaymentMethodList,
     tag: 'Customers',
   },
   retrieveDispute: {

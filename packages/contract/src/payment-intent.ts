@@ -70,6 +70,21 @@ export const ConfirmPaymentIntentBody = Type.Object(
     // A gateway's token or, from Adyen Web, its card `paymentMethod` as JSON: four fields
     // encrypted for Adyen in the payer's browser, a few kilobytes at most.
     payment_method_token: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
+    saved_payment_method_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "a saved payment method (spm_) of the intent's customer, instead of payment_method_token; secret key only",
+      }),
+    ),
+    off_session: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: the payer is absent (a renewal, a top-up): a gateway that wants the payer fails the payment ' +
+          'with decline_code authentication_required instead of answering REQUIRES_ACTION; needs saved_payment_method_id',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -29,6 +29,10 @@ const chargeBody = {
     return_url: { type: ['string', 'null'], maxLength: 2048 },
     // false: authorise only; the capture (or the void) is a call of its own.
     capture: { type: 'boolean' },
+    // true: keep the method for later charges; a success carries its reusable payment_method.
+    save_payment_method: { type: 'boolean' },
+    // true: the payer is absent, so a method that wants authentication is declined.
+    off_session: { type: 'boolean' },
   },
 } as const;
 
@@ -116,6 +120,8 @@ interface ChargeBody {
   token: string;
   return_url?: string | null;
   capture?: boolean;
+  save_payment_method?: boolean;
+  off_session?: boolean;
 }
 
 interface RefundBody {
@@ -190,6 +196,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<
       token: body.token,
       returnUrl: httpUrlOrNull(body.return_url),
       capture: body.capture !== false,
+      savePaymentMethod: body.save_payment_method === true,
+      offSession: body.off_session === true,
     });
     // tok_sim_hang: the charge is made, but the answer is withheld so that the caller times out.
     if (hang) await ctx.hang();
@@ -241,6 +249,13 @@ export async function apiRoutes(app: FastifyInstance, ctx: SimContext): Promise<
       return replay(reply, replayed).send(charge);
     },
   );
+
+  // A saved method detached for good: later charges of it are refused. Repeating it answers the same.
+  app.post<{ Params: { id: string } }>('/v1/payment_methods/:id/detach', async (request) => {
+    const method = ctx.ledger.detachMethod(request.params.id, accountOf(request).livemode);
+    if (!method) throw new SimError(404, 'payment_method_not_found', 'No such payment method.');
+    return { id: method.id, object: 'payment_method', status: 'detached' };
+  });
 
   app.post<{ Body: RefundBody }>('/v1/refunds', { schema: { body: refundBody } }, async (request, reply) => {
     const body = request.body;

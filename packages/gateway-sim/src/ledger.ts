@@ -1,4 +1,10 @@
-import { type Behaviour, fixedTokens, refundBehaviour } from './behaviours.ts';
+import {
+  type Behaviour,
+  fixedTokens,
+  refundBehaviour,
+  type SavedBehaviour,
+  savedBehaviourOf,
+} from './behaviours.ts';
 import { type BooksPage, type BooksQuery, DEFAULT_RETENTION, pageOf, type Retention } from './books.ts';
 import { simId } from './ids.ts';
 
@@ -28,6 +34,14 @@ export interface ChargeResource {
   status: ChargeStatus;
   failure_code: 'card_declined' | 'gateway_rejected' | null;
   failure_message: string | null;
+  /** Why a declined charge was declined, in Paygate's decline vocabulary; null when no reason. */
+  decline_code: string | null;
+  /**
+   * The reusable reference of the method this charge used, when the charge asked to save it
+   * (`save_payment_method`) and succeeded or was authorised; null otherwise. Charge it later as
+   * the `token`.
+   */
+  payment_method: string | null;
   redirect_url: string | null;
   return_url: string | null;
   amount_refunded_minor: number;
@@ -66,6 +80,18 @@ export interface ChargeInput {
   returnUrl: string | null;
   /** False: authorise only (`requires_capture`); the capture is a call of its own. */
   capture: boolean;
+  /** Keep the method for later charges: a success carries its reusable `payment_method`. */
+  savePaymentMethod: boolean;
+  /** The payer is absent: a method that wants authentication is declined, never challenged. */
+  offSession: boolean;
+}
+
+/** A method kept for later charges, by its reusable reference. */
+export interface SavedMethod {
+  id: string;
+  livemode: boolean;
+  behaviour: SavedBehaviour;
+  detached: boolean;
 }
 
 /** A capture or a void of an authorised charge. */
@@ -113,7 +139,11 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 /** The simulator's in-memory books: tokens, charges and refunds, with the gateway's rules. */
 export class Ledger {
   private readonly issuedTokens = new Map<string, Behaviour>();
-  private readonly charges = new Map<string, { resource: ChargeResource; fingerprint: string }>();
+  private readonly charges = new Map<
+    string,
+    { resource: ChargeResource; fingerprint: string; saves: SavedBehaviour | null }
+  >();
+  private readonly savedMethods = new Map<string, SavedMethod>();
   private readonly chargeIdByKey = new Map<string, string>();
   private readonly refunds = new Map<string, { resource: RefundResource; fingerprint: string }>();
   private readonly refundIdByKey = new Map<string, string>();
@@ -156,6 +186,8 @@ export class Ledger {
       input.currency,
       input.token,
       input.capture,
+      input.savePaymentMethod,
+      input.offSession,
     ]);
     const existing = this.chargeByKey(input.idempotencyKey, input.livemode);
     if (existing) {
@@ -168,7 +200,10 @@ export class Ledger {
       }
       return { charge: existing, replayed: true, hang: false };
     }
-    const behaviour = fixedTokens.get(input.token) ?? this.issuedTokens.get(input.token) ?? null;
+    const saved = this.savedMethods.get(input.token);
+    const behaviour = saved
+      ? null
+      : (fixedTokens.get(input.token) ?? this.issuedTokens.get(input.token) ?? null);
     if (behaviour === 'unavailable') {
       throw new SimError(503, 'temporarily_unavailable', 'The gateway is temporarily unavailable.', {
         'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
@@ -185,6 +220,8 @@ export class Ledger {
       status: 'succeeded',
       failure_code: null,
       failure_message: null,
+      decline_code: null,
+      payment_method: null,
       redirect_url: null,
       return_url: input.returnUrl,
       amount_refunded_minor: 0,
@@ -196,15 +233,30 @@ export class Ledger {
     };
     if (behaviour === 'decline') this.fail(charge, 'card_declined', 'The card was declined.');
     if (behaviour === 'reject') this.fail(charge, 'gateway_rejected', 'The gateway rejected the payment.');
-    if (behaviour === null) this.fail(charge, 'gateway_rejected', 'Unknown payment-method token.');
-    if (behaviour === 'challenge') {
-      charge.status = 'requires_action';
-      charge.amount_captured_minor = 0;
-      charge.redirect_url = this.challengeUrl(id);
+    const wantsPayer = saved ? saved.behaviour === 'authenticate' : behaviour === 'challenge';
+    if (saved) this.chargeSavedMethod(charge, saved, input.livemode);
+    else if (behaviour === null) this.fail(charge, 'gateway_rejected', 'Unknown payment-method token.');
+    if (charge.status === 'succeeded' && wantsPayer) {
+      if (input.offSession) {
+        this.fail(
+          charge,
+          'card_declined',
+          'The card issuer wants the payer to authenticate this payment.',
+          'authentication_required',
+        );
+      } else {
+        charge.status = 'requires_action';
+        charge.amount_captured_minor = 0;
+        charge.redirect_url = this.challengeUrl(id);
+      }
     }
-    if (!input.capture) this.authorise(charge);
+    if (!input.capture && charge.status === 'succeeded') this.authorise(charge);
+    // The method is kept when the charge that asked for it succeeds (a challenge: once passed).
+    const saves = !input.savePaymentMethod ? null : saved ? saved.behaviour : savedBehaviourOf(behaviour);
+    if (saved && input.savePaymentMethod && charge.status !== 'failed') charge.payment_method = saved.id;
+    else if (saves !== null) this.keepMethodIfPaid(charge, saves, input.livemode);
     this.forgetOld();
-    this.charges.set(id, { resource: charge, fingerprint });
+    this.charges.set(id, { resource: charge, fingerprint, saves });
     this.chargeIdByKey.set(scopedKey(input.livemode, input.idempotencyKey), id);
     return { charge: { ...charge }, replayed: false, hang: behaviour === 'hang' };
   }
@@ -242,6 +294,7 @@ export class Ledger {
       charge.status = 'succeeded';
       charge.amount_captured_minor = charge.amount_minor;
       if (charge.capture_method === 'manual') this.authorise(charge);
+      if (found.saves !== null) this.keepMethodIfPaid(charge, found.saves, charge.livemode);
     } else this.fail(charge, 'card_declined', 'The payer declined the authentication.');
     return { charge: { ...charge }, changed: true };
   }
@@ -488,11 +541,43 @@ export class Ledger {
     );
   }
 
-  private fail(charge: ChargeResource, code: 'card_declined' | 'gateway_rejected', message: string): void {
+  private fail(
+    charge: ChargeResource,
+    code: 'card_declined' | 'gateway_rejected',
+    message: string,
+    declineCode: string | null = null,
+  ): void {
     charge.status = 'failed';
     charge.amount_captured_minor = 0;
     charge.failure_code = code;
     charge.failure_message = message;
+    charge.decline_code = declineCode;
+  }
+
+  /** A charge of a saved method: refused when it is another account's or detached, else by its behaviour. */
+  private chargeSavedMethod(charge: ChargeResource, saved: SavedMethod, livemode: boolean): void {
+    if (saved.livemode !== livemode) this.fail(charge, 'gateway_rejected', 'Unknown payment-method token.');
+    else if (saved.detached) this.fail(charge, 'gateway_rejected', 'The payment method was detached.');
+    else if (saved.behaviour === 'decline') {
+      this.fail(charge, 'card_declined', 'The card has insufficient funds.', 'insufficient_funds');
+    }
+  }
+
+  /** Mints the reusable reference of a charge that asked to keep its method, once it is paid or authorised. */
+  private keepMethodIfPaid(charge: ChargeResource, behaviour: SavedBehaviour, livemode: boolean): void {
+    if (charge.status !== 'succeeded' && charge.status !== 'requires_capture') return;
+    if (charge.payment_method !== null) return;
+    const method: SavedMethod = { id: simId('pm_sim'), livemode, behaviour, detached: false };
+    this.savedMethods.set(method.id, method);
+    charge.payment_method = method.id;
+  }
+
+  /** Detaches a saved method for good (idempotent); null when the account has no such method. */
+  detachMethod(id: string, livemode: boolean): SavedMethod | null {
+    const method = this.savedMethods.get(id);
+    if (!method || method.livemode !== livemode) return null;
+    method.detached = true;
+    return { ...method };
   }
 
   private nowSeconds(): number {

@@ -22,6 +22,8 @@ function ledgerWith(retention: { maxAgeSeconds: number; maxCharges: number }) {
       token,
       returnUrl: null,
       capture: true,
+      savePaymentMethod: false,
+      offSession: false,
     };
     return ledger.createCharge(input).charge;
   };

@@ -1,10 +1,11 @@
 // The confirm path's file count (scripts/confirm-path.mjs, docs/architecture.md): what the walk
-// follows, and a ceiling so that the path does not drift back to the 41 files of issue 23.
+// follows, and a ceiling so that the path grows only by what a feature of the confirm itself needs
+// (issue 23 brought it from 41 to 36; saving a payment method for a customer added four, issue 44).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { confirmPathFiles } from '../../../scripts/confirm-path.mjs';
 
-const CEILING = 40;
+const CEILING = 44;
 
 describe('the confirm path', () => {
   const files = confirmPathFiles();

@@ -277,6 +277,18 @@ for (const kind of databaseKinds()) {
         );
         assert.equal(rows[0]?.deleted_at, null);
       },
+      'GET /v1/customers/:id/saved-payment-methods': async () => {
+        for (const { who, key } of foreignKeys()) {
+          assertNotFound(
+            await svc.request({
+              method: 'GET',
+              url: `/v1/customers/${customerId}/saved-payment-methods`,
+              key,
+            }),
+            who,
+          );
+        }
+      },
       'GET /v1/disputes/:id': async () => {
         for (const { who, key } of foreignKeys()) {
           assertNotFound(await svc.request({ method: 'GET', url: `/v1/disputes/${disputeId}`, key }), who);
@@ -325,12 +337,45 @@ for (const kind of databaseKinds()) {
       it(`${route}: another merchant's id and the other mode's id are 404 resource_not_found`, check);
     }
 
+    it("another merchant's customer, or the other mode's, is no customer for a new intent: 400 naming customer_id, nothing created", async () => {
+      const { rows: before } = await svc.ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM payment_intents WHERE customer_id = $1',
+        [customerId],
+      );
+      for (const { who, key } of foreignKeys()) {
+        const response = await svc.request({
+          method: 'POST',
+          url: '/v1/payment-intents',
+          key,
+          headers: { 'idempotency-key': freshKey() },
+          body: {
+            amount_minor: 1000,
+            currency: 'USD',
+            gateway_id: who === 'the other mode' ? 'sim_live' : 'sim',
+            customer_id: customerId,
+          },
+        });
+        assert.equal(response.statusCode, 400, `${who}: ${response.body}`);
+        assert.deepEqual(
+          (response.json() as { errors: { field: string }[] }).errors.map((error) => error.field),
+          ['customer_id'],
+          who,
+        );
+      }
+      const { rows: after } = await svc.ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM payment_intents WHERE customer_id = $1',
+        [customerId],
+      );
+      assert.deepEqual(after, before);
+    });
+
     it('the owner reaches each of these resources (the 404s are not a broken route)', async () => {
       for (const url of [
         `/v1/payment-intents/${created.id}`,
         `/v1/refunds/${refundId}`,
         `/v1/disputes/${disputeId}`,
         `/v1/customers/${customerId}`,
+        `/v1/customers/${customerId}/saved-payment-methods`,
       ]) {
         assert.equal((await svc.request({ method: 'GET', url, key: owner.secretTest })).statusCode, 200, url);
       }

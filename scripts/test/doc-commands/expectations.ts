@@ -63,6 +63,17 @@ export const expectations: Record<string, Expectation> = {
       stdout,
       /"object":"payment_intent".*"status":"CREATED".*"customer_id":"cus_\w+","setup_future_usage":null/,
     ),
+  // Paid with setup_future_usage: the customer then has one active saved method.
+  'docs/customers.md » Idempotency-Key: order-4711-2': (stdout) => {
+    assert.match(stdout, /"status":"SUCCEEDED"/);
+    assert.match(
+      stdout,
+      /"object":"list","data":\[\{"id":"spm_\w+","object":"saved_payment_method","customer_id":"cus_\w+","gateway_id":"sim","status":"active"/,
+    );
+  },
+  // The renewal charged the method the previous block saved, without the payer.
+  'docs/customers.md » renewal-4711-2026-12': (stdout) =>
+    assert.match(stdout, /"status":"SUCCEEDED".*"customer_id":"cus_\w+","setup_future_usage":null/),
   'docs/quick-start.md » Idempotency-Key: order-1001': status('CREATED'),
   'docs/quick-start.md » "payment_method_token": "tok_sim_approve"': status('SUCCEEDED'),
   // "the listen terminal shows: payment_intent.succeeded [evt_...] --> POST http://localhost:8000/webhooks/paygate [200]"

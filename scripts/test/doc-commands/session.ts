@@ -86,6 +86,7 @@ export class DocSession {
       'pi_...': last(/"id":\s*"(pi_\w+)"/g),
       'we_...': last(/"id":\s*"(we_\w+)"/g),
       'cus_...': last(/"id":\s*"(cus_\w+)"/g),
+      'spm_...': last(/"id":\s*"(spm_\w+)"/g),
       'gwa_...': first(/"id":\s*"(gwa_\w+)"/),
       'PAYGATE_MASTER_KEY=…': last(/^([0-9a-f]{64})$/gm),
       'PAYGATE_ADMIN_TOKEN=…': last(/^([0-9a-f]{48})$/gm),

@@ -44,18 +44,22 @@ final class Event extends ApiResource
 
     /**
      * data.object as a typed resource: a PaymentIntent for payment_intent.* events, a Refund for
-     * refund.* events, a Dispute for dispute.* events, a Customer for customer.* events, null for a
-     * type this client version does not know.
+     * refund.* events, a Dispute for dispute.* events, a Customer for customer.* events, a
+     * SavedPaymentMethod for saved_payment_method.* events, null for a type this client version does
+     * not know.
      *
      * @throws \UnexpectedValueException when data.object lacks its id or integer amount_minor
      */
-    public function getObject(): PaymentIntent|Refund|Dispute|Customer|null
+    public function getObject(): PaymentIntent|Refund|Dispute|Customer|SavedPaymentMethod|null
     {
         if (!$this->isKnownType()) {
             return null;
         }
         if (str_starts_with($this->type, 'customer.')) {
             return Customer::fromJson($this->dataObject);
+        }
+        if (str_starts_with($this->type, 'saved_payment_method.')) {
+            return SavedPaymentMethod::fromJson($this->dataObject);
         }
         if (str_starts_with($this->type, 'dispute.')) {
             return Dispute::fromJson($this->dataObject);

@@ -32,5 +32,7 @@ final class EventTypes
         'customer.created',
         'customer.updated',
         'customer.deleted',
+        'saved_payment_method.attached',
+        'saved_payment_method.detached',
     ];
 }

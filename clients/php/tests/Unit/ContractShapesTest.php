@@ -11,6 +11,7 @@ use Paygate\Resource\Event;
 use Paygate\Resource\LastPaymentError;
 use Paygate\Resource\PaymentIntent;
 use Paygate\Resource\Refund;
+use Paygate\Resource\SavedPaymentMethod;
 use Paygate\Resource\Transaction;
 use Paygate\Tests\Support\TestCase;
 
@@ -28,6 +29,7 @@ final class ContractShapesTest extends TestCase
         'transaction' => Transaction::class,
         'dispute' => Dispute::class,
         'customer' => Customer::class,
+        'saved_payment_method' => SavedPaymentMethod::class,
         'event' => Event::class,
     ];
     /** Fields kept in the object as received (readable by API name) but without a typed property, and why. */
@@ -39,6 +41,7 @@ final class ContractShapesTest extends TestCase
         'transaction.object' => 'a constant naming the class itself',
         'dispute.object' => 'a constant naming the class itself',
         'customer.object' => 'a constant naming the class itself',
+        'saved_payment_method.object' => 'a constant naming the class itself',
         'event.object' => 'a constant naming the class itself',
     ];
     /** Properties whose name is not the camelCase of the field. */
@@ -105,6 +108,13 @@ final class ContractShapesTest extends TestCase
             }
             if ($objectName === 'customer') {
                 $envelope->data->object = (object) ['id' => 'cus_1', 'object' => 'customer', 'deleted' => false];
+            }
+            if ($objectName === 'saved_payment_method') {
+                $envelope->data->object = (object) [
+                    'id' => 'spm_1',
+                    'object' => 'saved_payment_method',
+                    'status' => 'active',
+                ];
             }
             $object = Event::fromJson($envelope)->getObject();
             self::assertInstanceOf(ApiResource::class, $object);

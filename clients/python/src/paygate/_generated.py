@@ -110,6 +110,14 @@ DISPUTE_REASONS: FrozenSet[str] = frozenset(
 )
 """The values of DisputeReason."""
 
+SAVED_PAYMENT_METHOD_STATUSES: FrozenSet[str] = frozenset(
+    {
+        "active",
+        "detached",
+    }
+)
+"""The values of SavedPaymentMethodStatus."""
+
 TRANSACTION_TYPES: FrozenSet[str] = frozenset(
     {
         "PAYMENT",
@@ -149,6 +157,8 @@ KNOWN_EVENT_TYPES: FrozenSet[str] = frozenset(
         "customer.created",
         "customer.updated",
         "customer.deleted",
+        "saved_payment_method.attached",
+        "saved_payment_method.detached",
     }
 )
 
@@ -504,3 +514,39 @@ class Customer(Resource):
         """True once the customer is deleted (the answer to DELETE, and customer.deleted); false
         before."""
         return self._bool("deleted")
+
+
+class SavedPaymentMethod(Resource):
+    """A customer's payment method, saved at a gateway with the payer's consent. Members added to
+    the API later are kept."""
+
+    @property
+    def customer_id(self) -> str:
+        """Identifier with prefix cus_."""
+        return self._str("customer_id")
+
+    @property
+    def gateway_id(self) -> str:
+        """The gateway account that keeps the method; only it can charge it."""
+        return self._str("gateway_id")
+
+    @property
+    def status(self) -> str:
+        """Active: it can be charged; detached: removed, here and at the gateway, for good. One
+        of SAVED_PAYMENT_METHOD_STATUSES."""
+        return self._str("status")
+
+    @property
+    def livemode(self) -> bool:
+        """False for test data."""
+        return self._bool("livemode")
+
+    @property
+    def created_at(self) -> str:
+        """ISO 8601 UTC instant."""
+        return self._str("created_at")
+
+    @property
+    def version(self) -> int:
+        """1 when created, one more with each change: keep the highest seen, drop an older state."""
+        return self._int("version")

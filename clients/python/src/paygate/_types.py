@@ -18,6 +18,7 @@ from ._generated import (
     TRANSACTION_STATUSES,
     TRANSACTION_TYPES,
     Customer,
+    SavedPaymentMethod,
     Dispute,
     LastPaymentError,
     PaymentIntent,
@@ -36,6 +37,7 @@ __all__ = [
     "TRANSACTION_STATUSES",
     "TRANSACTION_TYPES",
     "Customer",
+    "SavedPaymentMethod",
     "Dispute",
     "JsonObject",
     "LastPaymentError",
@@ -75,6 +77,11 @@ class CreatePaymentIntentParams(_CreatePaymentIntentRequired, total=False):
 class ConfirmPaymentIntentParams(TypedDict, total=False):
     #: Token issued by the gateway's hosted fields (or a ``tok_sim_*`` token in test mode).
     payment_method_token: str
+    #: A saved method (``spm_``) of the intent's customer, instead of a token.
+    saved_payment_method_id: str
+    #: ``True``: the payer is absent; a gateway that wants them fails the payment
+    #: (``authentication_required``). Only with ``saved_payment_method_id``.
+    off_session: bool
 
 
 class CapturePaymentIntentParams(TypedDict, total=False):

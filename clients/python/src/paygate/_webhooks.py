@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import ConfigurationError, InvalidPayloadError, SignatureVerificationError
 from ._generated import KNOWN_EVENT_TYPES
-from ._types import Customer, Dispute, PaymentIntent, Refund, Resource
+from ._types import Customer, Dispute, PaymentIntent, Refund, Resource, SavedPaymentMethod
 
 #: The specification's anti-replay window in seconds, applied in both directions.
 DEFAULT_TOLERANCE = 300
@@ -57,9 +57,11 @@ class Event(Resource):
         return self.type in KNOWN_EVENT_TYPES
 
     @property
-    def data_object(self) -> Union[PaymentIntent, Refund, Dispute, Customer, Dict[str, Any]]:
+    def data_object(
+        self,
+    ) -> Union[PaymentIntent, Refund, Dispute, Customer, SavedPaymentMethod, Dict[str, Any]]:
         """``data.object`` typed by the event type: a ``PaymentIntent``, a ``Refund``, a ``Dispute``,
-        a ``Customer``, or a plain dict."""
+        a ``Customer``, a ``SavedPaymentMethod``, or a plain dict."""
         raw = self.data["object"]
         if not isinstance(raw, dict):
             raise AttributeError("Event has no data.object")
@@ -71,6 +73,8 @@ class Event(Resource):
             return Dispute(raw)
         if self.type.startswith("customer."):
             return Customer(raw)
+        if self.type.startswith("saved_payment_method."):
+            return SavedPaymentMethod(raw)
         return raw
 
 

@@ -66,6 +66,9 @@ export type DisputeReason =
   | 'unrecognized'
   | 'general';
 
+/** The values of SavedPaymentMethodStatus. */
+export type SavedPaymentMethodStatus = 'active' | 'detached';
+
 /** The values of TransactionType. */
 export type TransactionType = 'PAYMENT' | 'REFUND' | 'DISPUTE' | 'DISPUTE_REVERSAL';
 
@@ -225,6 +228,25 @@ export interface Customer {
   deleted: boolean;
 }
 
+/** A customer's payment method, saved at a gateway with the payer's consent. */
+export interface SavedPaymentMethod {
+  /** Identifier with prefix spm_. */
+  id: string;
+  object: 'saved_payment_method';
+  /** Identifier with prefix cus_. */
+  customer_id: string;
+  /** The gateway account that keeps the method; only it can charge it. */
+  gateway_id: string;
+  /** Active: it can be charged; detached: removed, here and at the gateway, for good. */
+  status: SavedPaymentMethodStatus;
+  /** False for test data. */
+  livemode: boolean;
+  /** ISO 8601 UTC instant. */
+  created_at: string;
+  /** 1 when created, one more with each change: keep the highest seen, drop an older state. */
+  version: number;
+}
+
 /** The resource each event type carries as `data.object`. */
 export interface EventObjects {
   /** The payer must complete a challenge at redirect_url. */
@@ -261,6 +283,10 @@ export interface EventObjects {
   'customer.updated': Customer;
   /** A customer was deleted (data.object carries deleted: true); its saved payment methods are detached. */
   'customer.deleted': Customer;
+  /** A payment method was saved for a customer: a payment made with setup_future_usage succeeded, and the method can now be charged without the payer. */
+  'saved_payment_method.attached': SavedPaymentMethod;
+  /** A saved payment method was detached (by the merchant, with its customer, or at the gateway): it can no longer be charged. */
+  'saved_payment_method.detached': SavedPaymentMethod;
 }
 
 export type EventType = keyof EventObjects;
@@ -284,4 +310,6 @@ export const knownEventTypes: readonly EventType[] = [
   'customer.created',
   'customer.updated',
   'customer.deleted',
+  'saved_payment_method.attached',
+  'saved_payment_method.detached',
 ];

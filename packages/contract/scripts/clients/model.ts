@@ -18,6 +18,10 @@ import {
 } from '../../src/payment-intent.ts';
 import { Refund as RefundSchema, refundStatuses } from '../../src/refund.ts';
 import {
+  SavedPaymentMethod as SavedPaymentMethodSchema,
+  savedPaymentMethodStatuses,
+} from '../../src/saved-payment-method.ts';
+import {
   Transaction as TransactionSchema,
   transactionStatuses,
   transactionTypes,
@@ -72,6 +76,11 @@ export const enums = {
   RefundStatus: { name: 'RefundStatus', values: refundStatuses, open: false },
   DisputeStatus: { name: 'DisputeStatus', values: disputeStatuses, open: false },
   DisputeReason: { name: 'DisputeReason', values: disputeReasons, open: false },
+  SavedPaymentMethodStatus: {
+    name: 'SavedPaymentMethodStatus',
+    values: savedPaymentMethodStatuses,
+    open: false,
+  },
   TransactionType: { name: 'TransactionType', values: transactionTypes, open: false },
   TransactionStatus: { name: 'TransactionStatus', values: transactionStatuses, open: false },
 } satisfies Record<string, EnumModel>;
@@ -97,6 +106,7 @@ const sources: ClassSource[] = [
   { name: 'Dispute', schema: DisputeSchema },
   { name: 'Transaction', schema: TransactionSchema },
   { name: 'Customer', schema: CustomerSchema },
+  { name: 'SavedPaymentMethod', schema: SavedPaymentMethodSchema },
 ];
 
 interface JsonSchema {
@@ -223,6 +233,7 @@ const classOfObject: Record<string, string> = {
   refund: 'Refund',
   dispute: 'Dispute',
   customer: 'Customer',
+  saved_payment_method: 'SavedPaymentMethod',
 };
 
 /** Every event type of the contract, in its order: the clients' lists of known types. */

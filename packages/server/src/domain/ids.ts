@@ -25,6 +25,8 @@ export const idPrefixes = {
   authorizationOperation: 'auo',
   // A merchant's customer (app/customers/).
   customer: 'cus',
+  // A customer's payment method saved at a gateway (app/saved-payment-methods/).
+  savedPaymentMethod: 'spm',
 } as const;
 export type IdPrefix = (typeof idPrefixes)[keyof typeof idPrefixes];
 

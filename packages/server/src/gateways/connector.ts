@@ -180,6 +180,26 @@ export interface ChargeRequest {
    * (`capture`). Absent or true: capture at once, as before.
    */
   capture?: boolean;
+  /**
+   * True for an intent with `setup_future_usage`: the gateway keeps the method for charges without
+   * the payer, and a succeeded or authorised outcome carries its reusable reference
+   * (`savedMethodReference`). Only sent to a connector that `savesPaymentMethods`.
+   */
+  savePaymentMethod?: boolean;
+  /**
+   * True when `paymentMethodToken` is a saved method's reusable reference charged without the
+   * payer: the gateway must not ask for the payer (a connector sends its off-session flag, and an
+   * answer that still wants the payer fails the payment as `authentication_required`).
+   */
+  offSession?: boolean;
+}
+
+/**
+ * The gateway's reusable reference of the method a charge used, when the charge asked for it to be
+ * kept (`ChargeRequest.savePaymentMethod`): what a later charge without the payer sends.
+ */
+export interface SavesMethod {
+  savedMethodReference?: string;
 }
 
 /** A call on an authorised charge: its capture or its void. */
@@ -248,7 +268,8 @@ export type ChargeOutcome =
        * payment (Adyen's `Authorised` and AUTHORISATION): on a manual intent it is never a capture.
        */
       authorizationOnly?: boolean;
-    } & KeepsConnectorData)
+    } & KeepsConnectorData &
+      SavesMethod)
   | {
       kind: 'failed';
       gatewayReference: string | null;
@@ -269,7 +290,8 @@ export type ChargeOutcome =
       captureBefore: Date;
       /** What the gateway says it authorised, when it says; another amount is never authorised for us. */
       authorized?: GatewayAmount;
-    } & KeepsConnectorData)
+    } & KeepsConnectorData &
+      SavesMethod)
   | {
       kind: 'requires_action';
       gatewayReference: string;

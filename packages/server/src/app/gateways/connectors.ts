@@ -174,6 +174,7 @@ export function chargeRequestFor(
   intent: PaymentIntentRecord,
   attempt: ChargeAttemptRecord,
   returnUrl: string | null,
+  options: { offSession?: boolean } = {},
 ): ChargeRequest {
   return {
     idempotencyKey: attempt.idempotencyKey,
@@ -185,6 +186,8 @@ export function chargeRequestFor(
     returnUrl,
     // A manual intent's charge is authorised only: the capture is its own call (app/captures/).
     ...(intent.captureMethod === 'manual' ? { capture: false } : {}),
+    ...(intent.setupFutureUsage !== null ? { savePaymentMethod: true } : {}),
+    ...(options.offSession ? { offSession: true } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ import { approveCapturedPayment } from '../../storage/repositories/transactions.
 import type { AppContext } from '../context.ts';
 import { keptConnectorData } from '../gateways/connectors.ts';
 import { recordLateCapture } from '../late-captures/record-late-capture.ts';
+import { saveMethodOfPayment } from '../saved-payment-methods/save-method-of-payment.ts';
 import {
   applyStateChange,
   type IntentChange,
@@ -142,6 +143,9 @@ function decideChargeOutcome(at: Applying, outcome: ChargeOutcome): Decision {
       captureBefore: addSeconds(now, DEFAULT_AUTHORIZATION_HOLD_SECONDS),
       ...(outcome.captured ? { authorized: outcome.captured } : {}),
       ...(outcome.connectorData !== undefined ? { connectorData: outcome.connectorData } : {}),
+      ...(outcome.savedMethodReference !== undefined
+        ? { savedMethodReference: outcome.savedMethodReference }
+        : {}),
     });
   }
   if (outcome.kind === 'succeeded' && outcome.captured && differs(outcome.captured, intent)) {
@@ -475,12 +479,30 @@ function settle(at: Applying, outcome: Outcome<'succeeded' | 'failed'>): Decisio
         message: outcome.message,
       };
   const step = stepWith(at, action, attemptTo, { lastPaymentError });
-  return {
+  const decision: Decision = {
     change: { intent: step, attempt: moved, paymentTransaction: succeeded ? 'APPROVED' : 'DECLINED' },
     answer: {
       ...unchanged(at),
       intent: step.to,
       failure: succeeded ? null : { code: outcome.failureCode, message: outcome.message },
+    },
+  };
+  return succeeded ? savingMethod(at, decision, outcome.savedMethodReference) : decision;
+}
+
+/**
+ * The decision, and then (same transaction) the method the charge used saved for the intent's
+ * customer when the intent asked for it (`setup_future_usage`): on the intent's move to SUCCEEDED
+ * or REQUIRES_CAPTURE, so once, whichever of the answer, a sync or a notification brings it.
+ */
+function savingMethod(at: Applying, decision: Decision, reference: string | undefined): Decision {
+  if (at.intent.setupFutureUsage === null) return decision;
+  return {
+    ...decision,
+    afterwards: async (tx) => {
+      const answer = decision.afterwards ? await decision.afterwards(tx) : decision.answer;
+      const warning = await saveMethodOfPayment(tx, at.intent, reference, at.now);
+      return warning ? { ...answer, warning: answer.warning ?? warning } : answer;
     },
   };
 }
@@ -526,11 +548,15 @@ function authorize(at: Applying, outcome: Outcome<'authorized'>): Decision {
   });
   if (!action) return { ...nothing(at), change: { attempt } };
   const step = stepWith(at, action, 'SUCCEEDED', { captureBefore: outcome.captureBefore });
-  return {
-    change: { intent: step, attempt },
-    // capture_before is written by the step's own statement (migration 396): one round trip.
-    answer: { ...unchanged(at), intent: step.to },
-  };
+  return savingMethod(
+    at,
+    {
+      change: { intent: step, attempt },
+      // capture_before is written by the step's own statement (migration 396): one round trip.
+      answer: { ...unchanged(at), intent: step.to },
+    },
+    outcome.savedMethodReference,
+  );
 }
 
 /**

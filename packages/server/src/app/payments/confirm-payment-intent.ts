@@ -15,7 +15,7 @@ import {
   transition,
 } from '../../domain/payment-intent.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
-import type { GatewayConnector } from '../../gateways/connector.ts';
+import type { ChargeOutcome, GatewayConnector } from '../../gateways/connector.ts';
 import { type Queryable, together } from '../../storage/db.ts';
 import {
   type ChargeAttemptRecord,
@@ -25,6 +25,7 @@ import {
   startConfirm,
 } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
+import { findSavedPaymentMethod } from '../../storage/repositories/saved-payment-methods.ts';
 import { insertTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import {
@@ -80,12 +81,9 @@ export async function confirmPaymentIntent(
   ctx: AppContext,
   scope: TenantScope,
   id: string,
-  input: { paymentMethodToken: string | undefined },
+  input: ConfirmInput,
 ): Promise<AppliedOutcome> {
-  const token = input.paymentMethodToken;
-  if (token === undefined) {
-    throw new ValidationError('payment_method_token', 'is required to confirm a payment intent');
-  }
+  const { token, offSession } = await paymentMethodOf(ctx, scope, id, input);
   const started =
     (await startInOneStatement(ctx, scope, id, token)) ??
     (await ctx.db.transaction((tx) => startAttempt(ctx, tx, scope, id, token)));
@@ -98,8 +96,10 @@ export async function confirmPaymentIntent(
     started.intent,
     started.attempt,
     gatewayReturnAddress(ctx, started.connector, started.intent, started.attempt),
+    { offSession },
   );
-  const outcome = await outcomeOrUnknown(started.connector, (c) => c.charge(request));
+  const answered = await outcomeOrUnknown(started.connector, (c) => c.charge(request));
+  const outcome = offSession ? withoutThePayer(answered) : answered;
   const applied = await applyAttemptOutcome(ctx, started.attempt, outcome, 'charge', started.intent);
   if (applied.unavailable) {
     throw new GatewayError(
@@ -109,6 +109,90 @@ export async function confirmPaymentIntent(
     );
   }
   return { ...applied, failure: applied.failure ?? failureSettledMeanwhile(applied.intent) };
+}
+
+export interface ConfirmInput {
+  paymentMethodToken: string | undefined;
+  /** A saved method of the intent's customer, instead of a token (secret key only). */
+  savedPaymentMethodId?: string | undefined;
+  /** The payer is absent: only with a saved method. */
+  offSession?: boolean | undefined;
+}
+
+/**
+ * What the confirm charges: the token, or the reusable reference of a saved method of the intent's
+ * own customer at the intent's own gateway (read before anything is written: a method that is not
+ * usable is a 400 naming the field, and nothing is charged). Another tenant's method reads as no
+ * such method. A saved method's customer and gateway never change, nor an intent's customer, so
+ * reading them before the confirm's own statement is safe.
+ */
+async function paymentMethodOf(
+  ctx: AppContext,
+  scope: TenantScope,
+  id: string,
+  input: ConfirmInput,
+): Promise<{ token: string; offSession: boolean }> {
+  const methodId = input.savedPaymentMethodId;
+  if (methodId === undefined) {
+    if (input.offSession === true) {
+      throw new ValidationError(
+        'off_session',
+        'needs saved_payment_method_id: only a saved method is charged without the payer',
+      );
+    }
+    if (input.paymentMethodToken === undefined) {
+      throw new ValidationError('payment_method_token', 'is required to confirm a payment intent');
+    }
+    return { token: input.paymentMethodToken, offSession: false };
+  }
+  if (input.paymentMethodToken !== undefined) {
+    throw new ValidationError(
+      'saved_payment_method_id',
+      'cannot be given with payment_method_token: give one of them',
+    );
+  }
+  const [intent, method] = await Promise.all([
+    findPaymentIntent(ctx.db, scope, id),
+    findSavedPaymentMethod(ctx.db, scope, methodId),
+  ]);
+  if (!intent) throw new NotFoundError('payment intent', id);
+  const field = 'saved_payment_method_id';
+  if (!method)
+    throw new ValidationError(field, `no saved payment method '${methodId}' exists for this key and mode`);
+  if (method.status !== 'active')
+    throw new ValidationError(field, `'${methodId}' is detached and can no longer be charged`);
+  if (method.customerId !== intent.customerId) {
+    throw new ValidationError(
+      field,
+      intent.customerId === null
+        ? `'${methodId}' belongs to a customer and this intent has none: create the intent with its customer_id`
+        : `'${methodId}' belongs to another customer than the intent's`,
+    );
+  }
+  if (method.gatewayId !== intent.gatewayId) {
+    throw new ValidationError(
+      field,
+      `'${methodId}' is kept at gateway '${method.gatewayId}' and only it can charge it; the intent is on '${intent.gatewayId}'`,
+    );
+  }
+  return { token: method.gatewayReference, offSession: input.offSession === true };
+}
+
+/**
+ * An off-session charge never waits for the payer: a gateway that still asks for them (a challenge
+ * page) has not charged, and the payment fails as `authentication_required`, for the merchant to
+ * bring the payer back on-session.
+ */
+function withoutThePayer(outcome: ChargeOutcome): ChargeOutcome {
+  if (outcome.kind !== 'requires_action') return outcome;
+  return {
+    kind: 'failed',
+    gatewayReference: outcome.gatewayReference,
+    failureCode: 'card_declined',
+    declineCode: 'authentication_required',
+    message:
+      'The card issuer wants the payer to authenticate this payment; charge it again with the payer present.',
+  };
 }
 
 /**
@@ -279,10 +363,20 @@ export async function confirmPaymentIntentAs(
   ctx: AppContext,
   caller: IntentCaller,
   id: string,
-  input: { paymentMethodToken: string | undefined },
+  input: ConfirmInput,
   onWarning: (warning: string) => void,
 ): Promise<PaymentIntent> {
   const render = intentViewOf(ctx, caller, id);
+  // The payer's browser pays with what it entered; choosing a saved method is the merchant's server's.
+  if (
+    caller.kind !== 'secret' &&
+    (input.savedPaymentMethodId !== undefined || input.offSession !== undefined)
+  ) {
+    throw new ValidationError(
+      input.savedPaymentMethodId !== undefined ? 'saved_payment_method_id' : 'off_session',
+      "is taken from a secret key only, never from the payer's browser",
+    );
+  }
   const result = await confirmPaymentIntent(ctx, caller, id, input);
   if (result.warning) onWarning(result.warning);
   if (result.failure) throw gatewayDeclineError(result.failure, await render(result.intent));

@@ -25,6 +25,8 @@ const sampleStatus: Record<EventType, string> = {
   'customer.created': '',
   'customer.updated': '',
   'customer.deleted': '',
+  'saved_payment_method.attached': 'active',
+  'saved_payment_method.detached': 'detached',
 };
 
 /** A made-up resource of the contract's shape for `type`; its ids exist nowhere else. */
@@ -59,6 +61,19 @@ export function sampleObject(type: EventType, livemode: boolean, now: Date): Rec
       created_at: createdAt,
       version: type === 'customer.created' ? 1 : 2,
       deleted: type === 'customer.deleted',
+    };
+  }
+  if (eventObjectByType[type] === 'saved_payment_method') {
+    // No metadata to mark it with: its ids, which exist nowhere, are what a receiver finds nothing by.
+    return {
+      id: newId('spm'),
+      object: 'saved_payment_method',
+      customer_id: newId('cus'),
+      gateway_id: 'sim',
+      status: sampleStatus[type],
+      livemode,
+      created_at: createdAt,
+      version: type === 'saved_payment_method.attached' ? 1 : 2,
     };
   }
   if (eventObjectByType[type] === 'refund') {

@@ -111,6 +111,7 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
   return {
     id,
     allowsLivemode: livemode,
+    savesPaymentMethods: true,
     currencies: SIM_CURRENCIES,
     minimumAmountMinor: minimumFor,
     async charge(request) {

@@ -52,14 +52,19 @@ export function chargeOutcomeOf(body: unknown, expectedKey: string | null): Char
     return unreadable('charge');
   switch (body.status) {
     case 'succeeded':
-      return { kind: 'succeeded', gatewayReference: id };
+      return { kind: 'succeeded', gatewayReference: id, ...savedMethodOf(body) };
     case 'pending':
       return { kind: 'pending', gatewayReference: id };
     case 'requires_capture': {
       const captureBefore = body.capture_before;
       if (typeof captureBefore !== 'number' || !Number.isSafeInteger(captureBefore))
         return unreadable('charge');
-      return { kind: 'authorized', gatewayReference: id, captureBefore: new Date(captureBefore * 1000) };
+      return {
+        kind: 'authorized',
+        gatewayReference: id,
+        captureBefore: new Date(captureBefore * 1000),
+        ...savedMethodOf(body),
+      };
     }
     case 'canceled':
       // An authorisation voided or lapsed: nothing was captured.
@@ -84,6 +89,12 @@ export function chargeOutcomeOf(body: unknown, expectedKey: string | null): Char
     default:
       return unreadable('charge status');
   }
+}
+
+/** The reusable reference a charge that asked to keep its method carries (`payment_method`), if any. */
+function savedMethodOf(body: Json): { savedMethodReference?: string } {
+  const reference = stringField(body, 'payment_method');
+  return reference === null ? {} : { savedMethodReference: reference };
 }
 
 /** A refund resource as an outcome, with the same guard as `chargeOutcomeOf`. */
@@ -159,6 +170,8 @@ export function buildCreateCharge(account: SimAccount, charge: ChargeRequest): G
     token: charge.paymentMethodToken,
     return_url: charge.returnUrl,
     ...(charge.capture === false ? { capture: false } : {}),
+    ...(charge.savePaymentMethod ? { save_payment_method: true } : {}),
+    ...(charge.offSession ? { off_session: true } : {}),
   });
 }
 

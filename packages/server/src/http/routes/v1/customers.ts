@@ -9,6 +9,7 @@ import {
   retrieveCustomer,
 } from '../../../app/customers/customers.ts';
 import { customerResource } from '../../../app/resources/customer.ts';
+import { listSavedPaymentMethods } from '../../../app/saved-payment-methods/list-saved-payment-methods.ts';
 import { idempotentRoute, route } from '../../declare-route.ts';
 import { principalOf } from '../../principal.ts';
 
@@ -24,6 +25,9 @@ export async function customerRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   );
   route(app, operations.updateCustomer, async (request) =>
     customerResource(await changeCustomer(ctx, principalOf(request), request.params.id, request.body)),
+  );
+  route(app, operations.listSavedPaymentMethods, async (request) =>
+    listSavedPaymentMethods(ctx, principalOf(request), request.params.id, request.query),
   );
   route(app, operations.deleteCustomer, async (request) =>
     customerResource(await deleteCustomer(ctx, principalOf(request), request.params.id)),

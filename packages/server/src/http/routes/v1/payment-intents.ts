@@ -27,7 +27,11 @@ export async function paymentIntentRoutes(app: FastifyInstance, { ctx }: { ctx: 
       ctx,
       callerOf(request),
       request.params.id,
-      { paymentMethodToken: request.body?.payment_method_token },
+      {
+        paymentMethodToken: request.body?.payment_method_token,
+        savedPaymentMethodId: request.body?.saved_payment_method_id,
+        offSession: request.body?.off_session,
+      },
       (warning) => request.log.warn({ paymentIntent: request.params.id }, warning),
     ),
   );

@@ -63,4 +63,12 @@ public final class Event extends ApiObject {
     if (!type().startsWith("customer.")) throw new IllegalStateException(type() + " carries no customer");
     return Customer.fromJson(dataObject());
   }
+
+  /** {@code data.object} of a {@code saved_payment_method.*} event. */
+  public SavedPaymentMethod savedPaymentMethod() {
+    if (!type().startsWith("saved_payment_method.")) {
+      throw new IllegalStateException(type() + " carries no saved payment method");
+    }
+    return SavedPaymentMethod.fromJson(dataObject());
+  }
 }

@@ -24,7 +24,9 @@ final class EventTypes {
           "dispute.closed",
           "customer.created",
           "customer.updated",
-          "customer.deleted");
+          "customer.deleted",
+          "saved_payment_method.attached",
+          "saved_payment_method.detached");
 
   private EventTypes() {}
 }

@@ -35,6 +35,7 @@ class ContractShapesTest {
           "transaction", Transaction.class,
           "dispute", Dispute.class,
           "customer", Customer.class,
+          "saved_payment_method", SavedPaymentMethod.class,
           "event", Event.class);
   /** Fields kept in toJson() as received but without an accessor, and why. */
   private static final Map<String, String> UNTYPED =
@@ -46,6 +47,7 @@ class ContractShapesTest {
           "transaction.object", "a constant naming the class itself",
           "dispute.object", "a constant naming the class itself",
           "customer.object", "a constant naming the class itself",
+          "saved_payment_method.object", "a constant naming the class itself",
           "event.object", "a constant naming the class itself");
   /** Accessors whose name is not the camelCase of the field. */
   private static final Map<String, String> RENAMED = Map.of("event.data", "dataObject");
@@ -131,7 +133,11 @@ class ContractShapesTest {
               ? event.refund()
               : objectName.equals("dispute")
                   ? event.dispute()
-                  : objectName.equals("customer") ? event.customer() : event.paymentIntent();
+                  : objectName.equals("customer")
+                      ? event.customer()
+                      : objectName.equals("saved_payment_method")
+                          ? event.savedPaymentMethod()
+                          : event.paymentIntent();
       assertEquals(CLASSES.get(entry.getValue().getAsString()), carried.getClass(), entry.getKey());
     }
   }
@@ -147,6 +153,9 @@ class ContractShapesTest {
     }
     if (objectName.equals("customer")) {
       envelope.getAsJsonObject("data").add("object", JsonParser.parseString("{\"id\":\"cus_1\",\"object\":\"customer\",\"deleted\":false}"));
+    }
+    if (objectName.equals("saved_payment_method")) {
+      envelope.getAsJsonObject("data").add("object", JsonParser.parseString("{\"id\":\"spm_1\",\"object\":\"saved_payment_method\",\"status\":\"active\"}"));
     }
     return new Event(envelope);
   }

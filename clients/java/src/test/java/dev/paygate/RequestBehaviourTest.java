@@ -151,6 +151,16 @@ class RequestBehaviourTest {
   }
 
   @Test
+  void confirmWithASavedMethodSendsItAndWhetherThePayerIsAbsent() {
+    assertEquals(
+        "{\"saved_payment_method_id\":\"spm_1\",\"off_session\":true}",
+        PaymentIntentConfirmParams.offSession("spm_1").toJson().toString());
+    assertEquals(
+        "{\"saved_payment_method_id\":\"spm_1\"}",
+        PaymentIntentConfirmParams.withSavedPaymentMethod("spm_1").toJson().toString());
+  }
+
+  @Test
   void userAgentCarriesTheRuntimeOnlyWithTelemetry() throws Exception {
     try (ScriptedServer server = new ScriptedServer(Step.json(200, INTENT), Step.json(200, INTENT))) {
       PaygateClient on = PaygateClient.builder().apiKey(KEY).baseUrl(server.baseUrl()).build();

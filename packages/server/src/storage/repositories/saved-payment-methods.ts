@@ -1,0 +1,117 @@
+import type { ListPosition } from '../../domain/list-cursor.ts';
+import type { TenantScope } from '../../domain/tenant.ts';
+import { POSITION_SQL, type Queryable, rowMapping } from '../db.ts';
+
+/** A customer's payment method saved at one gateway account (migration 401). */
+export interface SavedPaymentMethodRecord {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  customerId: string;
+  gatewayId: string;
+  /** The gateway's reusable reference: what a later charge sends. Never shown. */
+  gatewayReference: string;
+  /** The payment whose success saved it. */
+  paymentIntentId: string;
+  status: 'active' | 'detached';
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  detachedAt: Date | null;
+}
+
+const methods = rowMapping<SavedPaymentMethodRecord>({
+  id: 'plain',
+  merchantId: 'plain',
+  livemode: 'plain',
+  customerId: 'plain',
+  gatewayId: 'plain',
+  gatewayReference: 'plain',
+  paymentIntentId: 'plain',
+  status: 'plain',
+  version: 'plain',
+  createdAt: 'plain',
+  updatedAt: 'plain',
+  detachedAt: 'plain',
+});
+
+// The customer's row is locked (a delete of the customer waits for the save, and then detaches what
+// it saved) and must not be deleted; a payment saves at most one method (its unique index), and a
+// method the customer already has active at that gateway (a saved method charged again with
+// setup_future_usage) is not saved twice.
+const INSERT_FOR_CUSTOMER = `WITH customer AS (
+       SELECT id FROM customers
+        WHERE id = $4 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL
+        FOR UPDATE
+     ),
+     saved AS (
+       INSERT INTO saved_payment_methods (${methods.columns()})
+       SELECT ${methods.placeholders()} FROM customer
+        WHERE NOT EXISTS (SELECT 1 FROM saved_payment_methods kept
+                           WHERE kept.customer_id = $4 AND kept.gateway_id = $5
+                             AND kept.gateway_reference = $6 AND kept.status = 'active')
+       ON CONFLICT (payment_intent_id) DO NOTHING
+       RETURNING 1
+     )
+     SELECT (SELECT count(*)::int FROM customer) AS customers, (SELECT count(*)::int FROM saved) AS saved`;
+
+/**
+ * Saves a method for its customer: `saved`; `exists` when its payment already saved one (a success
+ * applied twice: the confirm's answer and the gateway's notification) or the customer has it active
+ * already; `customer_deleted` when the customer is deleted (nothing written).
+ */
+export async function insertSavedPaymentMethod(
+  q: Queryable,
+  method: SavedPaymentMethodRecord,
+): Promise<'saved' | 'exists' | 'customer_deleted'> {
+  const { rows } = await q.query<{ customers: number; saved: number }>(
+    INSERT_FOR_CUSTOMER,
+    methods.values(method),
+  );
+  const row = rows[0];
+  if (!row || row.customers === 0) return 'customer_deleted';
+  return row.saved === 1 ? 'saved' : 'exists';
+}
+
+/** The tenant's saved method with this id (detached ones included), or null. */
+export async function findSavedPaymentMethod(
+  q: Queryable,
+  scope: TenantScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<SavedPaymentMethodRecord | null> {
+  const { rows } = await q.query(
+    `SELECT ${methods.columns()} FROM saved_payment_methods
+      WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  return methods.first(rows);
+}
+
+export interface SavedPaymentMethodListRow extends SavedPaymentMethodRecord {
+  position: string;
+}
+
+const LIST = `SELECT ${methods.columns()}, ${POSITION_SQL} AS position FROM saved_payment_methods
+  WHERE customer_id = $1 AND merchant_id = $2 AND livemode = $3
+    AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
+  ORDER BY created_at DESC, id DESC
+  LIMIT $6`;
+
+/** A page of a customer's saved methods, newest first, active and detached. */
+export async function listSavedPaymentMethods(
+  q: Queryable,
+  scope: TenantScope,
+  customerId: string,
+  page: { limit: number; after: ListPosition | null },
+): Promise<SavedPaymentMethodListRow[]> {
+  const { rows } = await q.query<Record<string, unknown> & { position: string }>(LIST, [
+    customerId,
+    scope.merchantId,
+    scope.livemode,
+    page.after?.createdAt ?? null,
+    page.after?.id ?? null,
+    page.limit + 1,
+  ]);
+  return rows.map((row) => ({ ...methods.fromRow(row), position: row.position }));
+}
