@@ -66,7 +66,12 @@ import {
 import { Reconciliation, ReconciliationQuery } from './reconciliation.ts';
 import { CreateRefundBody, Refund, RefundIdParams } from './refund.ts';
 import { Liveness, PaymentIntentProblem, Readiness } from './responses.ts';
-import { ListSavedPaymentMethodsQuery, SavedPaymentMethodList } from './saved-payment-method.ts';
+import {
+  ListSavedPaymentMethodsQuery,
+  SavedPaymentMethod,
+  SavedPaymentMethodIdParams,
+  SavedPaymentMethodList,
+} from './saved-payment-method.ts';
 import { ListTransactionsQuery, TransactionList } from './transaction.ts';
 import {
   CreateWebhookEndpointBody,
@@ -449,6 +454,18 @@ export const operations = {
     params: CustomerIdParams,
     querystring: ListSavedPaymentMethodsQuery,
     response: SavedPaymentMethodList,
+    tag: 'Customers',
+  },
+  detachSavedPaymentMethod: {
+    method: 'POST',
+    path: '/v1/saved-payment-methods/{id}/detach',
+    summary:
+      'Detach a saved payment method, here and at its gateway, for good; repeating it answers the same',
+    credential: 'secret',
+    permission: 'customers:write',
+    params: SavedPaymentMethodIdParams,
+    querystring: NoQuery,
+    response: SavedPaymentMethod,
     tag: 'Customers',
   },
   retrieveDispute: {

@@ -27,6 +27,11 @@ export const SavedPaymentMethod = Type.Object(
 );
 export type SavedPaymentMethod = Static<typeof SavedPaymentMethod>;
 
+export const SavedPaymentMethodIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
 /** The most saved methods one list page holds, and how many when `limit` is omitted. */
 export const SAVED_PAYMENT_METHOD_LIST_MAX_LIMIT = 100;
 export const SAVED_PAYMENT_METHOD_LIST_DEFAULT_LIMIT = 20;

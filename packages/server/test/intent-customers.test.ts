@@ -377,10 +377,12 @@ for (const kind of databaseKinds()) {
         return page.data[0]?.id as string;
       })();
       const detached = await savedMethodOf(customerId);
-      await svc.ctx.db.query(
-        "UPDATE saved_payment_methods SET status = 'detached', detached_at = now(), version = 2 WHERE id = $1",
-        [detached],
-      );
+      const detaching = await svc.request({
+        method: 'POST',
+        url: `/v1/saved-payment-methods/${detached}/detach`,
+        key: merchant.secretTest,
+      });
+      assert.equal(detaching.statusCode, 200, detaching.body);
       const cases: {
         name: string;
         intent: () => Promise<string>;

@@ -46,6 +46,7 @@ for (const kind of databaseKinds()) {
     let liveIntent: IntentJson;
     /** Owner's test-mode customer. */
     let customerId: string;
+    let savedMethodId: string;
 
     before(async () => {
       svc = await startTestService(kind);
@@ -105,6 +106,32 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(customer.statusCode, 200, customer.body);
       customerId = customer.json().id;
+      // A saved method of that customer: a payment that asked to keep its method.
+      const saving = await svc.request({
+        method: 'POST',
+        url: '/v1/payment-intents',
+        key: owner.secretTest,
+        headers: { 'idempotency-key': freshKey() },
+        body: {
+          amount_minor: 1200,
+          currency: 'USD',
+          gateway_id: 'sim',
+          customer_id: customerId,
+          setup_future_usage: 'off_session',
+        },
+      });
+      const paid = await svc.request({
+        method: 'POST',
+        url: `/v1/payment-intents/${saving.json().id}/confirm`,
+        key: owner.secretTest,
+        body: { payment_method_token: 'tok_sim_approve' },
+      });
+      assert.equal(paid.json().status, 'SUCCEEDED', paid.body);
+      const { rows } = await svc.ctx.db.query<{ id: string }>(
+        'SELECT id FROM saved_payment_methods WHERE customer_id = $1',
+        [customerId],
+      );
+      savedMethodId = rows[0]?.id ?? '';
     });
     after(() => svc.close());
 
@@ -288,6 +315,23 @@ for (const kind of databaseKinds()) {
             who,
           );
         }
+      },
+      'POST /v1/saved-payment-methods/:id/detach': async () => {
+        for (const { who, key } of foreignKeys()) {
+          assertNotFound(
+            await svc.request({
+              method: 'POST',
+              url: `/v1/saved-payment-methods/${savedMethodId}/detach`,
+              key,
+            }),
+            who,
+          );
+        }
+        const { rows } = await svc.ctx.db.query<{ status: string }>(
+          'SELECT status FROM saved_payment_methods WHERE id = $1',
+          [savedMethodId],
+        );
+        assert.equal(rows[0]?.status, 'active');
       },
       'GET /v1/disputes/:id': async () => {
         for (const { who, key } of foreignKeys()) {

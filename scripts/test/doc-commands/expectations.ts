@@ -74,6 +74,11 @@ export const expectations: Record<string, Expectation> = {
   // The renewal charged the method the previous block saved, without the payer.
   'docs/customers.md » renewal-4711-2026-12': (stdout) =>
     assert.match(stdout, /"status":"SUCCEEDED".*"customer_id":"cus_\w+","setup_future_usage":null/),
+  'docs/customers.md » /detach': (stdout) =>
+    assert.match(
+      stdout,
+      /"object":"saved_payment_method","customer_id":"cus_\w+","gateway_id":"sim","status":"detached"/,
+    ),
   'docs/quick-start.md » Idempotency-Key: order-1001': status('CREATED'),
   'docs/quick-start.md » "payment_method_token": "tok_sim_approve"': status('SUCCEEDED'),
   // "the listen terminal shows: payment_intent.succeeded [evt_...] --> POST http://localhost:8000/webhooks/paygate [200]"

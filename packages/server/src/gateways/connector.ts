@@ -72,6 +72,12 @@ export interface GatewayConnector {
   capture?(request: AuthorizationRequest & { amountMinor: number }): Promise<AuthorizationOutcome>;
   /** Releases an authorised charge without capturing it. Safe to repeat like `capture`. */
   voidAuthorization?(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
+  /**
+   * Removes a saved method at the gateway for good (its reusable reference), so that nobody can
+   * charge it any more. Safe to repeat: a method the gateway no longer has is `detached` too.
+   * Present exactly when `savesPaymentMethods` is.
+   */
+  detachPaymentMethod?(request: DetachRequest): Promise<DetachOutcome>;
   /** Where the payer's browser enters card details, for the checkout frame (null if none). */
   hostedFields(): HostedFields | null;
   /**
@@ -201,6 +207,19 @@ export interface ChargeRequest {
 export interface SavesMethod {
   savedMethodReference?: string;
 }
+
+/** A saved method to remove at the gateway. */
+export interface DetachRequest {
+  /** The gateway's reusable reference of the method (`SavesMethod.savedMethodReference`). */
+  reference: string;
+  livemode: boolean;
+}
+
+/** What the gateway answered to a detach: done (or nothing to detach), or to be asked again later. */
+export type DetachOutcome =
+  | { kind: 'detached' }
+  | { kind: 'unavailable'; retryAfterSeconds: number; detail: string }
+  | { kind: 'indeterminate'; detail: string };
 
 /** A call on an authorised charge: its capture or its void. */
 export interface AuthorizationRequest {

@@ -15,6 +15,7 @@ import { idempotencySweeper } from './idempotency-sweeper.ts';
 import { LATE_CAPTURE_REPAIR_JOB, lateCaptureRepairJob } from './late-captures.ts';
 import { mailJob } from './mail.ts';
 import { REFUND_RECONCILIATION_JOB, refundReconciliationJob } from './refunds.ts';
+import { GATEWAY_DETACH_REPAIR_JOB, gatewayDetachRepairJob } from './saved-payment-methods.ts';
 import { type Scheduler, startScheduler } from './scheduler.ts';
 import { ROTATION_EXPIRY_JOB, rotationExpiryJob } from './webhook-rotations.ts';
 
@@ -28,6 +29,7 @@ export const TIME_DRIVEN_JOBS = [
   ROTATION_EXPIRY_JOB,
   AUTHORIZATION_LAPSE_JOB,
   AUTHORIZATION_REPAIR_JOB,
+  GATEWAY_DETACH_REPAIR_JOB,
 ] as const;
 
 /**
@@ -55,6 +57,7 @@ export function startBackgroundJobs(
       lateCaptureRepairJob(ctx, logger),
       authorizationLapseJob(ctx),
       authorizationRepairJob(ctx, logger),
+      gatewayDetachRepairJob(ctx, logger),
       gatewayReconciliationJob(ctx, logger, { notBefore: booksSince }),
     ],
     logger,

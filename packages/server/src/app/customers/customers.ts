@@ -20,6 +20,10 @@ import type { AppContext } from '../context.ts';
 import { type IdempotentAnswer, type IdempotentRequest, runIdempotently } from '../idempotent-phases.ts';
 import { pageStart, toPage } from '../pagination.ts';
 import { customerResource } from '../resources/customer.ts';
+import {
+  detachAllAtGateway,
+  detachMethodsOfDeletedCustomer,
+} from '../saved-payment-methods/detach-saved-payment-method.ts';
 
 async function recordEvent(
   tx: Queryable,
@@ -95,19 +99,19 @@ export async function changeCustomer(
 }
 
 /**
- * `DELETE /v1/customers/{id}`: the customer deleted, with customer.deleted. Repeated, it answers
- * the deleted customer again and tells no one twice. (Saved payment methods, when they exist,
- * are detached with it.)
+ * `DELETE /v1/customers/{id}`: the customer deleted, with customer.deleted, and each of its active
+ * saved methods detached (saved_payment_method.detached) in the same transaction, then at the
+ * gateway. Repeated, it answers the deleted customer again and tells no one twice.
  */
 export async function deleteCustomer(
   ctx: AppContext,
   scope: TenantScope,
   id: string,
 ): Promise<CustomerRecord> {
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const current = await findCustomer(tx, scope, id, { forUpdate: true });
     if (!current) throw new NotFoundError('customer', id);
-    if (current.deletedAt) return current;
+    if (current.deletedAt) return { deleted: current, detached: [] };
     const now = ctx.clock.now();
     const deleted: CustomerRecord = {
       ...current,
@@ -117,8 +121,11 @@ export async function deleteCustomer(
     };
     await updateCustomer(tx, current, deleted);
     await recordEvent(tx, 'customer.deleted', deleted, now);
-    return deleted;
+    return { deleted, detached: await detachMethodsOfDeletedCustomer(tx, scope, id, now) };
   });
+  // After the commit: the gateway calls run outside the transaction (the repair job retries them).
+  await detachAllAtGateway(ctx, result.detached);
+  return result.deleted;
 }
 
 /** `GET /v1/customers`: the tenant's customers, newest first, optionally those with one e-mail. */

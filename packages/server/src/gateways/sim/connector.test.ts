@@ -356,4 +356,41 @@ describe('sim connector against a misbehaving gateway', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('reads a detach as done only when the gateway says so (or has no such method); anything else is asked again', async () => {
+    const answers: { status: number; body: string }[] = [
+      { status: 200, body: '{"id":"pm_sim_1","object":"payment_method","status":"detached"}' },
+      {
+        status: 404,
+        body: '{"error":{"code":"payment_method_not_found","message":"No such payment method."}}',
+      },
+      { status: 404, body: '{"error":{"code":"route_not_found","message":"no"}}' },
+      { status: 200, body: '{"id":"pm_sim_other","object":"payment_method","status":"detached"}' },
+      { status: 503, body: '{}' },
+      { status: 500, body: '{"error":{"code":"boom","message":"boom"}}' },
+      { status: 400, body: '{"error":{"code":"invalid_request","message":"no"}}' },
+    ];
+    const { server, url } = await startServer(() => answers.shift() ?? { status: 500, body: '' });
+    const kinds: string[] = [];
+    try {
+      for (let i = 0; i < 7; i += 1) {
+        kinds.push(
+          (await connectorFor(url).detachPaymentMethod({ reference: 'pm_sim_1', livemode: false })).kind,
+        );
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    assert.deepEqual(kinds, [
+      'detached',
+      'detached',
+      'indeterminate',
+      'indeterminate',
+      'unavailable',
+      'indeterminate',
+      'indeterminate',
+    ]);
+    const refused = await connectorFor(url).detachPaymentMethod({ reference: 'pm_sim_1', livemode: false });
+    assert.equal(refused.kind, 'indeterminate', 'a refused connection detached nothing we know of');
+  });
 });

@@ -8,6 +8,7 @@ import {
   buildAuthorizationCall,
   buildCreateCharge,
   buildCreateRefund,
+  buildDetachPaymentMethod,
   buildReadBooks,
   buildRetrieveCharge,
   buildRetrieveRefund,
@@ -16,6 +17,7 @@ import {
   parseAuthorizationReply,
   parseBooksReply,
   parseChargeReply,
+  parseDetachReply,
   parseRefundLookupReply,
   parseRefundReply,
   refundOutcomeOf,
@@ -64,6 +66,8 @@ function minimumFor(currency: string): number {
 
 /** The sim gateway sends one notification per request, so it also parses a single one. */
 export type SimConnector = GatewayConnector & {
+  /** The simulator keeps payment methods, so it always detaches them. */
+  detachPaymentMethod: NonNullable<GatewayConnector['detachPaymentMethod']>;
   parseNotification(
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
@@ -125,6 +129,10 @@ export function createSimConnector(options: SimConnectorOptions): SimConnector {
     async refund(request) {
       rightMode(request, 'refunds');
       return parseRefundReply(await execute(buildCreateRefund(account, request)), request.idempotencyKey);
+    },
+    async detachPaymentMethod(request) {
+      rightMode(request, 'detaches');
+      return parseDetachReply(await execute(buildDetachPaymentMethod(account, request)), request);
     },
     async capture(request) {
       rightMode(request, 'captures');

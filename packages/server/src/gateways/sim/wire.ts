@@ -7,6 +7,8 @@ import type {
   AuthorizationRequest,
   ChargeOutcome,
   ChargeRequest,
+  DetachOutcome,
+  DetachRequest,
   FailureCode,
   RefundOutcome,
   RefundRequest,
@@ -270,6 +272,29 @@ export function parseAuthorizationReply(
     gatewayCode: errorOf(jsonObjectOf(reply.kind === 'answer' ? reply.text : null)).code,
     message: meant.detail,
   };
+}
+
+/** The detach of a saved method (its `pm_sim_…` reference). */
+export function buildDetachPaymentMethod(account: SimAccount, detach: DetachRequest): GatewayHttpRequest {
+  return request(account, 'POST', `/v1/payment_methods/${encodeURIComponent(detach.reference)}/detach`, {});
+}
+
+/**
+ * A detach's answer: detached, also when the simulator has no such method (nothing is left to
+ * charge); anything else is asked again later, since a method must not stay chargeable.
+ */
+export function parseDetachReply(reply: GatewayHttpReply, detach: DetachRequest): DetachOutcome {
+  if (reply.kind === 'answer' && (reply.status === 200 || reply.status === 404)) {
+    const body = jsonObjectOf(reply.text);
+    if (reply.status === 404 && errorOf(body).code === 'payment_method_not_found')
+      return { kind: 'detached' };
+    if (reply.status === 200 && body?.object === 'payment_method' && body.id === detach.reference) {
+      return { kind: 'detached' };
+    }
+    return unreadable('payment method');
+  }
+  const meant = meaning(reply);
+  return meant.kind === 'failed' ? { kind: 'indeterminate', detail: meant.detail } : meant;
 }
 
 export function parseRefundReply(reply: GatewayHttpReply, idempotencyKey: string): RefundOutcome {

@@ -17,8 +17,17 @@ CREATE TABLE saved_payment_methods (
   created_at         timestamptz NOT NULL,
   updated_at         timestamptz NOT NULL,
   detached_at        timestamptz,
-  CHECK ((status = 'detached') = (detached_at IS NOT NULL))
+  -- A detached method is removed at the gateway too: 'pending' until the gateway confirms it
+  -- (retried at gateway_detach_due_at after a 5xx, a time-out or a crash), then 'done'.
+  gateway_detach         text CHECK (gateway_detach IN ('pending', 'done')),
+  gateway_detach_tries   integer NOT NULL DEFAULT 0,
+  gateway_detach_due_at  timestamptz,
+  CHECK ((status = 'detached') = (detached_at IS NOT NULL)),
+  CHECK ((status = 'detached') = (gateway_detach IS NOT NULL))
 );
 -- A customer's methods, newest first.
 CREATE INDEX saved_payment_methods_of_customer
   ON saved_payment_methods (customer_id, created_at DESC, id DESC);
+-- The detaches the gateway has not confirmed yet, by when they are due (the repair job).
+CREATE INDEX saved_payment_methods_to_detach ON saved_payment_methods (gateway_detach_due_at)
+  WHERE gateway_detach = 'pending';

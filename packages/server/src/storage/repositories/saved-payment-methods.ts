@@ -115,3 +115,69 @@ export async function listSavedPaymentMethods(
   ]);
   return rows.map((row) => ({ ...methods.fromRow(row), position: row.position }));
 }
+
+// A detach: the method can no longer be charged through Paygate from this statement on, and its
+// removal at the gateway is due at once ('pending' until the gateway confirms it).
+const DETACH = (by: 'id' | 'customer_id') => `UPDATE saved_payment_methods
+    SET status = 'detached', detached_at = $4, updated_at = $4, version = version + 1,
+        gateway_detach = 'pending', gateway_detach_due_at = $4
+  WHERE ${by} = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'active'
+  RETURNING ${methods.columns()}`;
+const DETACH_ONE = DETACH('id');
+const DETACH_OF_CUSTOMER = DETACH('customer_id');
+
+/** Detaches the tenant's method if it is active; null when it is not (already detached, or none). */
+export async function detachSavedPaymentMethod(
+  q: Queryable,
+  scope: TenantScope,
+  id: string,
+  now: Date,
+): Promise<SavedPaymentMethodRecord | null> {
+  const { rows } = await q.query(DETACH_ONE, [id, scope.merchantId, scope.livemode, now]);
+  return methods.first(rows);
+}
+
+/** Detaches every active method of a customer (its deletion); the ones it detached. */
+export async function detachMethodsOfCustomer(
+  q: Queryable,
+  scope: TenantScope,
+  customerId: string,
+  now: Date,
+): Promise<SavedPaymentMethodRecord[]> {
+  const { rows } = await q.query(DETACH_OF_CUSTOMER, [customerId, scope.merchantId, scope.livemode, now]);
+  return rows.map((row) => methods.fromRow(row));
+}
+
+/** A detach the gateway has not confirmed yet. */
+export interface PendingGatewayDetach {
+  method: SavedPaymentMethodRecord;
+  tries: number;
+}
+
+/** The pending detaches due by `now`, oldest due first. */
+export async function dueGatewayDetaches(
+  q: Queryable,
+  now: Date,
+  limit: number,
+): Promise<PendingGatewayDetach[]> {
+  const { rows } = await q.query<Record<string, unknown> & { gateway_detach_tries: number }>(
+    `SELECT ${methods.columns()}, gateway_detach_tries FROM saved_payment_methods
+      WHERE gateway_detach = 'pending' AND gateway_detach_due_at <= $1
+      ORDER BY gateway_detach_due_at LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map((row) => ({ method: methods.fromRow(row), tries: row.gateway_detach_tries }));
+}
+
+/** The gateway confirmed a detach (`retryAt` null), or it is asked again at `retryAt`. */
+export async function recordGatewayDetach(q: Queryable, id: string, retryAt: Date | null): Promise<void> {
+  await q.query(
+    retryAt === null
+      ? `UPDATE saved_payment_methods SET gateway_detach = 'done', gateway_detach_due_at = NULL
+          WHERE id = $1 AND gateway_detach = 'pending'`
+      : `UPDATE saved_payment_methods SET gateway_detach_tries = gateway_detach_tries + 1,
+                gateway_detach_due_at = $2
+          WHERE id = $1 AND gateway_detach = 'pending'`,
+    retryAt === null ? [id] : [id, retryAt],
+  );
+}

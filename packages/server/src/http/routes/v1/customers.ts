@@ -9,6 +9,8 @@ import {
   retrieveCustomer,
 } from '../../../app/customers/customers.ts';
 import { customerResource } from '../../../app/resources/customer.ts';
+import { savedPaymentMethodResource } from '../../../app/resources/saved-payment-method.ts';
+import { detachSavedPaymentMethod } from '../../../app/saved-payment-methods/detach-saved-payment-method.ts';
 import { listSavedPaymentMethods } from '../../../app/saved-payment-methods/list-saved-payment-methods.ts';
 import { idempotentRoute, route } from '../../declare-route.ts';
 import { principalOf } from '../../principal.ts';
@@ -28,6 +30,9 @@ export async function customerRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   );
   route(app, operations.listSavedPaymentMethods, async (request) =>
     listSavedPaymentMethods(ctx, principalOf(request), request.params.id, request.query),
+  );
+  route(app, operations.detachSavedPaymentMethod, async (request) =>
+    savedPaymentMethodResource(await detachSavedPaymentMethod(ctx, principalOf(request), request.params.id)),
   );
   route(app, operations.deleteCustomer, async (request) =>
     customerResource(await deleteCustomer(ctx, principalOf(request), request.params.id)),
