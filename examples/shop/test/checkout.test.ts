@@ -477,6 +477,75 @@ ${script}
     await page.close();
   });
 
+  it('tells the payer, in their language, that the card is saved for the merchant when the intent saves it, and the payment then saves it', async () => {
+    const api = (path: string, body: unknown, key: string) =>
+      fetch(`${stack.paygate.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': key,
+          'idempotency-key': `consent-${Math.random()}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      }).then(async (response) => (await response.json()) as Record<string, string>);
+    const secret = stack.credentials.secretKey;
+    // provisionShop's merchant (examples/shop/src/provision.ts).
+    const MERCHANT_NAME = 'Demo shop';
+    const customer = await api('/v1/customers', { email: 'payer@example.com' }, secret);
+    const intentFor = (extra: Record<string, unknown>) =>
+      api(
+        '/v1/payment-intents',
+        { amount_minor: 1500, currency: 'USD', gateway_id: 'sim', ...extra },
+        secret,
+      );
+    const saving = await intentFor({ customer_id: customer.id, setup_future_usage: 'off_session' });
+    const plain = await intentFor({ customer_id: customer.id });
+    const consentOf = async (clientSecret: string, locale: string, path: string) => {
+      const { page, pageErrors } = await newPage();
+      await syntheticPage(
+        page,
+        stack.registeredPages,
+        path,
+        `Paygate(${JSON.stringify(stack.credentials.publishableKey)}).checkout({ clientSecret: ${JSON.stringify(clientSecret)}, container: '#checkout', locale: ${JSON.stringify(locale)}, ...callbacks });`,
+        `${stack.paygate.url}/checkout/v1/checkout.js`,
+      );
+      await frameState(page, 'form');
+      const consent = checkoutFrame(page).locator('#save-consent');
+      const shown = (await consent.count()) === 1 ? await consent.textContent() : null;
+      return { page, pageErrors, shown };
+    };
+
+    const english = await consentOf(saving.client_secret ?? '', 'en', '/consent-en');
+    assert.match(english.shown ?? '', /^By paying, you allow .+ to save this card and charge it later/);
+    assert.ok(english.shown?.includes(MERCHANT_NAME), `${english.shown} names the merchant`);
+    const pay = checkoutFrame(english.page).getByRole('button', { name: /^Pay \$15\.00$/ });
+    const describedBy = (await pay.getAttribute('aria-describedby')) ?? '';
+    assert.ok(describedBy.split(' ').includes('save-consent'), 'the Pay button is described by the consent');
+    await enterCard(english.page, CARDS.approve);
+    await pay.click();
+    const [event] = await waitForCheckoutEvents(english.page);
+    assert.equal(event?.type, 'success');
+    assert.deepEqual(english.pageErrors, []);
+    await english.page.close();
+    const methods = await fetch(`${stack.paygate.url}/v1/customers/${customer.id}/saved-payment-methods`, {
+      headers: { 'x-api-key': secret },
+    }).then(async (response) => (await response.json()) as { data: { status: string }[] });
+    assert.deepEqual(
+      methods.data.map((method) => method.status),
+      ['active'],
+      'the payment the payer agreed to saved its card',
+    );
+
+    const spanish = await consentOf(plain.client_secret ?? '', 'es', '/consent-none');
+    assert.equal(spanish.shown, null, 'no consent for an intent that saves nothing');
+    await spanish.page.close();
+    const savingAgain = await intentFor({ customer_id: customer.id, setup_future_usage: 'off_session' });
+    const inSpanish = await consentOf(savingAgain.client_secret ?? '', 'es-MX', '/consent-es');
+    assert.match(inSpanish.shown ?? '', /^Al pagar, autorizas a .+ a guardar esta tarjeta/);
+    assert.ok(inSpanish.shown?.includes(MERCHANT_NAME));
+    await inSpanish.page.close();
+  });
+
   it('reports a wrong client secret as session_invalid, without calling the API from the page', async () => {
     const { page, log } = await newPage();
     const { intentId } = await createOrder();

@@ -35,6 +35,8 @@ export interface Texts {
   secureNote: string;
   componentUnavailable: string;
   handshakeTimeout: string;
+  /** Shown above the Pay button when the method is saved (setup_future_usage): the payer's consent. */
+  saveConsent: (merchant: string) => string;
 }
 
 const en: Texts = {
@@ -73,6 +75,8 @@ const en: Texts = {
   secureNote: 'Secured by the payment provider',
   componentUnavailable: 'The card form could not be loaded. Please reload the page.',
   handshakeTimeout: 'The checkout frame did not answer within 10 seconds. Please reload the page.',
+  saveConsent: (merchant) =>
+    `By paying, you allow ${merchant} to save this card and charge it later, without asking you again, for the payments you agreed with them.`,
 };
 
 const es: Texts = {
@@ -112,6 +116,8 @@ const es: Texts = {
   secureNote: 'Protegido por el proveedor de pagos',
   componentUnavailable: 'No se pudo cargar el formulario de la tarjeta. Recarga la página, por favor.',
   handshakeTimeout: 'El formulario de pago no respondió en 10 segundos. Recarga la página, por favor.',
+  saveConsent: (merchant) =>
+    `Al pagar, autorizas a ${merchant} a guardar esta tarjeta y cobrarla más adelante, sin volver a preguntarte, por los pagos que acordaste con este comercio.`,
 };
 
 const byLanguage: Record<string, Texts> = { en, es };

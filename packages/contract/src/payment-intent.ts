@@ -134,6 +134,9 @@ export const CheckoutBlock = Type.Object({
   // Which card component the frame mounts (`sim`, `stripe`, `adyen`): the connector behind
   // gateway_id, which a merchant's own account may name freely (`stripe-eu`).
   component: Type.Union([Type.String(), Type.Null()]),
+  // For an intent with setup_future_usage: the merchant the payer's method is saved for, which the
+  // frame names in its consent line; null when nothing is saved.
+  saves_method_for: Type.Union([Type.String(), Type.Null()]),
 });
 
 /** Why a payment attempt failed: the payer's bank said no, or the gateway refused the request. */

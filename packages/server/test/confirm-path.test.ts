@@ -1,11 +1,12 @@
 // The confirm path's file count (scripts/confirm-path.mjs, docs/architecture.md): what the walk
 // follows, and a ceiling so that the path grows only by what a feature of the confirm itself needs
-// (issue 23 brought it from 41 to 36; saving a payment method for a customer added four, issue 44).
+// (issue 23 brought it from 41 to 36; saving a payment method for a customer added four, and the
+// payer's view names the merchant the method is saved for, one more: issue 44).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { confirmPathFiles } from '../../../scripts/confirm-path.mjs';
 
-const CEILING = 44;
+const CEILING = 45;
 
 describe('the confirm path', () => {
   const files = confirmPathFiles();

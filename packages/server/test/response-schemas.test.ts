@@ -232,6 +232,7 @@ for (const kind of databaseKinds()) {
           gateway_origin: null,
           component_key: null,
           component: 'sim',
+          saves_method_for: null,
           api_secret: 'x',
         },
       }));
@@ -246,6 +247,7 @@ for (const kind of databaseKinds()) {
           gateway_origin: null,
           component_key: null,
           component: 'sim',
+          saves_method_for: null,
         },
       });
     });

@@ -11,6 +11,8 @@ export interface FrameIntent {
     gateway_origin: string | null;
     component_key: string | null;
     component: string | null;
+    /** The merchant the payer's method is saved for (setup_future_usage), or null. */
+    saves_method_for: string | null;
   };
 }
 
@@ -43,6 +45,8 @@ function intentOf(value: unknown): FrameIntent | null {
             gateway_origin: typeof checkout.gateway_origin === 'string' ? checkout.gateway_origin : null,
             component_key: typeof checkout.component_key === 'string' ? checkout.component_key : null,
             component: typeof checkout.component === 'string' ? checkout.component : null,
+            saves_method_for:
+              typeof checkout.saves_method_for === 'string' ? checkout.saves_method_for : null,
           },
         }
       : {}),

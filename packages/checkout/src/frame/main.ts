@@ -190,7 +190,11 @@ async function showForm(
     sessionInvalid();
     return;
   }
-  const form = renderForm(texts, formatAmount(intent.amount_minor, intent.currency, config.locale));
+  const form = renderForm(
+    texts,
+    formatAmount(intent.amount_minor, intent.currency, config.locale),
+    checkout.saves_method_for,
+  );
   let busy = false;
   const pay = async () => {
     const component = session.component;

@@ -86,7 +86,7 @@ export interface FormView {
  * The form: the amount, the gateway's card component, one Pay button and Cancel. Only the frame's
  * own problems (the gateway unavailable) are written here; field errors are the component's.
  */
-export function renderForm(texts: Texts, amount: string): FormView {
+export function renderForm(texts: Texts, amount: string, savesMethodFor: string | null = null): FormView {
   const heading = element('h1', { id: 'checkout-heading' }, texts.heading);
   const amountLine = element('p', { class: 'amount' }, amount);
   const header = element('div', { class: 'form-header' });
@@ -101,7 +101,13 @@ export function renderForm(texts: Texts, amount: string): FormView {
   const actions = element('div', { class: 'actions' });
   actions.append(payButton, cancelButton);
   const form = element('section', { 'aria-labelledby': 'checkout-heading' });
-  form.append(header, cardContainer, error, actions, help);
+  if (savesMethodFor === null) form.append(header, cardContainer, error, actions, help);
+  else {
+    // Before the Pay button, and read with it: paying is the payer's consent to the saving.
+    const consent = element('p', { class: 'consent', id: 'save-consent' }, texts.saveConsent(savesMethodFor));
+    payButton.setAttribute('aria-describedby', 'form-error save-consent card-help');
+    form.append(header, cardContainer, error, consent, actions, help);
+  }
   show('form', form);
 
   return {

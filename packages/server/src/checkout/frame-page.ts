@@ -31,6 +31,7 @@ const style = `
   .card-fields { margin: 0 0 4px; }
   .card-fields iframe.hosted-fields { display: block; width: 100%; height: 260px; border: 0; }
   .help { color: var(--muted); font-size: 0.8rem; margin: 10px 0 0; }
+  .consent { font-size: 0.85rem; margin: 0 0 12px; }
   .error { color: var(--bad); font-size: 0.9rem; margin: 0 0 8px; }
   .error:empty { display: none; }
   .actions { display: flex; gap: 8px; flex-wrap: wrap; }

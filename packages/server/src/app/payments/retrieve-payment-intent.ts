@@ -3,6 +3,7 @@ import { type ApiKeyKind, verifyClientSecret } from '../../domain/api-keys.ts';
 import { AuthenticationError, NotFoundError } from '../../domain/errors.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { Queryable } from '../../storage/db.ts';
+import { findMerchant } from '../../storage/repositories/merchants.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
@@ -56,6 +57,11 @@ export function intentViewOf(
     paymentIntentResource(intent, {
       kind: 'client',
       connector: await connectorFor(ctx, gatewayKeyOf(intent), { forNewPayment: false }),
+      // Read only when the payer is to be told whom the method is saved for.
+      merchantName:
+        intent.setupFutureUsage === null
+          ? null
+          : ((await findMerchant(ctx.db, intent.merchantId))?.name ?? null),
     });
 }
 

@@ -19,7 +19,7 @@ export type { PaymentIntentRecord };
  */
 export type IntentView =
   | { kind: 'secret'; clientSecretKey: Buffer }
-  | { kind: 'client'; connector: GatewayConnector | null }
+  | { kind: 'client'; connector: GatewayConnector | null; merchantName: string | null }
   | { kind: 'event' };
 
 type CancellationReason = (typeof cancellationReasons)[number];
@@ -73,6 +73,7 @@ export function paymentIntentResource(intent: PaymentIntentRecord, view: IntentV
       gateway_origin: hosted?.origin ?? null,
       component_key: hosted?.publicKey ?? null,
       component: hosted?.component ?? null,
+      saves_method_for: intent.setupFutureUsage === null ? null : view.merchantName,
     };
   }
   return resource;
