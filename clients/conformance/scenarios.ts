@@ -658,6 +658,155 @@ const pagination: Scenario[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
+// Customers and saved payment methods (contract, second round)
+
+const CUSTOMER_ID = 'cus_3Jd8kQ2mZx7LpR5vT9wB4nYc';
+const customer = (n = 1, extra: Json = {}): Json => ({
+  id: n === 1 ? CUSTOMER_ID : `cus_${String(n).padStart(24, '0')}`,
+  object: 'customer',
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  metadata: { account: '4711' },
+  livemode: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  version: 1,
+  deleted: false,
+  ...extra,
+});
+const savedMethod = (n: number, status = 'active'): Json => ({
+  id: `spm_${String(n).padStart(24, '0')}`,
+  object: 'saved_payment_method',
+  customer_id: CUSTOMER_ID,
+  gateway_id: 'sim',
+  status,
+  livemode: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  version: status === 'active' ? 1 : 2,
+});
+
+const customers: Scenario[] = [
+  {
+    name: 'customers: create POSTs the fields with an Idempotency-Key; retrieve, update and delete address the customer',
+    rule: 'POST/GET/POST/DELETE /v1/customers[/{id}] (contract, second round: Customers)',
+    run: async (ctx) => {
+      await configureScripted(ctx, {});
+      ctx.script([ok(customer())]);
+      const made = await ctx.send({
+        op: 'customers.create',
+        params: { email: 'ada@example.com', name: 'Ada Lovelace', metadata: { account: '4711' } },
+        idempotency_key: 'signup-4711',
+      });
+      assert.equal(made.ok, true, JSON.stringify(made));
+      assert.deepEqual((made.result as Json).resource, customer());
+      assert.equal((made.result as Json).idempotency_key, 'signup-4711');
+      const [sent] = ctx.requests();
+      assert.equal(`${sent?.method} ${sent?.url}`, 'POST /v1/customers');
+      assert.equal(idempotencyHeader(sent), 'signup-4711');
+      assert.deepEqual(JSON.parse(sent?.body ?? 'null'), {
+        email: 'ada@example.com',
+        name: 'Ada Lovelace',
+        metadata: { account: '4711' },
+      });
+
+      ctx.script([ok(customer())]);
+      const read = await ctx.send({ op: 'customers.retrieve', resource_id: CUSTOMER_ID });
+      assert.deepEqual((read.result as Json).resource, customer());
+      assert.equal(
+        `${ctx.requests()[0]?.method} ${ctx.requests()[0]?.url}`,
+        `GET /v1/customers/${CUSTOMER_ID}`,
+      );
+
+      const renamed = customer(1, { name: null, version: 2 });
+      ctx.script([ok(renamed)]);
+      const update = await ctx.send({
+        op: 'customers.update',
+        resource_id: CUSTOMER_ID,
+        params: { name: null },
+      });
+      assert.deepEqual((update.result as Json).resource, renamed);
+      const [updated] = ctx.requests();
+      assert.equal(`${updated?.method} ${updated?.url}`, `POST /v1/customers/${CUSTOMER_ID}`);
+      assert.deepEqual(
+        JSON.parse(updated?.body ?? 'null'),
+        { name: null },
+        'a null is sent, to remove the name',
+      );
+
+      const gone = customer(1, { version: 3, deleted: true });
+      ctx.script([ok(gone)]);
+      const deleted = await ctx.send({ op: 'customers.delete', resource_id: CUSTOMER_ID });
+      assert.deepEqual((deleted.result as Json).resource, gone);
+      assert.equal(
+        `${ctx.requests()[0]?.method} ${ctx.requests()[0]?.url}`,
+        `DELETE /v1/customers/${CUSTOMER_ID}`,
+      );
+    },
+  },
+  {
+    name: 'customers: a DELETE answered 500 is retried like a GET (it is idempotent)',
+    rule: 'Retried: idempotent methods on 5xx',
+    steps: [answer(500, 'internal_error'), ok(customer(1, { deleted: true }))],
+    command: { op: 'customers.delete', resource_id: CUSTOMER_ID },
+    expect: { ok: true, attempts: 2, sleeps: { backoff: 1 } },
+  },
+  {
+    name: 'customers: list_all follows the pages with the e-mail filter, never exposing the cursor',
+    rule: 'GET /v1/customers?email= (cursor list)',
+    steps: [page([customer(1), customer(2)], 'cur_2'), page([customer(3)], null)],
+    command: { op: 'customers.list_all', params: { email: 'ada@example.com', limit: 2 } },
+    expect: {
+      ok: true,
+      result: { items: [customer(1), customer(2), customer(3)] },
+      attempts: 2,
+      requests: (requests) => {
+        const queries = requests.map((r) => new URL(r.url, 'http://x'));
+        assert.deepEqual(
+          queries.map((url) => [url.pathname, url.searchParams.get('email'), url.searchParams.get('cursor')]),
+          [
+            ['/v1/customers', 'ada@example.com', null],
+            ['/v1/customers', 'ada@example.com', 'cur_2'],
+          ],
+        );
+      },
+    },
+  },
+  {
+    name: "saved payment methods: list_all walks a customer's methods; detach POSTs to the method's detach address",
+    rule: 'GET /v1/customers/{id}/saved-payment-methods, POST /v1/saved-payment-methods/{id}/detach',
+    run: async (ctx) => {
+      await configureScripted(ctx, {});
+      ctx.script([page([savedMethod(1)], 'cur_2'), page([savedMethod(2, 'detached')], null)]);
+      const listed = await ctx.send({
+        op: 'saved_payment_methods.list_all',
+        resource_id: CUSTOMER_ID,
+        params: { limit: 1 },
+      });
+      assert.equal(listed.ok, true, JSON.stringify(listed));
+      assert.deepEqual((listed.result as Json).items, [savedMethod(1), savedMethod(2, 'detached')]);
+      const urls = ctx.requests().map((r) => new URL(r.url, 'http://x'));
+      assert.deepEqual(
+        urls.map((url) => [url.pathname, url.searchParams.get('cursor')]),
+        [
+          [`/v1/customers/${CUSTOMER_ID}/saved-payment-methods`, null],
+          [`/v1/customers/${CUSTOMER_ID}/saved-payment-methods`, 'cur_2'],
+        ],
+      );
+
+      const detached = savedMethod(1, 'detached');
+      ctx.script([ok(detached)]);
+      const reply = await ctx.send({ op: 'saved_payment_methods.detach', resource_id: savedMethod(1).id });
+      assert.equal(reply.ok, true, JSON.stringify(reply));
+      assert.deepEqual((reply.result as Json).resource, detached);
+      const [sent] = ctx.requests();
+      assert.equal(
+        `${sent?.method} ${sent?.url}`,
+        `POST /v1/saved-payment-methods/${savedMethod(1).id}/detach`,
+      );
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
 // HTTP errors: four data, one root, a class per code family
 
 const families: Array<[string, string[], number]> = [
@@ -1209,6 +1358,7 @@ export const scenarios: Scenario[] = [
   ...idempotency,
   ...telemetry,
   ...pagination,
+  ...customers,
   ...errors,
   ...money,
   ...webhookVectors,

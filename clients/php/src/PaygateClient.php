@@ -5,9 +5,11 @@ declare(strict_types=1);
 namespace Paygate;
 
 use Paygate\Exception\ConfigurationException;
-use Paygate\Service\PaymentIntentService;
+use Paygate\Service\CustomerService;
 use Paygate\Service\DisputeService;
+use Paygate\Service\PaymentIntentService;
 use Paygate\Service\RefundService;
+use Paygate\Service\SavedPaymentMethodService;
 use Paygate\Service\TransactionService;
 
 /**
@@ -33,6 +35,8 @@ final class PaygateClient
     public readonly RefundService $refunds;
     public readonly DisputeService $disputes;
     public readonly TransactionService $transactions;
+    public readonly CustomerService $customers;
+    public readonly SavedPaymentMethodService $savedPaymentMethods;
     private readonly ClientConfig $config;
 
     /**
@@ -47,6 +51,8 @@ final class PaygateClient
         $this->refunds = new RefundService($sender);
         $this->disputes = new DisputeService($sender);
         $this->transactions = new TransactionService($sender);
+        $this->customers = new CustomerService($sender);
+        $this->savedPaymentMethods = new SavedPaymentMethodService($sender);
     }
 
     /** The exact User-Agent this client sends. */

@@ -81,7 +81,8 @@ final class RequestSender
                 $response = $this->config->httpClient->send($request);
             } catch (TransportException $failure) {
                 // A GET can always be repeated; a POST only when it provably never left this process.
-                if ($canRetry && ($method === 'GET' || $failure->notSent)) {
+                // GET and DELETE are idempotent: retried; a POST only when nothing was sent.
+                if ($canRetry && ($method !== 'POST' || $failure->notSent)) {
                     ($this->config->sleep)(self::backoffMs($retryIndex, ($this->config->random)()));
                     continue;
                 }
@@ -103,7 +104,7 @@ final class RequestSender
             }
             $error = $this->toApiException($response, $idempotencyKey);
             // A POST that got any response is never repeated: the service may have acted on it.
-            if ($canRetry && $method === 'GET' && ($response->status === 429 || $response->status >= 500)) {
+            if ($canRetry && $method !== 'POST' && ($response->status === 429 || $response->status >= 500)) {
                 ($this->config->sleep)($this->retryWaitMs($response, $error, $retryIndex));
                 continue;
             }

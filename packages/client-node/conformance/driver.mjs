@@ -88,6 +88,26 @@ const httpOps = {
   }),
   'refunds.create': async (c) => withKey(await requireClient().refunds.create(c.params, keyOption(c))),
   'refunds.retrieve': async (c) => ({ resource: await requireClient().refunds.retrieve(c.resource_id) }),
+  'customers.create': async (c) => withKey(await requireClient().customers.create(c.params, keyOption(c))),
+  'customers.retrieve': async (c) => ({ resource: await requireClient().customers.retrieve(c.resource_id) }),
+  'customers.update': async (c) => ({
+    resource: await requireClient().customers.update(c.resource_id, c.params),
+  }),
+  'customers.delete': async (c) => ({ resource: await requireClient().customers.del(c.resource_id) }),
+  'customers.list_all': async (c) => {
+    const items = [];
+    for await (const item of requireClient().customers.list(c.params)) items.push(item);
+    return { items };
+  },
+  'saved_payment_methods.list_all': async (c) => {
+    const items = [];
+    for await (const item of requireClient().savedPaymentMethods.list(c.resource_id, c.params))
+      items.push(item);
+    return { items };
+  },
+  'saved_payment_methods.detach': async (c) => ({
+    resource: await requireClient().savedPaymentMethods.detach(c.resource_id),
+  }),
   'transactions.list_all': async (c) => {
     const items = [];
     for await (const item of requireClient().transactions.list(c.params)) items.push(item);

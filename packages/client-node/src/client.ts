@@ -1,5 +1,6 @@
 import { type PaygateOptions, resolveConfig } from './config.ts';
 import { RequestSender } from './request-sender.ts';
+import { Customers, SavedPaymentMethods } from './resources/customers.ts';
 import { Disputes } from './resources/disputes.ts';
 import { PaymentIntents } from './resources/payment-intents.ts';
 import { Refunds } from './resources/refunds.ts';
@@ -21,6 +22,8 @@ export class Paygate {
   readonly refunds: Refunds;
   readonly disputes: Disputes;
   readonly transactions: Transactions;
+  readonly customers: Customers;
+  readonly savedPaymentMethods: SavedPaymentMethods;
   readonly webhooks = webhooks;
 
   constructor(options: PaygateOptions) {
@@ -29,5 +32,7 @@ export class Paygate {
     this.refunds = new Refunds(sender);
     this.disputes = new Disputes(sender);
     this.transactions = new Transactions(sender);
+    this.customers = new Customers(sender);
+    this.savedPaymentMethods = new SavedPaymentMethods(sender);
   }
 }

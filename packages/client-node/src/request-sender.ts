@@ -15,7 +15,8 @@ export const RETRY_AFTER_CAP_MS = 60_000;
 const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 export interface ApiRequest {
-  method: 'GET' | 'POST';
+  /** DELETE is idempotent: it is retried like a GET. */
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path under the base address, starting with `/v1/`. */
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -100,7 +101,7 @@ export class RequestSender {
       } catch (error) {
         const failure = describeNetworkFailure(error);
         // A GET can always be repeated; a POST only when it provably never left this process.
-        if (canRetry && (req.method === 'GET' || failure.notSent)) {
+        if (canRetry && (req.method !== 'POST' || failure.notSent)) {
           await this.#config.sleep(backoffMs(retryIndex, this.#config.random));
           continue;
         }
@@ -113,7 +114,7 @@ export class RequestSender {
         return { body: parseSuccess<T>(raw, idempotencyKey), info: info(raw, idempotencyKey) };
       const error = toApiError(raw, idempotencyKey);
       // A POST that got any response is never repeated: the service may have acted on it.
-      if (canRetry && req.method === 'GET' && (raw.status === 429 || raw.status >= 500)) {
+      if (canRetry && req.method !== 'POST' && (raw.status === 429 || raw.status >= 500)) {
         await this.#config.sleep(this.#retryWaitMs(raw, error.code, retryIndex));
         continue;
       }

@@ -51,6 +51,33 @@ export interface CreateRefundParams {
   metadata?: Metadata;
 }
 
+export interface CreateCustomerParams {
+  email?: string;
+  name?: string;
+  metadata?: Metadata;
+}
+
+export interface UpdateCustomerParams {
+  /** `null` removes it. */
+  email?: string | null;
+  /** `null` removes it. */
+  name?: string | null;
+  /** Merged key by key; a key set to `""` is removed. */
+  metadata?: Metadata;
+}
+
+export interface ListCustomersParams {
+  /** Only customers with this e-mail (any case). */
+  email?: string;
+  /** Page size, 1 to 100 (default 20); iteration fetches every page. */
+  limit?: number;
+}
+
+export interface ListSavedPaymentMethodsParams {
+  /** Page size, 1 to 100 (default 20); iteration fetches every page. */
+  limit?: number;
+}
+
 export interface ListTransactionsParams {
   status?: TransactionStatus;
   type?: TransactionType;

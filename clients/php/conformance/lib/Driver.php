@@ -30,6 +30,13 @@ final class Driver
         'refunds.create',
         'refunds.retrieve',
         'transactions.list_all',
+        'customers.create',
+        'customers.retrieve',
+        'customers.update',
+        'customers.delete',
+        'customers.list_all',
+        'saved_payment_methods.list_all',
+        'saved_payment_methods.detach',
     ];
 
     private ?PaygateClient $client = null;
@@ -118,6 +125,21 @@ final class Driver
             ),
             'refunds.retrieve' => self::wrap($this->client()->refunds->retrieve(self::resourceId($command))),
             'transactions.list_all' => $this->listAll($command),
+            'customers.create' => self::created(
+                $this->client()->customers->create(self::params($command), self::key($command)),
+            ),
+            'customers.retrieve' => self::wrap($this->client()->customers->retrieve(self::resourceId($command))),
+            'customers.update' => self::wrap(
+                $this->client()->customers->update(self::resourceId($command), self::params($command)),
+            ),
+            'customers.delete' => self::wrap($this->client()->customers->delete(self::resourceId($command))),
+            'customers.list_all' => self::items($this->client()->customers->all(self::params($command))),
+            'saved_payment_methods.list_all' => self::items(
+                $this->client()->savedPaymentMethods->all(self::resourceId($command), self::params($command)),
+            ),
+            'saved_payment_methods.detach' => self::wrap(
+                $this->client()->savedPaymentMethods->detach(self::resourceId($command)),
+            ),
             'webhooks.construct_event' => self::constructEvent($command),
             'webhooks.test_header' => self::testHeader($command),
             default => throw new ConfigurationException('Unknown op ' . json_encode($op)),
@@ -164,6 +186,16 @@ final class Driver
         $items = [];
         foreach ($this->client()->transactions->all(self::params($command)) as $transaction) {
             $items[] = $transaction;
+        }
+        return (object) ['items' => $items];
+    }
+
+    /** @param iterable<mixed> $resources */
+    private static function items(iterable $resources): \stdClass
+    {
+        $items = [];
+        foreach ($resources as $resource) {
+            $items[] = $resource;
         }
         return (object) ['items' => $items];
     }

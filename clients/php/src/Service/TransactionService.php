@@ -26,33 +26,7 @@ final class TransactionService extends AbstractService
     public function all(array|\stdClass $params = []): \Generator
     {
         $query = self::query((array) $params);
-        return $this->pages($query);
-    }
-
-    /**
-     * @param array<string, string|int> $query
-     * @return \Generator<int, Transaction>
-     */
-    private function pages(array $query): \Generator
-    {
-        $cursor = null;
-        do {
-            $pageQuery = $cursor === null ? $query : $query + ['cursor' => $cursor];
-            [$page, $info] = $this->sender->request('GET', '/v1/transactions', $pageQuery);
-            $data = $page->data ?? null;
-            if (!is_array($data) || !is_bool($page->has_more ?? null)) {
-                throw $this->sender->unexpected($info, null, 'The response is not a transaction page');
-            }
-            foreach ($data as $item) {
-                if (!$item instanceof \stdClass) {
-                    throw $this->sender->unexpected($info, null, 'A transaction is not an object');
-                }
-                yield $this->resource(Transaction::class, [$item, $info]);
-            }
-            $next = $page->next_cursor ?? null;
-            // A page that claims more but gives no cursor ends the walk rather than looping forever.
-            $cursor = ($page->has_more && is_string($next) && $next !== '') ? $next : null;
-        } while ($cursor !== null);
+        return $this->pages(Transaction::class, '/v1/transactions', $query, 'transaction');
     }
 
     /**

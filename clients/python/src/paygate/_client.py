@@ -19,7 +19,7 @@ from ._config import (
     check_max_retries,
     check_timeout,
 )
-from ._resources import Disputes, PaymentIntents, Refunds, Transactions
+from ._resources import Customers, Disputes, PaymentIntents, Refunds, SavedPaymentMethods, Transactions
 from ._sender import RequestSender, SenderConfig
 from ._transport import HttpTransport, Transport
 from ._version import VERSION
@@ -79,6 +79,8 @@ class Client:
         self.refunds = Refunds(sender)
         self.disputes = Disputes(sender)
         self.transactions = Transactions(sender)
+        self.customers = Customers(sender)
+        self.saved_payment_methods = SavedPaymentMethods(sender)
 
     @staticmethod
     def default_user_agent(telemetry: bool = True) -> str:

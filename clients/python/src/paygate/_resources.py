@@ -1,11 +1,11 @@
 """The API's resources as services of the client: ``client.payment_intents``, ``.refunds``, ``.disputes``,
-``.transactions``."""
+``.transactions``, ``.customers``, ``.saved_payment_methods``."""
 
 from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
-from typing import Any, Dict, Iterator, Mapping, Optional
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple, TypeVar
 from urllib.parse import quote
 
 from ._config import check_id
@@ -17,7 +17,9 @@ from ._types import (
     ConfirmPaymentIntentParams,
     CreatePaymentIntentParams,
     CreateRefundParams,
+    Customer,
     Dispute,
+    SavedPaymentMethod,
     ListTransactionsParams,
     PaymentIntent,
     Refund,
@@ -163,20 +165,96 @@ class Transactions:
         return self._pages(query)
 
     def _pages(self, query: Dict[str, Optional[str]]) -> Iterator[Transaction]:
-        cursor: Optional[str] = None
-        while True:
-            body, info = self._sender.request("GET", "/v1/transactions", query={**query, "cursor": cursor})
-            data = body.get("data")
-            if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
-                raise APIError(
-                    status=info.status_code,
-                    problem=synthetic_problem(info.status_code, "The transaction page has no data array of objects"),
-                    request_id=info.request_id,
-                )
-            for item in data:
-                yield Transaction(item, info)
-            next_cursor = body.get("next_cursor")
-            # A page that claims more but gives no cursor ends the walk rather than looping forever.
-            if body.get("has_more") is not True or not isinstance(next_cursor, str) or next_cursor == "":
-                return
-            cursor = next_cursor
+        return _all_pages(self._sender, "/v1/transactions", query, Transaction, "transaction")
+
+
+_Item = TypeVar("_Item")
+
+
+def _all_pages(
+    sender: RequestSender,
+    path: str,
+    query: Dict[str, Optional[str]],
+    make: Callable[[Dict[str, Any], Any], _Item],
+    what: str,
+) -> Iterator[_Item]:
+    """Every item of a cursor list, page by page as the caller iterates (each page one GET)."""
+    cursor: Optional[str] = None
+    while True:
+        body, info = sender.request("GET", path, query={**query, "cursor": cursor})
+        data = body.get("data")
+        if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+            raise APIError(
+                status=info.status_code,
+                problem=synthetic_problem(info.status_code, f"The {what} page has no data array of objects"),
+                request_id=info.request_id,
+            )
+        for item in data:
+            yield make(item, info)
+        next_cursor = body.get("next_cursor")
+        # A page that claims more but gives no cursor ends the walk rather than looping forever.
+        if body.get("has_more") is not True or not isinstance(next_cursor, str) or next_cursor == "":
+            return
+        cursor = next_cursor
+
+
+def _page_query(given: Dict[str, Any], allowed: Tuple[str, ...], what: str) -> Dict[str, Optional[str]]:
+    unknown = sorted(set(given) - set(allowed))
+    if unknown:
+        raise ConfigurationError(f"unknown {what} filter(s): {', '.join(unknown)}; use {', '.join(allowed)}")
+    return {name: _query_value(name, value) for name, value in given.items()}
+
+
+class Customers:
+    """The merchant's customers, whom saved payment methods belong to (``/v1/customers``)."""
+
+    def __init__(self, sender: RequestSender) -> None:
+        self._sender = sender
+
+    def create(
+        self, params: Optional[Mapping[str, Any]] = None, *, idempotency_key: Optional[str] = None
+    ) -> Customer:
+        """Creates a customer (``email``, ``name``, ``metadata``); the key used is
+        ``customer.last_response.idempotency_key``."""
+        key = idempotency_key if idempotency_key is not None else _new_idempotency_key()
+        body, info = self._sender.request("POST", "/v1/customers", body=_params(params, "params"), idempotency_key=key)
+        return Customer(body, info)
+
+    def retrieve(self, customer_id: str) -> Customer:
+        body, info = self._sender.request("GET", f"/v1/customers/{_segment(customer_id, 'customer_id')}")
+        return Customer(body, info)
+
+    def update(self, customer_id: str, params: Mapping[str, Any]) -> Customer:
+        """Changes ``email`` or ``name`` (``None`` removes one) and merges ``metadata`` (``""`` removes a key)."""
+        path = f"/v1/customers/{_segment(customer_id, 'customer_id')}"
+        body, info = self._sender.request("POST", path, body=_params(params, "params"))
+        return Customer(body, info)
+
+    def delete(self, customer_id: str) -> Customer:
+        """Deletes the customer and detaches its saved methods; repeating it answers the same."""
+        body, info = self._sender.request("DELETE", f"/v1/customers/{_segment(customer_id, 'customer_id')}")
+        return Customer(body, info)
+
+    def list(self, params: Optional[Mapping[str, Any]] = None) -> Iterator[Customer]:
+        """Every customer (``email`` filters, any case), newest first, page by page as you iterate."""
+        query = _page_query(_params(params, "params"), ("email", "limit"), "customer")
+        return _all_pages(self._sender, "/v1/customers", query, Customer, "customer")
+
+
+class SavedPaymentMethods:
+    """A customer's saved payment methods (only the gateway keeps the card)."""
+
+    def __init__(self, sender: RequestSender) -> None:
+        self._sender = sender
+
+    def list(self, customer_id: str, params: Optional[Mapping[str, Any]] = None) -> Iterator[SavedPaymentMethod]:
+        """Every saved method of the customer, newest first, active and detached, page by page."""
+        path = f"/v1/customers/{_segment(customer_id, 'customer_id')}/saved-payment-methods"
+        query = _page_query(_params(params, "params"), ("limit",), "saved payment method")
+        return _all_pages(self._sender, path, query, SavedPaymentMethod, "saved payment method")
+
+    def detach(self, saved_payment_method_id: str) -> SavedPaymentMethod:
+        """Detaches the method here and at its gateway, for good; repeating it answers the same."""
+        path = f"/v1/saved-payment-methods/{_segment(saved_payment_method_id, 'saved_payment_method_id')}/detach"
+        body, info = self._sender.request("POST", path)
+        return SavedPaymentMethod(body, info)

@@ -93,7 +93,8 @@ class RequestSender:
                 raw = config.transport.send(request, config.timeout)
             except TransportError as failure:
                 # A GET can always be repeated; a POST only when it provably never left this process.
-                if can_retry and (method == "GET" or not failure.sent):
+                # GET and DELETE are idempotent: retried; a POST only when nothing was sent.
+                if can_retry and (method != "POST" or not failure.sent):
                     config.sleep(backoff(retry_index, config.random))
                     retry_index += 1
                     continue
@@ -106,7 +107,7 @@ class RequestSender:
                 return _parse_success(raw, idempotency_key), _info(raw, idempotency_key)
             error = _to_api_error(raw, idempotency_key)
             # A POST that got any response is never repeated: the service may have acted on it.
-            if can_retry and method == "GET" and (raw.status == 429 or raw.status >= 500):
+            if can_retry and method != "POST" and (raw.status == 429 or raw.status >= 500):
                 config.sleep(self._retry_wait(raw, error.code, retry_index))
                 retry_index += 1
                 continue

@@ -12,6 +12,8 @@ import dev.paygate.ApiException;
 import dev.paygate.ApiResource;
 import dev.paygate.ConfigurationException;
 import dev.paygate.ConnectionException;
+import dev.paygate.Customer;
+import dev.paygate.CustomerParams;
 import dev.paygate.Event;
 import dev.paygate.InvalidPayloadException;
 import dev.paygate.PaygateClient;
@@ -22,6 +24,7 @@ import dev.paygate.PaymentIntentConfirmParams;
 import dev.paygate.PaymentIntentCreateParams;
 import dev.paygate.RefundCreateParams;
 import dev.paygate.RequestOptions;
+import dev.paygate.SavedPaymentMethod;
 import dev.paygate.SignatureVerificationException;
 import dev.paygate.Transaction;
 import dev.paygate.TransactionListParams;
@@ -57,7 +60,14 @@ public final class Driver {
           "payment_intents.cancel",
           "refunds.create",
           "refunds.retrieve",
-          "transactions.list_all");
+          "transactions.list_all",
+          "customers.create",
+          "customers.retrieve",
+          "customers.update",
+          "customers.delete",
+          "customers.list_all",
+          "saved_payment_methods.list_all",
+          "saved_payment_methods.detach");
 
   private PaygateClient client;
   private final List<Long> sleeps = new ArrayList<>();
@@ -180,6 +190,40 @@ public final class Driver {
           result.add("items", items);
           return result;
         }
+      case "customers.create":
+        return withKey(requireClient().customers().create(customerParams(obj(c, "params")), options(c)));
+      case "customers.retrieve":
+        return resource(requireClient().customers().retrieve(str(c, "resource_id")));
+      case "customers.update":
+        return resource(requireClient().customers().update(str(c, "resource_id"), customerParams(obj(c, "params"))));
+      case "customers.delete":
+        return resource(requireClient().customers().delete(str(c, "resource_id")));
+      case "customers.list_all":
+        {
+          JsonObject p = obj(c, "params");
+          Integer limit = has(p, "limit") ? p.get("limit").getAsInt() : null;
+          JsonArray items = new JsonArray();
+          for (Customer customer : requireClient().customers().list(str(p, "email"), limit)) {
+            items.add(customer.toJsonObject());
+          }
+          JsonObject result = new JsonObject();
+          result.add("items", items);
+          return result;
+        }
+      case "saved_payment_methods.list_all":
+        {
+          JsonObject p = obj(c, "params");
+          Integer limit = has(p, "limit") ? p.get("limit").getAsInt() : null;
+          JsonArray items = new JsonArray();
+          for (SavedPaymentMethod method : requireClient().savedPaymentMethods().list(str(c, "resource_id"), limit)) {
+            items.add(method.toJsonObject());
+          }
+          JsonObject result = new JsonObject();
+          result.add("items", items);
+          return result;
+        }
+      case "saved_payment_methods.detach":
+        return resource(requireClient().savedPaymentMethods().detach(str(c, "resource_id")));
       case "webhooks.construct_event":
         {
           String header = str(c, "header");
@@ -265,6 +309,25 @@ public final class Driver {
     if (has(p, "capture_method")) b.captureMethod(p.get("capture_method").getAsString());
     if (has(p, "expires_in_seconds")) b.expiresInSeconds(p.get("expires_in_seconds").getAsLong());
     return b.build();
+  }
+
+  /** The API's customer fields as the client's builder takes them: a null removes a field. */
+  private static CustomerParams customerParams(JsonObject p) {
+    CustomerParams.Builder builder = CustomerParams.builder();
+    if (p != null && p.has("email")) {
+      if (p.get("email").isJsonNull()) builder.removeEmail();
+      else builder.email(p.get("email").getAsString());
+    }
+    if (p != null && p.has("name")) {
+      if (p.get("name").isJsonNull()) builder.removeName();
+      else builder.name(p.get("name").getAsString());
+    }
+    if (p != null && p.has("metadata") && p.get("metadata").isJsonObject()) {
+      for (Map.Entry<String, JsonElement> entry : p.getAsJsonObject("metadata").entrySet()) {
+        builder.putMetadata(entry.getKey(), entry.getValue().getAsString());
+      }
+    }
+    return builder.build();
   }
 
   private static RefundCreateParams refundParams(JsonObject p) {

@@ -45,6 +45,8 @@ public final class PaygateClient {
   private final RefundService refunds;
   private final DisputeService disputes;
   private final TransactionService transactions;
+  private final CustomerService customers;
+  private final SavedPaymentMethodService savedPaymentMethods;
 
   private PaygateClient(Settings settings) {
     this.sender = new RequestSender(settings);
@@ -52,6 +54,8 @@ public final class PaygateClient {
     this.refunds = new RefundService(sender);
     this.disputes = new DisputeService(sender);
     this.transactions = new TransactionService(sender);
+    this.customers = new CustomerService(sender);
+    this.savedPaymentMethods = new SavedPaymentMethodService(sender);
   }
 
   public static Builder builder() {
@@ -73,6 +77,14 @@ public final class PaygateClient {
 
   public TransactionService transactions() {
     return transactions;
+  }
+
+  public CustomerService customers() {
+    return customers;
+  }
+
+  public SavedPaymentMethodService savedPaymentMethods() {
+    return savedPaymentMethods;
   }
 
   /** The exact User-Agent this client sends. */

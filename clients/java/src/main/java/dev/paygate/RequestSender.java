@@ -56,6 +56,11 @@ final class RequestSender {
     return send("GET", path + queryString(query), null, null);
   }
 
+  /** DELETE is idempotent: retried like a GET. */
+  Response delete(String path) {
+    return send("DELETE", path, null, null);
+  }
+
   Response post(String path, JsonObject body, String idempotencyKey) {
     return send("POST", path, body, idempotencyKey);
   }
@@ -70,7 +75,7 @@ final class RequestSender {
       } catch (IOException e) {
         boolean notSent = neverSent(e);
         // A GET can always be repeated; a POST only when it provably never left this process.
-        if (canRetry && (method.equals("GET") || notSent)) {
+        if (canRetry && (!method.equals("POST") || notSent)) {
           sleep(backoffMs(retryIndex));
           continue;
         }
@@ -90,7 +95,7 @@ final class RequestSender {
       }
       ApiException error = toApiException(response, idempotencyKey);
       // A POST that got any response is never repeated: the service may have acted on it.
-      if (canRetry && method.equals("GET") && (status == 429 || status >= 500)) {
+      if (canRetry && !method.equals("POST") && (status == 429 || status >= 500)) {
         sleep(retryWaitMs(response, error.code(), retryIndex));
         continue;
       }
@@ -110,6 +115,8 @@ final class RequestSender {
       String json = JsonObjects.GSON.toJson(body == null ? new JsonObject() : body);
       builder.header("Content-Type", "application/json");
       builder.POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+    } else if (method.equals("DELETE")) {
+      builder.DELETE();
     } else {
       builder.GET();
     }
