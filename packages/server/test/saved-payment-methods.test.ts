@@ -193,6 +193,30 @@ for (const kind of databaseKinds()) {
       assert.equal(await repairGatewayDetaches(svc.ctx), 0, 'nothing left to do');
     });
 
+    it('a connector that fails outright at the first try still answers the committed detach; the repair job finishes it', async () => {
+      const method = await savedMethodOf(await customerOf());
+      const connector = svc.ctx.gateways.get('sim');
+      assert.ok(connector?.detachPaymentMethod);
+      const real = connector.detachPaymentMethod;
+      connector.detachPaymentMethod = () => {
+        throw new Error('connector bug');
+      };
+      try {
+        const detached = await detach(method.id);
+        assert.equal(detached.status, 200, JSON.stringify(detached.body));
+        assert.equal(detached.body.status, 'detached');
+        assert.deepEqual(await gatewayState(method.id), {
+          gateway_detach: 'pending',
+          gateway_detach_tries: 0,
+        });
+      } finally {
+        connector.detachPaymentMethod = real;
+      }
+      assert.equal(await repairGatewayDetaches(svc.ctx), 1, 'still due: nothing recorded a later try');
+      assert.deepEqual(await gatewayState(method.id), { gateway_detach: 'done', gateway_detach_tries: 0 });
+      assert.equal((await chargeAtGateway(method.reference)).status, 'failed');
+    });
+
     it('a crash after the detach committed and before the gateway call: the repair job detaches it at the gateway, once', async () => {
       const customerId = await customerOf();
       const method = await savedMethodOf(customerId);

@@ -59,7 +59,7 @@ export async function detachSavedPaymentMethod(
     if (!method) throw new NotFoundError('saved payment method', id);
     return method;
   }
-  await detachAtGateway(ctx, detached, 0);
+  await detachAtGatewayAfterCommit(ctx, detached);
   return detached;
 }
 
@@ -83,7 +83,23 @@ export async function detachAllAtGateway(
   ctx: AppContext,
   methods: SavedPaymentMethodRecord[],
 ): Promise<void> {
-  for (const method of methods) await detachAtGateway(ctx, method, 0);
+  for (const method of methods) await detachAtGatewayAfterCommit(ctx, method);
+}
+
+/**
+ * The first try at the gateway, after the detach committed: whatever goes wrong here (the database
+ * lost while recording the answer) leaves the removal `pending` and due, for the repair job, so
+ * the merchant's answer is still the committed detach, never a 500 for something already done.
+ */
+async function detachAtGatewayAfterCommit(ctx: AppContext, method: SavedPaymentMethodRecord): Promise<void> {
+  try {
+    await detachAtGateway(ctx, method, 0);
+  } catch (error) {
+    ctx.log.warn(
+      { savedPaymentMethod: method.id, gateway: method.gatewayId, error: String(error) },
+      'the gateway detach is left to the repair job',
+    );
+  }
 }
 
 /**
