@@ -337,11 +337,15 @@ for (const kind of databaseKinds()) {
       const reversed = await disputeOf(intentId);
       assert.equal(reversed.status, 'UNDER_REVIEW', 'CHARGEBACK_REVERSED Pending is not final');
       assert.deepEqual(await disputeRows(intentId), ['DISPUTE 2700', 'DISPUTE_REVERSAL 2700']);
-      assert.deepEqual(await eventTypes(reversed.id), [
-        'dispute.created',
-        'dispute.updated',
-        'dispute.updated',
-      ]);
+      // The fake posts its three notifications at once, and Adyen promises no order: a CHARGEBACK
+      // that lands before its NOTIFICATION_OF_CHARGEBACK opens the dispute itself, and the late
+      // announcement then changes nothing. So one dispute.created, and one dispute.updated or two.
+      const opened = await eventTypes(reversed.id);
+      assert.equal(opened.filter((type) => type === 'dispute.created').length, 1, String(opened));
+      assert.ok(
+        opened.length >= 2 && opened.slice(1).every((type) => type === 'dispute.updated'),
+        String(opened),
+      );
       assert.equal(running.adyen.resendNotifications(3), 3);
       await running.adyen.idle();
       assert.deepEqual(await disputeOf(intentId), reversed, 'redelivered notifications change nothing');
@@ -355,12 +359,7 @@ for (const kind of databaseKinds()) {
         'DISPUTE_REVERSAL 2700',
         'DISPUTE 2700',
       ]);
-      assert.deepEqual(await eventTypes(lost.id), [
-        'dispute.closed',
-        'dispute.created',
-        'dispute.updated',
-        'dispute.updated',
-      ]);
+      assert.deepEqual(await eventTypes(lost.id), ['dispute.closed', ...opened], 'closed once, nothing else');
     });
 
     it('Adyen: a reversal that is not final, then won: the amount returned once, closed WON', async () => {
