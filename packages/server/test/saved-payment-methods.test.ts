@@ -9,6 +9,8 @@ import {
   detachMethodsOfDeletedCustomer,
   repairGatewayDetaches,
 } from '../src/app/saved-payment-methods/detach-saved-payment-method.ts';
+import type { Queryable } from '../src/storage/db.ts';
+import { detachSavedPaymentMethod as detachRow } from '../src/storage/repositories/saved-payment-methods.ts';
 import { databaseKinds } from './support/databases.ts';
 import { freshKey, type MerchantKeys, startTestService, type TestService } from './support/service.ts';
 
@@ -135,6 +137,43 @@ for (const kind of databaseKinds()) {
         off_session: true,
       });
       assert.equal(charged.status, 400, JSON.stringify(charged.body));
+    });
+
+    it("a detach that commits between the confirm's check and its start is seen: 400, nothing charged", async () => {
+      const customerId = await customerOf();
+      const method = await savedMethodOf(customerId);
+      const intent = await api('POST', '/v1/payment-intents', {
+        amount_minor: 1500,
+        currency: 'USD',
+        gateway_id: 'sim',
+        customer_id: customerId,
+      });
+      const db = svc.ctx.db;
+      const original = db.transaction;
+      const inTransaction = original.bind(db) as typeof original;
+      // The confirm's first transaction is its start: the detach commits just before it.
+      db.transaction = async (fn) => {
+        db.transaction = original;
+        const scope = { merchantId: merchant.id, livemode: false };
+        assert.ok(await inTransaction((tx: Queryable) => detachRow(tx, scope, method.id, svc.clock.now())));
+        return inTransaction(fn);
+      };
+      try {
+        const charged = await api('POST', `/v1/payment-intents/${intent.body.id}/confirm`, {
+          saved_payment_method_id: method.id,
+          off_session: true,
+        });
+        assert.equal(charged.status, 400, JSON.stringify(charged.body));
+        assert.match(JSON.stringify(charged.body), /detached/);
+      } finally {
+        db.transaction = original;
+      }
+      const { rows } = await svc.ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM charge_attempts WHERE payment_intent_id = $1',
+        [intent.body.id],
+      );
+      assert.equal(rows[0]?.n, 0, 'nothing sent to the gateway');
+      assert.equal(await repairGatewayDetaches(svc.ctx), 1, 'the detach, done at the gateway too');
     });
 
     it("another merchant's method, or an unknown one, is 404 and stays active", async () => {

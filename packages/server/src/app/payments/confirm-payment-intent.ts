@@ -25,7 +25,10 @@ import {
   startConfirm,
 } from '../../storage/repositories/charge-attempts.ts';
 import { findPaymentIntent, type PaymentIntentRecord } from '../../storage/repositories/payment-intents.ts';
-import { findSavedPaymentMethod } from '../../storage/repositories/saved-payment-methods.ts';
+import {
+  findSavedPaymentMethod,
+  lockActiveSavedPaymentMethod,
+} from '../../storage/repositories/saved-payment-methods.ts';
 import { insertTransaction } from '../../storage/repositories/transactions.ts';
 import type { AppContext } from '../context.ts';
 import {
@@ -83,10 +86,22 @@ export async function confirmPaymentIntent(
   id: string,
   input: ConfirmInput,
 ): Promise<AppliedOutcome> {
-  const { token, offSession } = await paymentMethodOf(ctx, scope, id, input);
+  const { token, offSession, savedMethodId } = await paymentMethodOf(ctx, scope, id, input);
   const started =
-    (await startInOneStatement(ctx, scope, id, token)) ??
-    (await ctx.db.transaction((tx) => startAttempt(ctx, tx, scope, id, token)));
+    savedMethodId === null
+      ? ((await startInOneStatement(ctx, scope, id, token)) ??
+        (await ctx.db.transaction((tx) => startAttempt(ctx, tx, scope, id, token))))
+      : // A saved method: the attempt is recorded under its share lock, so that a detach committed
+        // before this point is seen and one after it waits: no charge starts after a detach.
+        await ctx.db.transaction(async (tx) => {
+          if (!(await lockActiveSavedPaymentMethod(tx, scope, savedMethodId))) {
+            throw new ValidationError(
+              'saved_payment_method_id',
+              `'${savedMethodId}' is detached and can no longer be charged`,
+            );
+          }
+          return startAttempt(ctx, tx, scope, id, token);
+        });
   if (started.kind === 'expired') throw new InvalidStateTransitionError('EXPIRED', 'confirm');
   if (started.kind === 'delayed') {
     return { intent: started.intent, failure: null, unavailable: null, warning: null };
@@ -131,7 +146,7 @@ async function paymentMethodOf(
   scope: TenantScope,
   id: string,
   input: ConfirmInput,
-): Promise<{ token: string; offSession: boolean }> {
+): Promise<{ token: string; offSession: boolean; savedMethodId: string | null }> {
   const methodId = input.savedPaymentMethodId;
   if (methodId === undefined) {
     if (input.offSession === true) {
@@ -143,7 +158,7 @@ async function paymentMethodOf(
     if (input.paymentMethodToken === undefined) {
       throw new ValidationError('payment_method_token', 'is required to confirm a payment intent');
     }
-    return { token: input.paymentMethodToken, offSession: false };
+    return { token: input.paymentMethodToken, offSession: false, savedMethodId: null };
   }
   if (input.paymentMethodToken !== undefined) {
     throw new ValidationError(
@@ -175,7 +190,7 @@ async function paymentMethodOf(
       `'${methodId}' is kept at gateway '${method.gatewayId}' and only it can charge it; the intent is on '${intent.gatewayId}'`,
     );
   }
-  return { token: method.gatewayReference, offSession: input.offSession === true };
+  return { token: method.gatewayReference, offSession: input.offSession === true, savedMethodId: method.id };
 }
 
 /**

@@ -73,6 +73,24 @@ export async function insertSavedPaymentMethod(
   return row.saved === 1 ? 'saved' : 'exists';
 }
 
+/**
+ * Whether the tenant's method is active, holding a share lock on it until the caller's transaction
+ * ends: a detach (which updates the row) waits for a charge being started with it, and a charge
+ * started after a detach committed sees it detached.
+ */
+export async function lockActiveSavedPaymentMethod(
+  q: Queryable,
+  scope: TenantScope,
+  id: string,
+): Promise<boolean> {
+  const { rows } = await q.query(
+    `SELECT 1 FROM saved_payment_methods
+      WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND status = 'active' FOR SHARE`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  return rows.length === 1;
+}
+
 /** The tenant's saved method with this id (detached ones included), or null. */
 export async function findSavedPaymentMethod(
   q: Queryable,
