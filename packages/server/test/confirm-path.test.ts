@@ -3,6 +3,7 @@
 // (issue 23 brought it from 41 to 36; saving a payment method for a customer added four, and the
 // payer's view names the merchant the method is saved for, one more: issue 44).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { confirmPathFiles } from '../../../scripts/confirm-path.mjs';
 
@@ -32,6 +33,28 @@ describe('the confirm path', () => {
     const withTypes = confirmPathFiles(undefined, true);
     assert.ok(withTypes.includes('app/context.ts'));
     assert.ok(withTypes.length > files.length);
+  });
+
+  it('is counted in docs/architecture.md as it is: the total, with type-only imports, and per layer', () => {
+    const doc = readFileSync(new URL('../../../docs/architecture.md', import.meta.url), 'utf8');
+    const withTypes = confirmPathFiles(undefined, true);
+    assert.match(
+      doc,
+      new RegExp(`and ${files.length} \\(${withTypes.length} with type-only imports\\) since`),
+    );
+    assert.match(doc, new RegExp(`keeps the count at ${CEILING} or below`));
+    const layerOf = (file: string) =>
+      ['http', 'app', 'domain', 'storage', 'webhooks'].find((layer) => file.startsWith(`${layer}/`)) ??
+      'other';
+    const counted = new Map<string, number>();
+    for (const file of files) counted.set(layerOf(file), (counted.get(layerOf(file)) ?? 0) + 1);
+    const table = new Map(
+      [...doc.matchAll(/^\| (http|app|domain|storage|webhooks|other) \((\d+)\) \|/gm)].map((m) => [
+        m[1],
+        Number(m[2]),
+      ]),
+    );
+    assert.deepEqual(Object.fromEntries(table), Object.fromEntries(counted));
   });
 
   it(`has fewer than ${CEILING + 1} files`, () => {

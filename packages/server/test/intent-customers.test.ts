@@ -276,7 +276,22 @@ for (const kind of databaseKinds()) {
       assert.equal((await methodsOf(customerId, '', other.secretTest)).statusCode, 404);
       assert.equal((await methodsOf('cus_000000000000000000000000')).statusCode, 404);
       assert.equal((await methodsOf(customerId, '?limit=0')).statusCode, 400);
+      assert.equal((await methodsOf(customerId, '?limit=101')).statusCode, 400);
+      assert.equal((await methodsOf(customerId, '?limit=100')).statusCode, 200);
       assert.equal((await methodsOf(customerId, '?cursor=nonsense')).statusCode, 400);
+    });
+
+    it('pages 20 saved methods by default', async () => {
+      const customerId = await customerOf();
+      for (let i = 0; i < 21; i++) {
+        assert.equal(
+          (await confirm(await savingIntent(customerId), 'tok_sim_approve')).intent.status,
+          'SUCCEEDED',
+        );
+      }
+      const first = (await methodsOf(customerId)).json() as { data: Json[]; has_more: boolean };
+      assert.equal(first.data.length, 20);
+      assert.equal(first.has_more, true);
     });
 
     // Charges without the payer (CONTRACT.md, second round): confirm with saved_payment_method_id.

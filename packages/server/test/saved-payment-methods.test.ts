@@ -256,6 +256,38 @@ for (const kind of databaseKinds()) {
       assert.equal((await chargeAtGateway(method.reference)).status, 'failed');
     });
 
+    it('the back-off of a gateway that keeps refusing the detach doubles up to one hour and stays there', async () => {
+      const method = await savedMethodOf(await customerOf());
+      const connector = svc.ctx.gateways.get('sim');
+      assert.ok(connector?.detachPaymentMethod);
+      const real = connector.detachPaymentMethod;
+      connector.detachPaymentMethod = async () => ({
+        kind: 'unavailable',
+        retryAfterSeconds: 2,
+        detail: 'sim answered 503',
+      });
+      const pauses: number[] = [];
+      try {
+        assert.equal((await detach(method.id)).status, 200);
+        for (let i = 0; i < 9; i++) {
+          const { rows } = await svc.ctx.db.query<{ due: Date }>(
+            'SELECT gateway_detach_due_at AS due FROM saved_payment_methods WHERE id = $1',
+            [method.id],
+          );
+          const due = rows[0]?.due as Date;
+          pauses.push(Math.round((due.getTime() - svc.clock.now().getTime()) / 1000));
+          svc.clock.advance(pauses.at(-1) ?? 0);
+          assert.equal(await repairGatewayDetaches(svc.ctx), 1);
+        }
+      } finally {
+        connector.detachPaymentMethod = real;
+      }
+      assert.deepEqual(pauses, [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]);
+      svc.clock.advance(3600);
+      assert.equal(await repairGatewayDetaches(svc.ctx), 1);
+      assert.equal((await gatewayState(method.id))?.gateway_detach, 'done');
+    });
+
     it('a crash after the detach committed and before the gateway call: the repair job detaches it at the gateway, once', async () => {
       const customerId = await customerOf();
       const method = await savedMethodOf(customerId);

@@ -157,14 +157,7 @@ class Transactions:
             for txn in client.transactions.list({"status": "APPROVED", "limit": 100}):
                 reconcile(txn)
         """
-        given = _params(params, "params")
-        unknown = sorted(set(given) - set(_LIST_FILTERS))
-        if unknown:
-            raise ConfigurationError(f"unknown transaction filter(s): {', '.join(unknown)}; use {', '.join(_LIST_FILTERS)}")
-        query = {name: _query_value(name, value) for name, value in given.items()}
-        return self._pages(query)
-
-    def _pages(self, query: Dict[str, Optional[str]]) -> Iterator[Transaction]:
+        query = _page_query(_params(params, "params"), _LIST_FILTERS, "transaction")
         return _all_pages(self._sender, "/v1/transactions", query, Transaction, "transaction")
 
 

@@ -4,12 +4,10 @@
 // until it does, so that no method stays chargeable at the gateway after Paygate said detached.
 
 import { NotFoundError } from '../../domain/errors.ts';
-import { buildEvent } from '../../domain/events.ts';
 import { backoffDelayMs } from '../../domain/retry-schedules.ts';
 import type { TenantScope } from '../../domain/tenant.ts';
 import type { DetachOutcome } from '../../gateways/connector.ts';
 import type { Queryable } from '../../storage/db.ts';
-import { insertEvent } from '../../storage/repositories/events.ts';
 import {
   detachMethodsOfCustomer,
   detachSavedPaymentMethod as detachRow,
@@ -20,24 +18,10 @@ import {
 } from '../../storage/repositories/saved-payment-methods.ts';
 import type { AppContext } from '../context.ts';
 import { connectorFor, gatewayKeyOf } from '../gateways/connectors.ts';
-import { savedPaymentMethodResource } from '../resources/saved-payment-method.ts';
+import { recordSavedMethodEvent } from './save-method-of-payment.ts';
 
 /** The repair job's pause after a detach the gateway did not confirm: 30 s, doubling, at most 1 h. */
 const DETACH_BACKOFF = { firstMs: 30_000, maxMs: 3_600_000 };
-
-async function recordDetached(tx: Queryable, method: SavedPaymentMethodRecord, now: Date): Promise<void> {
-  await insertEvent(
-    tx,
-    method.merchantId,
-    method.id,
-    buildEvent(
-      'saved_payment_method.detached',
-      { ...savedPaymentMethodResource(method) },
-      method.livemode,
-      now,
-    ),
-  );
-}
 
 /**
  * `POST /v1/saved-payment-methods/{id}/detach`: the method detached, with its event, and removed
@@ -51,7 +35,7 @@ export async function detachSavedPaymentMethod(
   const now = ctx.clock.now();
   const detached = await ctx.db.transaction(async (tx) => {
     const method = await detachRow(tx, scope, id, now);
-    if (method) await recordDetached(tx, method, now);
+    if (method) await recordSavedMethodEvent(tx, 'saved_payment_method.detached', method, now);
     return method;
   });
   if (!detached) {
@@ -74,7 +58,8 @@ export async function detachMethodsOfDeletedCustomer(
   now: Date,
 ): Promise<SavedPaymentMethodRecord[]> {
   const detached = await detachMethodsOfCustomer(tx, scope, customerId, now);
-  for (const method of detached) await recordDetached(tx, method, now);
+  for (const method of detached)
+    await recordSavedMethodEvent(tx, 'saved_payment_method.detached', method, now);
   return detached;
 }
 

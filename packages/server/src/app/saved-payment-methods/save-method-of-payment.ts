@@ -45,14 +45,21 @@ export async function saveMethodOfPayment(
   if (saved === 'customer_deleted') {
     return `customer ${intent.customerId} of intent ${intent.id} was deleted before its payment succeeded: nothing saved`;
   }
-  if (saved === 'saved') {
-    const resource = savedPaymentMethodResource(method);
-    await insertEvent(
-      tx,
-      method.merchantId,
-      method.id,
-      buildEvent('saved_payment_method.attached', { ...resource }, method.livemode, now),
-    );
-  }
+  if (saved === 'saved') await recordSavedMethodEvent(tx, 'saved_payment_method.attached', method, now);
   return null;
+}
+
+/** A saved method's event (attached, detached), with the method as the API shows it. */
+export async function recordSavedMethodEvent(
+  tx: Queryable,
+  type: 'saved_payment_method.attached' | 'saved_payment_method.detached',
+  method: SavedPaymentMethodRecord,
+  now: Date,
+): Promise<void> {
+  await insertEvent(
+    tx,
+    method.merchantId,
+    method.id,
+    buildEvent(type, { ...savedPaymentMethodResource(method) }, method.livemode, now),
+  );
 }
